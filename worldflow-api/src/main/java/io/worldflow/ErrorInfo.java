@@ -1,0 +1,75 @@
+package io.worldflow;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An exception as recorded in the event log: its class name, message, stack trace and the class names
+ * of its causes. Replay-safe: workflow code branches on this, never on a live exception object.
+ *
+ * @param type       fully qualified class name of the exception
+ * @param message    its message, possibly null
+ * @param stackTrace the printed stack trace (with causes), possibly empty
+ * @param causeTypes class names of the chained causes, outermost first
+ */
+public record ErrorInfo(String type, String message, String stackTrace, List<String> causeTypes) {
+
+    private static final int MAX_STACK_CHARS = 16_000;
+
+    public ErrorInfo {
+        Objects.requireNonNull(type, "type");
+        stackTrace = stackTrace == null ? "" : stackTrace;
+        causeTypes = causeTypes == null ? List.of() : List.copyOf(causeTypes);
+    }
+
+    public static ErrorInfo of(String type, String message) {
+        return new ErrorInfo(type, message, "", List.of());
+    }
+
+    public static ErrorInfo of(Throwable error) {
+        StringWriter out = new StringWriter();
+        error.printStackTrace(new PrintWriter(out));
+        String trace = out.toString();
+        if (trace.length() > MAX_STACK_CHARS) {
+            trace = trace.substring(0, MAX_STACK_CHARS) + "\n\t... (truncated)";
+        }
+        List<String> causes = new ArrayList<>();
+        for (Throwable c = error.getCause(); c != null && c != c.getCause() && causes.size() < 16; c = c.getCause()) {
+            causes.add(c.getClass().getName());
+        }
+        return new ErrorInfo(error.getClass().getName(), error.getMessage(), trace, causes);
+    }
+
+    /** {@code type: message}, or just the type. */
+    public String summary() {
+        return message == null ? type : type + ": " + message;
+    }
+
+    /** Whether the recorded exception, or one of its causes, is an instance of {@code klass} (by name, walking superclasses when loadable). */
+    public boolean isA(Class<? extends Throwable> klass) {
+        if (matches(type, klass)) {
+            return true;
+        }
+        for (String cause : causeTypes) {
+            if (matches(cause, klass)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean matches(String recorded, Class<?> klass) {
+        if (recorded.equals(klass.getName())) {
+            return true;
+        }
+        try {
+            Class<?> loaded = Class.forName(recorded, false, klass.getClassLoader());
+            return klass.isAssignableFrom(loaded);
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+}

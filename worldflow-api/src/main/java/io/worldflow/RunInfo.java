@@ -1,0 +1,56 @@
+package io.worldflow;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A run's current state: the projection the world keeps next to its event log.
+ *
+ * @param runId           the run's id
+ * @param workflow        the workflow name
+ * @param status          current status
+ * @param input           the input payload
+ * @param output          the result payload once {@link RunStatus#COMPLETED}, else null
+ * @param error           the failure once {@link RunStatus#FAILED}, else null
+ * @param createdAt       when the run was created
+ * @param updatedAt       when the projection last changed
+ * @param availableAt     when the run may first start (later than {@code createdAt} for a delayed start)
+ * @param deadline        after this instant no step starts and the run fails; null for none
+ * @param queue           the queue its turns are delivered on
+ * @param priority        higher is leased first
+ * @param logLength       number of events in its log (the next sequence number)
+ * @param cancelRequested whether cancellation was requested and not yet carried out
+ * @param held            why the run is held (a determinism violation), or null when it is not
+ */
+public record RunInfo(
+        String runId,
+        String workflow,
+        RunStatus status,
+        Payload input,
+        Payload output,
+        ErrorInfo error,
+        Instant createdAt,
+        Instant updatedAt,
+        Instant availableAt,
+        Instant deadline,
+        String queue,
+        int priority,
+        long logLength,
+        boolean cancelRequested,
+        ErrorInfo held) {
+
+    public RunInfo {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(workflow, "workflow");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(createdAt, "createdAt");
+    }
+
+    public boolean isTerminal() {
+        return status.isTerminal();
+    }
+
+    public boolean isHeld() {
+        return held != null;
+    }
+}

@@ -1,0 +1,89 @@
+package io.worldflow;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.UUID;
+
+/**
+ * What workflow code may do. Every method is a primitive with a deterministic id taken from its name
+ * and its place in the code; its outcome is recorded in the run's event log and returned from the log
+ * on replay. Workflow code must reach the outside world only through these methods.
+ */
+public interface WorkflowContext {
+
+    /** The run's id. */
+    String runId();
+
+    /** The workflow's name. */
+    String workflowName();
+
+    /**
+     * Runs {@code fn} as a step with the workflow's default retry policy and returns its result. A
+     * step that completed is never run again for this run; its recorded result is returned instead.
+     *
+     * @throws StepFailedException when its attempts are exhausted or its error is not retryable
+     */
+    <T> T step(String name, StepFunction<T> fn);
+
+    /** Runs {@code fn} as a step with the given options. */
+    <T> T step(String name, StepOptions options, StepFunction<T> fn);
+
+    /** Within a step: its attempt number, from 1. Outside a step: 1. */
+    int attempt();
+
+    /**
+     * Within a step: {@code runId:stepId:attempt}, for making the step's effect exactly-once downstream.
+     *
+     * @throws IllegalStateException outside a step
+     */
+    String idempotencyKey();
+
+    /** Sleeps durably: the run holds no thread meanwhile, and a restart does not lose the timer. */
+    void sleep(String name, Duration duration);
+
+    /** Sleeps durably until {@code until} (at or after it, never before). */
+    void sleepUntil(String name, Instant until);
+
+    /**
+     * Waits for the signal {@code name}; empty when {@code timeout} passes first. Signals sent before
+     * the wait are buffered and consumed in arrival order.
+     */
+    <T> Optional<T> awaitSignal(String name, Class<T> type, Duration timeout);
+
+    /** Waits for the signal {@code name} with no time limit. */
+    <T> T awaitSignal(String name, Class<T> type);
+
+    /**
+     * Runs {@code fn} once per item, concurrently, each branch with its own id path
+     * ({@code name/index/...}), and returns the results in item order. If branches fail, the first
+     * failing branch's exception (by index) is thrown after all branches have ended.
+     */
+    <T, R> List<R> parallel(String name, List<T> items, BranchFunction<T, R> fn);
+
+    /** {@link #parallel(String, List, BranchFunction)} with a concurrency limit. */
+    <T, R> List<R> parallel(String name, List<T> items, ParallelOptions options, BranchFunction<T, R> fn);
+
+    /** The current time, recorded: replay sees the same instant. */
+    Instant now();
+
+    /** A random generator whose seed is recorded: replay sees the same numbers. */
+    Random random();
+
+    /** A random UUID, recorded. */
+    UUID uuid();
+
+    /** Runs {@code fn} once and records its result, without retries; for small non-deterministic reads. */
+    <T> T sideEffect(String name, StepFunction<T> fn);
+
+    /**
+     * Patching: returns the version recorded for {@code changeId} when this run already passed this
+     * point, {@code minSupported} when its history predates the change, else {@code maxSupported}.
+     */
+    int version(String changeId, int minSupported, int maxSupported);
+
+    /** Whether the code is currently replaying recorded history (for example, to keep logs quiet). */
+    boolean isReplaying();
+}

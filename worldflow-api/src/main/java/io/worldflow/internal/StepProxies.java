@@ -1,0 +1,78 @@
+package io.worldflow.internal;
+
+import io.worldflow.RetryPolicy;
+import io.worldflow.StepOptions;
+import io.worldflow.WorkflowContext;
+import io.worldflow.annotation.Retry;
+import io.worldflow.annotation.Step;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/** Builds the JDK proxies behind {@link io.worldflow.Workflow#steps(Class, Object)}. */
+public final class StepProxies {
+
+    private StepProxies() {
+    }
+
+    public static <T> T create(Class<T> stepInterface, T target) {
+        Objects.requireNonNull(stepInterface, "stepInterface");
+        Objects.requireNonNull(target, "target");
+        if (!stepInterface.isInterface()) {
+            throw new IllegalArgumentException(stepInterface.getName() + " is not an interface");
+        }
+        Map<Method, StepOptions> steps = new HashMap<>();
+        Map<Method, String> names = new HashMap<>();
+        for (Method m : stepInterface.getMethods()) {
+            Step step = m.getAnnotation(Step.class);
+            if (step != null) {
+                steps.put(m, new StepOptions(policy(step.retry()), step.atMostOnce()));
+                names.put(m, step.name().isEmpty() ? m.getName() : step.name());
+            }
+        }
+        if (steps.isEmpty()) {
+            throw new IllegalArgumentException(stepInterface.getName() + " has no @Step methods");
+        }
+        InvocationHandler handler = (proxy, method, args) -> {
+            if (method.getDeclaringClass() == Object.class) {
+                return method.invoke(target, args);
+            }
+            StepOptions options = steps.get(method);
+            if (options == null) {
+                return invoke(method, target, args);
+            }
+            WorkflowContext ctx = CurrentContext.get();
+            return ctx.step(names.get(method), options, () -> invoke(method, target, args));
+        };
+        return stepInterface.cast(Proxy.newProxyInstance(stepInterface.getClassLoader(),
+                new Class<?>[]{stepInterface}, handler));
+    }
+
+    private static Object invoke(Method method, Object target, Object[] args) throws Exception {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof Exception ex) {
+                throw ex;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
+    }
+
+    static RetryPolicy policy(Retry retry) {
+        return new RetryPolicy(retry.maxAttempts(), retry.backoff(), Duration.ofMillis(retry.initialDelayMillis()),
+                Duration.ofMillis(retry.maxDelayMillis()), retry.multiplier(), retry.jitter(),
+                Set.of(retry.nonRetryable()));
+    }
+}

@@ -1,0 +1,15 @@
+package io.worldflow.spi;
+
+import io.worldflow.event.Event;
+
+/** The one JSON form of events, shared by every world, the HTTP API and saved histories. */
+public interface EventCodec {
+
+    /** The event as one JSON object with {@code type}, {@code seq}, {@code runId}, {@code at} and its fields. */
+    String encode(Event event);
+
+    /**
+     * @throws io.worldflow.SerializationException when the text is not an event this version knows
+     */
+    Event decode(String json);
+}

@@ -1,0 +1,57 @@
+package io.worldflow.spi;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Lease-based delivery of run turns. A run has at most one pending turn: asking for another while one
+ * is pending keeps the earlier due time; asking while the run is leased makes it due again as soon as
+ * the lease ends. Durable timers are turns due later: a sleeping run's turn is due at its wake time,
+ * and the orchestrator records {@code TimerFired} (fenced by the log's expected sequence, so exactly once).
+ */
+public interface TaskQueue {
+
+    /**
+     * Claims up to {@code max} due, unleased turns from {@code queues}, highest priority first then
+     * earliest due, including turns whose lease has expired.
+     */
+    List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor);
+
+    /**
+     * Extends a lease (heartbeat).
+     *
+     * @return the extended lease, or empty when the lease was lost (expired and taken, or completed)
+     */
+    Optional<Lease> extend(Lease lease, Duration leaseFor);
+
+    /**
+     * Ends a turn: the run's next turn is due at {@code wakeAt}, or not at all when null, unless a turn
+     * was requested while leased. A stale lease does nothing.
+     */
+    void complete(Lease lease, Instant wakeAt);
+
+    /** Hands a turn back unfinished: it is due again at once. A stale lease does nothing. */
+    void release(Lease lease);
+
+    /** Makes the run due for a turn at {@code at} (or keeps an earlier due time). No-op for an unknown or finished run. */
+    void enqueue(String runId, Instant at);
+
+    /** The earliest due time among unleased turns of {@code queues}, for sleeping until then. */
+    Optional<Instant> nextDue(Set<String> queues);
+
+    /**
+     * Asks to be told when turns become due (or will at the given instant), so an idle worker reacts
+     * at once instead of polling. A world without push support returns a subscription that never calls.
+     */
+    Subscription subscribe(Consumer<Instant> dueAt);
+
+    /** Stops a {@link #subscribe} listener. */
+    interface Subscription extends AutoCloseable {
+        @Override
+        void close();
+    }
+}

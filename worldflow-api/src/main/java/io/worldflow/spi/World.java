@@ -1,0 +1,24 @@
+package io.worldflow.spi;
+
+/**
+ * Where runs live and how work reaches workers. A world is made of small facets; each world
+ * implements all of them over one store (a SQLite file, a Postgres database, DynamoDB and SQS).
+ * Every method is safe to call from many threads at once.
+ */
+public interface World extends AutoCloseable {
+
+    /** The world's name, as used in {@code worldflow.world}. */
+    String name();
+
+    EventLog eventLog();
+
+    TaskQueue taskQueue();
+
+    Signals signals();
+
+    RunQueries runQueries();
+
+    /** Releases connections and threads. Idempotent. */
+    @Override
+    void close();
+}
