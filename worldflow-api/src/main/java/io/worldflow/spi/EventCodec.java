@@ -1,5 +1,6 @@
 package io.worldflow.spi;
 
+import io.worldflow.ErrorInfo;
 import io.worldflow.event.Event;
 
 /** The one JSON form of events, shared by every world, the HTTP API and saved histories. */
@@ -12,4 +13,9 @@ public interface EventCodec {
      * @throws io.worldflow.SerializationException when the text is not an event this version knows
      */
     Event decode(String json);
+
+    /** An error as JSON, for a world's run projection (a run's failure, why it is held). */
+    String encodeError(ErrorInfo error);
+
+    ErrorInfo decodeError(String json);
 }

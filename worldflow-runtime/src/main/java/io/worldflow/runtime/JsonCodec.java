@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.worldflow.ErrorInfo;
 import io.worldflow.Payload;
 import io.worldflow.SerializationException;
 import io.worldflow.event.Event;
@@ -57,6 +58,24 @@ public final class JsonCodec {
         @Override
         public Event decode(String json) {
             return decodeEvent(json);
+        }
+
+        @Override
+        public String encodeError(ErrorInfo error) {
+            try {
+                return events.writeValueAsString(error);
+            } catch (JsonProcessingException e) {
+                throw new SerializationException("cannot serialize error " + error.type(), e);
+            }
+        }
+
+        @Override
+        public ErrorInfo decodeError(String json) {
+            try {
+                return events.readValue(json, ErrorInfo.class);
+            } catch (JsonProcessingException e) {
+                throw new SerializationException("cannot read a recorded error: " + e.getOriginalMessage(), e);
+            }
         }
     };
 
