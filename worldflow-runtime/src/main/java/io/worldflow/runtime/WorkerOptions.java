@@ -1,0 +1,127 @@
+package io.worldflow.runtime;
+
+import io.worldflow.spi.WorldConfig;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * How a worker runs.
+ *
+ * @param workerId      names this worker in leases and logs
+ * @param concurrency   at most this many runs execute at once (their steps run on virtual threads)
+ * @param queues        the queues it takes turns from
+ * @param lease         how long a claimed turn stays this worker's without a heartbeat; after a crash,
+ *                      other workers resume its runs this long after the last heartbeat
+ * @param pollInterval  how often an idle worker looks for work when the world sends no notice
+ * @param shutdownGrace how long a stopping worker lets in-flight turns finish before handing them back
+ * @param stickyWait    a run whose every thread waits keeps them in memory when the next wake-up is at
+ *                      most this far away; longer waits end the turn and hold no thread
+ * @param holdRetry     how often a held run (code no longer matching its history) is tried again
+ * @param handleSigterm stop gracefully when the JVM shuts down (SIGTERM)
+ */
+public record WorkerOptions(String workerId, int concurrency, Set<String> queues, Duration lease,
+                            Duration pollInterval, Duration shutdownGrace, Duration stickyWait, Duration holdRetry,
+                            boolean handleSigterm) {
+
+    public static final String CONCURRENCY = "worldflow.worker.concurrency";
+    public static final String QUEUES = "worldflow.worker.queues";
+    public static final String LEASE = "worldflow.worker.lease";
+    public static final String POLL_INTERVAL = "worldflow.worker.poll-interval";
+    public static final String SHUTDOWN_GRACE = "worldflow.worker.shutdown-grace";
+    public static final String STICKY_WAIT = "worldflow.worker.sticky-wait";
+    public static final String HOLD_RETRY = "worldflow.worker.hold-retry";
+
+    public WorkerOptions {
+        Objects.requireNonNull(workerId, "workerId");
+        if (concurrency < 1 || concurrency > 100_000) {
+            throw new IllegalArgumentException("worker concurrency must be 1..100000, was " + concurrency);
+        }
+        queues = Set.copyOf(queues);
+        if (queues.isEmpty()) {
+            throw new IllegalArgumentException("a worker needs at least one queue");
+        }
+        positive("lease", lease);
+        positive("pollInterval", pollInterval);
+        Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+        Objects.requireNonNull(stickyWait, "stickyWait");
+        positive("holdRetry", holdRetry);
+        if (lease.toMillis() < 300) {
+            throw new IllegalArgumentException("lease must be at least 300ms, was " + lease);
+        }
+    }
+
+    private static void positive(String name, Duration d) {
+        Objects.requireNonNull(d, name);
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive, was " + d);
+        }
+    }
+
+    /** The defaults, as documented in {@link WorldflowConfig#DEFAULTS}. */
+    public static WorkerOptions defaults() {
+        return fromConfig(WorldConfig.of(WorldflowConfig.DEFAULTS));
+    }
+
+    public static WorkerOptions fromConfig(WorldConfig config) {
+        Set<String> queues = new LinkedHashSet<>();
+        Arrays.stream(config.get(QUEUES, "default").split(",")).map(String::strip).filter(s -> !s.isEmpty())
+                .forEach(queues::add);
+        try {
+            return new WorkerOptions(defaultWorkerId(), config.getInt(CONCURRENCY, 100), queues,
+                    config.getDuration(LEASE, Duration.ofSeconds(30)),
+                    config.getDuration(POLL_INTERVAL, Duration.ofSeconds(1)),
+                    config.getDuration(SHUTDOWN_GRACE, Duration.ofSeconds(10)),
+                    config.getDuration(STICKY_WAIT, Duration.ofMillis(200)),
+                    config.getDuration(HOLD_RETRY, Duration.ofSeconds(60)), true);
+        } catch (IllegalArgumentException e) {
+            throw new io.worldflow.ConfigurationException("invalid worker configuration: " + e.getMessage(), e);
+        }
+    }
+
+    static String defaultWorkerId() {
+        String host = ManagementFactory.getRuntimeMXBean().getName();
+        return host + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    public WorkerOptions withWorkerId(String v) {
+        return new WorkerOptions(v, concurrency, queues, lease, pollInterval, shutdownGrace, stickyWait, holdRetry, handleSigterm);
+    }
+
+    public WorkerOptions withConcurrency(int v) {
+        return new WorkerOptions(workerId, v, queues, lease, pollInterval, shutdownGrace, stickyWait, holdRetry, handleSigterm);
+    }
+
+    public WorkerOptions withQueues(Set<String> v) {
+        return new WorkerOptions(workerId, concurrency, v, lease, pollInterval, shutdownGrace, stickyWait, holdRetry, handleSigterm);
+    }
+
+    public WorkerOptions withLease(Duration v) {
+        return new WorkerOptions(workerId, concurrency, queues, v, pollInterval, shutdownGrace, stickyWait, holdRetry, handleSigterm);
+    }
+
+    public WorkerOptions withPollInterval(Duration v) {
+        return new WorkerOptions(workerId, concurrency, queues, lease, v, shutdownGrace, stickyWait, holdRetry, handleSigterm);
+    }
+
+    public WorkerOptions withShutdownGrace(Duration v) {
+        return new WorkerOptions(workerId, concurrency, queues, lease, pollInterval, v, stickyWait, holdRetry, handleSigterm);
+    }
+
+    public WorkerOptions withStickyWait(Duration v) {
+        return new WorkerOptions(workerId, concurrency, queues, lease, pollInterval, shutdownGrace, v, holdRetry, handleSigterm);
+    }
+
+    public WorkerOptions withHoldRetry(Duration v) {
+        return new WorkerOptions(workerId, concurrency, queues, lease, pollInterval, shutdownGrace, stickyWait, v, handleSigterm);
+    }
+
+    public WorkerOptions withHandleSigterm(boolean v) {
+        return new WorkerOptions(workerId, concurrency, queues, lease, pollInterval, shutdownGrace, stickyWait, holdRetry, v);
+    }
+}

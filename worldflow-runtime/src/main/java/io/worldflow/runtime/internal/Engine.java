@@ -1,0 +1,34 @@
+package io.worldflow.runtime.internal;
+
+import io.worldflow.runtime.JsonCodec;
+import io.worldflow.spi.World;
+
+import java.time.Duration;
+import java.time.InstantSource;
+
+/** The services every run execution shares within one Worldflow instance. */
+public final class Engine {
+
+    final World world;
+    final JsonCodec codec;
+    final InstantSource clock;
+    final ClockScheduler scheduler;
+    final Committer committer;
+    final Registry registry;
+    final RunCompletions completions;
+    final Duration stickyWait;
+    final Duration holdRetry;
+
+    public Engine(World world, JsonCodec codec, InstantSource clock, ClockScheduler scheduler, Committer committer,
+                  Registry registry, RunCompletions completions, Duration stickyWait, Duration holdRetry) {
+        this.world = world;
+        this.codec = codec;
+        this.clock = clock;
+        this.scheduler = scheduler;
+        this.committer = committer;
+        this.registry = registry;
+        this.completions = completions;
+        this.stickyWait = stickyWait;
+        this.holdRetry = holdRetry;
+    }
+}

@@ -1,0 +1,91 @@
+package io.worldflow.runtime.internal;
+
+import io.worldflow.BranchFunction;
+import io.worldflow.ParallelOptions;
+import io.worldflow.WorldflowException;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** Runs the branches of one {@code parallel} on virtual threads, at most {@code maxConcurrency} at a time. */
+final class Fanout<T, R> {
+
+    private final RunExecution exec;
+    private final String parallelId;
+    private final List<T> items;
+    private final BranchFunction<T, R> fn;
+    private final int limit;
+    private final Object[] results;
+    private final Throwable[] errors;
+    private int started;
+    private int finished;
+
+    Fanout(RunExecution exec, String parallelId, List<T> items, ParallelOptions options, BranchFunction<T, R> fn) {
+        this.exec = exec;
+        this.parallelId = parallelId;
+        this.items = new ArrayList<>(items);
+        this.fn = fn;
+        int n = items.size();
+        this.limit = options.maxConcurrency() == 0 ? n : Math.min(n, options.maxConcurrency());
+        this.results = new Object[n];
+        this.errors = new Throwable[n];
+    }
+
+    List<R> run() {
+        int n = items.size();
+        if (n == 0) {
+            return List.of();
+        }
+        exec.update(() -> {
+            while (started < limit) {
+                startNext();
+            }
+        });
+        exec.awaitInMemory(() -> finished == n);
+        exec.checkActive();
+        for (int i = 0; i < n; i++) {
+            Throwable e = errors[i];
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e instanceof Error err) {
+                throw err;
+            }
+            if (e != null) {
+                throw new WorldflowException("branch " + i + " of parallel '" + parallelId + "' failed: " + e, e);
+            }
+        }
+        @SuppressWarnings("unchecked")
+        List<R> list = (List<R>) Arrays.asList(results);
+        return list;
+    }
+
+    /** Called under the run's lock. */
+    private void startNext() {
+        int index = started++;
+        exec.spawn(parallelId + "/" + index, () -> runBranch(index));
+    }
+
+    private void runBranch(int index) {
+        RunContext ctx = new RunContext(exec, Ids.branch(parallelId, index));
+        ctx.enter();
+        try {
+            R value = fn.apply(ctx, items.get(index));
+            if (ctx.unvisitedRecorded() > 0) {
+                throw exec.nondeterministic("branch '" + Ids.branch(parallelId, index) + "' returned, but its history"
+                        + " holds " + ctx.unvisitedRecorded() + " more primitive(s) the code no longer reaches");
+            }
+            results[index] = value;
+        } catch (Throwable e) {
+            errors[index] = e;
+        } finally {
+            exec.update(() -> {
+                finished++;
+                if (started < items.size()) {
+                    startNext();
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.worldflow.runtime.internal;
+
+import io.worldflow.ResultTimeoutException;
+import io.worldflow.RunHandle;
+import io.worldflow.RunInfo;
+import io.worldflow.RunNotFoundException;
+import io.worldflow.RunStatus;
+import io.worldflow.WorkflowCanceledException;
+import io.worldflow.WorkflowFailedException;
+import io.worldflow.runtime.JsonCodec;
+import io.worldflow.spi.World;
+
+import java.time.Duration;
+
+/** A client's view of one run. */
+public final class Handle<O> implements RunHandle<O> {
+
+    private static final long MAX_POLL_NANOS = 100_000_000L;
+
+    private final World world;
+    private final JsonCodec codec;
+    private final RunCompletions completions;
+    private final String runId;
+    private final String workflow;
+    private final Class<O> resultType;
+
+    public Handle(World world, JsonCodec codec, RunCompletions completions, String runId, String workflow,
+                  Class<O> resultType) {
+        this.world = world;
+        this.codec = codec;
+        this.completions = completions;
+        this.runId = runId;
+        this.workflow = workflow;
+        this.resultType = resultType;
+    }
+
+    @Override
+    public String id() {
+        return runId;
+    }
+
+    @Override
+    public String workflow() {
+        return workflow;
+    }
+
+    @Override
+    public RunStatus status() {
+        return info().status();
+    }
+
+    @Override
+    public RunInfo info() {
+        return world.runQueries().get(runId).orElseThrow(() -> new RunNotFoundException(runId));
+    }
+
+    @Override
+    public O result(Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
+        long poll = 1_000_000L;
+        completions.watch(runId);
+        try {
+            while (true) {
+                RunInfo info = info();
+                if (info.isTerminal()) {
+                    return outcome(info);
+                }
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    throw new ResultTimeoutException(runId, timeout, info.status());
+                }
+                completions.await(runId, Math.min(poll, left));
+                poll = Math.min(poll * 2, MAX_POLL_NANOS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ResultTimeoutException(runId, timeout, RunStatus.RUNNING);
+        } finally {
+            completions.unwatch(runId);
+        }
+    }
+
+    private O outcome(RunInfo info) {
+        return switch (info.status()) {
+            case COMPLETED -> codec.decode(info.output(), resultType, "result of run '" + runId + "'");
+            case FAILED -> throw new WorkflowFailedException(runId, info.error());
+            case CANCELED -> throw new WorkflowCanceledException(runId, null);
+            default -> throw new IllegalStateException("not terminal: " + info.status());
+        };
+    }
+
+    @Override
+    public void cancel() {
+        world.eventLog().requestCancel(runId, "requested by client");
+    }
+
+    @Override
+    public String toString() {
+        return "Run[" + workflow + " " + runId + "]";
+    }
+}

@@ -1,0 +1,91 @@
+package io.worldflow.runtime.internal;
+
+import io.worldflow.UnknownWorkflowException;
+import io.worldflow.Workflow;
+import io.worldflow.annotation.WorkflowMethod;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/** The workflows this Worldflow instance knows, by name. */
+public final class Registry {
+
+    private final Map<String, Workflow<?, ?>> byName = Collections.synchronizedMap(new TreeMap<>());
+
+    public void register(Workflow<?, ?> workflow) {
+        Objects.requireNonNull(workflow, "workflow");
+        Workflow<?, ?> previous = byName.putIfAbsent(workflow.name(), workflow);
+        if (previous != null && previous != workflow) {
+            throw new IllegalArgumentException("a workflow named '" + workflow.name() + "' is already registered");
+        }
+    }
+
+    /** Registers each {@link WorkflowMethod} of {@code target} as a workflow. */
+    public void registerAnnotated(Object target) {
+        Objects.requireNonNull(target, "target");
+        int found = 0;
+        for (Method m : target.getClass().getMethods()) {
+            WorkflowMethod annotation = m.getAnnotation(WorkflowMethod.class);
+            if (annotation == null) {
+                continue;
+            }
+            if (m.getParameterCount() != 1 || Modifier.isStatic(m.getModifiers())) {
+                throw new IllegalArgumentException("@WorkflowMethod " + m + " must be an instance method with exactly one parameter");
+            }
+            register(annotated(annotation.value(), target, m));
+            found++;
+        }
+        if (found == 0) {
+            throw new IllegalArgumentException(target.getClass().getName() + " has no public @WorkflowMethod methods");
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Workflow<?, ?> annotated(String name, Object target, Method m) {
+        Class input = m.getParameterTypes()[0];
+        Class output = m.getReturnType() == void.class ? Void.class : wrap(m.getReturnType());
+        return Workflow.define(name, wrap(input), output, (ctx, in) -> {
+            try {
+                return m.invoke(target, in);
+            } catch (InvocationTargetException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof Exception ex) {
+                    throw ex;
+                }
+                if (cause instanceof Error err) {
+                    throw err;
+                }
+                throw e;
+            }
+        });
+    }
+
+    private static Class<?> wrap(Class<?> type) {
+        if (!type.isPrimitive()) {
+            return type;
+        }
+        return java.lang.invoke.MethodType.methodType(type).wrap().returnType();
+    }
+
+    @SuppressWarnings("unchecked")
+    public Optional<Workflow<Object, Object>> find(String name) {
+        return Optional.ofNullable((Workflow<Object, Object>) byName.get(name));
+    }
+
+    public Workflow<Object, Object> require(String name) {
+        return find(name).orElseThrow(() -> new UnknownWorkflowException(name, names()));
+    }
+
+    public Set<String> names() {
+        synchronized (byName) {
+            return Set.copyOf(byName.keySet());
+        }
+    }
+}

@@ -1,0 +1,438 @@
+package io.worldflow.runtime.internal;
+
+import io.worldflow.BranchFunction;
+import io.worldflow.ErrorInfo;
+import io.worldflow.ParallelOptions;
+import io.worldflow.Payload;
+import io.worldflow.RetryPolicy;
+import io.worldflow.SerializationException;
+import io.worldflow.StepFailedException;
+import io.worldflow.StepFunction;
+import io.worldflow.StepOptions;
+import io.worldflow.WorkflowContext;
+import io.worldflow.WorldflowException;
+import io.worldflow.event.MarkerRecorded;
+import io.worldflow.event.ParallelCompleted;
+import io.worldflow.event.ParallelStarted;
+import io.worldflow.event.SignalReceived;
+import io.worldflow.event.SignalRequested;
+import io.worldflow.event.SignalTimedOut;
+import io.worldflow.event.StepCompleted;
+import io.worldflow.event.StepFailed;
+import io.worldflow.event.StepRetrying;
+import io.worldflow.event.StepScheduled;
+import io.worldflow.event.StepStarted;
+import io.worldflow.event.TimerFired;
+import io.worldflow.event.TimerScheduled;
+import io.worldflow.internal.CurrentContext;
+import io.worldflow.spi.PendingSignal;
+import org.slf4j.MDC;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The {@link WorkflowContext} of one scope of a run: the root, or one branch of a fan-out. Each
+ * primitive takes the next deterministic id of its scope, checks it against the history (the
+ * determinism check), returns a recorded outcome when there is one, and otherwise executes.
+ */
+final class RunContext implements WorkflowContext {
+
+    private static final ThreadLocal<StepInfo> CURRENT_STEP = new ThreadLocal<>();
+
+    private record StepInfo(String key, int attempt) {
+    }
+
+    private final RunExecution exec;
+    private final String scope;
+    private final Map<String, Integer> occurrences = new HashMap<>();
+    private int position;
+
+    RunContext(RunExecution exec, String scope) {
+        this.exec = exec;
+        this.scope = scope;
+    }
+
+    @Override
+    public String runId() {
+        return exec.runId;
+    }
+
+    @Override
+    public String workflowName() {
+        return exec.workflow.name();
+    }
+
+    @Override
+    public boolean isReplaying() {
+        return position < exec.history.count(scope);
+    }
+
+    /** Recorded primitives of this scope that the code has not reached (after it returned: a determinism violation). */
+    int unvisitedRecorded() {
+        return exec.history.count(scope) - position;
+    }
+
+    private String nextId(String name, History.Kind kind) {
+        exec.checkActive();
+        Ids.checkName(kind.name().toLowerCase(java.util.Locale.ROOT), name);
+        int occurrence = occurrences.merge(name, 1, Integer::sum);
+        String id = Ids.child(scope, name, occurrence);
+        History.Recorded recorded = exec.history.at(scope, position);
+        if (recorded != null && (!recorded.id.equals(id) || recorded.kind != kind)) {
+            throw exec.nondeterministic("primitive #" + (position + 1) + " of " + scopeLabel() + " is "
+                    + describe(recorded.kind, recorded.id) + " in the history, but the code now asks for "
+                    + describe(kind, id));
+        }
+        if (recorded == null && exec.history.get(id) != null) {
+            throw exec.nondeterministic(describe(kind, id) + " is recorded at another place in " + scopeLabel());
+        }
+        position++;
+        return id;
+    }
+
+    private String scopeLabel() {
+        return scope.isEmpty() ? "the workflow" : "branch '" + scope + "'";
+    }
+
+    private static String describe(History.Kind kind, String id) {
+        return kind.name().toLowerCase(java.util.Locale.ROOT) + " '" + id + "'";
+    }
+
+    // ---------------------------------------------------------------- steps
+
+    @Override
+    public <T> T step(String name, StepFunction<T> fn) {
+        return step(name, StepOptions.defaults(), fn);
+    }
+
+    @Override
+    public <T> T step(String name, StepOptions options, StepFunction<T> fn) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(fn, "fn");
+        String id = nextId(name, History.Kind.STEP);
+        History.Recorded recorded = exec.history.get(id);
+        if (recorded != null) {
+            StepCompleted completed = recorded.last(StepCompleted.class);
+            if (completed != null) {
+                return decodeRecorded(completed.result(), "result of step '" + id + "'");
+            }
+            StepFailed failed = recorded.last(StepFailed.class);
+            if (failed != null) {
+                throw new StepFailedException(id, failed.attempt(), failed.error(), null);
+            }
+        }
+        exec.beginLive();
+        RetryPolicy policy = options.retry() != null ? options.retry() : exec.workflow.options().stepRetry();
+        int attempt = 1;
+        if (recorded == null) {
+            exec.record(seq -> new StepScheduled(exec.runId, seq, exec.now(), id, name));
+        } else {
+            StepRetrying retrying = recorded.last(StepRetrying.class);
+            StepStarted started = recorded.last(StepStarted.class);
+            if (started != null && (retrying == null || started.attempt() > retrying.attempt())) {
+                // an attempt began and never ended: its worker died during it
+                if (options.atMostOnce()) {
+                    ErrorInfo err = ErrorInfo.of(StepInterruptedException.class.getName(), "attempt " + started.attempt()
+                            + " of at-most-once step '" + id + "' was interrupted and is not run again");
+                    int a = started.attempt();
+                    exec.record(seq -> new StepFailed(exec.runId, seq, exec.now(), id, a, err));
+                    throw new StepFailedException(id, a, err, null);
+                }
+                attempt = started.attempt();
+            } else if (retrying != null) {
+                attempt = retrying.attempt() + 1;
+                waitUntil(retrying.retryAt(), false);
+            }
+        }
+        while (true) {
+            exec.beginLive();
+            int a = attempt;
+            exec.record(seq -> new StepStarted(exec.runId, seq, exec.now(), id, a));
+            if (options.atMostOnce()) {
+                exec.flush();
+            }
+            Throwable error;
+            try {
+                T value = invoke(id, a, fn);
+                String what = "result of step '" + id + "' of run '" + exec.runId + "'";
+                Payload result = exec.engine.codec.encode(value, what);
+                // the code continues with what replay would see: the value as decoded from the log
+                T recordedValue = exec.engine.codec.decode(result, null, what);
+                exec.record(seq -> new StepCompleted(exec.runId, seq, exec.now(), id, a, result));
+                exec.flush();
+                return recordedValue;
+            } catch (ExecutionStop stop) {
+                throw stop;
+            } catch (SerializationException e) {
+                error = new io.worldflow.NonRetryableException(e.getMessage(), e);
+            } catch (Throwable e) {
+                error = e;
+            }
+            ErrorInfo err = ErrorInfo.of(error);
+            if (policy.shouldRetry(error, a)) {
+                Instant retryAt = exec.now().plus(policy.delayAfter(a, ThreadLocalRandom.current()));
+                exec.record(seq -> new StepRetrying(exec.runId, seq, exec.now(), id, a, err, retryAt));
+                waitUntil(retryAt, false);
+                attempt++;
+                continue;
+            }
+            exec.record(seq -> new StepFailed(exec.runId, seq, exec.now(), id, a, err));
+            throw new StepFailedException(id, a, err, error);
+        }
+    }
+
+    private <T> T invoke(String id, int attempt, StepFunction<T> fn) throws Exception {
+        StepInfo previous = CURRENT_STEP.get();
+        CURRENT_STEP.set(new StepInfo(exec.runId + ":" + id + ":" + attempt, attempt));
+        MDC.put("stepId", id);
+        try {
+            return fn.call();
+        } finally {
+            MDC.remove("stepId");
+            if (previous == null) {
+                CURRENT_STEP.remove();
+            } else {
+                CURRENT_STEP.set(previous);
+            }
+        }
+    }
+
+    @Override
+    public int attempt() {
+        StepInfo info = CURRENT_STEP.get();
+        return info == null ? 1 : info.attempt();
+    }
+
+    @Override
+    public String idempotencyKey() {
+        StepInfo info = CURRENT_STEP.get();
+        if (info == null) {
+            throw new IllegalStateException("idempotencyKey() is only available inside a step");
+        }
+        return info.key();
+    }
+
+    // ---------------------------------------------------------------- timers
+
+    @Override
+    public void sleep(String name, Duration duration) {
+        Objects.requireNonNull(duration, "duration");
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException("sleep duration must not be negative, was " + duration);
+        }
+        timer(name, null, duration);
+    }
+
+    @Override
+    public void sleepUntil(String name, Instant until) {
+        timer(name, Objects.requireNonNull(until, "until"), null);
+    }
+
+    private void timer(String name, Instant until, Duration duration) {
+        String id = nextId(name, History.Kind.TIMER);
+        History.Recorded recorded = exec.history.get(id);
+        if (recorded != null && recorded.has(TimerFired.class)) {
+            return;
+        }
+        exec.beginLive();
+        Instant fireAt;
+        if (recorded != null) {
+            fireAt = recorded.first(TimerScheduled.class).fireAt();
+        } else {
+            fireAt = until != null ? until : exec.now().plus(duration);
+            exec.record(seq -> new TimerScheduled(exec.runId, seq, exec.now(), id, name, fireAt));
+        }
+        waitUntil(fireAt, false);
+        exec.record(seq -> new TimerFired(exec.runId, seq, exec.now(), id));
+    }
+
+    /** Waits durably until {@code at} (never returns before it). */
+    private void waitUntil(Instant at, boolean signal) {
+        while (true) {
+            long generation = exec.pokeCount();
+            if (!exec.now().isBefore(at)) {
+                return;
+            }
+            exec.awaitDurable(generation, at, signal);
+            exec.beginLive();
+        }
+    }
+
+    // ---------------------------------------------------------------- signals
+
+    @Override
+    public <T> T awaitSignal(String name, Class<T> type) {
+        return awaitSignal(name, type, null).orElseThrow();
+    }
+
+    @Override
+    public <T> Optional<T> awaitSignal(String name, Class<T> type, Duration timeout) {
+        Objects.requireNonNull(type, "type");
+        if (timeout != null && timeout.isNegative()) {
+            throw new IllegalArgumentException("signal timeout must not be negative, was " + timeout);
+        }
+        String id = nextId(name, History.Kind.SIGNAL);
+        History.Recorded recorded = exec.history.get(id);
+        if (recorded != null) {
+            SignalReceived received = recorded.first(SignalReceived.class);
+            if (received != null) {
+                return Optional.ofNullable(decodeSignal(received.payload(), type, id));
+            }
+            if (recorded.has(SignalTimedOut.class)) {
+                return Optional.empty();
+            }
+        }
+        exec.beginLive();
+        Instant timeoutAt;
+        if (recorded != null) {
+            timeoutAt = recorded.first(SignalRequested.class).timeoutAt();
+        } else {
+            timeoutAt = timeout == null ? null : exec.now().plus(timeout);
+            exec.record(seq -> new SignalRequested(exec.runId, seq, exec.now(), id, name, timeoutAt));
+        }
+        while (true) {
+            long generation = exec.pokeCount();
+            Optional<PendingSignal> signal = exec.claimSignal(name);
+            if (signal.isPresent()) {
+                PendingSignal s = signal.get();
+                exec.record(seq -> new SignalReceived(exec.runId, seq, exec.now(), id, name, s.payload(), s.sentAt()));
+                return Optional.ofNullable(decodeSignal(s.payload(), type, id));
+            }
+            if (timeoutAt != null && !exec.now().isBefore(timeoutAt)) {
+                exec.record(seq -> new SignalTimedOut(exec.runId, seq, exec.now(), id, name));
+                return Optional.empty();
+            }
+            exec.awaitDurable(generation, timeoutAt, true);
+            exec.beginLive();
+        }
+    }
+
+    private <T> T decodeSignal(Payload payload, Class<T> type, String id) {
+        return exec.engine.codec.decode(payload, type, "signal '" + id + "' of run '" + exec.runId + "'");
+    }
+
+    // ---------------------------------------------------------------- fan-out
+
+    @Override
+    public <T, R> List<R> parallel(String name, List<T> items, BranchFunction<T, R> fn) {
+        return parallel(name, items, ParallelOptions.defaults(), fn);
+    }
+
+    @Override
+    public <T, R> List<R> parallel(String name, List<T> items, ParallelOptions options, BranchFunction<T, R> fn) {
+        Objects.requireNonNull(items, "items");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(fn, "fn");
+        String id = nextId(name, History.Kind.PARALLEL);
+        History.Recorded recorded = exec.history.get(id);
+        if (recorded != null) {
+            ParallelStarted started = recorded.first(ParallelStarted.class);
+            if (started.branches() != items.size()) {
+                throw exec.nondeterministic("parallel '" + id + "' has " + started.branches()
+                        + " branches in the history but the code now gives " + items.size() + " items");
+            }
+        } else {
+            exec.beginLive();
+            exec.record(seq -> new ParallelStarted(exec.runId, seq, exec.now(), id, name, items.size()));
+        }
+        List<R> results = new Fanout<>(exec, id, items, options, fn).run();
+        if (recorded == null || !recorded.has(ParallelCompleted.class)) {
+            exec.record(seq -> new ParallelCompleted(exec.runId, seq, exec.now(), id));
+        }
+        return results;
+    }
+
+    // ---------------------------------------------------------------- recorded values
+
+    @Override
+    public Instant now() {
+        return marker("now", "now", Instant.class, () -> exec.now());
+    }
+
+    @Override
+    public Random random() {
+        long seed = marker("random", "random", Long.class, () -> ThreadLocalRandom.current().nextLong());
+        return new Random(seed);
+    }
+
+    @Override
+    public UUID uuid() {
+        return UUID.fromString(marker("uuid", "uuid", String.class, () -> UUID.randomUUID().toString()));
+    }
+
+    @Override
+    public <T> T sideEffect(String name, StepFunction<T> fn) {
+        Objects.requireNonNull(fn, "fn");
+        return marker(name, "sideEffect", null, fn);
+    }
+
+    private <T> T marker(String name, String kind, Class<T> type, StepFunction<T> fn) {
+        String id = nextId(name, History.Kind.MARKER);
+        History.Recorded recorded = exec.history.get(id);
+        String what = kind + " '" + id + "' of run '" + exec.runId + "'";
+        if (recorded != null) {
+            return exec.engine.codec.decode(recorded.first(MarkerRecorded.class).value(), type, what);
+        }
+        exec.checkActive();
+        T value;
+        try {
+            value = fn.call();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new WorldflowException(what + " threw: " + e, e);
+        }
+        Payload payload = exec.engine.codec.encode(value, what);
+        exec.record(seq -> new MarkerRecorded(exec.runId, seq, exec.now(), id, kind, payload));
+        return exec.engine.codec.decode(payload, type, what);
+    }
+
+    @Override
+    public int version(String changeId, int minSupported, int maxSupported) {
+        Ids.checkName("changeId", changeId);
+        if (minSupported > maxSupported) {
+            throw new IllegalArgumentException("version range is empty: min " + minSupported + " > max " + maxSupported);
+        }
+        exec.checkActive();
+        String id = Ids.VERSION_PREFIX + changeId;
+        History.Recorded recorded = exec.history.get(id);
+        if (recorded != null) {
+            Integer v = exec.engine.codec.decode(recorded.first(MarkerRecorded.class).value(), Integer.class, "version " + id);
+            if (v == null || v < minSupported || v > maxSupported) {
+                throw exec.nondeterministic("version of change '" + changeId + "' is " + v + " in the history, outside the "
+                        + "range " + minSupported + ".." + maxSupported + " this code supports");
+            }
+            return v;
+        }
+        if (isReplaying()) {
+            return minSupported;
+        }
+        Payload payload = exec.engine.codec.encode(maxSupported, "version " + id);
+        exec.record(seq -> new MarkerRecorded(exec.runId, seq, exec.now(), id, "version", payload));
+        return maxSupported;
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private <T> T decodeRecorded(Payload payload, String what) {
+        try {
+            return exec.engine.codec.decode(payload, null, what + " of run '" + exec.runId + "'");
+        } catch (SerializationException e) {
+            throw new HeldException("recorded " + what + " can no longer be read: " + e.getMessage(), e);
+        }
+    }
+
+    /** Runs {@code body} with this context as the thread's current one (for the static facade). */
+    void enter() {
+        CurrentContext.swap(this);
+    }
+}

@@ -1,0 +1,598 @@
+package io.worldflow.runtime.internal;
+
+import io.worldflow.DeadlineExceededException;
+import io.worldflow.ErrorInfo;
+import io.worldflow.NonDeterministicWorkflowException;
+import io.worldflow.Payload;
+import io.worldflow.RunInfo;
+import io.worldflow.RunStatus;
+import io.worldflow.SerializationException;
+import io.worldflow.Workflow;
+import io.worldflow.WorkflowCanceledException;
+import io.worldflow.event.Event;
+import io.worldflow.event.WorkflowCancelRequested;
+import io.worldflow.event.WorkflowCanceled;
+import io.worldflow.event.WorkflowCompleted;
+import io.worldflow.event.WorkflowFailed;
+import io.worldflow.internal.CurrentContext;
+import io.worldflow.spi.Append;
+import io.worldflow.spi.AppendResult;
+import io.worldflow.spi.Lease;
+import io.worldflow.spi.PendingSignal;
+import io.worldflow.spi.TurnEnd;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongFunction;
+
+/**
+ * One turn of one run in this worker: the workflow code runs on virtual threads (the main one and one
+ * per fan-out branch) against the run's history. Known outcomes come from the history; new ones are
+ * executed, buffered as events and appended through the group committer. The run stays in memory
+ * between steps (no replay per step). When every thread waits on something durable (a timer, a
+ * signal, a retry's backoff) the turn ends: pending events and the next wake-up are committed in one
+ * append, the threads unwind, and no thread is held until the next turn.
+ */
+final class RunExecution {
+
+    private static final Logger log = LoggerFactory.getLogger(RunExecution.class);
+
+    /** How the turn ended. */
+    enum Outcome { FINISHED, SUSPENDED, HELD, ABORTED }
+
+    private enum Phase { ACTIVE, SUSPENDED, ABORTED, ENDED }
+
+    /** A thread blocked until something durable happens (or, for in-memory waits, until a condition holds). */
+    private static final class Wait {
+        final Instant wakeAt;
+        final boolean signal;
+        final long generation;
+        final BooleanSupplier condition;
+
+        Wait(Instant wakeAt, boolean signal, long generation, BooleanSupplier condition) {
+            this.wakeAt = wakeAt;
+            this.signal = signal;
+            this.generation = generation;
+            this.condition = condition;
+        }
+
+        boolean ready(long pokes, Instant now) {
+            if (condition != null) {
+                return condition.getAsBoolean();
+            }
+            return pokes != generation || (wakeAt != null && !now.isBefore(wakeAt));
+        }
+    }
+
+    final Engine engine;
+    final String runId;
+    final Workflow<Object, Object> workflow;
+    final RunInfo info;
+    final History history;
+    private volatile Lease lease;
+
+    private final ReentrantLock logLock = new ReentrantLock();
+    private long nextSeq;
+    private List<Event> pending = new ArrayList<>();
+    private List<Long> consumed = new ArrayList<>();
+    private final Set<Long> claimedSignals = new HashSet<>();
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private int running;
+    private int alive;
+    private long pokes;
+    private final List<Wait> waits = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private Phase phase = Phase.ACTIVE;
+    private Outcome outcome;
+    private final CompletableFuture<Outcome> done = new CompletableFuture<>();
+
+    private volatile boolean cancelRequested;
+    private volatile boolean canceling;
+    private volatile boolean deadlinePassed;
+    private volatile NonDeterministicWorkflowException nondeterminism;
+
+    RunExecution(Engine engine, Lease lease, RunInfo info, Workflow<Object, Object> workflow, History history) {
+        this.engine = engine;
+        this.lease = lease;
+        this.runId = info.runId();
+        this.info = info;
+        this.workflow = workflow;
+        this.history = history;
+        this.nextSeq = history.size();
+        this.cancelRequested = info.cancelRequested();
+    }
+
+    Lease lease() {
+        return lease;
+    }
+
+    void leaseExtended(Lease extended) {
+        this.lease = extended;
+    }
+
+    CompletableFuture<Outcome> done() {
+        return done;
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    /** Starts the workflow code on its main virtual thread. */
+    void start() {
+        RunContext root = new RunContext(this, "");
+        spawn("main", () -> runMain(root));
+    }
+
+    private void runMain(RunContext root) {
+        Object output;
+        try {
+            root.enter();
+            Object input;
+            try {
+                input = engine.codec.decode(history.started().input(), workflow.inputType(), "input of run '" + runId + "'");
+            } catch (SerializationException e) {
+                throw new HeldException("the run's input can no longer be read as " + workflow.inputType().getName()
+                        + ": " + e.getMessage(), e);
+            }
+            output = workflow.execute(root, input);
+        } catch (ExecutionStop stop) {
+            return;
+        } catch (Throwable error) {
+            finishFailed(error);
+            return;
+        }
+        finishReturned(root, output);
+    }
+
+    void spawn(String name, Runnable body) {
+        lock.lock();
+        try {
+            if (phase != Phase.ACTIVE) {
+                return;
+            }
+            running++;
+            alive++;
+            Thread t = Thread.ofVirtual().name("wf-" + runId + "-" + name).unstarted(() -> {
+                MDC.put("runId", runId);
+                MDC.put("workflow", workflow.name());
+                try {
+                    body.run();
+                } catch (ExecutionStop ignored) {
+                    // the turn ended early; nothing more to do on this thread
+                } catch (Throwable unexpected) {
+                    log.error("run {}: unexpected error on thread {}", runId, name, unexpected);
+                    abort("unexpected error: " + unexpected);
+                } finally {
+                    CurrentContext.swap(null);
+                    MDC.clear();
+                    exited();
+                }
+            });
+            threads.add(t);
+            t.start();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void exited() {
+        lock.lock();
+        try {
+            running--;
+            alive--;
+            threads.remove(Thread.currentThread());
+            if (alive == 0) {
+                if (outcome == null) {
+                    outcome = phase == Phase.SUSPENDED ? Outcome.SUSPENDED : Outcome.ABORTED;
+                }
+                done.complete(outcome);
+            } else if (phase == Phase.ACTIVE && allBlocked()) {
+                suspendIfIdle();
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Stops the turn without writing anything more (lease lost, fenced off, shutdown). */
+    void abort(String why) {
+        lock.lock();
+        try {
+            if (phase == Phase.ACTIVE) {
+                log.debug("run {}: turn aborted: {}", runId, why);
+                phase = Phase.ABORTED;
+                outcome = Outcome.ABORTED;
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Interrupts threads still running user code (last resort at shutdown). */
+    void interrupt() {
+        lock.lock();
+        try {
+            threads.forEach(Thread::interrupt);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Wakes waiting threads to re-check their condition (a signal may have arrived, time may have passed). */
+    void poke() {
+        lock.lock();
+        try {
+            pokes++;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean hasSignalWaiters() {
+        lock.lock();
+        try {
+            for (Wait w : waits) {
+                if (w.signal) {
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- checks used by primitives
+
+    /** Throws when the turn has ended (suspended or aborted): no primitive may run any more. */
+    void checkActive() {
+        Phase p = phase;
+        if (p != Phase.ACTIVE) {
+            throw new ExecutionStop(p == Phase.SUSPENDED ? ExecutionStop.Reason.SUSPENDED : ExecutionStop.Reason.ABORTED);
+        }
+    }
+
+    /** Before a primitive does something new: cancellation and the deadline are noticed here. */
+    void beginLive() {
+        checkActive();
+        if (cancelRequested || canceling) {
+            canceling = true;
+            poke();
+            throw new WorkflowCanceledException(runId, null);
+        }
+        Instant deadline = info.deadline();
+        if (deadline != null && !engine.clock.instant().isBefore(deadline)) {
+            deadlinePassed = true;
+            poke();
+            throw new DeadlineExceededException(runId, deadline);
+        }
+    }
+
+    NonDeterministicWorkflowException nondeterministic(String message) {
+        NonDeterministicWorkflowException e = new NonDeterministicWorkflowException(runId, message);
+        if (nondeterminism == null) {
+            nondeterminism = e;
+        }
+        return e;
+    }
+
+    Instant now() {
+        return engine.clock.instant();
+    }
+
+    // ---------------------------------------------------------------- waiting
+
+    long pokeCount() {
+        lock.lock();
+        try {
+            return pokes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Blocks until poked after {@code generation}, or until {@code wakeAt}: the caller re-checks its
+     * condition afterwards. The wait is capped at the run's deadline. May end the turn (suspension).
+     */
+    void awaitDurable(long generation, Instant wakeAt, boolean signal) {
+        Instant deadline = info.deadline();
+        Instant until = wakeAt;
+        if (deadline != null && (until == null || deadline.isBefore(until))) {
+            until = deadline;
+        }
+        if (until != null) {
+            engine.scheduler.schedule(until, this::poke);
+        }
+        block(new Wait(until, signal, generation, null));
+    }
+
+    /** Blocks until {@code condition} holds; the condition is read under the run's lock. */
+    void awaitInMemory(BooleanSupplier condition) {
+        block(new Wait(null, false, 0, condition));
+    }
+
+    /** Runs {@code change} under the run's lock and wakes waiters (for in-memory conditions). */
+    void update(Runnable change) {
+        lock.lock();
+        try {
+            change.run();
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void block(Wait w) {
+        lock.lock();
+        try {
+            running--;
+            waits.add(w);
+            try {
+                while (true) {
+                    checkActive();
+                    if (w.ready(pokes, engine.clock.instant()) || canceling || deadlinePassed) {
+                        return;
+                    }
+                    if (allBlocked()) {
+                        suspendIfIdle();
+                        checkActive();
+                    }
+                    changed.awaitUninterruptibly();
+                }
+            } finally {
+                waits.remove(w);
+                running++;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean allBlocked() {
+        if (running > 0 || waits.isEmpty()) {
+            return false;
+        }
+        Instant now = engine.clock.instant();
+        for (Wait w : waits) {
+            if (w.ready(pokes, now)) {
+                return false;
+            }
+        }
+        return !canceling && !deadlinePassed;
+    }
+
+    /** Called with the lock held when every thread waits. Ends the turn unless the next wake-up is very near. */
+    private void suspendIfIdle() {
+        Instant wake = null;
+        boolean signal = false;
+        for (Wait w : waits) {
+            signal |= w.signal;
+            if (w.wakeAt != null && (wake == null || w.wakeAt.isBefore(wake))) {
+                wake = w.wakeAt;
+            }
+        }
+        Instant now = engine.clock.instant();
+        if (wake != null && Duration.between(now, wake).compareTo(engine.stickyWait) <= 0) {
+            return; // stay in memory: a poke is scheduled at the wake-up
+        }
+        phase = Phase.SUSPENDED;
+        outcome = Outcome.SUSPENDED;
+        RunStatus status = signal ? RunStatus.WAITING : RunStatus.SLEEPING;
+        try {
+            endTurn(status, wake);
+        } catch (ExecutionStop stop) {
+            outcome = Outcome.ABORTED;
+        } catch (RuntimeException e) {
+            log.warn("run {}: could not record its suspension ({}); its lease will expire and it will resume",
+                    runId, e.toString());
+            outcome = Outcome.ABORTED;
+        }
+        changed.signalAll();
+    }
+
+    // ---------------------------------------------------------------- signals
+
+    /** The oldest pending signal of that name not yet taken by another wait of this turn, claimed. */
+    Optional<PendingSignal> claimSignal(String name) {
+        List<PendingSignal> all = engine.world.signals().pending(runId);
+        logLock.lock();
+        try {
+            for (PendingSignal s : all) {
+                if (s.name().equals(name) && claimedSignals.add(s.id())) {
+                    consumed.add(s.id());
+                    return Optional.of(s);
+                }
+            }
+            return Optional.empty();
+        } finally {
+            logLock.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- the log
+
+    /** Buffers an event; it becomes durable with the next flush. */
+    void record(LongFunction<Event> make) {
+        logLock.lock();
+        try {
+            pending.add(make.apply(nextSeq++));
+        } finally {
+            logLock.unlock();
+        }
+    }
+
+    /** Makes everything buffered durable before the caller proceeds (group-committed with other runs). */
+    void flush() {
+        submit(RunStatus.RUNNING, null);
+    }
+
+    private AppendResult submit(RunStatus status, TurnEnd end) {
+        CompletableFuture<AppendResult> future;
+        logLock.lock();
+        try {
+            if (pending.isEmpty()) {
+                if (end != null) {
+                    engine.world.taskQueue().complete(end.lease(), end.wakeAt());
+                }
+                return null;
+            }
+            Append append = new Append(runId, nextSeq - pending.size(), pending, status, consumed, end);
+            pending = new ArrayList<>();
+            consumed = new ArrayList<>();
+            future = engine.committer.submit(append);
+        } finally {
+            logLock.unlock();
+        }
+        AppendResult result;
+        try {
+            result = future.join();
+        } catch (CompletionException e) {
+            abort("append failed: " + e.getCause());
+            throw new ExecutionStop(ExecutionStop.Reason.ABORTED);
+        }
+        if (!result.appended()) {
+            log.info("run {}: fenced off (log length {} on the world); another turn owns it", runId, result.logLength());
+            abort("fenced off");
+            throw new ExecutionStop(ExecutionStop.Reason.ABORTED);
+        }
+        if (result.cancelRequested()) {
+            cancelRequested = true;
+        }
+        return result;
+    }
+
+    private void endTurn(RunStatus status, Instant wakeAt) {
+        submit(status, new TurnEnd(lease, wakeAt));
+    }
+
+    // ---------------------------------------------------------------- how the run ends
+
+    private void finishReturned(RunContext root, Object output) {
+        if (!claimEnd()) {
+            return;
+        }
+        if (canceling) {
+            endCanceled();
+            return;
+        }
+        if (deadlinePassed) {
+            endFailed(new DeadlineExceededException(runId, info.deadline()));
+            return;
+        }
+        if (nondeterminism != null) {
+            endHeld(nondeterminism);
+            return;
+        }
+        if (root.unvisitedRecorded() > 0) {
+            endHeld(nondeterministic("the workflow returned, but its history holds " + root.unvisitedRecorded()
+                    + " more primitive(s) the code no longer reaches"));
+            return;
+        }
+        Payload encoded;
+        try {
+            encoded = engine.codec.encode(output, "result of run '" + runId + "'");
+        } catch (SerializationException e) {
+            endFailed(e);
+            return;
+        }
+        record(seq -> new WorkflowCompleted(runId, seq, now(), encoded));
+        finish(RunStatus.COMPLETED);
+    }
+
+    private void finishFailed(Throwable error) {
+        if (!claimEnd()) {
+            return;
+        }
+        if (nondeterminism != null) {
+            endHeld(nondeterminism);
+        } else if (error instanceof HeldException held) {
+            endHeld(held);
+        } else if (canceling) {
+            endCanceled();
+        } else if (deadlinePassed) {
+            endFailed(new DeadlineExceededException(runId, info.deadline()));
+        } else {
+            endFailed(error);
+        }
+    }
+
+    /** Only the main thread ends a run, once, and only while the turn is active. */
+    private boolean claimEnd() {
+        lock.lock();
+        try {
+            if (phase != Phase.ACTIVE) {
+                return false;
+            }
+            phase = Phase.ENDED;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void endFailed(Throwable error) {
+        ErrorInfo err = ErrorInfo.of(error);
+        log.info("run {} failed: {}", runId, err.summary());
+        record(seq -> new WorkflowFailed(runId, seq, now(), err));
+        finish(RunStatus.FAILED);
+    }
+
+    private void endCanceled() {
+        Instant now = now();
+        record(seq -> new WorkflowCancelRequested(runId, seq, now, null, now));
+        record(seq -> new WorkflowCanceled(runId, seq, now));
+        finish(RunStatus.CANCELED);
+    }
+
+    private void finish(RunStatus status) {
+        try {
+            endTurn(status, null);
+            setOutcome(Outcome.FINISHED);
+            engine.completions.finished(runId);
+        } catch (ExecutionStop stop) {
+            setOutcome(Outcome.ABORTED);
+        } catch (RuntimeException e) {
+            log.warn("run {}: could not record its end ({}); it will be resumed", runId, e.toString());
+            setOutcome(Outcome.ABORTED);
+        }
+    }
+
+    private void endHeld(RuntimeException why) {
+        log.warn("run {} is held: {}", runId, why.getMessage());
+        try {
+            engine.world.eventLog().hold(runId, ErrorInfo.of(why));
+            engine.world.taskQueue().complete(lease, now().plus(engine.holdRetry));
+            setOutcome(Outcome.HELD);
+        } catch (RuntimeException e) {
+            log.warn("run {}: could not record the hold ({})", runId, e.toString());
+            setOutcome(Outcome.ABORTED);
+        }
+    }
+
+    private void setOutcome(Outcome o) {
+        lock.lock();
+        try {
+            outcome = o;
+        } finally {
+            lock.unlock();
+        }
+    }
+}

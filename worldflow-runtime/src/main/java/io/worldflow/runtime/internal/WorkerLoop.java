@@ -1,0 +1,274 @@
+package io.worldflow.runtime.internal;
+
+import io.worldflow.ErrorInfo;
+import io.worldflow.RunInfo;
+import io.worldflow.Workflow;
+import io.worldflow.event.Event;
+import io.worldflow.spi.Lease;
+import io.worldflow.spi.TaskQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Claims run turns and executes them: at most {@code concurrency} at once, leases kept alive by a
+ * heartbeat, woken by the world's push notices or at the next due time, polling only as a fallback.
+ */
+public final class WorkerLoop implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(WorkerLoop.class);
+    private static final int MAX_LEASE_BATCH = 64;
+
+    /** What one worker does; see {@code WorkerOptions} for meanings. */
+    public record Settings(String workerId, int concurrency, Set<String> queues, Duration lease,
+                           Duration pollInterval, Duration shutdownGrace) {
+    }
+
+    private final Engine engine;
+    private final Settings settings;
+    private final TaskQueue tasks;
+    /** A run this worker is executing; {@code exec} is null while its history loads. */
+    private static final class Slot {
+        volatile RunExecution exec;
+    }
+
+    private final Map<String, Slot> active = new ConcurrentHashMap<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition wake = lock.newCondition();
+    private boolean signaled;
+    private volatile boolean stopping;
+    private volatile Instant scheduledWake;
+    private final Thread thread;
+    private final ScheduledExecutorService heartbeat;
+    private final TaskQueue.Subscription subscription;
+
+    public WorkerLoop(Engine engine, Settings settings) {
+        this.engine = engine;
+        this.settings = settings;
+        this.tasks = engine.world.taskQueue();
+        this.subscription = tasks.subscribe(this::dueAt);
+        this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "worldflow-heartbeat");
+            t.setDaemon(true);
+            return t;
+        });
+        long beat = Math.max(50, settings.lease().toMillis() / 3);
+        heartbeat.scheduleWithFixedDelay(this::heartbeat, beat, beat, TimeUnit.MILLISECONDS);
+        this.thread = Thread.ofPlatform().name("worldflow-worker").daemon().start(this::loop);
+        log.info("worker {} started: concurrency {}, queues {}, lease {}", settings.workerId(), settings.concurrency(),
+                settings.queues(), settings.lease());
+    }
+
+    public int activeRuns() {
+        return active.size();
+    }
+
+    private void dueAt(Instant at) {
+        if (!at.isAfter(engine.clock.instant())) {
+            signal();
+            for (Slot slot : active.values()) {
+                RunExecution e = slot.exec;
+                if (e != null && e.hasSignalWaiters()) {
+                    e.poke();
+                }
+            }
+        } else {
+            scheduleWake(at);
+        }
+    }
+
+    private void scheduleWake(Instant at) {
+        Instant current = scheduledWake;
+        Instant now = engine.clock.instant();
+        if (current != null && current.isAfter(now) && !current.isAfter(at)) {
+            return;
+        }
+        scheduledWake = at;
+        engine.scheduler.schedule(at, this::signal);
+    }
+
+    private void signal() {
+        lock.lock();
+        try {
+            signaled = true;
+            wake.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void loop() {
+        long failures = 0;
+        while (!stopping) {
+            int free = settings.concurrency() - active.size();
+            if (free > 0) {
+                int want = Math.min(free, MAX_LEASE_BATCH);
+                List<Lease> leases;
+                try {
+                    leases = tasks.lease(settings.workerId(), settings.queues(), want, settings.lease());
+                    failures = 0;
+                } catch (RuntimeException e) {
+                    failures++;
+                    long backoff = Math.min(5_000, 50L << Math.min(failures, 7));
+                    log.warn("leasing work failed ({}); retrying in {} ms", e.toString(), backoff);
+                    idle(Duration.ofMillis(backoff));
+                    continue;
+                }
+                for (Lease l : leases) {
+                    begin(l);
+                }
+                if (leases.size() == want) {
+                    continue;
+                }
+                try {
+                    tasks.nextDue(settings.queues()).ifPresent(this::scheduleWake);
+                } catch (RuntimeException e) {
+                    log.debug("nextDue failed: {}", e.toString());
+                }
+            }
+            idle(settings.pollInterval());
+        }
+    }
+
+    private void idle(Duration max) {
+        lock.lock();
+        try {
+            if (!signaled && !stopping) {
+                wake.await(max.toNanos(), TimeUnit.NANOSECONDS);
+            }
+            signaled = false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopping = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void begin(Lease lease) {
+        Slot slot = new Slot();
+        if (active.putIfAbsent(lease.runId(), slot) != null) {
+            // this worker still executes the run under an older lease that lapsed: hand the new one back
+            tasks.release(lease);
+            return;
+        }
+        Thread.ofVirtual().name("wf-load-" + lease.runId()).start(() -> load(slot, lease));
+    }
+
+    private void load(Slot slot, Lease lease) {
+        String runId = lease.runId();
+        try {
+            Optional<RunInfo> found = engine.world.runQueries().get(runId);
+            if (found.isEmpty() || found.get().isTerminal()) {
+                tasks.complete(lease, null);
+                finished(runId);
+                return;
+            }
+            RunInfo info = found.get();
+            Optional<Workflow<Object, Object>> workflow = engine.registry.find(info.workflow());
+            if (workflow.isEmpty()) {
+                engine.world.eventLog().hold(runId, ErrorInfo.of(io.worldflow.UnknownWorkflowException.class.getName(),
+                        "workflow '" + info.workflow() + "' is not registered in worker " + settings.workerId()));
+                tasks.complete(lease, engine.clock.instant().plus(engine.holdRetry));
+                finished(runId);
+                return;
+            }
+            List<Event> events = engine.world.eventLog().read(runId, 0);
+            RunExecution exec = new RunExecution(engine, lease, info, workflow.get(), History.of(events));
+            slot.exec = exec;
+            exec.done().whenComplete((outcome, error) -> finished(runId));
+            exec.start();
+        } catch (RuntimeException e) {
+            log.warn("run {}: could not start its turn ({}); handing it back", runId, e.toString());
+            try {
+                tasks.release(lease);
+            } catch (RuntimeException ignored) {
+                // the lease will expire
+            }
+            finished(runId);
+        }
+    }
+
+    private void finished(String runId) {
+        active.remove(runId);
+        signal();
+    }
+
+    private void heartbeat() {
+        for (Slot slot : active.values()) {
+            RunExecution exec = slot.exec;
+            if (exec == null) {
+                continue;
+            }
+            try {
+                Optional<Lease> extended = tasks.extend(exec.lease(), settings.lease());
+                if (extended.isPresent()) {
+                    exec.leaseExtended(extended.get());
+                } else {
+                    log.warn("run {}: lease lost; stopping its turn", exec.runId);
+                    exec.abort("lease lost");
+                }
+            } catch (RuntimeException e) {
+                log.warn("run {}: heartbeat failed ({})", exec.runId, e.toString());
+            }
+        }
+    }
+
+    /** Stops claiming, lets in-flight turns finish within the grace period, then hands the rest back. */
+    @Override
+    public void close() {
+        if (stopping) {
+            return;
+        }
+        stopping = true;
+        signal();
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        subscription.close();
+        long deadline = System.nanoTime() + settings.shutdownGrace().toNanos();
+        while (!active.isEmpty() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        for (Slot slot : active.values()) {
+            RunExecution exec = slot.exec;
+            if (exec == null) {
+                continue;
+            }
+            log.info("run {}: handing back its turn at shutdown", exec.runId);
+            exec.abort("shutdown");
+            exec.interrupt();
+            try {
+                exec.done().get(2, TimeUnit.SECONDS);
+            } catch (Exception ignored) {
+                // handed back regardless
+            }
+            try {
+                tasks.release(exec.lease());
+            } catch (RuntimeException e) {
+                log.debug("release at shutdown failed: {}", e.toString());
+            }
+        }
+        heartbeat.shutdownNow();
+        log.info("worker {} stopped", settings.workerId());
+    }
+}
