@@ -17,7 +17,8 @@ import java.util.Objects;
  *
  * @param runId           the run
  * @param expectedSeq     the log's length the writer saw; the events carry seq expectedSeq, expectedSeq+1, …
- * @param events          at least one event of this run, with consecutive seq
+ * @param events          events of this run with consecutive seq; empty for an update of the status alone
+ *                        (still only if the log's length is {@code expectedSeq})
  * @param status          the run's status after these events
  * @param consumedSignals ids of pending signals these events consume (removed in the same transaction)
  * @param turnEnd         when non-null, ends the writer's turn in the same transaction (see {@link TurnEnd})
@@ -30,9 +31,6 @@ public record Append(String runId, long expectedSeq, List<Event> events, RunStat
         Objects.requireNonNull(status, "status");
         events = List.copyOf(events);
         consumedSignals = consumedSignals == null ? List.of() : List.copyOf(consumedSignals);
-        if (events.isEmpty()) {
-            throw new IllegalArgumentException("an append needs at least one event");
-        }
         long seq = expectedSeq;
         for (Event e : events) {
             if (!e.runId().equals(runId)) {
@@ -73,8 +71,8 @@ public record Append(String runId, long expectedSeq, List<Event> events, RunStat
         return null;
     }
 
-    /** The instant of the last event, which becomes the projection's {@code updatedAt}. */
+    /** The instant of the last event, which becomes the projection's {@code updatedAt}; null when there are no events. */
     public java.time.Instant lastAt() {
-        return events.getLast().at();
+        return events.isEmpty() ? null : events.getLast().at();
     }
 }

@@ -89,6 +89,7 @@ final class RunExecution {
     private List<Event> pending = new ArrayList<>();
     private List<Long> consumed = new ArrayList<>();
     private final Set<Long> claimedSignals = new HashSet<>();
+    private volatile RunStatus projected;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -115,6 +116,7 @@ final class RunExecution {
         this.history = history;
         this.nextSeq = history.size();
         this.cancelRequested = info.cancelRequested();
+        this.projected = info.status();
     }
 
     Lease lease() {
@@ -448,7 +450,7 @@ final class RunExecution {
         CompletableFuture<AppendResult> future;
         logLock.lock();
         try {
-            if (pending.isEmpty()) {
+            if (pending.isEmpty() && consumed.isEmpty() && (end == null || status == projected)) {
                 if (end != null) {
                     engine.world.taskQueue().complete(end.lease(), end.wakeAt());
                 }
@@ -476,6 +478,7 @@ final class RunExecution {
         if (result.cancelRequested()) {
             cancelRequested = true;
         }
+        projected = status;
         return result;
     }
 

@@ -1,0 +1,374 @@
+package io.worldflow.tck;
+
+import io.worldflow.ParallelOptions;
+import io.worldflow.RetryPolicy;
+import io.worldflow.RunHandle;
+import io.worldflow.RunStatus;
+import io.worldflow.StartOptions;
+import io.worldflow.StepOptions;
+import io.worldflow.Workflow;
+import io.worldflow.event.ParallelCompleted;
+import io.worldflow.event.ParallelStarted;
+import io.worldflow.event.SignalReceived;
+import io.worldflow.event.SignalTimedOut;
+import io.worldflow.event.StepCompleted;
+import io.worldflow.event.StepRetrying;
+import io.worldflow.event.StepScheduled;
+import io.worldflow.event.TimerFired;
+import io.worldflow.event.TimerScheduled;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * End-to-end behaviour of workflows on the world under test: steps, replay, durable timers, signals,
+ * retries, fan-out and recorded values, with time moved only by the manual clock.
+ */
+public abstract class WorkflowContract extends WorkflowContractSupport {
+
+    public record Item(String name, int qty) {
+    }
+
+    public record Label(String item, int n) {
+    }
+
+    @Test
+    void stepsRunInOrderAndTheResultIsRecorded() {
+        Workflow<Item, Label> w = Workflow.define("tck.steps", Item.class, (ctx, item) -> {
+            int a = ctx.step("s1", () -> 1);
+            int b = ctx.step("s2", () -> a + 1);
+            return ctx.step("s3", () -> new Label(item.name(), b + item.qty()));
+        });
+        worldflow(w);
+        RunHandle<Label> run = wf.start(w, new Item("mug", 40));
+        assertThat(run.result(WAIT)).isEqualTo(new Label("mug", 42));
+        assertThat(types(run.id())).containsExactly("WorkflowStarted",
+                "StepScheduled", "StepStarted", "StepCompleted",
+                "StepScheduled", "StepStarted", "StepCompleted",
+                "StepScheduled", "StepStarted", "StepCompleted",
+                "WorkflowCompleted");
+        assertThat(eventsOf(run.id(), StepScheduled.class)).extracting(StepScheduled::stepId)
+                .containsExactly("s1", "s2", "s3");
+        assertThat(run.status()).isEqualTo(RunStatus.COMPLETED);
+    }
+
+    @Test
+    void repeatedStepNamesGetCountedIds() {
+        Workflow<Integer, List<Integer>> w = Workflow.define("tck.loop", Integer.class, (ctx, n) -> {
+            List<Integer> out = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int v = i;
+                out.add(ctx.step("fetch", () -> v * v));
+            }
+            return out;
+        });
+        worldflow(w);
+        RunHandle<List<Integer>> run = wf.start(w, 4);
+        assertThat(run.result(WAIT)).containsExactly(0, 1, 4, 9);
+        assertThat(eventsOf(run.id(), StepScheduled.class)).extracting(StepScheduled::stepId)
+                .containsExactly("fetch", "fetch~2", "fetch~3", "fetch~4");
+    }
+
+    @Test
+    void aThousandStepRunExecutesWithoutReplayingPerStep() {
+        Workflow<Integer, Integer> w = Workflow.define("tck.long", Integer.class, (ctx, n) -> {
+            bump("bodyStarts");
+            int sum = 0;
+            for (int i = 0; i < n; i++) {
+                int v = i;
+                sum += ctx.step("s", () -> v);
+            }
+            return sum;
+        });
+        worldflow(w);
+        RunHandle<Integer> run = wf.start(w, 1000);
+        assertThat(run.result(Duration.ofSeconds(60))).isEqualTo(999 * 1000 / 2);
+        assertThat(eventsOf(run.id(), StepCompleted.class)).hasSize(1000);
+        assertThat(count("bodyStarts")).as("workflow body executions (1 = no replay)").isEqualTo(1);
+    }
+
+    @Test
+    void completedStepsAreNotRunAgainWhenTheRunResumes() {
+        Workflow<String, String> w = Workflow.define("tck.resume", String.class, (ctx, in) -> {
+            String a = ctx.step("a", () -> "a" + bump("a"));
+            ctx.sleep("nap", Duration.ofHours(1));
+            String b = ctx.step("b", () -> "b" + bump("b"));
+            return a + b;
+        });
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x");
+        awaitStatus(run.id(), RunStatus.SLEEPING);
+        clock.advance(Duration.ofHours(1));
+        assertThat(run.result(WAIT)).isEqualTo("a1b1");
+        assertThat(count("a")).isEqualTo(1);
+        assertThat(count("b")).isEqualTo(1);
+    }
+
+    @Test
+    void aTimerFiresAtItsTimeAndNotBefore() {
+        Workflow<String, Instant> w = Workflow.define("tck.timer", String.class, (ctx, in) -> {
+            ctx.sleep("wait", Duration.ofMinutes(10));
+            return ctx.step("after", () -> clock.instant());
+        });
+        worldflow(w);
+        Instant start = clock.instant();
+        RunHandle<Instant> run = wf.start(w, "x");
+        awaitStatus(run.id(), RunStatus.SLEEPING);
+        clock.advance(Duration.ofMinutes(10).minusMillis(1));
+        assertStaysFor(run.id(), Duration.ofMillis(300), RunStatus.SLEEPING);
+        clock.advance(Duration.ofMillis(1));
+        Instant after = run.result(WAIT);
+        assertThat(after).isAfterOrEqualTo(start.plus(Duration.ofMinutes(10)));
+        TimerScheduled scheduled = eventsOf(run.id(), TimerScheduled.class).getFirst();
+        assertThat(scheduled.fireAt()).isEqualTo(start.plus(Duration.ofMinutes(10)));
+        assertThat(eventsOf(run.id(), TimerFired.class)).singleElement()
+                .satisfies(f -> assertThat(f.at()).isAfterOrEqualTo(scheduled.fireAt()));
+    }
+
+    @Test
+    void aTimerSurvivesARestartAndFiresOnce() {
+        Workflow<String, String> w = Workflow.define("tck.timer-restart", String.class, (ctx, in) -> {
+            ctx.sleep("long", Duration.ofDays(3));
+            return ctx.step("done", () -> "woke" + bump("done"));
+        });
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x");
+        awaitStatus(run.id(), RunStatus.SLEEPING);
+        restart(w);
+        clock.advance(Duration.ofDays(3));
+        assertThat(wf.handle(run.id(), String.class).result(WAIT)).isEqualTo("woke1");
+        assertThat(eventsOf(run.id(), TimerFired.class)).hasSize(1);
+    }
+
+    @Test
+    void aDelayedStartWaitsForItsTime() {
+        Workflow<String, String> w = Workflow.define("tck.delayed", String.class, (ctx, in) -> ctx.step("go", () -> in));
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "later", StartOptions.defaults().withDelay(Duration.ofMinutes(5)));
+        assertStaysFor(run.id(), Duration.ofMillis(300), RunStatus.PENDING);
+        clock.advance(Duration.ofMinutes(5));
+        assertThat(run.result(WAIT)).isEqualTo("later");
+    }
+
+    @Test
+    void startingWithAnExistingIdReturnsTheExistingRun() {
+        Workflow<String, String> w = Workflow.define("tck.idempotent", String.class,
+                (ctx, in) -> ctx.step("once", () -> in + bump("once")));
+        worldflow(w);
+        RunHandle<String> first = wf.start(w, "a", StartOptions.id("order-42"));
+        RunHandle<String> second = wf.start(w, "b", StartOptions.id("order-42"));
+        assertThat(second.id()).isEqualTo(first.id());
+        assertThat(first.result(WAIT)).isEqualTo("a1");
+        assertThat(second.result(WAIT)).isEqualTo("a1");
+        assertThat(count("once")).isEqualTo(1);
+    }
+
+    @Test
+    void aSignalSentBeforeTheWaitIsBufferedAndConsumed() {
+        Workflow<String, String> w = Workflow.define("tck.signal-early", String.class, (ctx, in) ->
+                ctx.awaitSignal("approval", String.class, Duration.ofDays(1)).orElse("timeout"));
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x", StartOptions.defaults().withDelay(Duration.ofMinutes(1)));
+        wf.signal(run.id(), "approval", "yes");
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(run.result(WAIT)).isEqualTo("yes");
+        assertThat(eventsOf(run.id(), SignalReceived.class)).singleElement()
+                .satisfies(s -> assertThat(s.name()).isEqualTo("approval"));
+        assertThat(world.signals().pending(run.id())).isEmpty();
+    }
+
+    @Test
+    void aWaitingRunWakesWhenItsSignalArrives() {
+        Workflow<String, String> w = Workflow.define("tck.signal-wait", String.class, (ctx, in) -> {
+            String got = ctx.awaitSignal("go", String.class);
+            return ctx.step("after", () -> got.toUpperCase());
+        });
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x");
+        awaitStatus(run.id(), RunStatus.WAITING);
+        wf.signal(run.id(), "go", "now");
+        assertThat(run.result(WAIT)).isEqualTo("NOW");
+    }
+
+    @Test
+    void signalsOfOneNameAreConsumedInArrivalOrder() {
+        Workflow<String, List<String>> w = Workflow.define("tck.signal-order", String.class, (ctx, in) -> {
+            List<String> got = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                got.add(ctx.awaitSignal("item", String.class));
+            }
+            return got;
+        });
+        worldflow(w);
+        RunHandle<List<String>> run = wf.start(w, "x", StartOptions.defaults().withDelay(Duration.ofMinutes(1)));
+        wf.signal(run.id(), "item", "first");
+        wf.signal(run.id(), "other", "ignored");
+        wf.signal(run.id(), "item", "second");
+        wf.signal(run.id(), "item", "third");
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(run.result(WAIT)).containsExactly("first", "second", "third");
+        assertThat(world.signals().pending(run.id())).extracting(s -> s.name()).containsExactly("other");
+    }
+
+    @Test
+    void aSignalWaitTimesOut() {
+        Workflow<String, String> w = Workflow.define("tck.signal-timeout", String.class, (ctx, in) ->
+                ctx.awaitSignal("approval", String.class, Duration.ofHours(2)).orElse("timed out"));
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x");
+        awaitStatus(run.id(), RunStatus.WAITING);
+        clock.advance(Duration.ofHours(2));
+        assertThat(run.result(WAIT)).isEqualTo("timed out");
+        assertThat(eventsOf(run.id(), SignalTimedOut.class)).hasSize(1);
+    }
+
+    @Test
+    void aFailingStepIsRetriedWithBackoffHoldingNoTurn() {
+        AtomicInteger calls = new AtomicInteger();
+        Workflow<String, String> w = Workflow.define("tck.retry", String.class, (ctx, in) ->
+                ctx.step("flaky", StepOptions.retry(RetryPolicy.fixed(3, Duration.ofMinutes(1))), () -> {
+                    if (calls.incrementAndGet() < 3) {
+                        throw new IllegalStateException("try again");
+                    }
+                    return "ok after " + ctx.attempt();
+                }));
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x");
+        awaitStatus(run.id(), RunStatus.SLEEPING);
+        assertThat(calls).hasValue(1);
+        clock.advance(Duration.ofMinutes(1));
+        awaitRun(run.id(), "retrying twice", r -> eventsOf(run.id(), StepRetrying.class).size() == 2);
+        awaitStatus(run.id(), RunStatus.SLEEPING);
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(run.result(WAIT)).isEqualTo("ok after 3");
+        assertThat(eventsOf(run.id(), StepRetrying.class)).extracting(StepRetrying::attempt).containsExactly(1, 2);
+        assertThat(eventsOf(run.id(), StepCompleted.class)).singleElement()
+                .satisfies(c -> assertThat(c.attempt()).isEqualTo(3));
+    }
+
+    @Test
+    void stepsSeeTheirIdempotencyKey() {
+        Workflow<String, String> w = Workflow.define("tck.key", String.class, (ctx, in) ->
+                ctx.step("charge", ctx::idempotencyKey));
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x", StartOptions.id("run-key"));
+        assertThat(run.result(WAIT)).isEqualTo("run-key:charge:1");
+    }
+
+    @Test
+    void parallelBranchesGetTheirOwnIdsAndResultsKeepItemOrder() {
+        Workflow<List<String>, List<String>> w = Workflow.define("tck.parallel", castList(), (ctx, items) ->
+                ctx.parallel("labels", items, (branch, item) -> branch.step("label", () -> "L-" + item)));
+        worldflow(w);
+        RunHandle<List<String>> run = wf.start(w, List.of("a", "b", "c", "d", "e"));
+        assertThat(run.result(WAIT)).containsExactly("L-a", "L-b", "L-c", "L-d", "L-e");
+        assertThat(eventsOf(run.id(), StepCompleted.class)).extracting(StepCompleted::stepId)
+                .containsExactlyInAnyOrder("labels/0/label", "labels/1/label", "labels/2/label", "labels/3/label",
+                        "labels/4/label");
+        assertThat(eventsOf(run.id(), ParallelStarted.class)).singleElement()
+                .satisfies(p -> assertThat(p.branches()).isEqualTo(5));
+        assertThat(eventsOf(run.id(), ParallelCompleted.class)).hasSize(1);
+    }
+
+    @Test
+    void parallelRespectsItsConcurrencyLimit() {
+        AtomicInteger now = new AtomicInteger();
+        AtomicInteger max = new AtomicInteger();
+        Workflow<List<String>, List<String>> w = Workflow.define("tck.parallel-limit", castList(), (ctx, items) ->
+                ctx.parallel("work", items, ParallelOptions.maxConcurrency(2), (branch, item) -> branch.step("w", () -> {
+                    max.accumulateAndGet(now.incrementAndGet(), Math::max);
+                    Thread.sleep(20);
+                    now.decrementAndGet();
+                    return item;
+                })));
+        worldflow(w);
+        RunHandle<List<String>> run = wf.start(w, List.of("1", "2", "3", "4", "5", "6"));
+        assertThat(run.result(WAIT)).containsExactly("1", "2", "3", "4", "5", "6");
+        assertThat(max.get()).isLessThanOrEqualTo(2);
+    }
+
+    @Test
+    void aBranchThatSleepsResumesAfterTheTimer() {
+        Workflow<List<String>, List<String>> w = Workflow.define("tck.parallel-sleep", castList(), (ctx, items) ->
+                ctx.parallel("p", items, (branch, item) -> {
+                    if (item.equals("slow")) {
+                        branch.sleep("wait", Duration.ofHours(1));
+                    }
+                    return branch.step("s", () -> item + bump(item));
+                }));
+        worldflow(w);
+        RunHandle<List<String>> run = wf.start(w, List.of("fast", "slow"));
+        awaitStatus(run.id(), RunStatus.SLEEPING);
+        clock.advance(Duration.ofHours(1));
+        assertThat(run.result(WAIT)).containsExactly("fast1", "slow1");
+        assertThat(count("fast")).isEqualTo(1);
+    }
+
+    @Test
+    void recordedValuesAreTheSameOnReplay() {
+        Workflow<String, Map<String, String>> w = Workflow.define("tck.markers", String.class, (ctx, in) -> {
+            Instant t = ctx.now();
+            UUID id = ctx.uuid();
+            long r = ctx.random().nextLong();
+            String side = ctx.sideEffect("side", () -> "v" + bump("side"));
+            ctx.sleep("nap", Duration.ofMinutes(1));
+            return Map.of("t", t.toString(), "id", id.toString(), "r", Long.toString(r), "side", side,
+                    "replayed", Boolean.toString(count("side") == 1));
+        });
+        worldflow(w);
+        RunHandle<Map<String, String>> run = wf.start(w, "x");
+        awaitStatus(run.id(), RunStatus.SLEEPING);
+        clock.advance(Duration.ofMinutes(1));
+        Map<String, String> out = run.result(WAIT);
+        assertThat(out.get("side")).isEqualTo("v1");
+        assertThat(count("side")).isEqualTo(1);
+        assertThat(out.get("t")).isEqualTo(ManualClockStart.START);
+    }
+
+    @Test
+    void versionIsMaxForNewRuns() {
+        Workflow<String, Integer> w = Workflow.define("tck.version", String.class, (ctx, in) -> {
+            int v = ctx.version("new-pricing", 1, 2);
+            ctx.sleep("nap", Duration.ofMinutes(1));
+            return v + 10 * ctx.version("new-pricing", 1, 2);
+        });
+        worldflow(w);
+        RunHandle<Integer> run = wf.start(w, "x");
+        awaitStatus(run.id(), RunStatus.SLEEPING);
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(run.result(WAIT)).isEqualTo(22);
+    }
+
+    @Test
+    void signalPayloadsAreTyped() {
+        Workflow<String, Item> w = Workflow.define("tck.signal-typed", String.class, (ctx, in) ->
+                ctx.awaitSignal("item", Item.class, Duration.ofMinutes(5)).map(i -> new Item(i.name(), i.qty() * 2))
+                        .orElse(null));
+        worldflow(w);
+        RunHandle<Item> run = wf.start(w, "x");
+        wf.signal(run.id(), "item", new Item("pen", 21));
+        assertThat(run.result(WAIT)).isEqualTo(new Item("pen", 42));
+        Optional<SignalReceived> rec = eventsOf(run.id(), SignalReceived.class).stream().findFirst();
+        assertThat(rec).isPresent();
+        assertThat(rec.get().payload().json()).contains("\"pen\"");
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    protected static Class<List<String>> castList() {
+        return (Class) List.class;
+    }
+
+    /** The start instant of {@link io.worldflow.runtime.ManualClock#start()}. */
+    static final class ManualClockStart {
+        static final String START = "2030-01-01T00:00:00Z";
+    }
+}

@@ -1,0 +1,263 @@
+package io.worldflow.tck;
+
+import io.worldflow.DeadlineExceededException;
+import io.worldflow.NonDeterministicWorkflowException;
+import io.worldflow.NonRetryableException;
+import io.worldflow.RetryPolicy;
+import io.worldflow.RunFinishedException;
+import io.worldflow.RunHandle;
+import io.worldflow.RunInfo;
+import io.worldflow.RunNotFoundException;
+import io.worldflow.RunStatus;
+import io.worldflow.SerializationException;
+import io.worldflow.StartOptions;
+import io.worldflow.StepFailedException;
+import io.worldflow.StepOptions;
+import io.worldflow.UnknownWorkflowException;
+import io.worldflow.Workflow;
+import io.worldflow.WorkflowCanceledException;
+import io.worldflow.WorkflowFailedException;
+import io.worldflow.event.StepFailed;
+import io.worldflow.event.StepRetrying;
+import io.worldflow.event.WorkflowCancelRequested;
+import io.worldflow.event.WorkflowCanceled;
+import io.worldflow.runtime.WorkerOptions;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * End-to-end behaviour when things go wrong: failures, compensation, determinism violations,
+ * cancellation, deadlines and bad input. Each bad input gets a clear error and changes nothing.
+ */
+public abstract class WorkflowFailureContract extends WorkflowContractSupport {
+
+    /** A value Jackson cannot serialize: it refers to itself. */
+    public static final class Loop {
+        public Loop self = this;
+    }
+
+    @Override
+    protected WorkerOptions workerOptions() {
+        return super.workerOptions().withHoldRetry(Duration.ofMinutes(1));
+    }
+
+    @Test
+    void aWorkflowThatThrowsFailsWithItsError() {
+        Workflow<String, String> w = Workflow.define("tck.throws", String.class, (ctx, in) -> {
+            ctx.step("ok", () -> 1);
+            throw new IllegalArgumentException("bad order " + in);
+        });
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "o-1");
+        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowFailedException.class)
+                .hasMessageContaining("bad order o-1").hasMessageContaining(run.id());
+        RunInfo info = run.info();
+        assertThat(info.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(info.error().type()).isEqualTo(IllegalArgumentException.class.getName());
+        assertThat(info.error().stackTrace()).contains("IllegalArgumentException");
+        assertThat(types(run.id())).last().isEqualTo("WorkflowFailed");
+    }
+
+    @Test
+    void exhaustedRetriesAreThrownIntoTheWorkflowWhichMayCompensate() {
+        Workflow<String, String> w = Workflow.define("tck.compensate", String.class, (ctx, in) -> {
+            try {
+                ctx.step("charge", StepOptions.retry(RetryPolicy.fixed(2, Duration.ZERO)), () -> {
+                    throw new IllegalStateException("card declined");
+                });
+                return "charged";
+            } catch (StepFailedException e) {
+                String undo = ctx.step("refund", () -> "refunded:" + e.stepId() + ":" + e.attempts());
+                return undo + ":" + e.isCausedBy(IllegalStateException.class);
+            }
+        });
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x");
+        assertThat(run.result(WAIT)).isEqualTo("refunded:charge:2:true");
+        assertThat(eventsOf(run.id(), StepRetrying.class)).hasSize(1);
+        assertThat(eventsOf(run.id(), StepFailed.class)).singleElement()
+                .satisfies(f -> assertThat(f.error().message()).isEqualTo("card declined"));
+    }
+
+    @Test
+    void anUncaughtStepFailureFailsTheRunNamingTheStep() {
+        Workflow<String, String> w = Workflow.define("tck.step-fails", String.class, (ctx, in) ->
+                ctx.step("ship", StepOptions.retry(RetryPolicy.none()), () -> {
+                    throw new IllegalStateException("no courier");
+                }));
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x");
+        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowFailedException.class)
+                .hasMessageContaining("ship").hasMessageContaining("no courier");
+    }
+
+    @Test
+    void aNonRetryableErrorFailsAtOnce() {
+        Workflow<String, String> w = Workflow.define("tck.non-retryable", String.class, (ctx, in) ->
+                ctx.step("validate", StepOptions.retry(RetryPolicy.fixed(5, Duration.ofMinutes(1))), () -> {
+                    bump("validate");
+                    throw new NonRetryableException("invalid address");
+                }));
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x");
+        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowFailedException.class)
+                .hasMessageContaining("invalid address");
+        assertThat(count("validate")).isEqualTo(1);
+        assertThat(eventsOf(run.id(), StepRetrying.class)).isEmpty();
+    }
+
+    @Test
+    void aStepResultThatCannotBeSerializedFailsTheStepClearly() {
+        Workflow<String, String> w = Workflow.define("tck.bad-result", String.class, (ctx, in) -> {
+            try {
+                ctx.step("loop", Loop::new);
+                return "unreachable";
+            } catch (StepFailedException e) {
+                return e.error().summary();
+            }
+        });
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x");
+        assertThat(run.result(WAIT)).contains("loop").contains("serialize");
+    }
+
+    @Test
+    void anInputThatCannotBeSerializedIsRejectedAndNothingIsWritten() {
+        Workflow<Loop, String> w = Workflow.define("tck.bad-input", Loop.class, (ctx, in) -> "never");
+        worldflow(w);
+        assertThatThrownBy(() -> wf.start(w, new Loop(), StartOptions.id("bad-input")))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("tck.bad-input");
+        assertThat(world.runQueries().get("bad-input")).isEmpty();
+    }
+
+    @Test
+    void startingAnUnknownWorkflowNameIsRejected() {
+        worldflow();
+        assertThatThrownBy(() -> wf.start("tck.nope", "x", StartOptions.id("unknown-wf")))
+                .isInstanceOf(UnknownWorkflowException.class).hasMessageContaining("tck.nope");
+        assertThat(world.runQueries().get("unknown-wf")).isEmpty();
+    }
+
+    @Test
+    void signalsToUnknownOrFinishedRunsAreRejected() {
+        Workflow<String, String> w = Workflow.define("tck.quick", String.class, (ctx, in) -> in);
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x");
+        assertThat(run.result(WAIT)).isEqualTo("x");
+        assertThatThrownBy(() -> wf.signal(run.id(), "late", "v")).isInstanceOf(RunFinishedException.class)
+                .hasMessageContaining(run.id());
+        assertThatThrownBy(() -> wf.signal("no-such-run", "s", "v")).isInstanceOf(RunNotFoundException.class)
+                .hasMessageContaining("no-such-run");
+        assertThat(world.signals().pending(run.id())).isEmpty();
+    }
+
+    @Test
+    void changedCodeHoldsTheRunAndAFixedDeployResumesIt() {
+        Workflow<String, String> v1 = Workflow.define("tck.deploy", String.class, (ctx, in) -> {
+            String a = ctx.step("reserve", () -> "r" + bump("reserve"));
+            ctx.sleep("wait", Duration.ofHours(1));
+            return a + ctx.step("ship", () -> "s");
+        });
+        Workflow<String, String> broken = Workflow.define("tck.deploy", String.class, (ctx, in) -> {
+            String a = ctx.step("charge", () -> "c" + bump("charge"));
+            ctx.sleep("wait", Duration.ofHours(1));
+            return a + ctx.step("ship", () -> "s");
+        });
+        worldflow(v1);
+        RunHandle<String> run = wf.start(v1, "x");
+        awaitStatus(run.id(), RunStatus.SLEEPING);
+        long before = world.eventLog().read(run.id(), 0).size();
+
+        restart(broken);
+        clock.advance(Duration.ofHours(1));
+        RunInfo held = awaitRun(run.id(), "held", RunInfo::isHeld);
+        assertThat(held.held().type()).isEqualTo(NonDeterministicWorkflowException.class.getName());
+        assertThat(held.held().message()).contains("reserve").contains("charge");
+        assertThat(held.status()).isNotIn(RunStatus.FAILED, RunStatus.COMPLETED);
+        assertThat(world.eventLog().read(run.id(), 0)).hasSize((int) before);
+        assertThat(count("charge")).isZero();
+
+        restart(v1);
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(wf.handle(run.id(), String.class).result(WAIT)).isEqualTo("r1s");
+        assertThat(count("reserve")).isEqualTo(1);
+        assertThat(wf.run(run.id()).orElseThrow().isHeld()).isFalse();
+    }
+
+    @Test
+    void cancellationEndsTheRunAndNoFurtherStepStarts() {
+        Workflow<String, String> w = Workflow.define("tck.cancel", String.class, (ctx, in) -> {
+            ctx.step("before", () -> 1);
+            ctx.sleep("wait", Duration.ofHours(1));
+            return ctx.step("after", () -> "after" + bump("after"));
+        });
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x");
+        awaitStatus(run.id(), RunStatus.SLEEPING);
+        run.cancel();
+        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowCanceledException.class);
+        assertThat(run.status()).isEqualTo(RunStatus.CANCELED);
+        clock.advance(Duration.ofHours(2));
+        pause(100);
+        assertThat(count("after")).isZero();
+        assertThat(eventsOf(run.id(), WorkflowCancelRequested.class)).hasSize(1);
+        assertThat(eventsOf(run.id(), WorkflowCanceled.class)).hasSize(1);
+        assertThatThrownBy(run::cancel).isInstanceOf(RunFinishedException.class);
+    }
+
+    @Test
+    void pastItsDeadlineNoStepStartsAndTheRunFails() {
+        Workflow<String, String> w = Workflow.define("tck.deadline", String.class, (ctx, in) -> {
+            ctx.sleep("long", Duration.ofHours(2));
+            return ctx.step("late", () -> "late" + bump("late"));
+        });
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x", StartOptions.defaults().withTimeout(Duration.ofHours(1)));
+        awaitStatus(run.id(), RunStatus.SLEEPING);
+        clock.advance(Duration.ofHours(1));
+        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowFailedException.class)
+                .hasMessageContaining("deadline");
+        assertThat(run.info().error().type()).isEqualTo(DeadlineExceededException.class.getName());
+        assertThat(count("late")).isZero();
+    }
+
+    @Test
+    void anAbsoluteDeadlineInThePastFailsBeforeTheFirstStep() {
+        Workflow<String, String> w = Workflow.define("tck.deadline-past", String.class,
+                (ctx, in) -> ctx.step("s", () -> "ran" + bump("s")));
+        worldflow(w);
+        Instant past = clock.instant().minusSeconds(1);
+        RunHandle<String> run = wf.start(w, "x", StartOptions.defaults().withDeadline(past));
+        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowFailedException.class);
+        assertThat(count("s")).isZero();
+    }
+
+    @Test
+    void oneFailingRunDoesNotDisturbOthers() {
+        Workflow<Integer, Integer> w = Workflow.define("tck.mixed", Integer.class, (ctx, n) -> {
+            int v = ctx.step("v", () -> n);
+            if (v % 3 == 0) {
+                throw new IllegalStateException("multiple of three: " + v);
+            }
+            return v;
+        });
+        worldflow(w);
+        java.util.List<RunHandle<Integer>> runs = new java.util.ArrayList<>();
+        for (int i = 1; i <= 30; i++) {
+            runs.add(wf.start(w, i));
+        }
+        for (int i = 1; i <= 30; i++) {
+            RunHandle<Integer> run = runs.get(i - 1);
+            if (i % 3 == 0) {
+                assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowFailedException.class);
+            } else {
+                assertThat(run.result(WAIT)).isEqualTo(i);
+            }
+        }
+    }
+}
