@@ -1,0 +1,52 @@
+package io.worldflow.examples;
+
+import io.worldflow.event.Event;
+import io.worldflow.event.MarkerRecorded;
+import io.worldflow.event.ParallelCompleted;
+import io.worldflow.event.ParallelStarted;
+import io.worldflow.event.SignalReceived;
+import io.worldflow.event.SignalRequested;
+import io.worldflow.event.SignalTimedOut;
+import io.worldflow.event.StepCompleted;
+import io.worldflow.event.StepFailed;
+import io.worldflow.event.StepRetrying;
+import io.worldflow.event.StepScheduled;
+import io.worldflow.event.StepStarted;
+import io.worldflow.event.TimerFired;
+import io.worldflow.event.TimerScheduled;
+import io.worldflow.event.WorkflowCancelRequested;
+import io.worldflow.event.WorkflowCanceled;
+import io.worldflow.event.WorkflowCompleted;
+import io.worldflow.event.WorkflowFailed;
+import io.worldflow.event.WorkflowStarted;
+
+/** One line of detail per event, for printing a timeline. */
+final class Timeline {
+
+    private Timeline() {
+    }
+
+    static String detail(Event e) {
+        return switch (e) {
+            case WorkflowStarted s -> s.workflow() + " " + s.input().json();
+            case WorkflowCompleted c -> c.output().json();
+            case WorkflowFailed f -> f.error().summary();
+            case WorkflowCancelRequested c -> c.reason() == null ? "" : c.reason();
+            case WorkflowCanceled c -> "";
+            case StepScheduled s -> s.stepId();
+            case StepStarted s -> s.stepId() + " attempt " + s.attempt();
+            case StepCompleted c -> c.stepId() + " -> " + c.result().json();
+            case StepRetrying r -> r.stepId() + " attempt " + r.attempt() + " failed (" + r.error().message()
+                    + "), retry at +" + (r.retryAt().toEpochMilli() - r.at().toEpochMilli()) + " ms";
+            case StepFailed f -> f.stepId() + " " + f.error().summary();
+            case TimerScheduled t -> t.timerId() + " fires at " + t.fireAt();
+            case TimerFired t -> t.timerId();
+            case SignalRequested s -> s.name() + (s.timeoutAt() == null ? "" : " until " + s.timeoutAt());
+            case SignalReceived s -> s.name() + " " + s.payload().json();
+            case SignalTimedOut s -> s.name();
+            case ParallelStarted p -> p.parallelId() + " x" + p.branches();
+            case ParallelCompleted p -> p.parallelId();
+            case MarkerRecorded m -> m.markerId() + " = " + m.value().json();
+        };
+    }
+}
