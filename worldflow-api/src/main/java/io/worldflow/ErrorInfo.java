@@ -65,11 +65,16 @@ public record ErrorInfo(String type, String message, String stackTrace, List<Str
         if (recorded.equals(klass.getName())) {
             return true;
         }
-        try {
-            Class<?> loaded = Class.forName(recorded, false, klass.getClassLoader());
-            return klass.isAssignableFrom(loaded);
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
+        // a JDK type (IOException) has no class loader that sees the application's exception types
+        ClassLoader[] loaders = {klass.getClassLoader(), Thread.currentThread().getContextClassLoader(),
+                ErrorInfo.class.getClassLoader()};
+        for (ClassLoader loader : loaders) {
+            try {
+                return klass.isAssignableFrom(Class.forName(recorded, false, loader));
+            } catch (ClassNotFoundException | LinkageError e) {
+                // not visible from this loader: try the next
+            }
         }
+        return false;
     }
 }

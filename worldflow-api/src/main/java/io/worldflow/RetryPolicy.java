@@ -31,7 +31,8 @@ public record RetryPolicy(int maxAttempts, Backoff backoff, Duration initialDela
             throw new IllegalArgumentException("maxAttempts must be at least 1, was " + maxAttempts);
         }
         if (initialDelay.isNegative() || maxDelay.isNegative()) {
-            throw new IllegalArgumentException("retry delays must not be negative");
+            throw new IllegalArgumentException("retry delays must not be negative, were initialDelay " + initialDelay
+                    + " and maxDelay " + maxDelay);
         }
         if (maxDelay.compareTo(initialDelay) < 0) {
             throw new IllegalArgumentException("maxDelay " + maxDelay + " is below initialDelay " + initialDelay);

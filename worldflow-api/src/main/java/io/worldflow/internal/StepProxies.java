@@ -30,7 +30,11 @@ public final class StepProxies {
         }
         Map<Method, StepOptions> steps = new HashMap<>();
         Map<Method, String> names = new HashMap<>();
+        Map<Method, Method> callable = new HashMap<>();
         for (Method m : stepInterface.getMethods()) {
+            // a non-public interface's methods are callable from here only once made accessible
+            m.trySetAccessible();
+            callable.put(m, m);
             Step step = m.getAnnotation(Step.class);
             if (step != null) {
                 steps.put(m, new StepOptions(policy(step.retry()), step.atMostOnce()));
@@ -42,14 +46,16 @@ public final class StepProxies {
         }
         InvocationHandler handler = (proxy, method, args) -> {
             if (method.getDeclaringClass() == Object.class) {
-                return method.invoke(target, args);
+                // the target does not know its proxy: a proxy is equal to itself only
+                return method.getName().equals("equals") ? proxy == args[0] : method.invoke(target, args);
             }
+            Method m = callable.getOrDefault(method, method);
             StepOptions options = steps.get(method);
             if (options == null) {
-                return invoke(method, target, args);
+                return invoke(m, target, args);
             }
             WorkflowContext ctx = CurrentContext.get();
-            return ctx.step(names.get(method), options, () -> invoke(method, target, args));
+            return ctx.step(names.get(method), options, () -> invoke(m, target, args));
         };
         return stepInterface.cast(Proxy.newProxyInstance(stepInterface.getClassLoader(),
                 new Class<?>[]{stepInterface}, handler));

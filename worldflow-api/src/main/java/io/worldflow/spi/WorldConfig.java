@@ -97,7 +97,7 @@ public final class WorldConfig {
                 case "d" -> Duration.ofDays(n);
                 default -> throw new NumberFormatException(text);
             };
-        } catch (NumberFormatException | DateTimeParseException e) {
+        } catch (NumberFormatException | DateTimeParseException | ArithmeticException e) {
             throw new ConfigurationException(key + " must be a duration such as 500ms, 30s, 5m or PT30S, was '"
                     + text + "'", e);
         }

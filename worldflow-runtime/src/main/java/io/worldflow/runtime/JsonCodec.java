@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.jsontype.NamedType;
 import com.fasterxml.jackson.databind.module.SimpleModule;
@@ -137,7 +138,7 @@ public final class JsonCodec {
 
     /** Decodes a payload as {@code type}, or as its recorded type when {@code type} is null. */
     public <T> T decode(Payload payload, Class<T> type, String what) {
-        if (payload == null || payload.isNull()) {
+        if (payload == null || (payload.isNull() && !isOptional(type, payload.type()))) {
             return null;
         }
         try {
@@ -150,6 +151,10 @@ public final class JsonCodec {
                 return untyped;
             }
             JavaType javaType = payloads.getTypeFactory().constructFromCanonical(payload.type());
+            if (javaType.getRawClass() == Optional.class && !javaType.isReferenceType()) {
+                // a type parsed from its name is not upgraded to a reference type: its content would decode as a map
+                javaType = payloads.getTypeFactory().constructReferenceType(Optional.class, javaType.containedTypeOrUnknown(0));
+            }
             return payloads.readValue(payload.json(), javaType);
         } catch (JsonProcessingException | IllegalArgumentException e) {
             throw new SerializationException("cannot deserialize " + what + " as "
@@ -168,7 +173,11 @@ public final class JsonCodec {
 
     public Event decodeEvent(String json) {
         try {
-            return events.readValue(json, Event.class);
+            Event event = events.readValue(json, Event.class);
+            if (event == null) {
+                throw new SerializationException("cannot read event " + abbreviate(json) + ": not an event", null);
+            }
+            return event;
         } catch (JsonProcessingException e) {
             throw new SerializationException("cannot read event " + abbreviate(json) + ": " + e.getOriginalMessage(), e);
         }
@@ -190,6 +199,12 @@ public final class JsonCodec {
         } catch (JsonProcessingException e) {
             throw new SerializationException("cannot read a timeline: " + e.getOriginalMessage(), e);
         }
+    }
+
+    /** An empty Optional is recorded as JSON null; it must decode to {@code Optional.empty()}, not null. */
+    private static boolean isOptional(Class<?> type, String recordedType) {
+        return type != null ? type == Optional.class
+                : recordedType != null && recordedType.startsWith(Optional.class.getName() + "<");
     }
 
     private static String originalMessage(Exception e) {
@@ -227,12 +242,13 @@ public final class JsonCodec {
         if (type.isArray()) {
             return type.getName();
         }
+        // before the anonymous check: an enum constant with a body is an anonymous subclass of its enum
+        if (type.isEnum() || (type.getSuperclass() != null && type.getSuperclass().isEnum())) {
+            return type.isEnum() ? type.getName() : type.getSuperclass().getName();
+        }
         if (type.isAnonymousClass() || type.isHidden() || type.isSynthetic()) {
             throw new SerializationException("cannot record a value of class " + type.getName()
                     + ": anonymous, hidden and lambda classes cannot be decoded on replay", null);
-        }
-        if (type.isEnum() || (type.getSuperclass() != null && type.getSuperclass().isEnum())) {
-            return type.isEnum() ? type.getName() : type.getSuperclass().getName();
         }
         return type.getName();
     }
@@ -257,6 +273,8 @@ public final class JsonCodec {
                 .disable(MapperFeature.AUTO_DETECT_IS_GETTERS)
                 .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
                 .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                // payload JSON is kept as written: 12.50 must not come back as 12.5
+                .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
                 .build();
         mapper.addMixIn(Event.class, EventMixin.class);
         Deque<Class<?>> todo = new ArrayDeque<>(List.of(Event.class));

@@ -1,0 +1,135 @@
+package io.worldflow.runtime;
+
+import io.worldflow.ConfigurationException;
+import io.worldflow.spi.WorldConfig;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class WorkerOptionsTest {
+
+    private static WorldConfig config(String... keyValues) {
+        Map<String, String> values = new HashMap<>(WorldflowConfig.DEFAULTS);
+        for (int i = 0; i < keyValues.length; i += 2) {
+            values.put(keyValues[i], keyValues[i + 1]);
+        }
+        return WorldConfig.of(values);
+    }
+
+    @Test
+    void defaultsMatchTheDocumentedConfiguration() {
+        WorkerOptions o = WorkerOptions.defaults();
+
+        assertThat(o.concurrency()).isEqualTo(100);
+        assertThat(o.queues()).containsExactly("default");
+        assertThat(o.lease()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(o.pollInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(o.shutdownGrace()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(o.stickyWait()).isEqualTo(Duration.ofMillis(200));
+        assertThat(o.holdRetry()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(o.handleSigterm()).isTrue();
+        assertThat(o.workerId()).isNotBlank();
+    }
+
+    @Test
+    void eachWorkerGetsItsOwnId() {
+        assertThat(WorkerOptions.defaults().workerId()).isNotEqualTo(WorkerOptions.defaults().workerId());
+    }
+
+    @Test
+    void fromConfigReadsEveryKey() {
+        WorkerOptions o = WorkerOptions.fromConfig(config(
+                WorkerOptions.CONCURRENCY, "8",
+                WorkerOptions.QUEUES, " billing, default ,,emails ",
+                WorkerOptions.LEASE, "2m",
+                WorkerOptions.POLL_INTERVAL, "250ms",
+                WorkerOptions.SHUTDOWN_GRACE, "0s",
+                WorkerOptions.STICKY_WAIT, "PT1S",
+                WorkerOptions.HOLD_RETRY, "5m"));
+
+        assertThat(o.concurrency()).isEqualTo(8);
+        assertThat(o.queues()).containsExactlyInAnyOrder("billing", "default", "emails");
+        assertThat(o.lease()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(o.pollInterval()).isEqualTo(Duration.ofMillis(250));
+        assertThat(o.shutdownGrace()).isZero();
+        assertThat(o.stickyWait()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(o.holdRetry()).isEqualTo(Duration.ofMinutes(5));
+    }
+
+    @Test
+    void aConcurrencyThatIsNotANumberNamesTheKey() {
+        assertThatThrownBy(() -> WorkerOptions.fromConfig(config(WorkerOptions.CONCURRENCY, "lots")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining(WorkerOptions.CONCURRENCY)
+                .hasMessageContaining("'lots'");
+    }
+
+    @Test
+    void anOutOfRangeConcurrencyIsAConfigurationException() {
+        assertThatThrownBy(() -> WorkerOptions.fromConfig(config(WorkerOptions.CONCURRENCY, "0")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("concurrency")
+                .hasMessageContaining("0")
+                .hasCauseInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aGarbageDurationNamesTheKey() {
+        assertThatThrownBy(() -> WorkerOptions.fromConfig(config(WorkerOptions.POLL_INTERVAL, "often")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining(WorkerOptions.POLL_INTERVAL)
+                .hasMessageContaining("'often'");
+    }
+
+    @Test
+    void aLeaseShorterThan300msIsAConfigurationException() {
+        assertThatThrownBy(() -> WorkerOptions.fromConfig(config(WorkerOptions.LEASE, "100ms")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("lease")
+                .hasMessageContaining("PT0.1S");
+        assertThat(WorkerOptions.fromConfig(config(WorkerOptions.LEASE, "300ms")).lease()).hasMillis(300);
+    }
+
+    @Test
+    void zeroPollIntervalOrHoldRetryIsAConfigurationException() {
+        assertThatThrownBy(() -> WorkerOptions.fromConfig(config(WorkerOptions.POLL_INTERVAL, "0s")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("pollInterval");
+        assertThatThrownBy(() -> WorkerOptions.fromConfig(config(WorkerOptions.HOLD_RETRY, "0ms")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("holdRetry");
+    }
+
+    @Test
+    void noQueueIsAConfigurationException() {
+        assertThatThrownBy(() -> WorkerOptions.fromConfig(config(WorkerOptions.QUEUES, " , ,")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("queue");
+    }
+
+    @Test
+    void withersValidateLikeTheConstructor() {
+        WorkerOptions o = WorkerOptions.defaults();
+
+        assertThat(o.withConcurrency(4).withQueues(Set.of("q")).withWorkerId("w1").withHandleSigterm(false))
+                .satisfies(x -> {
+                    assertThat(x.concurrency()).isEqualTo(4);
+                    assertThat(x.queues()).containsExactly("q");
+                    assertThat(x.workerId()).isEqualTo("w1");
+                    assertThat(x.handleSigterm()).isFalse();
+                    assertThat(x.lease()).isEqualTo(o.lease());
+                });
+        assertThatThrownBy(() -> o.withConcurrency(100_001)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("100001");
+        assertThatThrownBy(() -> o.withQueues(Set.of())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> o.withLease(Duration.ofMillis(299))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> o.withPollInterval(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> o.withWorkerId(null)).isInstanceOf(NullPointerException.class);
+    }
+}

@@ -1,0 +1,190 @@
+package io.worldflow.runtime.internal;
+
+import io.worldflow.ErrorInfo;
+import io.worldflow.RunStatus;
+import io.worldflow.WorldException;
+import io.worldflow.spi.Append;
+import io.worldflow.spi.AppendResult;
+import io.worldflow.spi.CreateResult;
+import io.worldflow.spi.EventLog;
+import io.worldflow.spi.NewRun;
+import io.worldflow.event.Event;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class CommitterTest {
+
+    /** An event log that records each batch it is given and answers with {@code answer}. */
+    private static final class RecordingLog implements EventLog {
+        final List<List<String>> batches = new CopyOnWriteArrayList<>();
+        volatile Function<List<Append>, List<AppendResult>> answer =
+                appends -> appends.stream().map(a -> new AppendResult(true, a.nextSeq(), false)).toList();
+        volatile CountDownLatch entered = new CountDownLatch(0);
+        volatile CountDownLatch release = new CountDownLatch(0);
+
+        @Override
+        public List<AppendResult> append(List<Append> appends) {
+            batches.add(appends.stream().map(Append::runId).toList());
+            entered.countDown();
+            try {
+                release.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return answer.apply(appends);
+        }
+
+        @Override
+        public CreateResult create(NewRun run) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<Event> read(String runId, long fromSeq) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void requestCancel(String runId, String reason) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void hold(String runId, ErrorInfo reason) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    private final RecordingLog log = new RecordingLog();
+    private final Committer committer = new Committer(log);
+
+    @AfterEach
+    void close() {
+        log.release.countDown();
+        committer.close();
+    }
+
+    private static Append statusOnly(String runId, long seq) {
+        return new Append(runId, seq, List.of(), RunStatus.RUNNING);
+    }
+
+    private static AppendResult await(CompletableFuture<AppendResult> f) throws Exception {
+        return f.get(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void eachAppendGetsItsOwnResult() throws Exception {
+        AppendResult result = await(committer.submit(statusOnly("r1", 4)));
+
+        assertThat(result).isEqualTo(new AppendResult(true, 4, false));
+        assertThat(log.batches).containsExactly(List.of("r1"));
+    }
+
+    @Test
+    void appendsQueuedDuringACommitShareTheNextOneInOrder() throws Exception {
+        log.entered = new CountDownLatch(1);
+        log.release = new CountDownLatch(1);
+        CompletableFuture<AppendResult> first = committer.submit(statusOnly("r0", 0));
+        assertThat(log.entered.await(5, TimeUnit.SECONDS)).isTrue();
+
+        List<CompletableFuture<AppendResult>> queued = new ArrayList<>();
+        for (int i = 1; i <= 5; i++) {
+            queued.add(committer.submit(statusOnly("r" + i, i)));
+        }
+        log.release.countDown();
+
+        assertThat(await(first).logLength()).isZero();
+        for (int i = 0; i < queued.size(); i++) {
+            assertThat(await(queued.get(i)).logLength()).isEqualTo(i + 1);
+        }
+        assertThat(log.batches).containsExactly(List.of("r0"), List.of("r1", "r2", "r3", "r4", "r5"));
+        assertThat(committer.counts()).containsExactly(2L, 6L);
+    }
+
+    @Test
+    void aConflictIsReportedToItsOwnAppendOnly() throws Exception {
+        log.entered = new CountDownLatch(1);
+        log.release = new CountDownLatch(1);
+        log.answer = appends -> appends.stream()
+                .map(a -> a.runId().equals("stale") ? new AppendResult(false, 9, false) : new AppendResult(true, a.nextSeq(), false))
+                .toList();
+        CompletableFuture<AppendResult> blocker = committer.submit(statusOnly("r0", 0));
+        assertThat(log.entered.await(5, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<AppendResult> ok = committer.submit(statusOnly("fresh", 3));
+        CompletableFuture<AppendResult> stale = committer.submit(statusOnly("stale", 3));
+        log.release.countDown();
+
+        assertThat(await(blocker).appended()).isTrue();
+        assertThat(await(ok).appended()).isTrue();
+        assertThat(await(stale).isConflict()).isTrue();
+    }
+
+    @Test
+    void aFailedCommitFailsEveryAppendOfItsBatchWithTheSameError() {
+        WorldException down = new WorldException("database is locked", true, null);
+        log.answer = appends -> {
+            throw down;
+        };
+
+        CompletableFuture<AppendResult> f = committer.submit(statusOnly("r1", 0));
+
+        assertThatThrownBy(() -> f.get(5, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isSameAs(down);
+    }
+
+    @Test
+    void theCommitterKeepsWorkingAfterAFailedCommit() throws Exception {
+        log.answer = appends -> {
+            throw new WorldException("busy", true, null);
+        };
+        CompletableFuture<AppendResult> failed = committer.submit(statusOnly("r1", 0));
+        assertThatThrownBy(() -> failed.get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
+
+        log.answer = appends -> appends.stream().map(a -> new AppendResult(true, a.nextSeq(), false)).toList();
+
+        assertThat(await(committer.submit(statusOnly("r1", 0))).appended()).isTrue();
+    }
+
+    @Test
+    void afterCloseSubmissionsFailAsClosed() {
+        committer.close();
+
+        CompletableFuture<AppendResult> f = committer.submit(statusOnly("r1", 0));
+
+        assertThat(f).isCompletedExceptionally();
+        assertThatThrownBy(f::join).cause()
+                .isInstanceOf(WorldException.class)
+                .hasMessageContaining("closed")
+                .satisfies(e -> assertThat(((WorldException) e).isTransient()).isFalse());
+    }
+
+    @Test
+    void closeCommitsWhatWasAlreadyQueued() throws Exception {
+        log.entered = new CountDownLatch(1);
+        log.release = new CountDownLatch(1);
+        CompletableFuture<AppendResult> first = committer.submit(statusOnly("r0", 0));
+        assertThat(log.entered.await(5, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<AppendResult> queued = committer.submit(statusOnly("r1", 0));
+
+        Thread closer = Thread.ofVirtual().start(committer::close);
+        log.release.countDown();
+        closer.join(10_000);
+
+        assertThat(await(first).appended()).isTrue();
+        assertThat(await(queued).appended()).isTrue();
+    }
+}
