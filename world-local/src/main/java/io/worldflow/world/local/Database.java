@@ -1,0 +1,221 @@
+package io.worldflow.world.local;
+
+import io.worldflow.WorldException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The SQLite file: one writer connection behind a lock, through which every write transaction passes,
+ * and a small pool of read connections that WAL lets run beside it. Owns the file's lock.
+ */
+final class Database implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Database.class);
+    private static final int READERS = 4;
+    /** Page cache per connection, in KiB. */
+    private static final int CACHE_KIB = 16 * 1024;
+
+    private final LocalSettings settings;
+    private final FileOwnership ownership;
+    private final SqlSession writer;
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final BlockingQueue<SqlSession> readers;
+    private final DueNotifier notifier;
+    private final int schemaVersion;
+    private volatile boolean closed;
+
+    private Database(LocalSettings settings, FileOwnership ownership, SqlSession writer, List<SqlSession> readers,
+                     DueNotifier notifier, int schemaVersion) {
+        this.settings = settings;
+        this.ownership = ownership;
+        this.writer = writer;
+        this.readers = new ArrayBlockingQueue<>(readers.size(), false, readers);
+        this.notifier = notifier;
+        this.schemaVersion = schemaVersion;
+    }
+
+    /**
+     * Takes the file's lock, opens the connections and migrates the schema.
+     *
+     * @throws WorldException when the file is owned by another process, is not a usable SQLite database,
+     *                        or has a newer schema ({@link io.worldflow.SchemaVersionException})
+     */
+    static Database open(LocalSettings settings, InstantSource clock, DueNotifier notifier) {
+        Path path = settings.path();
+        createParent(path);
+        FileOwnership ownership = FileOwnership.acquire(path, settings.lockFile());
+        List<SqlSession> opened = new ArrayList<>();
+        try {
+            SqlSession writer = connect(settings, false);
+            opened.add(writer);
+            int version = Migrations.apply(writer, path, clock);
+            List<SqlSession> readers = new ArrayList<>();
+            for (int i = 0; i < READERS; i++) {
+                SqlSession reader = connect(settings, true);
+                opened.add(reader);
+                readers.add(reader);
+            }
+            return new Database(settings, ownership, writer, readers, notifier, version);
+        } catch (SQLException | RuntimeException e) {
+            opened.forEach(SqlSession::close);
+            ownership.close();
+            if (e instanceof WorldException we) {
+                throw we;
+            }
+            if (e instanceof SQLException sql && SqlFailures.isBusy(sql)) {
+                throw SqlFailures.wrap("open", null, path, sql);
+            }
+            throw new WorldException("local world: cannot use " + path + " (not a SQLite database, or damaged): "
+                    + e.getMessage(), false, e);
+        }
+    }
+
+    Path path() {
+        return settings.path();
+    }
+
+    int schemaVersion() {
+        return schemaVersion;
+    }
+
+    /**
+     * Runs {@code work} in one write transaction: committed when it returns, rolled back when it throws.
+     * Once committed, subscribers hear of the earliest due time it noted.
+     *
+     * @param subject the run concerned, for error messages ({@link SqlFailures#run}), or null
+     */
+    <T> T write(String operation, String subject, SqlWork<Tx, T> work) {
+        Tx tx = new Tx(writer);
+        T result;
+        writeLock.lock();
+        try {
+            ensureOpen();
+            try {
+                writer.begin();
+                result = work.run(tx);
+                writer.commit();
+            } catch (SQLException e) {
+                writer.rollback(e);
+                throw SqlFailures.wrap(operation, subject, settings.path(), e);
+            } catch (RuntimeException | Error e) {
+                writer.rollback(e);
+                throw e;
+            }
+        } finally {
+            writeLock.unlock();
+        }
+        if (tx.wake() != null) {
+            notifier.due(tx.wake());
+        }
+        return result;
+    }
+
+    /** Runs {@code work} on a read connection, beside the writer and other readers. */
+    <T> T read(String operation, String subject, SqlWork<Statements, T> work) {
+        ensureOpen();
+        SqlSession reader = borrow(operation, subject);
+        try {
+            ensureOpen();
+            return work.run(reader);
+        } catch (SQLException e) {
+            throw SqlFailures.wrap(operation, subject, settings.path(), e);
+        } finally {
+            readers.add(reader);
+        }
+    }
+
+    /** Closes the connections (waiting for reads in flight) and releases the file. Idempotent. */
+    @Override
+    public void close() {
+        writeLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            try {
+                closeReaders();
+            } finally {
+                writer.close(); // the last connection: SQLite checkpoints the WAL into the file
+                ownership.close();
+            }
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private void closeReaders() {
+        long waitMillis = settings.busyTimeout().toMillis() + 1000;
+        try {
+            for (int i = 0; i < READERS; i++) {
+                SqlSession reader = readers.poll(waitMillis, TimeUnit.MILLISECONDS);
+                if (reader == null) {
+                    log.warn("a read on {} did not finish in time; closing without it", settings.path());
+                    return;
+                }
+                reader.close();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private SqlSession borrow(String operation, String subject) {
+        try {
+            SqlSession reader = readers.poll(settings.busyTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            if (reader == null) {
+                throw new WorldException("local world: " + operation + (subject == null ? "" : " of " + subject)
+                        + " found no free read connection on " + settings.path() + " within "
+                        + settings.busyTimeout(), true, null);
+            }
+            return reader;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WorldException("local world: interrupted while waiting for a read connection", true, e);
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new WorldException("local world on " + settings.path() + " is closed", false, null);
+        }
+    }
+
+    private static SqlSession connect(LocalSettings settings, boolean readOnly) throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        config.setSynchronous(switch (settings.synchronous()) {
+            case FULL -> SQLiteConfig.SynchronousMode.FULL;
+            case NORMAL -> SQLiteConfig.SynchronousMode.NORMAL;
+        });
+        config.setBusyTimeout(settings.busyTimeoutMillis());
+        config.setTempStore(SQLiteConfig.TempStore.MEMORY);
+        config.setCacheSize(-CACHE_KIB);
+        SqlSession session = new SqlSession(config.createConnection("jdbc:sqlite:" + settings.path()));
+        if (readOnly) {
+            session.execute("PRAGMA query_only = 1");
+        }
+        return session;
+    }
+
+    private static void createParent(Path path) {
+        try {
+            Files.createDirectories(path.getParent());
+        } catch (IOException e) {
+            throw new WorldException("local world: cannot create the directory of " + path + ": " + e, false, e);
+        }
+    }
+}

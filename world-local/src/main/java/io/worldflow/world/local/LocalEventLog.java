@@ -1,0 +1,175 @@
+package io.worldflow.world.local;
+
+import io.worldflow.ErrorInfo;
+import io.worldflow.RunInfo;
+import io.worldflow.RunNotFoundException;
+import io.worldflow.event.Event;
+import io.worldflow.event.WorkflowStarted;
+import io.worldflow.spi.Append;
+import io.worldflow.spi.AppendResult;
+import io.worldflow.spi.CreateResult;
+import io.worldflow.spi.EventCodec;
+import io.worldflow.spi.EventLog;
+import io.worldflow.spi.NewRun;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/** Runs and their event logs in the {@code runs} and {@code events} tables. */
+final class LocalEventLog implements EventLog {
+
+    private static final String INSERT_RUN = """
+            INSERT INTO runs (run_id, workflow, status, input_json, input_type, created_at, updated_at, available_at,
+                              deadline, queue, priority, log_length)
+            VALUES (?, ?, 'PENDING', ?, ?, ?, ?, ?, ?, ?, ?, 1)
+            ON CONFLICT (run_id) DO NOTHING""";
+    private static final String INSERT_EVENT = "INSERT INTO events (run_id, seq, type, at, json) VALUES (?, ?, ?, ?, ?)";
+    private static final String READ = "SELECT json FROM events WHERE run_id = ? AND seq >= ? ORDER BY seq";
+    private static final String EXISTS = "SELECT 1 FROM runs WHERE run_id = ?";
+    private static final String REQUEST_CANCEL = """
+            UPDATE runs SET cancel_requested = 1, cancel_reason = ?, cancel_requested_at = ?, updated_at = ?
+            WHERE run_id = ?""";
+    private static final String HOLD = "UPDATE runs SET held = ?, updated_at = ? WHERE run_id = ?";
+
+    private final Database db;
+    private final EventCodec codec;
+    private final InstantSource clock;
+    private final RunRows rows;
+    private final AppendBatch batch;
+
+    LocalEventLog(Database db, EventCodec codec, InstantSource clock) {
+        this.db = db;
+        this.codec = codec;
+        this.clock = clock;
+        this.rows = new RunRows(codec);
+        this.batch = new AppendBatch(codec);
+    }
+
+    @Override
+    public CreateResult create(NewRun run) {
+        Objects.requireNonNull(run, "run");
+        WorkflowStarted started = run.startedEvent();
+        String json = codec.encode(started);
+        return db.write("create", SqlFailures.run(run.runId()), tx -> {
+            PreparedStatement insert = tx.prepare(INSERT_RUN);
+            insert.setString(1, run.runId());
+            insert.setString(2, run.workflow());
+            insert.setString(3, run.input().json());
+            insert.setString(4, run.input().type());
+            Micros.bind(insert, 5, run.createdAt());
+            Micros.bind(insert, 6, run.createdAt());
+            Micros.bind(insert, 7, run.availableAt());
+            Micros.bind(insert, 8, run.deadline());
+            insert.setString(9, run.queue());
+            insert.setInt(10, run.priority());
+            boolean created = insert.executeUpdate() > 0;
+            if (created) {
+                PreparedStatement event = tx.prepare(INSERT_EVENT);
+                event.setString(1, run.runId());
+                event.setLong(2, 0);
+                event.setString(3, started.type());
+                Micros.bind(event, 4, started.at());
+                event.setString(5, json);
+                event.executeUpdate();
+                TaskRows.insert(tx, run.runId(), run.queue(), run.priority(), run.availableAt());
+            }
+            RunInfo info = rows.find(tx, run.runId()).orElseThrow();
+            return new CreateResult(info, created);
+        });
+    }
+
+    @Override
+    public List<AppendResult> append(List<Append> appends) {
+        if (appends.isEmpty()) {
+            return List.of();
+        }
+        List<AppendBatch.Encoded> encoded = batch.encode(appends);
+        String first = SqlFailures.run(appends.getFirst().runId());
+        String subject = appends.size() == 1 ? first : appends.size() + " runs (first " + first + ")";
+        return db.write("append", subject, tx -> batch.apply(tx, encoded, clock.instant()));
+    }
+
+    @Override
+    public List<Event> read(String runId, long fromSeq) {
+        Objects.requireNonNull(runId, "runId");
+        List<String> json = db.read("read", SqlFailures.run(runId), sql -> {
+            PreparedStatement ps = sql.prepare(READ);
+            ps.setString(1, runId);
+            ps.setLong(2, Math.max(0, fromSeq));
+            List<String> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+            if (out.isEmpty() && !exists(sql, runId)) {
+                return null;
+            }
+            return out;
+        });
+        if (json == null) {
+            throw new RunNotFoundException(runId);
+        }
+        List<Event> events = new ArrayList<>(json.size());
+        for (String j : json) {
+            events.add(codec.decode(j));
+        }
+        return events;
+    }
+
+    @Override
+    public void requestCancel(String runId, String reason) {
+        Objects.requireNonNull(runId, "runId");
+        db.write("cancel", SqlFailures.run(runId), tx -> {
+            Instant now = clock.instant();
+            RunTarget target = RunTarget.require(tx, runId, "cancel");
+            if (!target.cancelRequested()) {
+                PreparedStatement ps = tx.prepare(REQUEST_CANCEL);
+                ps.setString(1, reason);
+                Micros.bind(ps, 2, now);
+                Micros.bind(ps, 3, now);
+                ps.setString(4, runId);
+                ps.executeUpdate();
+            }
+            TaskRows.makeDue(tx, runId, target.queue(), target.priority(), now, now);
+            return null;
+        });
+    }
+
+    /** Records why the run is held. Unknown run: {@link RunNotFoundException}; a finished run is left as it is. */
+    @Override
+    public void hold(String runId, ErrorInfo reason) {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(reason, "reason");
+        String json = codec.encodeError(reason);
+        db.write("hold", SqlFailures.run(runId), tx -> {
+            Optional<RunTarget> target = RunTarget.find(tx, runId);
+            if (target.isEmpty()) {
+                throw new RunNotFoundException(runId);
+            }
+            if (!target.get().status().isTerminal()) {
+                PreparedStatement ps = tx.prepare(HOLD);
+                ps.setString(1, json);
+                Micros.bind(ps, 2, clock.instant());
+                ps.setString(3, runId);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    private static boolean exists(Statements sql, String runId) throws SQLException {
+        PreparedStatement ps = sql.prepare(EXISTS);
+        ps.setString(1, runId);
+        try (ResultSet rs = ps.executeQuery()) {
+            return rs.next();
+        }
+    }
+}

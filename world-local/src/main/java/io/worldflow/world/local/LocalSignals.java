@@ -1,0 +1,72 @@
+package io.worldflow.world.local;
+
+import io.worldflow.Payload;
+import io.worldflow.spi.PendingSignal;
+import io.worldflow.spi.Signals;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** Signals in the {@code signals} table until an append consumes them. */
+final class LocalSignals implements Signals {
+
+    private static final String INSERT = """
+            INSERT INTO signals (run_id, name, payload_json, payload_type, sent_at) VALUES (?, ?, ?, ?, ?)
+            RETURNING id""";
+    private static final String PENDING = """
+            SELECT id, name, payload_json, payload_type, sent_at FROM signals WHERE run_id = ? ORDER BY id""";
+
+    private final Database db;
+    private final InstantSource clock;
+
+    LocalSignals(Database db, InstantSource clock) {
+        this.db = db;
+        this.clock = clock;
+    }
+
+    @Override
+    public long send(String runId, String name, Payload payload) {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(name, "name");
+        Payload body = payload == null ? Payload.NULL : payload;
+        return db.write("signal '" + name + "'", SqlFailures.run(runId), tx -> {
+            Instant now = clock.instant();
+            RunTarget target = RunTarget.require(tx, runId, "signal");
+            PreparedStatement ps = tx.prepare(INSERT);
+            ps.setString(1, runId);
+            ps.setString(2, name);
+            ps.setString(3, body.json());
+            ps.setString(4, body.type());
+            Micros.bind(ps, 5, now);
+            long id;
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                id = rs.getLong(1);
+            }
+            TaskRows.makeDue(tx, runId, target.queue(), target.priority(), now, now);
+            return id;
+        });
+    }
+
+    @Override
+    public List<PendingSignal> pending(String runId) {
+        Objects.requireNonNull(runId, "runId");
+        return db.read("pending signals", SqlFailures.run(runId), sql -> {
+            PreparedStatement ps = sql.prepare(PENDING);
+            ps.setString(1, runId);
+            List<PendingSignal> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new PendingSignal(rs.getLong(1), runId, rs.getString(2),
+                            new Payload(rs.getString(3), rs.getString(4)), Micros.read(rs, 5)));
+                }
+            }
+            return out;
+        });
+    }
+}

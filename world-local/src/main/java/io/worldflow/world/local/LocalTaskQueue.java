@@ -1,0 +1,207 @@
+package io.worldflow.world.local;
+
+import io.worldflow.spi.Lease;
+import io.worldflow.spi.TaskQueue;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/** Turns in the {@code tasks} table, leased in write transactions; wake-ups pushed in process. */
+final class LocalTaskQueue implements TaskQueue {
+
+    /**
+     * Leases the best due rows in one statement. ?1 owner, ?2 lease expiry, ?3 now, ?4 max, then the queues.
+     * A turn requested before now is covered by the new lease; one requested for later is kept.
+     */
+    private static final String LEASE = """
+            UPDATE tasks SET
+                lease_token = lower(hex(randomblob(16))), lease_owner = ?1, lease_expires = ?2,
+                deliveries = deliveries + 1,
+                requested_at = CASE WHEN requested_at <= ?3 THEN NULL ELSE requested_at END
+            WHERE run_id IN (
+                SELECT run_id FROM tasks
+                WHERE queue IN (%s) AND available_at <= ?3 AND (lease_expires IS NULL OR lease_expires <= ?3)
+                ORDER BY priority DESC, available_at, run_id
+                LIMIT ?4)
+            RETURNING run_id, lease_token, queue, lease_expires, deliveries, priority, available_at""";
+    private static final String EXTEND = """
+            UPDATE tasks SET lease_expires = ? WHERE run_id = ? AND lease_token = ?
+            RETURNING queue, deliveries""";
+    private static final String RELEASE = """
+            UPDATE tasks SET available_at = ?, requested_at = NULL, lease_token = NULL, lease_owner = NULL,
+                lease_expires = NULL
+            WHERE run_id = ? AND lease_token = ?""";
+    private static final String NEXT_UNLEASED = """
+            SELECT available_at FROM tasks WHERE queue = ? AND lease_expires IS NULL ORDER BY available_at LIMIT 1""";
+    private static final String NEXT_LEASED = """
+            SELECT MIN(MAX(available_at, lease_expires)) FROM tasks WHERE queue = ? AND lease_expires IS NOT NULL""";
+
+    private final Database db;
+    private final InstantSource clock;
+    private final DueNotifier notifier;
+
+    LocalTaskQueue(Database db, InstantSource clock, DueNotifier notifier) {
+        this.db = db;
+        this.clock = clock;
+        this.notifier = notifier;
+    }
+
+    @Override
+    public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor) {
+        Objects.requireNonNull(workerId, "workerId");
+        requirePositive(leaseFor);
+        if (queues.isEmpty() || max <= 0) {
+            return List.of();
+        }
+        List<String> queueList = List.copyOf(queues);
+        String sql = LEASE.formatted(placeholders(5, queueList.size()));
+        List<Leased> leased = db.write("lease", null, tx -> {
+            Instant now = clock.instant();
+            PreparedStatement ps = tx.prepare(sql);
+            ps.setString(1, workerId);
+            Micros.bind(ps, 2, now.plus(leaseFor));
+            Micros.bind(ps, 3, now);
+            ps.setInt(4, max);
+            for (int i = 0; i < queueList.size(); i++) {
+                ps.setString(5 + i, queueList.get(i));
+            }
+            List<Leased> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Lease lease = new Lease(rs.getString(1), rs.getString(2), rs.getString(3), Micros.read(rs, 4),
+                            rs.getInt(5));
+                    out.add(new Leased(lease, rs.getInt(6), rs.getLong(7)));
+                }
+            }
+            return out;
+        });
+        // RETURNING gives rows in no particular order: restore the leasing order.
+        leased.sort(Comparator.comparingInt(Leased::priority).reversed()
+                .thenComparingLong(Leased::availableAt)
+                .thenComparing(l -> l.lease().runId()));
+        return leased.stream().map(Leased::lease).toList();
+    }
+
+    @Override
+    public Optional<Lease> extend(Lease lease, Duration leaseFor) {
+        Objects.requireNonNull(lease, "lease");
+        requirePositive(leaseFor);
+        return db.write("extend lease", SqlFailures.run(lease.runId()), tx -> {
+            Instant expires = Micros.truncate(clock.instant().plus(leaseFor));
+            PreparedStatement ps = tx.prepare(EXTEND);
+            Micros.bind(ps, 1, expires);
+            ps.setString(2, lease.runId());
+            ps.setString(3, lease.token());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new Lease(lease.runId(), lease.token(), rs.getString(1), expires, rs.getInt(2)));
+            }
+        });
+    }
+
+    @Override
+    public void complete(Lease lease, Instant wakeAt) {
+        Objects.requireNonNull(lease, "lease");
+        db.write("complete", SqlFailures.run(lease.runId()), tx -> {
+            TaskRows.complete(tx, lease, wakeAt);
+            return null;
+        });
+    }
+
+    @Override
+    public void release(Lease lease) {
+        Objects.requireNonNull(lease, "lease");
+        db.write("release", SqlFailures.run(lease.runId()), tx -> {
+            Instant now = clock.instant();
+            PreparedStatement ps = tx.prepare(RELEASE);
+            Micros.bind(ps, 1, now);
+            ps.setString(2, lease.runId());
+            ps.setString(3, lease.token());
+            if (ps.executeUpdate() > 0) {
+                tx.wakeAt(Micros.truncate(now));
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void enqueue(String runId, Instant at) {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(at, "at");
+        db.write("enqueue", SqlFailures.run(runId), tx -> {
+            Optional<RunTarget> target = RunTarget.find(tx, runId);
+            if (target.isPresent() && !target.get().status().isTerminal()) {
+                TaskRows.makeDue(tx, runId, target.get().queue(), target.get().priority(), at, clock.instant());
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<Instant> nextDue(Set<String> queues) {
+        if (queues.isEmpty()) {
+            return Optional.empty();
+        }
+        return db.read("next due", null, sql -> {
+            Instant earliest = null;
+            for (String queue : queues) {
+                earliest = earlier(earliest, first(sql, NEXT_UNLEASED, queue));
+                earliest = earlier(earliest, first(sql, NEXT_LEASED, queue));
+            }
+            return Optional.ofNullable(earliest);
+        });
+    }
+
+    @Override
+    public Subscription subscribe(Consumer<Instant> dueAt) {
+        return notifier.subscribe(dueAt);
+    }
+
+    /** A lease with what orders it among the others of the same call. */
+    private record Leased(Lease lease, int priority, long availableAt) {
+    }
+
+    private static Instant first(Statements sql, String query, String queue) throws SQLException {
+        PreparedStatement ps = sql.prepare(query);
+        ps.setString(1, queue);
+        try (ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? Micros.read(rs, 1) : null;
+        }
+    }
+
+    private static Instant earlier(Instant a, Instant b) {
+        if (a == null) {
+            return b;
+        }
+        return b == null || a.isBefore(b) ? a : b;
+    }
+
+    /** "?5, ?6, ?7" */
+    private static String placeholders(int first, int count) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            out.append(i == 0 ? "" : ", ").append('?').append(first + i);
+        }
+        return out.toString();
+    }
+
+    private static void requirePositive(Duration leaseFor) {
+        Objects.requireNonNull(leaseFor, "leaseFor");
+        if (leaseFor.isNegative() || leaseFor.isZero()) {
+            throw new IllegalArgumentException("leaseFor must be positive, was " + leaseFor);
+        }
+    }
+}

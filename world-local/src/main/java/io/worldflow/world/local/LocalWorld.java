@@ -1,0 +1,92 @@
+package io.worldflow.world.local;
+
+import io.worldflow.spi.EventLog;
+import io.worldflow.spi.RunQueries;
+import io.worldflow.spi.Signals;
+import io.worldflow.spi.TaskQueue;
+import io.worldflow.spi.World;
+import io.worldflow.spi.WorldContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The local world: every facet over one {@link Database}. */
+final class LocalWorld implements World {
+
+    private static final Logger log = LoggerFactory.getLogger(LocalWorld.class);
+
+    private final Database db;
+    private final DueNotifier notifier;
+    private final LocalEventLog eventLog;
+    private final LocalTaskQueue taskQueue;
+    private final LocalSignals signals;
+    private final LocalRunQueries runQueries;
+
+    private LocalWorld(Database db, WorldContext context, DueNotifier notifier) {
+        this.db = db;
+        this.notifier = notifier;
+        this.eventLog = new LocalEventLog(db, context.codec(), context.clock());
+        this.taskQueue = new LocalTaskQueue(db, context.clock(), notifier);
+        this.signals = new LocalSignals(db, context.clock());
+        this.runQueries = new LocalRunQueries(db, context.codec());
+    }
+
+    /**
+     * Opens the file and drops the leases a previous owner left: this process owns the file now, so whoever
+     * held them is gone, and their runs are due again at once.
+     */
+    static LocalWorld open(WorldContext context) {
+        LocalSettings settings = LocalSettings.from(context.config());
+        DueNotifier notifier = new DueNotifier("worldflow-local-due " + settings.path().getFileName());
+        Database db = Database.open(settings, context.clock(), notifier);
+        try {
+            int cleared = db.write("clear leases", null, tx -> TaskRows.clearAllLeases(tx, context.clock().instant()));
+            log.info("local world opened {} (schema version {}, synchronous {}{})", settings.path(),
+                    db.schemaVersion(), settings.synchronous(),
+                    cleared == 0 ? "" : ", " + cleared + " lease(s) of a previous process dropped");
+            return new LocalWorld(db, context, notifier);
+        } catch (RuntimeException e) {
+            db.close();
+            notifier.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public String name() {
+        return LocalWorldProvider.NAME;
+    }
+
+    @Override
+    public EventLog eventLog() {
+        return eventLog;
+    }
+
+    @Override
+    public TaskQueue taskQueue() {
+        return taskQueue;
+    }
+
+    @Override
+    public Signals signals() {
+        return signals;
+    }
+
+    @Override
+    public RunQueries runQueries() {
+        return runQueries;
+    }
+
+    @Override
+    public void close() {
+        try {
+            db.close();
+        } finally {
+            notifier.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LocalWorld[" + db.path() + "]";
+    }
+}

@@ -1,0 +1,53 @@
+package io.worldflow.world.local;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+
+/** Instants as stored: epoch microseconds in an INTEGER column. Sub-microsecond digits are dropped. */
+final class Micros {
+
+    private static final long PER_SECOND = 1_000_000L;
+    private static final long MAX_SECONDS = Long.MAX_VALUE / PER_SECOND - 1;
+    private static final long MIN_SECONDS = Long.MIN_VALUE / PER_SECOND + 1;
+
+    private Micros() {
+    }
+
+    /** The instant in microseconds, saturating at the ends of the {@code long} range (±292,000 years). */
+    static long of(Instant t) {
+        long seconds = t.getEpochSecond();
+        if (seconds > MAX_SECONDS) {
+            return Long.MAX_VALUE;
+        }
+        if (seconds < MIN_SECONDS) {
+            return Long.MIN_VALUE;
+        }
+        return seconds * PER_SECOND + t.getNano() / 1_000;
+    }
+
+    static Instant toInstant(long micros) {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, PER_SECOND), Math.floorMod(micros, PER_SECOND) * 1_000L);
+    }
+
+    /** The instant as it reads back after storing it. */
+    static Instant truncate(Instant t) {
+        return t == null ? null : toInstant(of(t));
+    }
+
+    static void bind(PreparedStatement ps, int index, Instant t) throws SQLException {
+        if (t == null) {
+            ps.setNull(index, Types.BIGINT);
+        } else {
+            ps.setLong(index, of(t));
+        }
+    }
+
+    /** The column as an instant, or null when it is NULL. */
+    static Instant read(ResultSet rs, int column) throws SQLException {
+        long micros = rs.getLong(column);
+        return rs.wasNull() ? null : toInstant(micros);
+    }
+}
