@@ -97,9 +97,13 @@ public final class OrderFulfilmentMain {
         private void loop() {
             while (!stop) {
                 for (String id : runIds) {
+                    // pending first, then status: a run that consumed its approval in between has left WAITING
+                    // in the same commit, so an order is never approved twice
+                    if (!wf.world().signals().pending(id).isEmpty()) {
+                        continue;
+                    }
                     RunInfo info = wf.run(id).orElse(null);
-                    if (info != null && info.status() == RunStatus.WAITING
-                            && wf.world().signals().pending(id).isEmpty()) {
+                    if (info != null && info.status() == RunStatus.WAITING) {
                         wf.signal(id, "approval", new Approval(true, "demo-approver"));
                     }
                 }

@@ -47,13 +47,14 @@ class DemoCrashRecoveryTest {
         Path ledger = dir.resolve("ledger.txt");
 
         Map<Long, Set<String>> completedBefore = new HashMap<>();
-        int[] killAt = {45, 110};
+        // kill once labels are being printed: a label happens only after its run's charge completion is
+        // durable (durable before visible), so each kill lands with history written and runs in flight
+        int[] killAtLabels = {3, 40};
         Set<String> completed = Set.of();
-        for (int round = 0; round < killAt.length; round++) {
+        for (int round = 0; round < killAtLabels.length; round++) {
             Process p = startDemo(db, ledger, "kill" + round);
             completedBefore.put(p.pid(), completed);
-            awaitLedger(ledger, killAt[round], p);
-            Thread.sleep(30); // let some completions reach the log: the kill lands mid-run, not before the first commit
+            awaitLabels(ledger, killAtLabels[round], p);
             p.destroyForcibly();
             assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
             assertThat(p.exitValue()).as("killed by SIGKILL").isEqualTo(137);
@@ -121,16 +122,16 @@ class DemoCrashRecoveryTest {
                 .start();
     }
 
-    private static void awaitLedger(Path ledger, int lines, Process p) throws Exception {
+    private static void awaitLabels(Path ledger, int labels, Process p) throws Exception {
         long end = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (System.nanoTime() < end) {
             assertThat(p.isAlive()).as("the demo process is still running").isTrue();
-            if (Files.exists(ledger) && Files.readAllLines(ledger).size() >= lines) {
+            if (Files.exists(ledger) && Files.readAllLines(ledger).stream().filter(l -> l.contains(" label ")).count() >= labels) {
                 return;
             }
-            Thread.sleep(5);
+            Thread.sleep(2);
         }
-        throw new AssertionError("the demo did not reach " + lines + " side effects in time");
+        throw new AssertionError("the demo did not print " + labels + " labels in time");
     }
 
     private static Worldflow client(Path db) {

@@ -46,6 +46,8 @@ public interface TaskQueue {
     /**
      * Asks to be told when turns become due (or will at the given instant), so an idle worker reacts
      * at once instead of polling. A world without push support returns a subscription that never calls.
+     * Listeners must return quickly; a world calls them after its write has committed, on a thread of
+     * its own (never while holding a lock or inside the caller's write).
      */
     Subscription subscribe(Consumer<Instant> dueAt);
 

@@ -95,6 +95,7 @@ final class RunExecution {
     private final Condition changed = lock.newCondition();
     private int running;
     private int alive;
+    private final java.util.concurrent.atomic.AtomicInteger signalWaits = new java.util.concurrent.atomic.AtomicInteger();
     private long pokes;
     private final List<Wait> waits = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
@@ -247,18 +248,9 @@ final class RunExecution {
         }
     }
 
+    /** Whether a thread waits for a signal; lock-free, so push callbacks can ask it from any thread. */
     boolean hasSignalWaiters() {
-        lock.lock();
-        try {
-            for (Wait w : waits) {
-                if (w.signal) {
-                    return true;
-                }
-            }
-            return false;
-        } finally {
-            lock.unlock();
-        }
+        return signalWaits.get() > 0;
     }
 
     // ---------------------------------------------------------------- checks used by primitives
@@ -347,6 +339,9 @@ final class RunExecution {
         try {
             running--;
             waits.add(w);
+            if (w.signal) {
+                signalWaits.incrementAndGet();
+            }
             try {
                 while (true) {
                     checkActive();
@@ -361,6 +356,9 @@ final class RunExecution {
                 }
             } finally {
                 waits.remove(w);
+                if (w.signal) {
+                    signalWaits.decrementAndGet();
+                }
                 running++;
             }
         } finally {

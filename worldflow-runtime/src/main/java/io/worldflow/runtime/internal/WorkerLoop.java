@@ -39,9 +39,14 @@ public final class WorkerLoop implements AutoCloseable {
     private final Engine engine;
     private final Settings settings;
     private final TaskQueue tasks;
-    /** A run this worker is executing; {@code exec} is null while its history loads. */
+    /**
+     * A run this worker is executing; {@code exec} is null while its history loads. A turn leased again
+     * while the previous one still unwinds waits in {@code next} (guarded by the slot).
+     */
     private static final class Slot {
         volatile RunExecution exec;
+        Lease next;
+        boolean closed;
     }
 
     private final Map<String, Slot> active = new ConcurrentHashMap<>();
@@ -49,6 +54,7 @@ public final class WorkerLoop implements AutoCloseable {
     private final Condition wake = lock.newCondition();
     private boolean signaled;
     private volatile boolean stopping;
+    private volatile boolean pokeSignalWaiters;
     private volatile Instant scheduledWake;
     private final Thread thread;
     private final ScheduledExecutorService heartbeat;
@@ -75,17 +81,31 @@ public final class WorkerLoop implements AutoCloseable {
         return active.size();
     }
 
+    /**
+     * The world's push notice. It may come on any thread, even one inside a write a run is waiting
+     * for, so it only sets flags and wakes the loop; run locks are taken elsewhere.
+     */
     private void dueAt(Instant at) {
         if (!at.isAfter(engine.clock.instant())) {
+            pokeSignalWaiters = true;
             signal();
-            for (Slot slot : active.values()) {
-                RunExecution e = slot.exec;
-                if (e != null && e.hasSignalWaiters()) {
-                    e.poke();
-                }
-            }
         } else {
             scheduleWake(at);
+        }
+    }
+
+    /** A signal may have arrived for a run in memory that waits for one: let it look again. */
+    private void pokeSignalWaiters() {
+        pokeSignalWaiters = false;
+        List<RunExecution> waiting = new java.util.ArrayList<>();
+        for (Slot slot : active.values()) {
+            RunExecution e = slot.exec;
+            if (e != null && e.hasSignalWaiters()) {
+                waiting.add(e);
+            }
+        }
+        if (!waiting.isEmpty()) {
+            Thread.startVirtualThread(() -> waiting.forEach(RunExecution::poke));
         }
     }
 
@@ -112,6 +132,9 @@ public final class WorkerLoop implements AutoCloseable {
     private void loop() {
         long failures = 0;
         while (!stopping) {
+            if (pokeSignalWaiters) {
+                pokeSignalWaiters();
+            }
             int free = settings.concurrency() - active.size();
             if (free > 0) {
                 int want = Math.min(free, MAX_LEASE_BATCH);
@@ -158,13 +181,25 @@ public final class WorkerLoop implements AutoCloseable {
     }
 
     private void begin(Lease lease) {
-        Slot slot = new Slot();
-        if (active.putIfAbsent(lease.runId(), slot) != null) {
-            // this worker still executes the run under an older lease that lapsed: hand the new one back
-            tasks.release(lease);
-            return;
+        Slot fresh = new Slot();
+        while (true) {
+            Slot existing = active.putIfAbsent(lease.runId(), fresh);
+            if (existing == null) {
+                Thread.ofVirtual().name("wf-load-" + lease.runId()).start(() -> load(fresh, lease));
+                return;
+            }
+            synchronized (existing) {
+                if (!existing.closed) {
+                    // the previous turn of this run is still unwinding here: this one starts when it ends
+                    if (existing.next != null) {
+                        tasks.release(existing.next);
+                    }
+                    existing.next = lease;
+                    return;
+                }
+            }
+            active.remove(lease.runId(), existing);
         }
-        Thread.ofVirtual().name("wf-load-" + lease.runId()).start(() -> load(slot, lease));
     }
 
     private void load(Slot slot, Lease lease) {
@@ -173,7 +208,7 @@ public final class WorkerLoop implements AutoCloseable {
             Optional<RunInfo> found = engine.world.runQueries().get(runId);
             if (found.isEmpty() || found.get().isTerminal()) {
                 tasks.complete(lease, null);
-                finished(runId);
+                finished(runId, slot);
                 return;
             }
             RunInfo info = found.get();
@@ -182,13 +217,13 @@ public final class WorkerLoop implements AutoCloseable {
                 engine.world.eventLog().hold(runId, ErrorInfo.of(io.worldflow.UnknownWorkflowException.class.getName(),
                         "workflow '" + info.workflow() + "' is not registered in worker " + settings.workerId()));
                 tasks.complete(lease, engine.clock.instant().plus(engine.holdRetry));
-                finished(runId);
+                finished(runId, slot);
                 return;
             }
             List<Event> events = engine.world.eventLog().read(runId, 0);
             RunExecution exec = new RunExecution(engine, lease, info, workflow.get(), History.of(events));
             slot.exec = exec;
-            exec.done().whenComplete((outcome, error) -> finished(runId));
+            exec.done().whenComplete((outcome, error) -> finished(runId, slot));
             exec.start();
         } catch (RuntimeException e) {
             log.warn("run {}: could not start its turn ({}); handing it back", runId, e.toString());
@@ -197,13 +232,30 @@ public final class WorkerLoop implements AutoCloseable {
             } catch (RuntimeException ignored) {
                 // the lease will expire
             }
-            finished(runId);
+            finished(runId, slot);
         }
     }
 
-    private void finished(String runId) {
-        active.remove(runId);
-        signal();
+    private void finished(String runId, Slot slot) {
+        Lease next;
+        synchronized (slot) {
+            next = slot.next;
+            slot.next = null;
+            slot.exec = null;
+            slot.closed = next == null;
+        }
+        if (next == null) {
+            active.remove(runId, slot);
+            signal();
+        } else if (stopping) {
+            tasks.release(next);
+            synchronized (slot) {
+                slot.closed = true;
+            }
+            active.remove(runId, slot);
+        } else {
+            Thread.ofVirtual().name("wf-load-" + runId).start(() -> load(slot, next));
+        }
     }
 
     private void heartbeat() {
@@ -250,6 +302,14 @@ public final class WorkerLoop implements AutoCloseable {
             }
         }
         for (Slot slot : active.values()) {
+            Lease next;
+            synchronized (slot) {
+                next = slot.next;
+                slot.next = null;
+            }
+            if (next != null) {
+                tasks.release(next);
+            }
             RunExecution exec = slot.exec;
             if (exec == null) {
                 continue;
