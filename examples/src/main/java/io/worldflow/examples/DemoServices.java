@@ -15,25 +15,27 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Stand-ins for a payment provider and a carrier. The provider declines the first attempt of every
- * charge (so the demo shows a retry) and dedups by idempotency key. Every call can be appended to a
+ * Stand-ins for a payment provider and a carrier. The provider can decline the first attempt of every
+ * charge (so the demo shows a retry). Every call can be appended to a
  * ledger file, one line per side effect, so a test can count what really ran across process kills.
  */
 final class DemoServices implements OrderFulfilment.Payments, OrderFulfilment.Shipping {
 
     private final Path ledger;
     private final long stepMillis;
+    private final boolean declineFirstCharge;
     private final Set<String> declinedOnce = ConcurrentHashMap.newKeySet();
 
-    DemoServices(Path ledger, long stepMillis) {
+    DemoServices(Path ledger, long stepMillis, boolean declineFirstCharge) {
         this.ledger = ledger;
         this.stepMillis = stepMillis;
+        this.declineFirstCharge = declineFirstCharge;
     }
 
     @Override
     public Charge charge(Order order, String idempotencyKey) {
         work("charge " + idempotencyKey);
-        if (declinedOnce.add(order.id())) {
+        if (declineFirstCharge && declinedOnce.add(order.id())) {
             throw new IllegalStateException("payment provider busy, try again");
         }
         return new Charge("ch_" + Integer.toHexString(order.id().hashCode()), order.amountCents());

@@ -33,7 +33,7 @@ public final class OrderFulfilmentMain {
 
     public static void main(String[] args) throws Exception {
         Options o = Options.parse(args);
-        DemoServices services = new DemoServices(o.ledger, o.stepMillis);
+        DemoServices services = new DemoServices(o.ledger, o.stepMillis, true);
         Workflow<Order, Receipt> fulfil = OrderFulfilment.workflow(services, services, Duration.ofMillis(o.coolOffMillis));
 
         try (Worldflow wf = Worldflow.builder().fromConfig().register(fulfil).build()) {
