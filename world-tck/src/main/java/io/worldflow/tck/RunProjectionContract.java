@@ -1,0 +1,436 @@
+package io.worldflow.tck;
+
+import io.worldflow.ErrorInfo;
+import io.worldflow.Payload;
+import io.worldflow.RunFinishedException;
+import io.worldflow.RunInfo;
+import io.worldflow.RunNotFoundException;
+import io.worldflow.RunStatus;
+import io.worldflow.event.Event;
+import io.worldflow.event.StepScheduled;
+import io.worldflow.event.TimerScheduled;
+import io.worldflow.event.WorkflowCancelRequested;
+import io.worldflow.event.WorkflowCanceled;
+import io.worldflow.event.WorkflowCompleted;
+import io.worldflow.event.WorkflowFailed;
+import io.worldflow.spi.Append;
+import io.worldflow.spi.AppendResult;
+import io.worldflow.spi.Lease;
+import io.worldflow.spi.PendingSignal;
+import io.worldflow.spi.TurnEnd;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * What an append does besides writing events, in the same transaction: the run's status projection,
+ * cancellation requests, holds, consumed signals and the end of the writer's turn.
+ */
+public abstract class RunProjectionContract extends WorldContractSupport {
+
+    // ---- status, output, error ----
+
+    @Test
+    void projectionFollowsAppends() {
+        RunInfo created = create("order-1");
+        Instant stepAt = now().plusSeconds(1);
+        clock.advance(Duration.ofSeconds(5));   // updatedAt is the last event's instant, not the clock's
+
+        AppendResult result = append("order-1", RunStatus.SLEEPING,
+                new StepScheduled("order-1", 1, stepAt.minusMillis(500), "charge", "charge"),
+                new TimerScheduled("order-1", 2, stepAt, "nap", "nap", stepAt.plusSeconds(60)));
+
+        assertThat(result).isEqualTo(new AppendResult(true, 3, false));
+        RunInfo info = info("order-1");
+        assertThat(info.status()).isEqualTo(RunStatus.SLEEPING);
+        assertThat(info.logLength()).isEqualTo(3);
+        assertThat(info.updatedAt()).isEqualTo(stepAt);
+        assertThat(info.output()).isNull();
+        assertThat(info.error()).isNull();
+        assertThat(info).usingRecursiveComparison()
+                .ignoringFields("status", "logLength", "updatedAt")
+                .isEqualTo(created);
+
+        appendStep("order-1", RunStatus.WAITING);
+        assertThat(info("order-1").status()).isEqualTo(RunStatus.WAITING);
+        assertThat(info("order-1").logLength()).isEqualTo(4);
+    }
+
+    @Test
+    void workflowCompletedSetsStatusAndOutput() {
+        create("order-1");
+        markRunning("order-1");
+        Payload output = payload(Map.of("receipt", "r-1", "labels", List.of("a", "b")));
+        clock.advance(Duration.ofSeconds(3));
+
+        AppendResult result = append("order-1", RunStatus.COMPLETED,
+                new WorkflowCompleted("order-1", 2, now(), output));
+
+        assertThat(result.appended()).isTrue();
+        RunInfo info = info("order-1");
+        assertThat(info.status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(info.isTerminal()).isTrue();
+        assertThat(info.output()).isEqualTo(output);
+        assertThat(info.error()).isNull();
+        assertThat(info.updatedAt()).isEqualTo(now());
+        assertThat(info.logLength()).isEqualTo(3);
+    }
+
+    @Test
+    void workflowFailedSetsStatusAndError() {
+        create("order-1");
+        ErrorInfo error = sampleError();
+
+        append("order-1", RunStatus.FAILED, new WorkflowFailed("order-1", 1, now(), error));
+
+        RunInfo info = info("order-1");
+        assertThat(info.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(info.error()).isEqualTo(error);
+        assertThat(info.error().causeTypes()).containsExactly("java.io.IOException");
+        assertThat(info.output()).isNull();
+    }
+
+    @Test
+    void workflowCanceledSetsStatus() {
+        create("order-1");
+
+        append("order-1", RunStatus.CANCELED,
+                new WorkflowCancelRequested("order-1", 1, now(), "no longer needed", now()),
+                new WorkflowCanceled("order-1", 2, now()));
+
+        assertThat(info("order-1").status()).isEqualTo(RunStatus.CANCELED);
+        assertThat(info("order-1").logLength()).isEqualTo(3);
+    }
+
+    // ---- status-only appends ----
+
+    @Test
+    void statusOnlyAppendUpdatesTheStatusAndWritesNoEvent() {
+        create("order-1");
+        markRunning("order-1");
+        List<Event> before = log().read("order-1", 0);
+
+        AppendResult result = append(new Append("order-1", 2, List.of(), RunStatus.WAITING));
+
+        assertThat(result).isEqualTo(new AppendResult(true, 2, false));
+        assertThat(info("order-1").status()).isEqualTo(RunStatus.WAITING);
+        assertThat(info("order-1").logLength()).isEqualTo(2);
+        assertThat(log().read("order-1", 0)).isEqualTo(before);
+    }
+
+    @Test
+    void statusOnlyAppendIsFencedByTheExpectedSeq() {
+        create("order-1");
+        markRunning("order-1");
+
+        AppendResult stale = append(new Append("order-1", 1, List.of(), RunStatus.WAITING));
+        AppendResult future = append(new Append("order-1", 3, List.of(), RunStatus.WAITING));
+
+        assertThat(stale).isEqualTo(new AppendResult(false, 2, false));
+        assertThat(future).isEqualTo(new AppendResult(false, 2, false));
+        assertThat(info("order-1").status()).isEqualTo(RunStatus.RUNNING);
+        assertThat(append(new Append("ghost", 1, List.of(), RunStatus.WAITING))).isEqualTo(AppendResult.missing());
+    }
+
+    @Test
+    void statusOnlyAppendReportsACancelRequest() {
+        create("order-1");
+        log().requestCancel("order-1", "customer asked");
+
+        AppendResult result = append(new Append("order-1", 1, List.of(), RunStatus.RUNNING));
+
+        assertThat(result.appended()).isTrue();
+        assertThat(result.cancelRequested()).isTrue();
+    }
+
+    @Test
+    void statusOnlyAppendCanEndTheTurn() {
+        create("order-1");
+        Lease lease = leaseRun("order-1");
+        Instant wakeAt = now().plus(Duration.ofMinutes(3));
+
+        AppendResult result = append(new Append("order-1", 1, List.of(), RunStatus.SLEEPING, List.of(),
+                new TurnEnd(lease, wakeAt)));
+
+        assertThat(result.appended()).isTrue();
+        assertThat(info("order-1").status()).isEqualTo(RunStatus.SLEEPING);
+        assertThat(tasks().extend(lease, LEASE)).isEmpty();
+        clock.set(wakeAt.minus(MS));
+        assertNothingDue();
+        clock.set(wakeAt);
+        leaseRun("order-1");
+    }
+
+    @Test
+    void terminalStatusRemovesThePendingTurn() {
+        create("order-1");   // due at once
+
+        finish("order-1");
+
+        assertThat(tasks().nextDue(Set.of(QUEUE))).isEmpty();
+        clock.advance(Duration.ofDays(1));
+        assertNothingDue();
+    }
+
+    @Test
+    void terminalStatusRemovesATimer() {
+        create("order-1");
+        tasks().complete(leaseRun("order-1"), now().plus(Duration.ofHours(1)));
+
+        append("order-1", RunStatus.FAILED, new WorkflowFailed("order-1", 1, now(), sampleError()));
+
+        clock.advance(Duration.ofHours(2));
+        assertNothingDue();
+    }
+
+    // ---- cancellation ----
+
+    @Test
+    void requestCancelFlagsTheRunWithoutWritingAnEvent() {
+        create("order-1");
+        markRunning("order-1");
+
+        log().requestCancel("order-1", "customer asked");
+
+        RunInfo info = info("order-1");
+        assertThat(info.cancelRequested()).isTrue();
+        assertThat(info.status()).isEqualTo(RunStatus.RUNNING);
+        assertThat(info.logLength()).isEqualTo(2);
+        assertThat(log().read("order-1", 0)).hasSize(2);
+    }
+
+    @Test
+    void requestCancelIsVisibleInTheNextAppendResult() {
+        create("order-1");
+        assertThat(appendStep("order-1", RunStatus.RUNNING).cancelRequested()).isFalse();
+
+        log().requestCancel("order-1", "customer asked");
+
+        assertThat(appendStep("order-1", RunStatus.RUNNING).cancelRequested()).isTrue();
+    }
+
+    @Test
+    void requestCancelIsIdempotent() {
+        create("order-1");
+
+        log().requestCancel("order-1", "first");
+        log().requestCancel("order-1", "second");
+
+        assertThat(info("order-1").cancelRequested()).isTrue();
+        assertThat(info("order-1").logLength()).isEqualTo(1);
+        assertThat(lease("w", 10)).extracting(Lease::runId).containsExactly("order-1");
+    }
+
+    @Test
+    void requestCancelMakesAnIdleRunDue() {
+        create("order-1");
+        tasks().complete(leaseRun("order-1"), null);   // waiting for a signal, no turn pending
+        assertNothingDue();
+
+        log().requestCancel("order-1", "customer asked");
+
+        leaseRun("order-1");
+    }
+
+    @Test
+    void requestCancelWakesASleepingRunAtOnce() {
+        create("order-1");
+        tasks().complete(leaseRun("order-1"), now().plus(Duration.ofDays(3)));
+
+        log().requestCancel("order-1", "customer asked");
+
+        leaseRun("order-1");
+    }
+
+    @Test
+    void requestCancelOnAFinishedRunThrowsRunFinished() {
+        create("order-1");
+        finish("order-1");
+
+        assertThatThrownBy(() -> log().requestCancel("order-1", "too late"))
+                .isInstanceOf(RunFinishedException.class)
+                .satisfies(e -> {
+                    assertThat(((RunFinishedException) e).runId()).isEqualTo("order-1");
+                    assertThat(((RunFinishedException) e).status()).isEqualTo(RunStatus.COMPLETED);
+                });
+        assertThat(info("order-1").cancelRequested()).isFalse();
+        assertNothingDue();
+    }
+
+    @Test
+    void requestCancelOnAnUnknownRunThrowsRunNotFound() {
+        assertThatThrownBy(() -> log().requestCancel("ghost", "who?"))
+                .isInstanceOf(RunNotFoundException.class);
+        assertThat(queries().get("ghost")).isEmpty();
+    }
+
+    // ---- holds ----
+
+    @Test
+    void holdSetsHeldAndTheNextSuccessfulAppendClearsIt() {
+        create("order-1");
+        markRunning("order-1");
+        ErrorInfo reason = ErrorInfo.of("io.worldflow.NonDeterministicWorkflowException",
+                "at charge: expected step 'charge', found timer 'nap'");
+
+        log().hold("order-1", reason);
+
+        RunInfo held = info("order-1");
+        assertThat(held.held()).isEqualTo(reason);
+        assertThat(held.isHeld()).isTrue();
+        assertThat(held.status()).isEqualTo(RunStatus.RUNNING);
+        assertThat(held.logLength()).isEqualTo(2);
+
+        AppendResult conflict = append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.RUNNING));
+        assertThat(conflict.isConflict()).isTrue();
+        assertThat(info("order-1").held()).as("a conflicting append leaves the hold").isEqualTo(reason);
+
+        appendStep("order-1", RunStatus.RUNNING);
+        assertThat(info("order-1").held()).isNull();
+        assertThat(info("order-1").isHeld()).isFalse();
+    }
+
+    @Test
+    void holdSurvivesReopen() {
+        create("order-1");
+        ErrorInfo reason = sampleError();
+        log().hold("order-1", reason);
+
+        reopen();
+
+        assertThat(info("order-1").held()).isEqualTo(reason);
+    }
+
+    // ---- consumed signals ----
+
+    @Test
+    void consumedSignalsAreRemovedWithTheAppend() {
+        create("order-1");
+        markRunning("order-1");
+        long first = signals().send("order-1", "approval", payload("first"));
+        long second = signals().send("order-1", "approval", payload("second"));
+        long other = signals().send("order-1", "address", payload("elsewhere"));
+
+        AppendResult result = append(new Append("order-1", 2, steps("order-1", 2, 1), RunStatus.RUNNING,
+                List.of(first, other), null));
+
+        assertThat(result.appended()).isTrue();
+        assertThat(signals().pending("order-1")).extracting(PendingSignal::id).containsExactly(second);
+    }
+
+    @Test
+    void aConflictingAppendConsumesNoSignal() {
+        create("order-1");
+        markRunning("order-1");
+        long first = signals().send("order-1", "approval", payload("first"));
+        List<PendingSignal> before = signals().pending("order-1");
+
+        AppendResult result = append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.RUNNING,
+                List.of(first), null));
+
+        assertThat(result.isConflict()).isTrue();
+        assertThat(signals().pending("order-1")).isEqualTo(before);
+    }
+
+    // ---- turn ends ----
+
+    @Test
+    void turnEndWithoutWakeAtCompletesTheLeaseWithTheAppend() {
+        create("order-1");
+        Lease lease = leaseRun("order-1");
+
+        AppendResult result = append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.WAITING,
+                List.of(), new TurnEnd(lease, null)));
+
+        assertThat(result.appended()).isTrue();
+        assertThat(tasks().extend(lease, LEASE)).as("the lease ended with the append").isEmpty();
+        clock.advance(LEASE.multipliedBy(4));
+        assertNothingDue();
+        assertThat(tasks().nextDue(Set.of(QUEUE))).isEmpty();
+    }
+
+    @Test
+    void turnEndWithWakeAtMakesTheRunDueThen() {
+        create("order-1");
+        Lease lease = leaseRun("order-1");
+        Instant wakeAt = now().plus(Duration.ofMinutes(10));
+
+        append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.SLEEPING, List.of(),
+                new TurnEnd(lease, wakeAt)));
+
+        assertThat(tasks().nextDue(Set.of(QUEUE))).contains(wakeAt);
+        clock.set(wakeAt.minus(MS));
+        assertNothingDue();
+        clock.set(wakeAt);
+        assertThat(leaseRun("order-1").deliveries()).isEqualTo(1);
+    }
+
+    @Test
+    void turnEndKeepsATurnRequestedDuringTheLease() {
+        create("order-1");
+        Lease lease = leaseRun("order-1");
+        signals().send("order-1", "approval", payload("yes"));
+
+        append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.WAITING, List.of(),
+                new TurnEnd(lease, null)));
+
+        leaseRun("order-1");
+    }
+
+    @Test
+    void aConflictingAppendDoesNotEndTheTurn() {
+        create("order-1");
+        markRunning("order-1");
+        Lease lease = leaseRun("order-1");
+
+        AppendResult result = append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.WAITING,
+                List.of(), new TurnEnd(lease, null)));
+
+        assertThat(result.isConflict()).isTrue();
+        assertThat(tasks().extend(lease, LEASE)).as("the writer still holds its turn to retry").isPresent();
+        assertThat(lease("other", 10)).isEmpty();
+    }
+
+    @Test
+    void aStaleTurnEndLeavesTheNewHoldersLeaseAlone() {
+        create("order-1");
+        Lease stale = leaseRun("order-1");
+        clock.advance(LEASE.plus(MS));
+        Lease current = leaseRun("order-1");
+
+        AppendResult result = append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.WAITING,
+                List.of(), new TurnEnd(stale, null)));
+
+        assertThat(result.appended()).as("fencing is by sequence, not by lease").isTrue();
+        assertThat(tasks().extend(current, LEASE)).isPresent();
+        assertThat(lease("other", 10)).isEmpty();
+    }
+
+    @Test
+    void appendsOfManyRunsEndTheirTurnsInOneBatch() {
+        for (int i = 0; i < 5; i++) {
+            create("run-" + i);
+        }
+        List<Lease> leases = lease("w", 10);
+        assertThat(leases).hasSize(5);
+        Instant wakeAt = now().plus(Duration.ofMinutes(1));
+
+        List<AppendResult> results = log().append(leases.stream()
+                .map(l -> new Append(l.runId(), 1, List.<Event>of(stepScheduled(l.runId(), 1)), RunStatus.SLEEPING,
+                        List.of(), new TurnEnd(l, wakeAt)))
+                .toList());
+
+        assertThat(results).allSatisfy(r -> assertThat(r.appended()).isTrue());
+        assertNothingDue();
+        clock.set(wakeAt);
+        assertThat(lease("w", 10)).extracting(Lease::runId)
+                .containsExactlyInAnyOrder("run-0", "run-1", "run-2", "run-3", "run-4");
+    }
+}
