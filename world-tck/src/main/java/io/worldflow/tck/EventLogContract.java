@@ -41,7 +41,6 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The event log: creating runs, appending with an expected sequence, reading back. The projection
@@ -364,9 +363,15 @@ public abstract class EventLogContract extends WorldContractSupport {
     }
 
     @Test
-    void twoWorldsOverOneStoreShareTheLog() {
-        assumeTrue(supportsSharedStorage(), "the world's storage belongs to one process at a time");
+    void aSecondWorldOverTheSameStoreSharesTheLogOrIsRefused() {
         create("order-1");
+        if (!supportsSharedStorage()) {
+            assertThatThrownBy(this::open).isInstanceOf(io.worldflow.WorldException.class)
+                    .satisfies(e -> assertThat(((io.worldflow.WorldException) e).isTransient()).isFalse());
+            assertThat(append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.RUNNING)).appended()).isTrue();
+            assertThat(log().read("order-1", 0)).hasSize(2);
+            return;
+        }
         try (var other = open()) {
             assertThat(other.eventLog().read("order-1", 0)).hasSize(1);
             AppendResult fromOther = other.eventLog().append(List.of(

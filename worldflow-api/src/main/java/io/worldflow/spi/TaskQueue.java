@@ -40,7 +40,10 @@ public interface TaskQueue {
     /** Makes the run due for a turn at {@code at} (or keeps an earlier due time). No-op for an unknown or finished run. */
     void enqueue(String runId, Instant at);
 
-    /** The earliest due time among unleased turns of {@code queues}, for sleeping until then. */
+    /**
+     * The earliest instant at which a turn of {@code queues} can be leased, for sleeping until then: the
+     * due time of an unleased turn, or the expiry of a leased one (when it would be delivered again).
+     */
     Optional<Instant> nextDue(Set<String> queues);
 
     /**

@@ -132,6 +132,16 @@ final class RunExecution {
         return done;
     }
 
+    /** Whether the turn has ended normally (suspended or finished) and its threads are only unwinding. */
+    boolean endedCleanly() {
+        lock.lock();
+        try {
+            return (phase == Phase.SUSPENDED || phase == Phase.ENDED) && outcome != Outcome.ABORTED;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     // ---------------------------------------------------------------- lifecycle
 
     /** Starts the workflow code on its main virtual thread. */
@@ -446,6 +456,9 @@ final class RunExecution {
 
     private AppendResult submit(RunStatus status, TurnEnd end) {
         CompletableFuture<AppendResult> future;
+        if (phase == Phase.ABORTED) {
+            throw new ExecutionStop(ExecutionStop.Reason.ABORTED); // an abandoned turn never writes
+        }
         logLock.lock();
         try {
             if (pending.isEmpty() && consumed.isEmpty() && (end == null || status == projected)) {

@@ -190,11 +190,25 @@ public final class WorkerLoop implements AutoCloseable {
             }
             synchronized (existing) {
                 if (!existing.closed) {
-                    // the previous turn of this run is still unwinding here: this one starts when it ends
-                    if (existing.next != null) {
-                        tasks.release(existing.next);
+                    RunExecution old = existing.exec;
+                    if (old == null || old.endedCleanly()) {
+                        // the previous turn ended and only unwinds (or still loads): this one starts after it
+                        if (existing.next != null) {
+                            tasks.release(existing.next);
+                        }
+                        existing.next = lease;
+                        return;
                     }
-                    existing.next = lease;
+                    // our lease on a turn that still runs here lapsed (a stuck step, a long pause) and the
+                    // world handed the run out again: abandon the old turn (its writes are fenced off) and
+                    // resume the run from its log on the new lease
+                    log.warn("run {}: lease lapsed during a turn; abandoning it and resuming from the log", lease.runId());
+                    old.abort("lease lapsed");
+                    existing.closed = true;
+                    if (!active.replace(lease.runId(), existing, fresh)) {
+                        continue;
+                    }
+                    Thread.ofVirtual().name("wf-load-" + lease.runId()).start(() -> load(fresh, lease));
                     return;
                 }
             }
@@ -223,7 +237,12 @@ public final class WorkerLoop implements AutoCloseable {
             List<Event> events = engine.world.eventLog().read(runId, 0);
             RunExecution exec = new RunExecution(engine, lease, info, workflow.get(), History.of(events));
             slot.exec = exec;
-            exec.done().whenComplete((outcome, error) -> finished(runId, slot));
+            exec.done().whenComplete((outcome, error) -> {
+                if (outcome == RunExecution.Outcome.ABORTED) {
+                    handBack(exec.lease());
+                }
+                finished(runId, slot);
+            });
             exec.start();
         } catch (RuntimeException e) {
             log.warn("run {}: could not start its turn ({}); handing it back", runId, e.toString());
@@ -233,6 +252,15 @@ public final class WorkerLoop implements AutoCloseable {
                 // the lease will expire
             }
             finished(runId, slot);
+        }
+    }
+
+    /** An aborted turn's lease is handed back so the run is tried again at once (a lapsed lease does nothing). */
+    private void handBack(Lease lease) {
+        try {
+            tasks.release(lease);
+        } catch (RuntimeException e) {
+            log.debug("run {}: hand-back failed ({}); its lease will expire", lease.runId(), e.toString());
         }
     }
 

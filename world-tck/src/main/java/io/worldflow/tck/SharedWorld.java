@@ -1,0 +1,47 @@
+package io.worldflow.tck;
+
+import io.worldflow.spi.EventLog;
+import io.worldflow.spi.RunQueries;
+import io.worldflow.spi.Signals;
+import io.worldflow.spi.TaskQueue;
+import io.worldflow.spi.World;
+
+/** Lends a world to a second Worldflow (a second worker) without letting it close the world. */
+final class SharedWorld implements World {
+
+    private final World world;
+
+    SharedWorld(World world) {
+        this.world = world;
+    }
+
+    @Override
+    public String name() {
+        return world.name();
+    }
+
+    @Override
+    public EventLog eventLog() {
+        return world.eventLog();
+    }
+
+    @Override
+    public TaskQueue taskQueue() {
+        return world.taskQueue();
+    }
+
+    @Override
+    public Signals signals() {
+        return world.signals();
+    }
+
+    @Override
+    public RunQueries runQueries() {
+        return world.runQueries();
+    }
+
+    @Override
+    public void close() {
+        // the owner closes it
+    }
+}
