@@ -19,7 +19,7 @@ import java.util.Objects;
  * @param queue           the queue its turns are delivered on
  * @param priority        higher is leased first
  * @param logLength       number of events in its log (the next sequence number)
- * @param cancelRequested whether cancellation was requested and not yet carried out
+ * @param cancelRequest   the cancellation requested and not yet carried out, or null
  * @param held            why the run is held (a determinism violation), or null when it is not
  */
 public record RunInfo(
@@ -36,8 +36,17 @@ public record RunInfo(
         String queue,
         int priority,
         long logLength,
-        boolean cancelRequested,
+        CancelRequest cancelRequest,
         ErrorInfo held) {
+
+    /**
+     * A request to cancel a run.
+     *
+     * @param reason      why, as given by whoever asked; may be null
+     * @param requestedAt when it was asked
+     */
+    public record CancelRequest(String reason, Instant requestedAt) {
+    }
 
     public RunInfo {
         Objects.requireNonNull(runId, "runId");
@@ -48,6 +57,11 @@ public record RunInfo(
 
     public boolean isTerminal() {
         return status.isTerminal();
+    }
+
+    /** Whether cancellation was requested and not yet carried out. */
+    public boolean cancelRequested() {
+        return cancelRequest != null;
     }
 
     public boolean isHeld() {

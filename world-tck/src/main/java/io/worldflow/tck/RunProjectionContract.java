@@ -201,6 +201,7 @@ public abstract class RunProjectionContract extends WorldContractSupport {
 
         RunInfo info = info("order-1");
         assertThat(info.cancelRequested()).isTrue();
+        assertThat(info.cancelRequest()).isEqualTo(new RunInfo.CancelRequest("customer asked", now()));
         assertThat(info.status()).isEqualTo(RunStatus.RUNNING);
         assertThat(info.logLength()).isEqualTo(2);
         assertThat(log().read("order-1", 0)).hasSize(2);
@@ -221,9 +222,11 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         create("order-1");
 
         log().requestCancel("order-1", "first");
+        java.time.Instant first = now();
+        clock.advance(java.time.Duration.ofSeconds(5));
         log().requestCancel("order-1", "second");
 
-        assertThat(info("order-1").cancelRequested()).isTrue();
+        assertThat(info("order-1").cancelRequest()).isEqualTo(new RunInfo.CancelRequest("first", first));
         assertThat(info("order-1").logLength()).isEqualTo(1);
         assertThat(lease("w", 10)).extracting(Lease::runId).containsExactly("order-1");
     }

@@ -199,8 +199,14 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
         worldflow(w);
         RunHandle<String> run = wf.start(w, "x");
         awaitStatus(run.id(), RunStatus.SLEEPING);
-        run.cancel();
+        clock.advance(Duration.ofMinutes(1));
+        java.time.Instant requestedAt = clock.instant();
+        wf.cancel(run.id(), "customer changed their mind");
         assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowCanceledException.class);
+        assertThat(eventsOf(run.id(), WorkflowCancelRequested.class)).singleElement().satisfies(c -> {
+            assertThat(c.reason()).isEqualTo("customer changed their mind");
+            assertThat(c.requestedAt()).isEqualTo(requestedAt);
+        });
         assertThat(run.status()).isEqualTo(RunStatus.CANCELED);
         clock.advance(Duration.ofHours(2));
         pause(100);

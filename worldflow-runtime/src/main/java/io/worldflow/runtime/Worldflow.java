@@ -209,8 +209,22 @@ public final class Worldflow implements AutoCloseable {
 
     /** Requests cancellation: the run ends CANCELED at its next primitive. */
     public void cancel(String runId) {
+        cancel(runId, "requested by client");
+    }
+
+    /**
+     * Requests cancellation with a reason, recorded in the run's {@code WorkflowCancelRequested} event.
+     *
+     * @throws RunNotFoundException              when the run does not exist
+     * @throws io.worldflow.RunFinishedException when it has finished
+     */
+    public void cancel(String runId, String reason) {
+        Objects.requireNonNull(runId, "runId");
+        if (reason != null && reason.length() > 1000) {
+            throw new IllegalArgumentException("a cancellation reason is at most 1000 characters");
+        }
         ensureOpen();
-        world.eventLog().requestCancel(runId, "requested by client");
+        world.eventLog().requestCancel(runId, reason);
     }
 
     /** The run's event timeline, in order: the audit log. */

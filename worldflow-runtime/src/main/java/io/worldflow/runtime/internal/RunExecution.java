@@ -571,7 +571,17 @@ final class RunExecution {
 
     private void endCanceled() {
         Instant now = now();
-        record(seq -> new WorkflowCancelRequested(runId, seq, now, null, now));
+        RunInfo.CancelRequest request = info.cancelRequest();
+        if (request == null) {
+            try {
+                request = engine.world.runQueries().get(runId).map(RunInfo::cancelRequest).orElse(null);
+            } catch (RuntimeException e) {
+                log.debug("run {}: could not read the cancellation request ({})", runId, e.toString());
+            }
+        }
+        String reason = request == null ? null : request.reason();
+        Instant requestedAt = request == null || request.requestedAt() == null ? now : request.requestedAt();
+        record(seq -> new WorkflowCancelRequested(runId, seq, now, reason, requestedAt));
         record(seq -> new WorkflowCanceled(runId, seq, now));
         finish(RunStatus.CANCELED);
     }
