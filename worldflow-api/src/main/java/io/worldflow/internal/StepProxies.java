@@ -22,6 +22,22 @@ public final class StepProxies {
     private StepProxies() {
     }
 
+    /** Calls {@code method} on {@code target}, rethrowing what the method itself threw (not a reflection wrapper). */
+    public static Object invoke(Method method, Object target, Object... args) throws Exception {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof Exception ex) {
+                throw ex;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
+    }
+
     public static <T> T create(Class<T> stepInterface, T target) {
         Objects.requireNonNull(stepInterface, "stepInterface");
         Objects.requireNonNull(target, "target");
@@ -61,20 +77,6 @@ public final class StepProxies {
                 new Class<?>[]{stepInterface}, handler));
     }
 
-    private static Object invoke(Method method, Object target, Object[] args) throws Exception {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof Exception ex) {
-                throw ex;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw e;
-        }
-    }
 
     static RetryPolicy policy(Retry retry) {
         return new RetryPolicy(retry.maxAttempts(), retry.backoff(), Duration.ofMillis(retry.initialDelayMillis()),

@@ -3,8 +3,8 @@ package io.worldflow.runtime.internal;
 import io.worldflow.UnknownWorkflowException;
 import io.worldflow.Workflow;
 import io.worldflow.annotation.WorkflowMethod;
+import io.worldflow.internal.StepProxies;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Collections;
@@ -53,20 +53,7 @@ public final class Registry {
     private static Workflow<?, ?> annotated(String name, Object target, Method m) {
         Class input = m.getParameterTypes()[0];
         Class output = m.getReturnType() == void.class ? Void.class : wrap(m.getReturnType());
-        return Workflow.define(name, wrap(input), output, (ctx, in) -> {
-            try {
-                return m.invoke(target, in);
-            } catch (InvocationTargetException e) {
-                Throwable cause = e.getCause();
-                if (cause instanceof Exception ex) {
-                    throw ex;
-                }
-                if (cause instanceof Error err) {
-                    throw err;
-                }
-                throw e;
-            }
-        });
+        return Workflow.define(name, wrap(input), output, (ctx, in) -> StepProxies.invoke(m, target, in));
     }
 
     private static Class<?> wrap(Class<?> type) {
