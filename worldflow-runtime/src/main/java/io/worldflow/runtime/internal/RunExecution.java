@@ -1,21 +1,14 @@
 package io.worldflow.runtime.internal;
 
 import io.worldflow.DeadlineExceededException;
-import io.worldflow.ErrorInfo;
 import io.worldflow.NonDeterministicWorkflowException;
-import io.worldflow.Payload;
 import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
 import io.worldflow.SerializationException;
 import io.worldflow.Workflow;
 import io.worldflow.WorkflowCanceledException;
 import io.worldflow.event.Event;
-import io.worldflow.event.WorkflowCancelRequested;
-import io.worldflow.event.WorkflowCanceled;
-import io.worldflow.event.WorkflowCompleted;
-import io.worldflow.event.WorkflowFailed;
 import io.worldflow.internal.CurrentContext;
-import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.PendingSignal;
@@ -27,10 +20,8 @@ import org.slf4j.MDC;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.Condition;
@@ -84,12 +75,7 @@ final class RunExecution {
     final History history;
     private volatile Lease lease;
 
-    private final ReentrantLock logLock = new ReentrantLock();
-    private long nextSeq;
-    private List<Event> pending = new ArrayList<>();
-    private List<Long> consumed = new ArrayList<>();
-    private final Set<Long> claimedSignals = new HashSet<>();
-    private volatile RunStatus projected;
+    private final RunLog runLog;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -115,9 +101,8 @@ final class RunExecution {
         this.info = info;
         this.workflow = workflow;
         this.history = history;
-        this.nextSeq = history.size();
+        this.runLog = new RunLog(engine, runId, history.size(), info.status());
         this.cancelRequested = info.cancelRequested();
-        this.projected = info.status();
     }
 
     Lease lease() {
@@ -165,10 +150,10 @@ final class RunExecution {
         } catch (ExecutionStop stop) {
             return;
         } catch (Throwable error) {
-            finishFailed(error);
+            new RunEnding(this).failed(error);
             return;
         }
-        finishReturned(root, output);
+        new RunEnding(this).returned(root, output);
     }
 
     void spawn(String name, Runnable body) {
@@ -418,35 +403,16 @@ final class RunExecution {
         changed.signalAll();
     }
 
-    // ---------------------------------------------------------------- signals
+    // ---------------------------------------------------------------- the log
 
     /** The oldest pending signal of that name not yet taken by another wait of this turn, claimed. */
     Optional<PendingSignal> claimSignal(String name) {
-        List<PendingSignal> all = engine.world.signals().pending(runId);
-        logLock.lock();
-        try {
-            for (PendingSignal s : all) {
-                if (s.name().equals(name) && claimedSignals.add(s.id())) {
-                    consumed.add(s.id());
-                    return Optional.of(s);
-                }
-            }
-            return Optional.empty();
-        } finally {
-            logLock.unlock();
-        }
+        return runLog.claimSignal(name);
     }
-
-    // ---------------------------------------------------------------- the log
 
     /** Buffers an event; it becomes durable with the next flush. */
     void record(LongFunction<Event> make) {
-        logLock.lock();
-        try {
-            pending.add(make.apply(nextSeq++));
-        } finally {
-            logLock.unlock();
-        }
+        runLog.record(make);
     }
 
     /** Makes everything buffered durable before the caller proceeds (group-committed with other runs). */
@@ -454,25 +420,13 @@ final class RunExecution {
         submit(RunStatus.RUNNING, null);
     }
 
-    private AppendResult submit(RunStatus status, TurnEnd end) {
-        CompletableFuture<AppendResult> future;
+    private void submit(RunStatus status, TurnEnd end) {
         if (phase == Phase.ABORTED) {
             throw new ExecutionStop(ExecutionStop.Reason.ABORTED); // an abandoned turn never writes
         }
-        logLock.lock();
-        try {
-            if (pending.isEmpty() && consumed.isEmpty() && (end == null || status == projected)) {
-                if (end != null) {
-                    engine.world.taskQueue().complete(end.lease(), end.wakeAt());
-                }
-                return null;
-            }
-            Append append = new Append(runId, nextSeq - pending.size(), pending, status, consumed, end);
-            pending = new ArrayList<>();
-            consumed = new ArrayList<>();
-            future = engine.committer.submit(append);
-        } finally {
-            logLock.unlock();
+        CompletableFuture<AppendResult> future = runLog.submit(status, end);
+        if (future == null) {
+            return;
         }
         AppendResult result;
         try {
@@ -489,67 +443,24 @@ final class RunExecution {
         if (result.cancelRequested()) {
             cancelRequested = true;
         }
-        projected = status;
-        return result;
-    }
-
-    private void endTurn(RunStatus status, Instant wakeAt) {
-        submit(status, new TurnEnd(lease, wakeAt));
     }
 
     // ---------------------------------------------------------------- how the run ends
 
-    private void finishReturned(RunContext root, Object output) {
-        if (!claimEnd()) {
-            return;
-        }
-        if (canceling) {
-            endCanceled();
-            return;
-        }
-        if (deadlinePassed) {
-            endFailed(new DeadlineExceededException(runId, info.deadline()));
-            return;
-        }
-        if (nondeterminism != null) {
-            endHeld(nondeterminism);
-            return;
-        }
-        if (root.unvisitedRecorded() > 0) {
-            endHeld(nondeterministic("the workflow returned, but its history holds " + root.unvisitedRecorded()
-                    + " more primitive(s) the code no longer reaches"));
-            return;
-        }
-        Payload encoded;
-        try {
-            encoded = engine.codec.encode(output, "result of run '" + runId + "'");
-        } catch (SerializationException e) {
-            endFailed(e);
-            return;
-        }
-        record(seq -> new WorkflowCompleted(runId, seq, now(), encoded));
-        finish(RunStatus.COMPLETED);
+    boolean canceling() {
+        return canceling;
     }
 
-    private void finishFailed(Throwable error) {
-        if (!claimEnd()) {
-            return;
-        }
-        if (nondeterminism != null) {
-            endHeld(nondeterminism);
-        } else if (error instanceof HeldException held) {
-            endHeld(held);
-        } else if (canceling) {
-            endCanceled();
-        } else if (deadlinePassed) {
-            endFailed(new DeadlineExceededException(runId, info.deadline()));
-        } else {
-            endFailed(error);
-        }
+    boolean deadlinePassed() {
+        return deadlinePassed;
+    }
+
+    NonDeterministicWorkflowException nondeterminism() {
+        return nondeterminism;
     }
 
     /** Only the main thread ends a run, once, and only while the turn is active. */
-    private boolean claimEnd() {
+    boolean claimEnd() {
         lock.lock();
         try {
             if (phase != Phase.ACTIVE) {
@@ -562,56 +473,12 @@ final class RunExecution {
         }
     }
 
-    private void endFailed(Throwable error) {
-        ErrorInfo err = ErrorInfo.of(error);
-        log.info("run {} failed: {}", runId, err.summary());
-        record(seq -> new WorkflowFailed(runId, seq, now(), err));
-        finish(RunStatus.FAILED);
+    /** Commits the buffered events with the run's new status and ends the turn (next turn at {@code wakeAt}). */
+    void endTurn(RunStatus status, Instant wakeAt) {
+        submit(status, new TurnEnd(lease, wakeAt));
     }
 
-    private void endCanceled() {
-        Instant now = now();
-        RunInfo.CancelRequest request = info.cancelRequest();
-        if (request == null) {
-            try {
-                request = engine.world.runQueries().get(runId).map(RunInfo::cancelRequest).orElse(null);
-            } catch (RuntimeException e) {
-                log.debug("run {}: could not read the cancellation request ({})", runId, e.toString());
-            }
-        }
-        String reason = request == null ? null : request.reason();
-        Instant requestedAt = request == null || request.requestedAt() == null ? now : request.requestedAt();
-        record(seq -> new WorkflowCancelRequested(runId, seq, now, reason, requestedAt));
-        record(seq -> new WorkflowCanceled(runId, seq, now));
-        finish(RunStatus.CANCELED);
-    }
-
-    private void finish(RunStatus status) {
-        try {
-            endTurn(status, null);
-            setOutcome(Outcome.FINISHED);
-            engine.completions.finished(runId);
-        } catch (ExecutionStop stop) {
-            setOutcome(Outcome.ABORTED);
-        } catch (RuntimeException e) {
-            log.warn("run {}: could not record its end ({}); it will be resumed", runId, e.toString());
-            setOutcome(Outcome.ABORTED);
-        }
-    }
-
-    private void endHeld(RuntimeException why) {
-        log.warn("run {} is held: {}", runId, why.getMessage());
-        try {
-            engine.world.eventLog().hold(runId, ErrorInfo.of(why));
-            engine.world.taskQueue().complete(lease, now().plus(engine.holdRetry));
-            setOutcome(Outcome.HELD);
-        } catch (RuntimeException e) {
-            log.warn("run {}: could not record the hold ({})", runId, e.toString());
-            setOutcome(Outcome.ABORTED);
-        }
-    }
-
-    private void setOutcome(Outcome o) {
+    void setOutcome(Outcome o) {
         lock.lock();
         try {
             outcome = o;

@@ -1,0 +1,96 @@
+package io.worldflow.runtime.internal;
+
+import io.worldflow.RunStatus;
+import io.worldflow.event.Event;
+import io.worldflow.spi.Append;
+import io.worldflow.spi.AppendResult;
+import io.worldflow.spi.PendingSignal;
+import io.worldflow.spi.TurnEnd;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongFunction;
+
+/**
+ * The tail of one run's log during a turn: events recorded but not yet durable, the signals they
+ * consume, and the next sequence number. Appends leave in order through the group committer, so a
+ * run's threads may pipeline them.
+ */
+final class RunLog {
+
+    private final Engine engine;
+    private final String runId;
+    private final ReentrantLock lock = new ReentrantLock();
+    private long nextSeq;
+    private List<Event> pending = new ArrayList<>();
+    private List<Long> consumed = new ArrayList<>();
+    private final Set<Long> claimedSignals = new HashSet<>();
+    private volatile RunStatus projected;
+
+    RunLog(Engine engine, String runId, long nextSeq, RunStatus projected) {
+        this.engine = engine;
+        this.runId = runId;
+        this.nextSeq = nextSeq;
+        this.projected = projected;
+    }
+
+    /** Buffers an event with the next sequence number; it becomes durable with the next append. */
+    void record(LongFunction<Event> make) {
+        lock.lock();
+        try {
+            pending.add(make.apply(nextSeq++));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The oldest pending signal of that name not yet taken by another wait of this turn, claimed. */
+    Optional<PendingSignal> claimSignal(String name) {
+        List<PendingSignal> all = engine.world.signals().pending(runId);
+        lock.lock();
+        try {
+            for (PendingSignal s : all) {
+                if (s.name().equals(name) && claimedSignals.add(s.id())) {
+                    consumed.add(s.id());
+                    return Optional.of(s);
+                }
+            }
+            return Optional.empty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Sends what is buffered as one append with the run's new status (and, with {@code end}, the end of
+     * the turn). When there is nothing to write the turn's end goes straight to the task queue and the
+     * result is null.
+     */
+    CompletableFuture<AppendResult> submit(RunStatus status, TurnEnd end) {
+        lock.lock();
+        try {
+            if (pending.isEmpty() && consumed.isEmpty() && (end == null || status == projected)) {
+                if (end != null) {
+                    engine.world.taskQueue().complete(end.lease(), end.wakeAt());
+                }
+                return null;
+            }
+            Append append = new Append(runId, nextSeq - pending.size(), pending, status, consumed, end);
+            pending = new ArrayList<>();
+            consumed = new ArrayList<>();
+            return engine.committer.submit(append).thenApply(result -> {
+                if (result.appended()) {
+                    projected = status;
+                }
+                return result;
+            });
+        } finally {
+            lock.unlock();
+        }
+    }
+}
