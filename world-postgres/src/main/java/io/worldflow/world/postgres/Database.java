@@ -1,0 +1,174 @@
+package io.worldflow.world.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.worldflow.WorldException;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.conf.Settings;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+
+import static org.jooq.impl.DSL.function;
+import static org.jooq.impl.DSL.val;
+
+/**
+ * The pool of connections to the database and the three ways work runs on it: a write transaction, single
+ * self-committing statements, and reads. Writes that make a turn due announce it with {@code pg_notify}
+ * inside their transaction (delivered to listeners when it commits), and to this process's subscribers
+ * once committed.
+ */
+final class Database implements AutoCloseable {
+
+    private static final Settings JOOQ = new Settings()
+            .withExecuteLogging(false)
+            .withDiagnosticsLogging(false)
+            .withFetchWarnings(false)
+            .withRenderFormatted(false);
+    /** How long a call waits for a free connection before failing with a transient error. */
+    private static final long CONNECTION_TIMEOUT_MILLIS = 5_000;
+
+    static {
+        // jOOQ prints a banner and tips through its logger on first use unless told not to
+        if (System.getProperty("org.jooq.no-logo") == null) {
+            System.setProperty("org.jooq.no-logo", "true");
+        }
+        if (System.getProperty("org.jooq.no-tips") == null) {
+            System.setProperty("org.jooq.no-tips", "true");
+        }
+    }
+
+    private final PgSettings settings;
+    private final HikariDataSource pool;
+    private final DueNotifier notifier;
+    private final String channel;
+    final Tables tables;
+    private volatile boolean closed;
+
+    private Database(PgSettings settings, HikariDataSource pool, DueNotifier notifier) {
+        this.settings = settings;
+        this.pool = pool;
+        this.notifier = notifier;
+        this.channel = settings.channel();
+        this.tables = new Tables(settings.schema(), settings.prefix());
+    }
+
+    /** A pool over the database, which {@link Connector#connectOnStart} has shown to be reachable. */
+    static Database open(PgSettings settings, Connector connector, DueNotifier notifier) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("worldflow-postgres-" + settings.schema());
+        config.setJdbcUrl(settings.url());
+        config.setDriverClassName(org.postgresql.Driver.class.getName());
+        config.setDataSourceProperties(connector.properties(Connector.MAX_CONNECT_SECONDS));
+        config.setMaximumPoolSize(settings.poolSize());
+        config.setMinimumIdle(Math.min(2, settings.poolSize()));
+        config.setConnectionTimeout(CONNECTION_TIMEOUT_MILLIS);
+        config.setValidationTimeout(Math.min(2_000, CONNECTION_TIMEOUT_MILLIS - 1));
+        config.setAutoCommit(true);
+        // reachability was checked just before; a failure from here on is reported by the call that meets it
+        config.setInitializationFailTimeout(-1);
+        return new Database(settings, new HikariDataSource(config), notifier);
+    }
+
+    PgSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Runs {@code work} in one transaction: committed when it returns, rolled back when it throws. When the
+     * work noted a due instant, {@code pg_notify} announces it in the same transaction, and this process's
+     * subscribers hear of it once committed.
+     *
+     * @param subject the run concerned, for error messages ({@link SqlFailures#run}), or null
+     */
+    <T> T write(String operation, String subject, SqlWork<Tx, T> work) {
+        ensureOpen();
+        Tx tx;
+        T result;
+        try (Connection c = pool.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                tx = new Tx(dsl(c));
+                result = work.run(tx);
+                if (tx.wake() != null) {
+                    tx.sql.select(notify(tx.wake())).execute();
+                }
+                c.commit();
+            } catch (SQLException | RuntimeException | Error e) {
+                rollback(c, e);
+                throw e;
+            }
+        } catch (SQLException | DataAccessException e) {
+            throw SqlFailures.wrap(operation, subject, settings, e);
+        }
+        if (tx.wake() != null) {
+            notifier.due(tx.wake());
+        }
+        return result;
+    }
+
+    /**
+     * Runs {@code work} in autocommit mode: each statement commits on its own. For writes of one statement;
+     * one that makes a turn due calls {@code pg_notify} itself ({@link #notify(Instant)}) and notes the
+     * instant, which this process's subscribers hear of afterwards.
+     */
+    <T> T autocommit(String operation, String subject, SqlWork<Tx, T> work) {
+        ensureOpen();
+        Tx tx;
+        T result;
+        try (Connection c = pool.getConnection()) {
+            tx = new Tx(dsl(c));
+            result = work.run(tx);
+        } catch (SQLException | DataAccessException e) {
+            throw SqlFailures.wrap(operation, subject, settings, e);
+        }
+        if (tx.wake() != null) {
+            notifier.due(tx.wake());
+        }
+        return result;
+    }
+
+    /** Runs {@code work} (reads) in autocommit mode. */
+    <T> T read(String operation, String subject, SqlWork<DSLContext, T> work) {
+        ensureOpen();
+        try (Connection c = pool.getConnection()) {
+            return work.run(dsl(c));
+        } catch (SQLException | DataAccessException e) {
+            throw SqlFailures.wrap(operation, subject, settings, e);
+        }
+    }
+
+    /** {@code pg_notify(<channel>, '<epoch micros>')}, to select inside a statement that makes a turn due. */
+    org.jooq.Field<Object> notify(Instant dueAt) {
+        return function("pg_notify", Object.class, val(channel), val(Long.toString(Micros.of(dueAt))));
+    }
+
+    /** Closes the pool (connections in use are closed as they are returned). Idempotent. */
+    @Override
+    public void close() {
+        closed = true;
+        pool.close();
+    }
+
+    private static DSLContext dsl(Connection c) {
+        return DSL.using(c, SQLDialect.POSTGRES, JOOQ);
+    }
+
+    private static void rollback(Connection c, Throwable failure) {
+        try {
+            c.rollback();
+        } catch (SQLException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new WorldException("postgres world on " + settings.describe() + " is closed", false, null);
+        }
+    }
+}
