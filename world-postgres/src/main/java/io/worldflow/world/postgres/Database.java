@@ -33,13 +33,12 @@ final class Database implements AutoCloseable {
     private static final long CONNECTION_TIMEOUT_MILLIS = 5_000;
 
     static {
-        // jOOQ prints a banner and tips through its logger on first use unless told not to
-        if (System.getProperty("org.jooq.no-logo") == null) {
-            System.setProperty("org.jooq.no-logo", "true");
-        }
-        if (System.getProperty("org.jooq.no-tips") == null) {
-            System.setProperty("org.jooq.no-tips", "true");
-        }
+        // jOOQ is an implementation detail here: no banner and tips on first use, and no warning that the
+        // server is older than the newest PostgreSQL the open-source dialect targets (this world's SQL needs
+        // PostgreSQL 13 or later). Each stays as the application set it, if it did.
+        setIfAbsent("org.jooq.no-logo", "true");
+        setIfAbsent("org.jooq.no-tips", "true");
+        setIfAbsent("org.jooq.log.org.jooq.impl.DefaultExecuteContext.logVersionSupport", "ERROR");
     }
 
     private final PgSettings settings;
@@ -152,6 +151,12 @@ final class Database implements AutoCloseable {
     public void close() {
         closed = true;
         pool.close();
+    }
+
+    private static void setIfAbsent(String property, String value) {
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, value);
+        }
     }
 
     private static DSLContext dsl(Connection c) {

@@ -1,0 +1,203 @@
+package io.worldflow.world.postgres;
+
+import io.worldflow.SchemaVersionException;
+import io.worldflow.WorldException;
+import io.worldflow.spi.World;
+import io.worldflow.spi.WorldConfig;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Creating, migrating and refusing schemas. */
+class MigrationTest extends PgTestSupport {
+
+    @Test
+    void aNewSchemaIsCreatedWithItsVersionRecorded() throws Exception {
+        String schema = freshSchema();
+
+        open(config(schema));
+
+        assertThat(versions(schema, "wf_")).containsExactly(1);
+        assertThat(tables(schema)).containsExactlyInAnyOrder("wf_events", "wf_runs", "wf_schema_version",
+                "wf_signals", "wf_tasks");
+    }
+
+    @Test
+    void openingAgainChangesNothing() throws Exception {
+        String schema = freshSchema();
+        World first = open(config(schema));
+        first.eventLog().create(newRun("r1"));
+
+        World second = open(config(schema));
+
+        assertThat(versions(schema, "wf_")).containsExactly(1);
+        assertThat(second.eventLog().read("r1", 0)).hasSize(1);
+    }
+
+    @Test
+    void theTablePrefixSeparatesWorldsInOneSchema() throws Exception {
+        String schema = freshSchema();
+        World a = open(config(schema));
+        World b = open(config(schema).with(PostgresWorldProvider.TABLE_PREFIX, "other_"));
+        a.eventLog().create(newRun("r1"));
+
+        assertThat(b.runQueries().get("r1")).isEmpty();
+        assertThat(versions(schema, "other_")).containsExactly(1);
+        assertThat(tables(schema)).contains("wf_runs", "other_runs");
+    }
+
+    @Test
+    void aSchemaOfANewerVersionIsRefusedClearly() {
+        String schema = freshSchema();
+        open(config(schema)).close();
+        TestPostgres.shared().execute("INSERT INTO " + schema + ".wf_schema_version VALUES (7, 'V7__future.sql', 0)");
+
+        assertThatThrownBy(() -> open(config(schema)))
+                .isInstanceOf(SchemaVersionException.class)
+                .satisfies(e -> assertThat(((WorldException) e).isTransient()).isFalse())
+                .hasMessageContaining("schema version 7")
+                .hasMessageContaining("supports up to 1")
+                .hasMessageContaining(schema + ".wf_");
+    }
+
+    @Test
+    void tablesOfSomethingElseAreNotTouched() {
+        String schema = freshSchema();
+        TestPostgres.shared().execute("CREATE SCHEMA " + schema,
+                "CREATE TABLE " + schema + ".wf_runs (id integer PRIMARY KEY, note text)");
+
+        assertThatThrownBy(() -> open(config(schema)))
+                .isInstanceOf(WorldException.class)
+                .satisfies(e -> assertThat(((WorldException) e).isTransient()).isFalse())
+                .hasMessageContaining("belong to something else")
+                .hasMessageContaining(PostgresWorldProvider.SCHEMA);
+        assertThat(tables(schema)).containsExactly("wf_runs");
+    }
+
+    @Test
+    void workersStartingTogetherMigrateOnce() throws Exception {
+        String schema = freshSchema();
+        WorldConfig config = config(schema).with(PostgresWorldProvider.POOL_SIZE, "1");
+        int workers = 8;
+        CountDownLatch go = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(workers);
+        List<World> worlds = new ArrayList<>();
+        try {
+            List<Future<World>> futures = new ArrayList<>();
+            for (int i = 0; i < workers; i++) {
+                Callable<World> task = () -> {
+                    go.await();
+                    return open(config);
+                };
+                futures.add(pool.submit(task));
+            }
+            go.countDown();
+            for (Future<World> f : futures) {
+                worlds.add(f.get(30, TimeUnit.SECONDS));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(worlds).hasSize(workers);
+        assertThat(versions(schema, "wf_")).containsExactly(1);
+        worlds.getFirst().eventLog().create(newRun("r1"));
+        assertThat(worlds.getLast().eventLog().read("r1", 0)).hasSize(1);
+    }
+
+    @Test
+    void worldsWithDifferentPrefixesCreateTheirSharedSchemaTogether() throws Exception {
+        String schema = freshSchema();
+        int workers = 6;
+        CountDownLatch go = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(workers);
+        try {
+            List<Future<World>> futures = new ArrayList<>();
+            for (int i = 0; i < workers; i++) {
+                WorldConfig config = config(schema).with(PostgresWorldProvider.TABLE_PREFIX, "p" + i + "_")
+                        .with(PostgresWorldProvider.POOL_SIZE, "1");
+                futures.add(pool.submit(() -> {
+                    go.await();
+                    return open(config);
+                }));
+            }
+            go.countDown();
+            for (Future<World> f : futures) {
+                assertThat(f.get(30, TimeUnit.SECONDS)).isNotNull();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (int i = 0; i < workers; i++) {
+            assertThat(versions(schema, "p" + i + "_")).containsExactly(1);
+        }
+    }
+
+    @Test
+    void thePrintedSchemaAppliesToAnEmptySchemaAndTheWorldFindsItCurrent() throws Exception {
+        String schema = freshSchema();
+        WorldConfig config = config(schema).with(PostgresWorldProvider.TABLE_PREFIX, "dba_");
+        String sql = PrintSchema.migrationSql(config);
+        assertThat(sql).contains("CREATE TABLE " + schema + ".dba_runs").doesNotContain("${");
+
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+            st.execute(sql);
+        }
+        assertThat(versions(schema, "dba_")).containsExactly(1);
+        World world = open(config);
+
+        assertThat(versions(schema, "dba_")).containsExactly(1);
+        assertThat(world.eventLog().create(newRun("r1")).created()).isTrue();
+        assertThat(world.eventLog().read("r1", 0)).hasSize(1);
+    }
+
+    @Test
+    void thePrintedSchemaNeedsNoUrlButValidatesTheNames() {
+        String sql = PrintSchema.migrationSql(WorldConfig.of(java.util.Map.of()));
+
+        assertThat(sql).contains("CREATE SCHEMA IF NOT EXISTS worldflow").contains("worldflow.wf_events")
+                .contains("pg_advisory_xact_lock(").contains("BEGIN;").contains("COMMIT;");
+        assertThatThrownBy(() -> PrintSchema.migrationSql(WorldConfig.of(java.util.Map.of(
+                PostgresWorldProvider.SCHEMA, "bad-name"))))
+                .isInstanceOf(io.worldflow.ConfigurationException.class);
+    }
+
+    private static List<Integer> versions(String schema, String prefix) throws SQLException {
+        List<Integer> out = new ArrayList<>();
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT version FROM " + schema + "." + prefix
+                     + "schema_version ORDER BY version")) {
+            while (rs.next()) {
+                out.add(rs.getInt(1));
+            }
+        }
+        return out;
+    }
+
+    private static List<String> tables(String schema) {
+        List<String> out = new ArrayList<>();
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT tablename FROM pg_tables WHERE schemaname = '" + schema + "'")) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return out;
+    }
+}
