@@ -1,0 +1,212 @@
+package io.worldflow.world.postgres;
+
+import io.worldflow.Payload;
+import io.worldflow.RunQuery;
+import io.worldflow.RunStatus;
+import io.worldflow.event.Event;
+import io.worldflow.event.MarkerRecorded;
+import io.worldflow.event.StepCompleted;
+import io.worldflow.spi.Append;
+import io.worldflow.spi.AppendResult;
+import io.worldflow.spi.Lease;
+import io.worldflow.spi.TurnEnd;
+import io.worldflow.spi.World;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Group commit on PostgreSQL: one transaction per batch, independent results, no deadlocks between workers. */
+class AppendTest extends PgTestSupport {
+
+    private List<Event> markers(String runId, long fromSeq, int count) {
+        List<Event> out = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            out.add(new MarkerRecorded(runId, fromSeq + i, clock.instant(), "m" + (fromSeq + i), "now",
+                    new Payload("\"" + clock.instant() + "\"", "java.time.Instant")));
+        }
+        return out;
+    }
+
+    private Append markerAppend(String runId, long expectedSeq, int count, RunStatus status) {
+        return new Append(runId, expectedSeq, markers(runId, expectedSeq, count), status);
+    }
+
+    @Test
+    void fiveHundredAppendsCommitInOneTransactionAndAConflictDoesNotAffectTheOthers() throws Exception {
+        String schema = freshSchema();
+        World world = open(config(schema));
+        for (int i = 0; i < 500; i++) {
+            world.eventLog().create(newRun("run-" + i));
+        }
+        List<Append> appends = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            appends.add(markerAppend("run-" + i, i == 250 ? 5 : 1, 3, RunStatus.RUNNING));
+        }
+
+        List<AppendResult> results = world.eventLog().append(appends);
+
+        for (int i = 0; i < 500; i++) {
+            assertThat(results.get(i)).isEqualTo(i == 250 ? new AppendResult(false, 1, false)
+                    : new AppendResult(true, 4, false));
+        }
+        assertThat(world.runQueries().countByStatus(RunQuery.all()))
+                .containsEntry(RunStatus.RUNNING, 499L).containsEntry(RunStatus.PENDING, 1L);
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*), count(DISTINCT xmin::text) FROM " + schema
+                     + ".wf_events WHERE seq > 0")) {
+            rs.next();
+            assertThat(rs.getLong(1)).isEqualTo(499 * 3);
+            assertThat(rs.getLong(2)).as("transactions that wrote the batch's events").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void appendsToTheSameRunInOneBatchApplyInOrder() {
+        World world = open(config(freshSchema()));
+        world.eventLog().create(newRun("r1"));
+        world.eventLog().create(newRun("r2"));
+
+        List<AppendResult> results = world.eventLog().append(List.of(
+                markerAppend("r1", 1, 2, RunStatus.RUNNING),
+                markerAppend("r2", 1, 1, RunStatus.RUNNING),
+                markerAppend("r1", 3, 1, RunStatus.SLEEPING),
+                markerAppend("r1", 3, 1, RunStatus.WAITING),
+                markerAppend("ghost", 1, 1, RunStatus.RUNNING)));
+
+        assertThat(results).containsExactly(
+                new AppendResult(true, 3, false),
+                new AppendResult(true, 2, false),
+                new AppendResult(true, 4, false),
+                new AppendResult(false, 4, false),
+                AppendResult.missing());
+        assertThat(world.runQueries().get("r1").orElseThrow().status()).isEqualTo(RunStatus.SLEEPING);
+        assertThat(world.eventLog().read("r1", 0)).hasSize(4);
+    }
+
+    @Test
+    void turnEndsOfABatchAreAllApplied() {
+        World world = open(config(freshSchema()));
+        int runs = 200;
+        for (int i = 0; i < runs; i++) {
+            world.eventLog().create(newRun("run-" + i));
+        }
+        Map<String, Lease> leases = world.taskQueue().lease("w", Set.of(QUEUE), runs, Duration.ofMinutes(1)).stream()
+                .collect(Collectors.toMap(Lease::runId, Function.identity()));
+        assertThat(leases).hasSize(runs);
+        List<Append> appends = new ArrayList<>();
+        for (int i = 0; i < runs; i++) {
+            Instant wake = clock.instant().plusSeconds(10 + i);
+            appends.add(new Append("run-" + i, 1, markers("run-" + i, 1, 1), RunStatus.SLEEPING, List.of(),
+                    new TurnEnd(leases.get("run-" + i), wake)));
+        }
+
+        world.eventLog().append(appends);
+
+        assertThat(world.taskQueue().nextDue(Set.of(QUEUE))).contains(clock.instant().plusSeconds(10));
+        clock.advance(Duration.ofSeconds(10 + runs));
+        assertThat(world.taskQueue().lease("w", Set.of(QUEUE), runs, Duration.ofMinutes(1))).hasSize(runs)
+                .allSatisfy(l -> assertThat(l.deliveries()).isEqualTo(1));
+    }
+
+    /**
+     * Two worlds (as two worker processes) append batches that touch the same runs in different orders: rows
+     * are locked in run id order, so they queue up instead of deadlocking, and every append is accounted for.
+     */
+    @Test
+    void overlappingBatchesFromTwoProcessesNeverDeadlock() throws Exception {
+        String schema = freshSchema();
+        World a = open(config(schema));
+        World b = open(config(schema));
+        int runs = 40;
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < runs; i++) {
+            ids.add("run-" + i);
+            a.eventLog().create(newRun("run-" + i));
+        }
+        Map<String, AtomicLong> written = new ConcurrentHashMap<>();
+        ids.forEach(id -> written.put(id, new AtomicLong()));
+        int threads = 6;
+        CountDownLatch go = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                World world = t % 2 == 0 ? a : b;
+                Random random = new Random(t);
+                futures.add(pool.submit(() -> {
+                    go.await();
+                    for (int round = 0; round < 25; round++) {
+                        List<String> order = new ArrayList<>(ids);
+                        Collections.shuffle(order, random);
+                        List<String> batchIds = order.subList(0, 25);
+                        List<Append> batch = new ArrayList<>();
+                        for (String id : batchIds) {
+                            long length = world.runQueries().get(id).orElseThrow().logLength();
+                            batch.add(markerAppend(id, length, 1, RunStatus.RUNNING));
+                        }
+                        List<AppendResult> results = world.eventLog().append(batch);
+                        for (int i = 0; i < results.size(); i++) {
+                            if (results.get(i).appended()) {
+                                written.get(batchIds.get(i)).incrementAndGet();
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            go.countDown();
+            for (Future<?> f : futures) {
+                f.get(60, TimeUnit.SECONDS);   // a deadlock would surface here as a WorldException
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (String id : ids) {
+            List<Event> log = a.eventLog().read(id, 0);
+            assertThat(log).hasSize((int) (1 + written.get(id).get()));
+            for (int i = 0; i < log.size(); i++) {
+                assertThat(log.get(i).seq()).isEqualTo(i);
+            }
+        }
+    }
+
+    @Test
+    void eventJsonIsStoredAsTheCodecWroteItCharacterForCharacter() throws Exception {
+        String schema = freshSchema();
+        World world = open(config(schema));
+        world.eventLog().create(newRun("r1"));
+        Payload odd = new Payload("{\"b\":1,  \"a\":[1.50, 2e3, {\"z\":null}],\"ü\":\"\\u00fc ✓\"}", "com.acme.Odd");
+        Event event = new StepCompleted("r1", 1, clock.instant(), "s", 1, odd);
+
+        world.eventLog().append(List.of(new Append("r1", 1, List.of(event), RunStatus.RUNNING)));
+
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT json FROM " + schema + ".wf_events WHERE seq = 1")) {
+            rs.next();
+            assertThat(rs.getString(1)).isEqualTo(codec.eventCodec().encode(event));
+        }
+        assertThat(world.eventLog().read("r1", 1))
+                .containsExactly(codec.eventCodec().decode(codec.eventCodec().encode(event)));
+    }
+}
