@@ -7,9 +7,11 @@ import io.worldflow.event.Event;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.EventCodec;
-import org.jooq.BatchBindStep;
-import org.jooq.Record4;
+import org.jooq.CommonTableExpression;
+import org.jooq.Table;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,17 +20,26 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 import static org.jooq.impl.DSL.any;
+import static org.jooq.impl.DSL.deleteFrom;
+import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.insertInto;
+import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.param;
+import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.table;
+import static org.jooq.impl.DSL.update;
+import static org.jooq.impl.DSL.with;
 
 /**
  * Group commit: many runs' appends in one transaction. The runs' rows are locked first, all at once and
  * in run id order, so that batches of different workers touching the same runs queue up instead of
  * deadlocking. Each append is then checked against its run's log length on its own (one may conflict
- * while the others go through); events, projections and consumed signals are written with JDBC batches,
- * and the turns end set-wise. An append without events changes the run's status alone, under the same check.
+ * while the others go through); what the successful ones write goes to the server as arrays, column by
+ * column, and is applied set-wise ({@code unnest}) by one statement, so the cost of a batch hardly grows
+ * with its size. An append without events changes the run's status alone, under the same check.
  */
 final class AppendBatch {
 
@@ -51,11 +62,23 @@ final class AppendBatch {
     private final EventCodec codec;
     private final Tables tables;
     private final TaskRows taskRows;
+    private final Sql lock;
+    /** The write statement for each combination of parts a batch needs (see {@link Writes#key()}). */
+    private final Sql[] writeStatements = new Sql[8];
 
     AppendBatch(EventCodec codec, Tables tables, TaskRows taskRows) {
         this.codec = codec;
         this.tables = tables;
         this.taskRows = taskRows;
+        Tables.Runs r = tables.runs;
+        this.lock = Sql.of(select(r.runId, r.status, r.logLength, r.cancelRequested)
+                .from(r.table)
+                .where(r.runId.eq(any(param("runIds", String[].class))))
+                .orderBy(r.runId)
+                .forUpdate());
+        for (int key = 0; key < writeStatements.length; key++) {
+            writeStatements[key] = writeStatement((key & 1) != 0, (key & 2) != 0, (key & 4) != 0);
+        }
     }
 
     /** Turns the events and error into JSON; done before the transaction so that rows are locked briefly. */
@@ -73,20 +96,14 @@ final class AppendBatch {
     }
 
     /**
-     * Applies the appends in order inside {@code tx}; one result per append.
+     * Applies the appends in order inside {@code tx}; one result per append. Three round trips whatever the
+     * batch holds: lock the runs, write everything (one statement), end the turns (when there are any).
      *
      * @param now the projection's {@code updatedAt} for an append of the status alone (no events)
      */
-    List<AppendResult> apply(Tx tx, List<Encoded> appends, Instant now) {
+    List<AppendResult> apply(Tx tx, List<Encoded> appends, Instant now) throws SQLException {
         Map<String, RunState> states = lockRuns(tx, appends);
-        Tables.Events e = tables.events;
-        BatchBindStep events = tx.sql.batch(tx.sql.insertInto(e.table, e.runId, e.seq, e.type, e.at, e.json)
-                .values((String) null, (Long) null, (String) null, (Long) null, (String) null));
-        int eventCount = 0;
-        Map<String, RunUpdate> updates = new LinkedHashMap<>();
-        List<Object[]> consumed = new ArrayList<>();
-        List<TaskRows.End> ends = new ArrayList<>();
-        Set<String> finished = new LinkedHashSet<>();
+        Writes writes = new Writes();
         List<AppendResult> results = new ArrayList<>(appends.size());
         for (Encoded encoded : appends) {
             Append a = encoded.append();
@@ -99,91 +116,185 @@ final class AppendBatch {
                 results.add(new AppendResult(false, state.logLength, state.cancelRequested));
                 continue;
             }
+            writes.add(encoded, now);
+            state.logLength = a.nextSeq();
+            state.status = a.status();
+            results.add(new AppendResult(true, state.logLength, state.cancelRequested));
+        }
+        writes.execute(tx);
+        return results;
+    }
+
+    /** What the successful appends write, gathered column-wise for {@code unnest}. */
+    private final class Writes {
+        final List<String> eventRun = new ArrayList<>();
+        final List<Long> eventSeq = new ArrayList<>();
+        final List<String> eventType = new ArrayList<>();
+        final List<Long> eventAt = new ArrayList<>();
+        final List<String> eventJson = new ArrayList<>();
+        /** The projection after each run's last successful append. */
+        final Map<String, RunUpdate> updates = new LinkedHashMap<>();
+        final List<Long> signalIds = new ArrayList<>();
+        final List<String> signalRuns = new ArrayList<>();
+        final Set<String> finished = new LinkedHashSet<>();
+        final List<TaskRows.End> ends = new ArrayList<>();
+
+        void add(Encoded encoded, Instant now) {
+            Append a = encoded.append();
             List<Event> list = a.events();
             for (int i = 0; i < list.size(); i++) {
                 Event event = list.get(i);
-                events.bind(a.runId(), event.seq(), event.type(), Micros.of(event.at()), encoded.events().get(i));
-                eventCount++;
+                eventRun.add(a.runId());
+                eventSeq.add(event.seq());
+                eventType.add(event.type());
+                eventAt.add(Micros.of(event.at()));
+                eventJson.add(encoded.events().get(i));
             }
             Payload output = a.output();
             updates.put(a.runId(), new RunUpdate(a.status().name(), a.nextSeq(),
                     Micros.of(list.isEmpty() ? now : a.lastAt()), output == null ? null : output.json(),
                     output == null ? null : output.type(), encoded.error()));
             for (Long id : a.consumedSignals()) {
-                consumed.add(new Object[]{id, a.runId()});
+                signalIds.add(id);
+                signalRuns.add(a.runId());
             }
             if (a.status().isTerminal()) {
                 finished.add(a.runId());
             } else if (a.turnEnd() != null) {
                 ends.add(TaskRows.End.of(a.turnEnd().lease(), a.turnEnd().wakeAt()));
             }
-            state.logLength = a.nextSeq();
-            state.status = a.status();
-            results.add(new AppendResult(true, state.logLength, state.cancelRequested));
         }
-        if (eventCount > 0) {
-            events.execute();
+
+        /** Which parts the write statement needs: 1 events, 2 consumed signals, 4 finished runs. */
+        int key() {
+            return (eventRun.isEmpty() ? 0 : 1) | (signalIds.isEmpty() ? 0 : 2) | (finished.isEmpty() ? 0 : 4);
         }
-        updateRuns(tx, updates);
-        consumeSignals(tx, consumed);
-        taskRows.complete(tx, ends);
-        taskRows.delete(tx, finished);
-        return results;
+
+        /**
+         * The write statement, then the turns that ended (a finished run's turn is already gone by then, so
+         * ending it changes nothing).
+         */
+        void execute(Tx tx) throws SQLException {
+            if (updates.isEmpty()) {
+                return;
+            }
+            int key = key();
+            try (Sql.Call call = tx.call(writeStatements[key])) {
+                if ((key & 1) != 0) {
+                    call.set("evRun", eventRun.toArray(String[]::new)).set("evSeq", eventSeq.toArray(Long[]::new))
+                            .set("evType", eventType.toArray(String[]::new)).set("evAt", eventAt.toArray(Long[]::new))
+                            .set("evJson", eventJson.toArray(String[]::new));
+                }
+                if ((key & 2) != 0) {
+                    call.set("sigId", signalIds.toArray(Long[]::new)).set("sigRun", signalRuns.toArray(String[]::new));
+                }
+                if ((key & 4) != 0) {
+                    call.set("finished", finished.toArray(String[]::new));
+                }
+                bindUpdates(call);
+                call.query().close();
+            }
+            if (!ends.isEmpty()) {
+                ends.removeIf(e -> finished.contains(e.runId()));
+                taskRows.complete(tx, ends);
+            }
+        }
+
+        private void bindUpdates(Sql.Call call) throws SQLException {
+            int n = updates.size();
+            String[] ids = new String[n];
+            String[] statuses = new String[n];
+            Long[] lengths = new Long[n];
+            Long[] updated = new Long[n];
+            String[] outputs = new String[n];
+            String[] outputTypes = new String[n];
+            String[] errors = new String[n];
+            int i = 0;
+            for (Map.Entry<String, RunUpdate> entry : updates.entrySet()) {
+                RunUpdate u = entry.getValue();
+                ids[i] = entry.getKey();
+                statuses[i] = u.status();
+                lengths[i] = u.logLength();
+                updated[i] = u.updatedAt();
+                outputs[i] = u.outputJson();
+                outputTypes[i] = u.outputType();
+                errors[i] = u.error();
+                i++;
+            }
+            call.set("prId", ids).set("prStatus", statuses).set("prLength", lengths).set("prUpdated", updated)
+                    .set("prOutput", outputs).set("prOutputType", outputTypes).set("prError", errors);
+        }
     }
 
-    /** Locks the rows of every run the batch touches, in run id order, and reads their state. */
-    private Map<String, RunState> lockRuns(Tx tx, List<Encoded> appends) {
-        Set<String> ids = new TreeSet<>();
+    /**
+     * One statement whose data-modifying {@code WITH} parts insert the events, update the projections,
+     * consume the signals and remove the finished runs' turns, each from arrays ({@code unnest}).
+     */
+    private Sql writeStatement(boolean withEvents, boolean withSignals, boolean withFinished) {
+        List<CommonTableExpression<?>> parts = new ArrayList<>();
+        if (withEvents) {
+            Tables.Events e = tables.events;
+            Table<?> rows = table("unnest({0}, {1}, {2}, {3}, {4})", param("evRun", String[].class),
+                    param("evSeq", Long[].class), param("evType", String[].class), param("evAt", Long[].class),
+                    param("evJson", String[].class)).as("ev", "run_id", "seq", "type", "at", "json");
+            parts.add(name("logged").as(insertInto(e.table, e.runId, e.seq, e.type, e.at, e.json)
+                    .select(select(field(name("ev", "run_id"), String.class), field(name("ev", "seq"), Long.class),
+                            field(name("ev", "type"), String.class), field(name("ev", "at"), Long.class),
+                            field(name("ev", "json"), String.class)).from(rows))
+                    .returningResult(e.seq)));
+        }
+        Tables.Runs r = tables.runs;
+        Table<?> projections = table("unnest({0}, {1}, {2}, {3}, {4}, {5}, {6})", param("prId", String[].class),
+                param("prStatus", String[].class), param("prLength", Long[].class), param("prUpdated", Long[].class),
+                param("prOutput", String[].class), param("prOutputType", String[].class),
+                param("prError", String[].class))
+                .as("pr", "run_id", "status", "log_length", "updated_at", "output_json", "output_type", "error");
+        parts.add(name("projected").as(update(r.table)
+                .set(r.status, field(name("pr", "status"), String.class))
+                .set(r.logLength, field(name("pr", "log_length"), Long.class))
+                .set(r.updatedAt, field(name("pr", "updated_at"), Long.class))
+                .set(r.outputJson, field(name("pr", "output_json"), String.class))
+                .set(r.outputType, field(name("pr", "output_type"), String.class))
+                .set(r.error, field(name("pr", "error"), String.class))
+                .set(r.held, inline((String) null))
+                .from(projections)
+                .where(r.runId.eq(field(name("pr", "run_id"), String.class)))
+                .returningResult(r.runId)));
+        if (withSignals) {
+            Tables.Signals sg = tables.signals;
+            Table<?> consumed = table("unnest({0}, {1})", param("sigId", Long[].class), param("sigRun", String[].class))
+                    .as("cs", "id", "run_id");
+            parts.add(name("consumed").as(deleteFrom(sg.table).using(consumed)
+                    .where(sg.id.eq(field(name("cs", "id"), Long.class))
+                            .and(sg.runId.eq(field(name("cs", "run_id"), String.class))))
+                    .returningResult(sg.id)));
+        }
+        if (withFinished) {
+            Tables.Tasks t = tables.tasks;
+            parts.add(name("done").as(deleteFrom(t.table)
+                    .where(t.runId.eq(any(param("finished", String[].class))))
+                    .returningResult(t.runId)));
+        }
+        return Sql.of(with(parts).select(inline(1)));
+    }
+
+    /** Locks the rows of every run the batch touches, in run id order (as the server sorts), and reads their state. */
+    private Map<String, RunState> lockRuns(Tx tx, List<Encoded> appends) throws SQLException {
+        Set<String> ids = new LinkedHashSet<>();
         for (Encoded e : appends) {
             ids.add(e.append().runId());
         }
-        Tables.Runs r = tables.runs;
         Map<String, RunState> states = new HashMap<>(ids.size() * 2);
-        for (Record4<String, String, Long, Boolean> row : tx.sql
-                .select(r.runId, r.status, r.logLength, r.cancelRequested)
-                .from(r.table)
-                .where(r.runId.eq(any(ids.toArray(String[]::new))))
-                .orderBy(r.runId)
-                .forUpdate()
-                .fetch()) {
-            RunState s = new RunState();
-            s.status = RunRows.status(row.value2(), row.value1());
-            s.logLength = row.value3();
-            s.cancelRequested = Boolean.TRUE.equals(row.value4());
-            states.put(row.value1(), s);
+        try (Sql.Call call = tx.call(lock).set("runIds", ids.toArray(String[]::new)); ResultSet rs = call.query()) {
+            while (rs.next()) {
+                RunState s = new RunState();
+                String runId = rs.getString(1);
+                s.status = RunRows.status(rs.getString(2), runId);
+                s.logLength = rs.getLong(3);
+                s.cancelRequested = rs.getBoolean(4);
+                states.put(runId, s);
+            }
         }
         return states;
-    }
-
-    private void updateRuns(Tx tx, Map<String, RunUpdate> updates) {
-        if (updates.isEmpty()) {
-            return;
-        }
-        Tables.Runs r = tables.runs;
-        BatchBindStep batch = tx.sql.batch(tx.sql.update(r.table)
-                .set(r.status, (String) null)
-                .set(r.logLength, (Long) null)
-                .set(r.updatedAt, (Long) null)
-                .set(r.outputJson, (String) null)
-                .set(r.outputType, (String) null)
-                .set(r.error, (String) null)
-                .set(r.held, inline((String) null))
-                .where(r.runId.eq((String) null)));
-        updates.forEach((runId, u) -> batch.bind(u.status(), u.logLength(), u.updatedAt(), u.outputJson(),
-                u.outputType(), u.error(), runId));
-        batch.execute();
-    }
-
-    private void consumeSignals(Tx tx, List<Object[]> consumed) {
-        if (consumed.isEmpty()) {
-            return;
-        }
-        Tables.Signals s = tables.signals;
-        BatchBindStep batch = tx.sql.batch(tx.sql.deleteFrom(s.table)
-                .where(s.id.eq((Long) null).and(s.runId.eq((String) null))));
-        for (Object[] pair : consumed) {
-            batch.bind(pair);
-        }
-        batch.execute();
     }
 }

@@ -3,9 +3,7 @@ package io.worldflow.world.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.worldflow.WorldException;
-import org.jooq.DSLContext;
-import org.jooq.SQLDialect;
-import org.jooq.conf.Settings;
+import org.jooq.Field;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 
@@ -14,7 +12,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 
 import static org.jooq.impl.DSL.function;
-import static org.jooq.impl.DSL.val;
+import static org.jooq.impl.DSL.param;
 
 /**
  * The pool of connections to the database and the three ways work runs on it: a write transaction, single
@@ -24,11 +22,6 @@ import static org.jooq.impl.DSL.val;
  */
 final class Database implements AutoCloseable {
 
-    private static final Settings JOOQ = new Settings()
-            .withExecuteLogging(false)
-            .withDiagnosticsLogging(false)
-            .withFetchWarnings(false)
-            .withRenderFormatted(false);
     /** How long a call waits for a free connection before failing with a transient error. */
     private static final long CONNECTION_TIMEOUT_MILLIS = 5_000;
 
@@ -45,6 +38,7 @@ final class Database implements AutoCloseable {
     private final HikariDataSource pool;
     private final DueNotifier notifier;
     private final String channel;
+    private final Sql announce;
     final Tables tables;
     private volatile boolean closed;
 
@@ -54,6 +48,7 @@ final class Database implements AutoCloseable {
         this.notifier = notifier;
         this.channel = settings.channel();
         this.tables = new Tables(settings.schema(), settings.prefix());
+        this.announce = Sql.of(DSL.select(announce()));
     }
 
     /** A pool over the database, which {@link Connector#connectOnStart} has shown to be reachable. */
@@ -91,10 +86,12 @@ final class Database implements AutoCloseable {
         try (Connection c = pool.getConnection()) {
             c.setAutoCommit(false);
             try {
-                tx = new Tx(dsl(c));
+                tx = new Tx(c);
                 result = work.run(tx);
-                if (tx.wake() != null) {
-                    tx.sql.select(notify(tx.wake())).execute();
+                if (tx.needsAnnouncement()) {
+                    try (Sql.Call notify = tx.call(announce)) {
+                        notify.set("channel", channel).set("due", Long.toString(Micros.of(tx.wake()))).query().close();
+                    }
                 }
                 c.commit();
             } catch (SQLException | RuntimeException | Error e) {
@@ -112,15 +109,15 @@ final class Database implements AutoCloseable {
 
     /**
      * Runs {@code work} in autocommit mode: each statement commits on its own. For writes of one statement;
-     * one that makes a turn due calls {@code pg_notify} itself ({@link #notify(Instant)}) and notes the
-     * instant, which this process's subscribers hear of afterwards.
+     * one that makes a turn due calls {@code pg_notify} itself ({@link #announce()}) and notes the instant,
+     * which this process's subscribers hear of afterwards.
      */
     <T> T autocommit(String operation, String subject, SqlWork<Tx, T> work) {
         ensureOpen();
         Tx tx;
         T result;
         try (Connection c = pool.getConnection()) {
-            tx = new Tx(dsl(c));
+            tx = new Tx(c);
             result = work.run(tx);
         } catch (SQLException | DataAccessException e) {
             throw SqlFailures.wrap(operation, subject, settings, e);
@@ -132,18 +129,31 @@ final class Database implements AutoCloseable {
     }
 
     /** Runs {@code work} (reads) in autocommit mode. */
-    <T> T read(String operation, String subject, SqlWork<DSLContext, T> work) {
+    <T> T read(String operation, String subject, SqlWork<Tx, T> work) {
         ensureOpen();
         try (Connection c = pool.getConnection()) {
-            return work.run(dsl(c));
+            return work.run(new Tx(c));
         } catch (SQLException | DataAccessException e) {
             throw SqlFailures.wrap(operation, subject, settings, e);
         }
     }
 
-    /** {@code pg_notify(<channel>, '<epoch micros>')}, to select inside a statement that makes a turn due. */
-    org.jooq.Field<Object> notify(Instant dueAt) {
-        return function("pg_notify", Object.class, val(channel), val(Long.toString(Micros.of(dueAt))));
+    /** The NOTIFY channel of this world's tables. */
+    String channel() {
+        return channel;
+    }
+
+    /**
+     * {@code pg_notify(:channel, :due)}: to select inside a statement that makes a turn due, with the
+     * channel and the due instant in epoch microseconds as text ({@link #announcement}).
+     */
+    static Field<Object> announce() {
+        return function("pg_notify", Object.class, param("channel", String.class), param("due", String.class));
+    }
+
+    /** The payload announcing {@code dueAt}. */
+    static String announcement(Instant dueAt) {
+        return Long.toString(Micros.of(dueAt));
     }
 
     /** Closes the pool (connections in use are closed as they are returned). Idempotent. */
@@ -157,10 +167,6 @@ final class Database implements AutoCloseable {
         if (System.getProperty(property) == null) {
             System.setProperty(property, value);
         }
-    }
-
-    private static DSLContext dsl(Connection c) {
-        return DSL.using(c, SQLDialect.POSTGRES, JOOQ);
     }
 
     private static void rollback(Connection c, Throwable failure) {

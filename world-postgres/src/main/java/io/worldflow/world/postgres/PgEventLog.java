@@ -15,6 +15,7 @@ import io.worldflow.spi.NewRun;
 import org.jooq.CommonTableExpression;
 import org.jooq.Field;
 
+import java.sql.ResultSet;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -24,23 +25,27 @@ import java.util.Optional;
 
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.insertInto;
 import static org.jooq.impl.DSL.name;
-import static org.jooq.impl.DSL.selectOne;
+import static org.jooq.impl.DSL.param;
 import static org.jooq.impl.DSL.select;
-import static org.jooq.impl.DSL.val;
+import static org.jooq.impl.DSL.selectOne;
+import static org.jooq.impl.DSL.with;
 
 /** Runs and their event logs in the {@code runs} and {@code events} tables. */
 final class PgEventLog implements EventLog {
-
-    private static final Field<String> CREATED_ID = field(name("created", "run_id"), String.class);
 
     private final Database db;
     private final Tables tables;
     private final EventCodec codec;
     private final InstantSource clock;
     private final RunRows rows;
+    private final RunTarget.Locker locker;
     private final TaskRows taskRows;
     private final AppendBatch batch;
+    private final Sql create;
+    private final Sql read;
+    private final Sql exists;
 
     PgEventLog(Database db, EventCodec codec, InstantSource clock) {
         this.db = db;
@@ -48,52 +53,77 @@ final class PgEventLog implements EventLog {
         this.codec = codec;
         this.clock = clock;
         this.rows = new RunRows(tables, codec);
-        this.taskRows = new TaskRows(tables);
+        this.locker = new RunTarget.Locker(tables);
+        this.taskRows = new TaskRows(tables, db.channel());
         this.batch = new AppendBatch(codec, tables, taskRows);
+        this.create = createStatement(tables);
+        Tables.Events e = tables.events;
+        this.read = Sql.of(select(e.json).from(e.table)
+                .where(e.runId.eq(param("runId", String.class)).and(e.seq.ge(param("fromSeq", Long.class))))
+                .orderBy(e.seq));
+        this.exists = Sql.of(selectOne().from(tables.runs.table)
+                .where(tables.runs.runId.eq(param("runId", String.class))));
     }
 
     /**
      * One statement, so one round trip and one commit: the run's row (unless the id exists), its first event,
      * its first turn and the NOTIFY that announces it, as data-modifying parts of one {@code WITH}.
      */
+    private static Sql createStatement(Tables tables) {
+        Tables.Runs r = tables.runs;
+        Tables.Events e = tables.events;
+        Tables.Tasks t = tables.tasks;
+        Field<String> createdId = field(name("created", "run_id"), String.class);
+        Field<Long> createdAt = param("createdAt", Long.class);
+        Field<Long> availableAt = param("availableAt", Long.class);
+        Field<String> queue = param("queue", String.class);
+        Field<Integer> priority = param("priority", Integer.class);
+        CommonTableExpression<?> created = name("created").as(insertInto(r.table)
+                .columns(r.runId, r.workflow, r.status, r.inputJson, r.inputType, r.createdAt, r.updatedAt,
+                        r.availableAt, r.deadline, r.queue, r.priority, r.logLength)
+                .values(param("runId", String.class), param("workflow", String.class),
+                        inline(RunStatus.PENDING.name()), param("inputJson", String.class),
+                        param("inputType", String.class), createdAt, createdAt, availableAt,
+                        param("deadline", Long.class), queue, priority, inline(1L))
+                .onConflictDoNothing()
+                .returningResult(r.runId));
+        CommonTableExpression<?> logged = name("logged").as(insertInto(e.table)
+                .columns(e.runId, e.seq, e.type, e.at, e.json)
+                .select(select(createdId, inline(0L), param("type", String.class), param("at", Long.class),
+                        param("json", String.class)).from(created))
+                .returningResult(e.runId));
+        CommonTableExpression<?> queued = name("queued").as(insertInto(t.table)
+                .columns(t.runId, t.queue, t.priority, t.availableAt, t.deliveries)
+                .select(select(createdId, queue, priority, availableAt, inline(0)).from(created))
+                .returningResult(t.runId));
+        return Sql.of(with(created).with(logged).with(queued)
+                .select(Database.announce())
+                .from(created));
+    }
+
     @Override
     public CreateResult create(NewRun run) {
         Objects.requireNonNull(run, "run");
         WorkflowStarted started = run.startedEvent();
         String json = codec.encode(started);
-        Tables.Runs r = tables.runs;
-        Tables.Events e = tables.events;
-        Tables.Tasks t = tables.tasks;
-        long createdAt = Micros.of(run.createdAt());
-        long availableAt = Micros.of(run.availableAt());
         return db.autocommit("create", SqlFailures.run(run.runId()), tx -> {
-            CommonTableExpression<?> created = name("created").as(tx.sql.insertInto(r.table)
-                    .columns(r.runId, r.workflow, r.status, r.inputJson, r.inputType, r.createdAt, r.updatedAt,
-                            r.availableAt, r.deadline, r.queue, r.priority, r.logLength)
-                    .values(run.runId(), run.workflow(), RunStatus.PENDING.name(), run.input().json(),
-                            run.input().type(), createdAt, createdAt, availableAt, Micros.orNull(run.deadline()),
-                            run.queue(), run.priority(), 1L)
-                    .onConflictDoNothing()
-                    .returningResult(r.runId));
-            CommonTableExpression<?> logged = name("logged").as(tx.sql.insertInto(e.table)
-                    .columns(e.runId, e.seq, e.type, e.at, e.json)
-                    .select(select(CREATED_ID, inline(0L), val(started.type()), val(Micros.of(started.at())), val(json))
-                            .from(created))
-                    .returningResult(e.runId));
-            CommonTableExpression<?> queued = name("queued").as(tx.sql.insertInto(t.table)
-                    .columns(t.runId, t.queue, t.priority, t.availableAt, t.deliveries)
-                    .select(select(CREATED_ID, val(run.queue()), val(run.priority()), val(availableAt), inline(0))
-                            .from(created))
-                    .returningResult(t.runId));
-            boolean isNew = tx.sql.with(created).with(logged).with(queued)
-                    .select(db.notify(run.availableAt()))
-                    .from(created)
-                    .fetch().isNotEmpty();
+            boolean isNew;
+            try (Sql.Call call = tx.call(create)
+                    .set("runId", run.runId()).set("workflow", run.workflow())
+                    .set("inputJson", run.input().json()).set("inputType", run.input().type())
+                    .set("createdAt", Micros.of(run.createdAt())).set("availableAt", Micros.of(run.availableAt()))
+                    .set("deadline", Micros.orNull(run.deadline())).set("queue", run.queue())
+                    .set("priority", run.priority())
+                    .set("type", started.type()).set("at", Micros.of(started.at())).set("json", json)
+                    .set("channel", db.channel()).set("due", Database.announcement(run.availableAt()));
+                 ResultSet rs = call.query()) {
+                isNew = rs.next();
+            }
             if (isNew) {
-                tx.wakeAt(Micros.truncate(run.availableAt()));
+                tx.announced(Micros.truncate(run.availableAt()));
                 return new CreateResult(createdInfo(run), true);
             }
-            return new CreateResult(rows.find(tx.sql, run.runId()).orElseThrow(), false);
+            return new CreateResult(rows.find(tx, run.runId()).orElseThrow(), false);
         });
     }
 
@@ -111,15 +141,20 @@ final class PgEventLog implements EventLog {
     @Override
     public List<Event> read(String runId, long fromSeq) {
         Objects.requireNonNull(runId, "runId");
-        Tables.Events e = tables.events;
-        List<String> json = db.read("read", SqlFailures.run(runId), sql -> {
-            List<String> out = sql.select(e.json).from(e.table)
-                    .where(e.runId.eq(runId).and(e.seq.ge(Math.max(0, fromSeq))))
-                    .orderBy(e.seq)
-                    .fetch(e.json);
-            if (out.isEmpty() && !sql.fetchExists(selectOne().from(tables.runs.table)
-                    .where(tables.runs.runId.eq(runId)))) {
-                return null;
+        List<String> json = db.read("read", SqlFailures.run(runId), tx -> {
+            List<String> out = new ArrayList<>();
+            try (Sql.Call call = tx.call(read).set("runId", runId).set("fromSeq", Math.max(0, fromSeq));
+                 ResultSet rs = call.query()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+            if (out.isEmpty()) {
+                try (Sql.Call call = tx.call(exists).set("runId", runId); ResultSet rs = call.query()) {
+                    if (!rs.next()) {
+                        return null;
+                    }
+                }
             }
             return out;
         });
@@ -139,9 +174,9 @@ final class PgEventLog implements EventLog {
         Tables.Runs r = tables.runs;
         db.write("cancel", SqlFailures.run(runId), tx -> {
             Instant now = clock.instant();
-            RunTarget target = RunTarget.require(tx, r, runId, "cancel");
+            RunTarget target = locker.require(tx, runId, "cancel");
             if (!target.cancelRequested()) {
-                tx.sql.update(r.table)
+                tx.dsl().update(r.table)
                         .set(r.cancelRequested, true)
                         .set(r.cancelReason, reason)
                         .set(r.cancelRequestedAt, Micros.of(now))
@@ -162,12 +197,12 @@ final class PgEventLog implements EventLog {
         String json = codec.encodeError(reason);
         Tables.Runs r = tables.runs;
         db.write("hold", SqlFailures.run(runId), tx -> {
-            Optional<RunTarget> target = RunTarget.lock(tx, r, runId);
+            Optional<RunTarget> target = locker.lock(tx, runId);
             if (target.isEmpty()) {
                 throw new RunNotFoundException(runId);
             }
             if (!target.get().status().isTerminal()) {
-                tx.sql.update(r.table)
+                tx.dsl().update(r.table)
                         .set(r.held, json)
                         .set(r.updatedAt, Micros.of(clock.instant()))
                         .where(r.runId.eq(runId))

@@ -8,6 +8,8 @@ import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.RunQueries;
 import org.jooq.Condition;
 
+import java.sql.ResultSet;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
@@ -35,7 +37,7 @@ final class PgRunQueries implements RunQueries {
     @Override
     public Optional<RunInfo> get(String runId) {
         Objects.requireNonNull(runId, "runId");
-        return db.read("get", SqlFailures.run(runId), sql -> rows.find(sql, runId));
+        return db.read("get", SqlFailures.run(runId), tx -> rows.find(tx, runId));
     }
 
     @Override
@@ -43,12 +45,20 @@ final class PgRunQueries implements RunQueries {
         Objects.requireNonNull(query, "query");
         RunCursor cursor = query.cursor() == null ? null : RunCursor.decode(query.cursor());
         Condition where = RunFilter.of(runs, query, true, cursor, utf8);
-        List<RunInfo> found = db.read("list runs", null, sql -> sql.select(rows.columns)
-                .from(runs.table)
-                .where(where)
-                .orderBy(runs.createdAt.desc(), runs.runId.desc())
-                .limit(query.limit() + 1)
-                .fetch(rows::map));
+        List<RunInfo> found = db.read("list runs", null, tx -> {
+            List<RunInfo> out = new ArrayList<>();
+            try (ResultSet rs = tx.dsl().select(rows.columns)
+                    .from(runs.table)
+                    .where(where)
+                    .orderBy(runs.createdAt.desc(), runs.runId.desc())
+                    .limit(query.limit() + 1)
+                    .fetchResultSet()) {
+                while (rs.next()) {
+                    out.add(rows.map(rs));
+                }
+            }
+            return out;
+        });
         if (found.size() <= query.limit()) {
             return new RunPage(found, null);
         }
@@ -66,8 +76,8 @@ final class PgRunQueries implements RunQueries {
         for (RunStatus s : RunStatus.values()) {
             counts.put(s, 0L);
         }
-        db.read("count runs", null, sql -> {
-            sql.select(runs.status, count()).from(runs.table).where(where).groupBy(runs.status)
+        db.read("count runs", null, tx -> {
+            tx.dsl().select(runs.status, count()).from(runs.table).where(where).groupBy(runs.status)
                     .fetch().forEach(r -> counts.put(RunRows.status(r.value1(), "?"), r.value2().longValue()));
             return null;
         });

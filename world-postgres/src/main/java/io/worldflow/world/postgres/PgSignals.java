@@ -4,26 +4,42 @@ import io.worldflow.Payload;
 import io.worldflow.spi.PendingSignal;
 import io.worldflow.spi.Signals;
 
+import java.sql.ResultSet;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+
+import static org.jooq.impl.DSL.insertInto;
+import static org.jooq.impl.DSL.param;
+import static org.jooq.impl.DSL.select;
 
 /** Signals in the {@code signals} table until an append consumes them. */
 final class PgSignals implements Signals {
 
     private final Database db;
-    private final Tables.Signals s;
-    private final Tables.Runs runs;
+    private final RunTarget.Locker locker;
     private final TaskRows taskRows;
     private final InstantSource clock;
+    private final Sql insert;
+    private final Sql pending;
 
     PgSignals(Database db, InstantSource clock) {
         this.db = db;
-        this.s = db.tables.signals;
-        this.runs = db.tables.runs;
-        this.taskRows = new TaskRows(db.tables);
+        this.locker = new RunTarget.Locker(db.tables);
+        this.taskRows = new TaskRows(db.tables, db.channel());
         this.clock = clock;
+        Tables.Signals s = db.tables.signals;
+        this.insert = Sql.of(insertInto(s.table)
+                .columns(s.runId, s.name, s.payloadJson, s.payloadType, s.sentAt)
+                .values(param("runId", String.class), param("name", String.class), param("json", String.class),
+                        param("type", String.class), param("sentAt", Long.class))
+                .returningResult(s.id));
+        this.pending = Sql.of(select(s.id, s.name, s.payloadJson, s.payloadType, s.sentAt)
+                .from(s.table)
+                .where(s.runId.eq(param("runId", String.class)))
+                .orderBy(s.id));
     }
 
     /** With the run's row locked: signals to one run get ids in the order they commit. */
@@ -34,12 +50,14 @@ final class PgSignals implements Signals {
         Payload body = payload == null ? Payload.NULL : payload;
         return db.write("signal '" + name + "'", SqlFailures.run(runId), tx -> {
             Instant now = clock.instant();
-            RunTarget target = RunTarget.require(tx, runs, runId, "signal");
-            long id = tx.sql.insertInto(s.table)
-                    .columns(s.runId, s.name, s.payloadJson, s.payloadType, s.sentAt)
-                    .values(runId, name, body.json(), body.type(), Micros.of(now))
-                    .returningResult(s.id)
-                    .fetchOne(s.id);
+            RunTarget target = locker.require(tx, runId, "signal");
+            long id;
+            try (Sql.Call call = tx.call(insert).set("runId", runId).set("name", name).set("json", body.json())
+                    .set("type", body.type()).set("sentAt", Micros.of(now));
+                 ResultSet rs = call.query()) {
+                rs.next();
+                id = rs.getLong(1);
+            }
             taskRows.makeDue(tx, runId, target.queue(), target.priority(), now, now);
             return id;
         });
@@ -48,12 +66,15 @@ final class PgSignals implements Signals {
     @Override
     public List<PendingSignal> pending(String runId) {
         Objects.requireNonNull(runId, "runId");
-        return db.read("pending signals", SqlFailures.run(runId), sql -> sql
-                .select(s.id, s.name, s.payloadJson, s.payloadType, s.sentAt)
-                .from(s.table)
-                .where(s.runId.eq(runId))
-                .orderBy(s.id)
-                .fetch(r -> new PendingSignal(r.value1(), runId, r.value2(), new Payload(r.value3(), r.value4()),
-                        Micros.toInstant(r.value5()))));
+        return db.read("pending signals", SqlFailures.run(runId), tx -> {
+            List<PendingSignal> out = new ArrayList<>();
+            try (Sql.Call call = tx.call(pending).set("runId", runId); ResultSet rs = call.query()) {
+                while (rs.next()) {
+                    out.add(new PendingSignal(rs.getLong(1), runId, rs.getString(2),
+                            new Payload(rs.getString(3), rs.getString(4)), RunRows.instant(rs, 5)));
+                }
+            }
+            return out;
+        });
     }
 }

@@ -5,9 +5,8 @@ import io.worldflow.spi.TaskQueue;
 import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
 import org.jooq.Field;
-import org.jooq.Record;
-import org.jooq.Record2;
 
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -27,11 +26,13 @@ import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.least;
 import static org.jooq.impl.DSL.min;
 import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.param;
 import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.table;
+import static org.jooq.impl.DSL.update;
 import static org.jooq.impl.DSL.uuid;
-import static org.jooq.impl.DSL.val;
 import static org.jooq.impl.DSL.when;
+import static org.jooq.impl.DSL.with;
 
 /**
  * Turns in the {@code tasks} table. Workers of any number of processes lease with
@@ -40,32 +41,81 @@ import static org.jooq.impl.DSL.when;
  */
 final class PgTaskQueue implements TaskQueue {
 
-    private static final Field<String> PICKED_ID = field(name("picked", "run_id"), String.class);
-    private static final Field<String> QUEUE_NAME = field(name("q", "queue"), String.class);
-
     private final Database db;
-    private final Tables.Tasks t;
-    private final Tables.Runs runs;
     private final TaskRows taskRows;
+    private final RunTarget.Locker locker;
     private final InstantSource clock;
     private final DueNotifier notifier;
     private final DueListener listener;
+    private final Sql lease;
+    private final Sql extend;
+    private final Sql release;
+    private final Sql nextDue;
 
     PgTaskQueue(Database db, InstantSource clock, DueNotifier notifier, DueListener listener) {
         this.db = db;
-        this.t = db.tables.tasks;
-        this.runs = db.tables.runs;
-        this.taskRows = new TaskRows(db.tables);
+        this.taskRows = new TaskRows(db.tables, db.channel());
+        this.locker = new RunTarget.Locker(db.tables);
         this.clock = clock;
         this.notifier = notifier;
         this.listener = listener;
+        Tables.Tasks t = db.tables.tasks;
+        Field<Long> now = param("now", Long.class);
+        Field<String[]> queues = param("queues", String[].class);
+
+        // Picks the most urgent due rows that no other transaction holds (skipping locked ones rather than
+        // waiting) and leases them. A turn requested before now is covered by the new lease; one requested
+        // for later is kept. Each arm of the OR matches one partial index.
+        Condition unleased = t.leaseToken.isNull().and(t.queue.eq(any(queues))).and(t.availableAt.le(now));
+        Condition lapsed = t.leaseToken.isNotNull().and(t.queue.eq(any(queues)))
+                .and(t.leaseExpires.le(now)).and(t.availableAt.le(now));
+        CommonTableExpression<?> picked = name("picked").fields("run_id").asMaterialized(
+                select(t.runId).from(t.table)
+                        .where(unleased.or(lapsed))
+                        .orderBy(t.priority.desc(), t.availableAt, t.runId)
+                        .limit(param("max", Integer.class))
+                        .forUpdate().skipLocked());
+        this.lease = Sql.of(with(picked)
+                .update(t.table)
+                .set(t.leaseToken, uuid().cast(String.class))
+                .set(t.leaseOwner, param("owner", String.class))
+                .set(t.leaseExpires, param("expires", Long.class))
+                .set(t.deliveries, t.deliveries.plus(inline(1)))
+                .set(t.requestedAt, when(t.requestedAt.le(now), castNull(Long.class)).otherwise(t.requestedAt))
+                .from(picked)
+                .where(t.runId.eq(field(name("picked", "run_id"), String.class)))
+                .returningResult(t.runId, t.leaseToken, t.queue, t.leaseExpires, t.deliveries, t.priority,
+                        t.availableAt));
+
+        Condition held = t.runId.eq(param("runId", String.class)).and(t.leaseToken.eq(param("token", String.class)));
+        this.extend = Sql.of(update(t.table)
+                .set(t.leaseExpires, param("expires", Long.class))
+                .where(held)
+                .returningResult(t.queue, t.deliveries));
+
+        // due now, announced in the same statement when the lease was current
+        this.release = Sql.of(with(name("released").as(update(t.table)
+                        .set(t.availableAt, now)
+                        .set(t.requestedAt, castNull(Long.class))
+                        .set(t.leaseToken, castNull(String.class))
+                        .set(t.leaseOwner, castNull(String.class))
+                        .set(t.leaseExpires, castNull(Long.class))
+                        .where(held)
+                        .returningResult(t.runId)))
+                .select(Database.announce())
+                .from(name("released")));
+
+        // per queue, the first entry of the due index; and the earliest expiry of a leased turn
+        Field<Long> firstUnleased = field(select(t.availableAt).from(t.table)
+                .where(t.queue.eq(field(name("q", "queue"), String.class)).and(t.leaseToken.isNull()))
+                .orderBy(t.availableAt).limit(inline(1)));
+        Field<Long> unleasedMin = field(select(min(firstUnleased))
+                .from(table("unnest({0})", queues).as("q", "queue")));
+        Field<Long> leasedMin = field(select(min(greatest(t.availableAt, t.leaseExpires))).from(t.table)
+                .where(t.queue.eq(any(queues)).and(t.leaseToken.isNotNull())));
+        this.nextDue = Sql.of(select(least(unleasedMin, leasedMin)));
     }
 
-    /**
-     * One statement: picks the most urgent due rows that no other transaction holds (skipping locked ones
-     * rather than waiting), and leases them. A turn requested before now is covered by the new lease; one
-     * requested for later is kept.
-     */
     @Override
     public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor) {
         Objects.requireNonNull(workerId, "workerId");
@@ -76,33 +126,15 @@ final class PgTaskQueue implements TaskQueue {
         String[] queueArray = queues.toArray(String[]::new);
         List<Leased> leased = db.autocommit("lease", null, tx -> {
             Instant now = clock.instant();
-            long nowMicros = Micros.of(now);
-            Condition unleased = t.leaseToken.isNull().and(t.queue.eq(any(queueArray)))
-                    .and(t.availableAt.le(nowMicros));
-            Condition lapsed = t.leaseToken.isNotNull().and(t.queue.eq(any(queueArray)))
-                    .and(t.leaseExpires.le(nowMicros)).and(t.availableAt.le(nowMicros));
-            CommonTableExpression<?> picked = name("picked").fields("run_id").asMaterialized(
-                    select(t.runId).from(t.table)
-                            .where(unleased.or(lapsed))
-                            .orderBy(t.priority.desc(), t.availableAt, t.runId)
-                            .limit(max)
-                            .forUpdate().skipLocked());
             List<Leased> out = new ArrayList<>();
-            for (Record r : tx.sql.with(picked)
-                    .update(t.table)
-                    .set(t.leaseToken, uuid().cast(String.class))
-                    .set(t.leaseOwner, workerId)
-                    .set(t.leaseExpires, Micros.of(now.plus(leaseFor)))
-                    .set(t.deliveries, t.deliveries.plus(1))
-                    .set(t.requestedAt, when(t.requestedAt.le(nowMicros), castNull(Long.class)).otherwise(t.requestedAt))
-                    .from(picked)
-                    .where(t.runId.eq(PICKED_ID))
-                    .returningResult(t.runId, t.leaseToken, t.queue, t.leaseExpires, t.deliveries, t.priority,
-                            t.availableAt)
-                    .fetch()) {
-                Lease lease = new Lease(r.get(t.runId), r.get(t.leaseToken), r.get(t.queue),
-                        Micros.toInstant(r.get(t.leaseExpires)), r.get(t.deliveries));
-                out.add(new Leased(lease, r.get(t.priority), r.get(t.availableAt)));
+            try (Sql.Call call = tx.call(lease).set("queues", queueArray).set("now", Micros.of(now))
+                    .set("max", max).set("owner", workerId).set("expires", Micros.of(now.plus(leaseFor)));
+                 ResultSet rs = call.query()) {
+                while (rs.next()) {
+                    Lease lease = new Lease(rs.getString(1), rs.getString(2), rs.getString(3),
+                            Micros.toInstant(rs.getLong(4)), rs.getInt(5));
+                    out.add(new Leased(lease, rs.getInt(6), rs.getLong(7)));
+                }
             }
             return out;
         });
@@ -119,13 +151,13 @@ final class PgTaskQueue implements TaskQueue {
         requirePositive(leaseFor);
         return db.autocommit("extend lease", SqlFailures.run(lease.runId()), tx -> {
             Instant expires = Micros.truncate(clock.instant().plus(leaseFor));
-            Record2<String, Integer> r = tx.sql.update(t.table)
-                    .set(t.leaseExpires, Micros.of(expires))
-                    .where(t.runId.eq(lease.runId()).and(t.leaseToken.eq(lease.token())))
-                    .returningResult(t.queue, t.deliveries)
-                    .fetchOne();
-            return r == null ? Optional.<Lease>empty()
-                    : Optional.of(new Lease(lease.runId(), lease.token(), r.value1(), expires, r.value2()));
+            try (Sql.Call call = tx.call(extend).set("expires", Micros.of(expires)).set("runId", lease.runId())
+                    .set("token", lease.token());
+                 ResultSet rs = call.query()) {
+                return rs.next()
+                        ? Optional.of(new Lease(lease.runId(), lease.token(), rs.getString(1), expires, rs.getInt(2)))
+                        : Optional.<Lease>empty();
+            }
         });
     }
 
@@ -138,22 +170,17 @@ final class PgTaskQueue implements TaskQueue {
         });
     }
 
-    /** One statement: the turn is due now, announced in the same statement when the lease was current. */
     @Override
     public void release(Lease lease) {
         Objects.requireNonNull(lease, "lease");
         db.autocommit("release", SqlFailures.run(lease.runId()), tx -> {
             Instant now = Micros.truncate(clock.instant());
-            CommonTableExpression<?> released = name("released").as(tx.sql.update(t.table)
-                    .set(t.availableAt, Micros.of(now))
-                    .set(t.requestedAt, castNull(Long.class))
-                    .set(t.leaseToken, castNull(String.class))
-                    .set(t.leaseOwner, castNull(String.class))
-                    .set(t.leaseExpires, castNull(Long.class))
-                    .where(t.runId.eq(lease.runId()).and(t.leaseToken.eq(lease.token())))
-                    .returningResult(t.runId));
-            if (tx.sql.with(released).select(db.notify(now)).from(released).fetch().isNotEmpty()) {
-                tx.wakeAt(now);
+            try (Sql.Call call = tx.call(release).set("now", Micros.of(now)).set("runId", lease.runId())
+                    .set("token", lease.token()).set("channel", db.channel()).set("due", Database.announcement(now));
+                 ResultSet rs = call.query()) {
+                if (rs.next()) {
+                    tx.announced(now);
+                }
             }
             return null;
         });
@@ -164,7 +191,7 @@ final class PgTaskQueue implements TaskQueue {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(at, "at");
         db.write("enqueue", SqlFailures.run(runId), tx -> {
-            Optional<RunTarget> target = RunTarget.lock(tx, runs, runId);
+            Optional<RunTarget> target = locker.lock(tx, runId);
             if (target.isPresent() && !target.get().status().isTerminal()) {
                 taskRows.makeDue(tx, runId, target.get().queue(), target.get().priority(), at, clock.instant());
             }
@@ -172,27 +199,18 @@ final class PgTaskQueue implements TaskQueue {
         });
     }
 
-    /**
-     * The earliest due time of an unleased turn (per queue, the first entry of the due index) or the
-     * earliest expiry of a leased one, in one statement.
-     */
     @Override
     public Optional<Instant> nextDue(Set<String> queues) {
         if (queues.isEmpty()) {
             return Optional.empty();
         }
         String[] queueArray = queues.toArray(String[]::new);
-        Long micros = db.read("next due", null, sql -> {
-            Field<Long> firstUnleased = field(select(t.availableAt).from(t.table)
-                    .where(t.queue.eq(QUEUE_NAME).and(t.leaseToken.isNull()))
-                    .orderBy(t.availableAt).limit(inline(1)));
-            Field<Long> unleased = field(select(min(firstUnleased))
-                    .from(table("unnest({0})", val(queueArray)).as("q", "queue")));
-            Field<Long> leased = field(select(min(greatest(t.availableAt, t.leaseExpires))).from(t.table)
-                    .where(t.queue.eq(any(queueArray)).and(t.leaseToken.isNotNull())));
-            return sql.select(least(unleased, leased)).fetchOne(0, Long.class);
+        return db.read("next due", null, tx -> {
+            try (Sql.Call call = tx.call(nextDue).set("queues", queueArray); ResultSet rs = call.query()) {
+                rs.next();
+                return Optional.ofNullable(RunRows.instant(rs, 1));
+            }
         });
-        return Optional.ofNullable(Micros.toInstant(micros));
     }
 
     @Override

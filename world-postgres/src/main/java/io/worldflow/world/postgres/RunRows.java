@@ -6,19 +6,23 @@ import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
 import io.worldflow.WorldException;
 import io.worldflow.spi.EventCodec;
-import org.jooq.DSLContext;
-import org.jooq.Record;
 import org.jooq.SelectField;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.Optional;
+
+import static org.jooq.impl.DSL.param;
+import static org.jooq.impl.DSL.select;
 
 /** Reads rows of the {@code runs} table into {@link RunInfo}. */
 final class RunRows {
 
     private final Tables.Runs runs;
     private final EventCodec codec;
-    /** The columns {@link #map} reads. */
+    /** The columns {@link #map} reads, in order. */
     final SelectField<?>[] columns;
+    private final Sql find;
 
     RunRows(Tables tables, EventCodec codec) {
         this.runs = tables.runs;
@@ -27,36 +31,42 @@ final class RunRows {
                 runs.outputJson, runs.outputType, runs.error, runs.createdAt, runs.updatedAt, runs.availableAt,
                 runs.deadline, runs.queue, runs.priority, runs.logLength, runs.cancelRequested, runs.held,
                 runs.cancelReason, runs.cancelRequestedAt};
+        this.find = Sql.of(select(columns).from(runs.table).where(runs.runId.eq(param("runId", String.class))));
     }
 
-    Optional<RunInfo> find(DSLContext sql, String runId) {
-        Record r = sql.select(columns).from(runs.table).where(runs.runId.eq(runId)).fetchOne();
-        return r == null ? Optional.empty() : Optional.of(map(r));
+    Optional<RunInfo> find(Tx tx, String runId) throws SQLException {
+        try (Sql.Call call = tx.call(find).set("runId", runId); ResultSet rs = call.query()) {
+            return rs.next() ? Optional.of(map(rs)) : Optional.empty();
+        }
     }
 
-    /** The row as a run. Cancellation counts as requested only until the run has finished. */
-    RunInfo map(Record r) {
-        String runId = r.get(runs.runId);
-        RunStatus status = status(r.get(runs.status), runId);
-        boolean cancelRequested = Boolean.TRUE.equals(r.get(runs.cancelRequested)) && !status.isTerminal();
+    /** The current row (selected with {@link #columns}) as a run. Cancellation counts only until the run finished. */
+    RunInfo map(ResultSet rs) throws SQLException {
+        String runId = rs.getString(1);
+        RunStatus status = status(rs.getString(3), runId);
+        boolean cancelRequested = rs.getBoolean(16) && !status.isTerminal();
         return new RunInfo(
                 runId,
-                r.get(runs.workflow),
+                rs.getString(2),
                 status,
-                new Payload(r.get(runs.inputJson), r.get(runs.inputType)),
-                payload(r.get(runs.outputJson), r.get(runs.outputType)),
-                error(r.get(runs.error)),
-                Micros.toInstant(r.get(runs.createdAt)),
-                Micros.toInstant(r.get(runs.updatedAt)),
-                Micros.toInstant(r.get(runs.availableAt)),
-                Micros.toInstant(r.get(runs.deadline)),
-                r.get(runs.queue),
-                r.get(runs.priority),
-                r.get(runs.logLength),
-                cancelRequested
-                        ? new RunInfo.CancelRequest(r.get(runs.cancelReason), Micros.toInstant(r.get(runs.cancelRequestedAt)))
-                        : null,
-                error(r.get(runs.held)));
+                new Payload(rs.getString(4), rs.getString(5)),
+                payload(rs.getString(6), rs.getString(7)),
+                error(rs.getString(8)),
+                instant(rs, 9),
+                instant(rs, 10),
+                instant(rs, 11),
+                instant(rs, 12),
+                rs.getString(13),
+                rs.getInt(14),
+                rs.getLong(15),
+                cancelRequested ? new RunInfo.CancelRequest(rs.getString(18), instant(rs, 19)) : null,
+                error(rs.getString(17)));
+    }
+
+    /** The column as an instant, or null when it is NULL. */
+    static java.time.Instant instant(ResultSet rs, int column) throws SQLException {
+        long micros = rs.getLong(column);
+        return rs.wasNull() ? null : Micros.toInstant(micros);
     }
 
     static RunStatus status(String stored, String runId) {

@@ -3,9 +3,13 @@ package io.worldflow.world.postgres;
 import io.worldflow.RunFinishedException;
 import io.worldflow.RunNotFoundException;
 import io.worldflow.RunStatus;
-import org.jooq.Record4;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.Optional;
+
+import static org.jooq.impl.DSL.param;
+import static org.jooq.impl.DSL.select;
 
 /**
  * What a write aimed at one run (a signal, a cancellation, a turn, a hold) needs to know of it, read with
@@ -16,29 +20,40 @@ import java.util.Optional;
  */
 record RunTarget(String runId, RunStatus status, String queue, int priority, boolean cancelRequested) {
 
-    static Optional<RunTarget> lock(Tx tx, Tables.Runs runs, String runId) {
-        Record4<String, String, Integer, Boolean> r = tx.sql
-                .select(runs.status, runs.queue, runs.priority, runs.cancelRequested)
-                .from(runs.table).where(runs.runId.eq(runId)).forUpdate().fetchOne();
-        if (r == null) {
-            return Optional.empty();
-        }
-        return Optional.of(new RunTarget(runId, RunRows.status(r.value1(), runId), r.value2(), r.value3(),
-                Boolean.TRUE.equals(r.value4())));
-    }
+    /** Reads and locks runs' rows. */
+    static final class Locker {
 
-    /**
-     * The run, locked, when it can still take what is sent to it.
-     *
-     * @param action what is being done, for the error ("signal", "cancel")
-     * @throws RunNotFoundException when it does not exist
-     * @throws RunFinishedException when it has finished
-     */
-    static RunTarget require(Tx tx, Tables.Runs runs, String runId, String action) {
-        RunTarget target = lock(tx, runs, runId).orElseThrow(() -> new RunNotFoundException(runId));
-        if (target.status().isTerminal()) {
-            throw new RunFinishedException(runId, target.status(), action);
+        private final Sql lock;
+
+        Locker(Tables tables) {
+            Tables.Runs runs = tables.runs;
+            this.lock = Sql.of(select(runs.status, runs.queue, runs.priority, runs.cancelRequested)
+                    .from(runs.table).where(runs.runId.eq(param("runId", String.class))).forUpdate());
         }
-        return target;
+
+        Optional<RunTarget> lock(Tx tx, String runId) throws SQLException {
+            try (Sql.Call call = tx.call(lock).set("runId", runId); ResultSet rs = call.query()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new RunTarget(runId, RunRows.status(rs.getString(1), runId), rs.getString(2),
+                        rs.getInt(3), rs.getBoolean(4)));
+            }
+        }
+
+        /**
+         * The run, locked, when it can still take what is sent to it.
+         *
+         * @param action what is being done, for the error ("signal", "cancel")
+         * @throws RunNotFoundException when it does not exist
+         * @throws RunFinishedException when it has finished
+         */
+        RunTarget require(Tx tx, String runId, String action) throws SQLException {
+            RunTarget target = lock(tx, runId).orElseThrow(() -> new RunNotFoundException(runId));
+            if (target.status().isTerminal()) {
+                throw new RunFinishedException(runId, target.status(), action);
+            }
+            return target;
+        }
     }
 }

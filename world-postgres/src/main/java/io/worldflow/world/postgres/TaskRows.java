@@ -2,9 +2,10 @@ package io.worldflow.world.postgres;
 
 import io.worldflow.spi.Lease;
 import org.jooq.Field;
-import org.jooq.Record2;
 import org.jooq.Table;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -12,21 +13,28 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import static org.jooq.impl.DSL.any;
 import static org.jooq.impl.DSL.castNull;
 import static org.jooq.impl.DSL.coalesce;
+import static org.jooq.impl.DSL.condition;
 import static org.jooq.impl.DSL.excluded;
 import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.function;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.insertInto;
 import static org.jooq.impl.DSL.least;
 import static org.jooq.impl.DSL.min;
 import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.param;
+import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.table;
-import static org.jooq.impl.DSL.val;
+import static org.jooq.impl.DSL.update;
+import static org.jooq.impl.DSL.deleteFrom;
 import static org.jooq.impl.DSL.when;
+import static org.jooq.impl.DSL.with;
 
 /**
  * Changes to the {@code tasks} table that several facets share, always inside a write. A run has at most
- * one row: its pending (or leased) turn.
+ * one row: its pending (or leased) turn. Each statement that makes a turn due announces it itself.
  */
 final class TaskRows {
 
@@ -37,38 +45,74 @@ final class TaskRows {
         }
     }
 
-    private static final Field<String> END_RUN = field(name("i", "run_id"), String.class);
-    private static final Field<String> END_TOKEN = field(name("i", "token"), String.class);
-    private static final Field<Long> END_WAKE = field(name("i", "wake_at"), Long.class);
+    private final String channel;
+    private final Sql makeDue;
+    private final Sql removeEnded;
+    private final Sql moveEnded;
 
-    private final Tables.Tasks t;
+    TaskRows(Tables tables, String channel) {
+        this.channel = channel;
+        Tables.Tasks t = tables.tasks;
+        Field<Long> now = param("now", Long.class);
 
-    TaskRows(Tables tables) {
-        this.t = tables.tasks;
+        // A new row; or an unleased row keeps the earlier due time; a leased row records the request for when
+        // its lease ends (and, when the lease has lapsed, is also due at once).
+        Field<Long> dueAt = field(name("due", "available_at"), Long.class);
+        Field<Boolean> dueFree = field(name("due", "free"), Boolean.class);
+        this.makeDue = Sql.of(with(name("due").as(insertInto(t.table)
+                        .columns(t.runId, t.queue, t.priority, t.availableAt, t.deliveries)
+                        .values(param("runId", String.class), param("queue", String.class),
+                                param("priority", Integer.class), param("at", Long.class), inline(0))
+                        .onConflict(t.runId).doUpdate()
+                        .set(t.requestedAt, when(t.leaseToken.isNull(), castNull(Long.class))
+                                .otherwise(least(t.requestedAt, excluded(t.availableAt))))
+                        .set(t.availableAt, when(t.leaseToken.isNull().or(t.leaseExpires.le(now)),
+                                least(t.availableAt, excluded(t.availableAt))).otherwise(t.availableAt))
+                        .returningResult(t.availableAt, field(t.leaseToken.isNull().or(t.leaseExpires.le(now))).as("free"))))
+                .select(dueAt, dueFree, when(condition(dueFree), announce(dueAt)))
+                .from(name("due")));
+
+        Table<?> ends = table("unnest({0}, {1}, {2})", param("runIds", String[].class), param("tokens", String[].class),
+                param("wakes", Long[].class)).as("i", "run_id", "token", "wake_at");
+        Field<String> endRun = field(name("i", "run_id"), String.class);
+        Field<String> endToken = field(name("i", "token"), String.class);
+        Field<Long> endWake = field(name("i", "wake_at"), Long.class);
+        // nothing next and nothing requested meanwhile: the turn is gone
+        this.removeEnded = Sql.of(deleteFrom(t.table).using(ends)
+                .where(t.runId.eq(endRun).and(t.leaseToken.eq(endToken))
+                        .and(endWake.isNull()).and(t.requestedAt.isNull())));
+        // else due at the earlier of the wake time and the turn requested meanwhile
+        Field<Long> moved = field(name("moved", "available_at"), Long.class);
+        Field<Long> earliest = field(name("m", "earliest"), Long.class);
+        this.moveEnded = Sql.of(with(name("moved").as(update(t.table)
+                        .set(t.availableAt, coalesce(least(t.requestedAt, endWake), t.availableAt))
+                        .set(t.requestedAt, castNull(Long.class))
+                        .set(t.leaseToken, castNull(String.class))
+                        .set(t.leaseOwner, castNull(String.class))
+                        .set(t.leaseExpires, castNull(Long.class))
+                        .set(t.deliveries, inline(0))
+                        .from(ends)
+                        .where(t.runId.eq(endRun).and(t.leaseToken.eq(endToken)))
+                        .returningResult(t.availableAt)))
+                .select(earliest, when(earliest.isNotNull(), announce(earliest)))
+                .from(select(min(moved).as("earliest")).from(name("moved")).asTable("m")));
     }
 
-    /**
-     * Makes an existing, unfinished run due at {@code at}: a new row; or an unleased row keeps the earlier
-     * due time; a leased row records the request for when its lease ends (and, when the lease has lapsed,
-     * is also due at once). The caller holds the run's row lock.
-     */
-    void makeDue(Tx tx, String runId, String queue, int priority, Instant at, Instant now) {
-        long nowMicros = Micros.of(now);
-        Field<Boolean> free = field(t.leaseToken.isNull().or(t.leaseExpires.le(nowMicros)));
-        Record2<Long, Boolean> r = tx.sql.insertInto(t.table)
-                .columns(t.runId, t.queue, t.priority, t.availableAt, t.deliveries)
-                .values(runId, queue, priority, Micros.of(at), 0)
-                .onConflict(t.runId).doUpdate()
-                .set(t.requestedAt, when(t.leaseToken.isNull(), castNull(Long.class))
-                        .otherwise(least(t.requestedAt, excluded(t.availableAt))))
-                .set(t.availableAt, when(t.leaseToken.isNull().or(t.leaseExpires.le(nowMicros)),
-                        least(t.availableAt, excluded(t.availableAt))).otherwise(t.availableAt))
-                .returningResult(t.availableAt, free)
-                .fetchOne();
-        if (r != null && Boolean.TRUE.equals(r.value2())) {
-            tx.wakeAt(Micros.toInstant(r.value1()));
+    /** {@code pg_notify(:channel, <micros as text>)}. */
+    static Field<Object> announce(Field<Long> micros) {
+        return function("pg_notify", Object.class, param("channel", String.class), micros.cast(String.class));
+    }
+
+    /** Makes an existing, unfinished run due at {@code at}. The caller holds the run's row lock. */
+    void makeDue(Tx tx, String runId, String queue, int priority, Instant at, Instant now) throws SQLException {
+        try (Sql.Call call = tx.call(makeDue).set("runId", runId).set("queue", queue).set("priority", priority)
+                .set("at", Micros.of(at)).set("now", Micros.of(now)).set("channel", channel);
+             ResultSet rs = call.query()) {
+            if (rs.next() && rs.getBoolean(2)) {
+                tx.announced(Micros.toInstant(rs.getLong(1)));
+            }
+            // still leased: the holder's turn end (or the lease's expiry) makes it due
         }
-        // still leased: the holder's turn end (or the lease's expiry) makes it due
     }
 
     /**
@@ -76,7 +120,7 @@ final class TaskRows {
      * and nothing requested meanwhile is removed; the others are due at the earlier of their wake time and
      * the turn requested meanwhile.
      */
-    void complete(Tx tx, Collection<End> ends) {
+    void complete(Tx tx, Collection<End> ends) throws SQLException {
         List<End> unique = new ArrayList<>(ends.size());
         Set<String> seen = new HashSet<>();
         boolean anyWithoutWake = false;
@@ -97,40 +141,24 @@ final class TaskRows {
             tokens[i] = unique.get(i).token();
             wakes[i] = Micros.orNull(unique.get(i).wakeAt());
         }
-        Table<?> input = table("unnest({0}, {1}, {2})", val(runIds), val(tokens), val(wakes))
-                .as("i", "run_id", "token", "wake_at");
         int removed = 0;
         if (anyWithoutWake) {
-            removed = tx.sql.deleteFrom(t.table).using(input)
-                    .where(t.runId.eq(END_RUN).and(t.leaseToken.eq(END_TOKEN))
-                            .and(END_WAKE.isNull()).and(t.requestedAt.isNull()))
-                    .execute();
+            try (Sql.Call call = tx.call(removeEnded).set("runIds", runIds).set("tokens", tokens).set("wakes", wakes)) {
+                removed = call.update();
+            }
         }
         if (removed == unique.size()) {
             return;
         }
-        Long next = tx.sql.with(name("moved").as(tx.sql.update(t.table)
-                        .set(t.availableAt, coalesce(least(t.requestedAt, END_WAKE), t.availableAt))
-                        .set(t.requestedAt, castNull(Long.class))
-                        .set(t.leaseToken, castNull(String.class))
-                        .set(t.leaseOwner, castNull(String.class))
-                        .set(t.leaseExpires, castNull(Long.class))
-                        .set(t.deliveries, 0)
-                        .from(input)
-                        .where(t.runId.eq(END_RUN).and(t.leaseToken.eq(END_TOKEN)))
-                        .returningResult(t.availableAt)))
-                .select(min(field(name("moved", "available_at"), Long.class)))
-                .from(name("moved"))
-                .fetchOne(0, Long.class);
-        if (next != null) {
-            tx.wakeAt(Micros.toInstant(next));
-        }
-    }
-
-    /** Finished runs have no turns. */
-    void delete(Tx tx, Collection<String> runIds) {
-        if (!runIds.isEmpty()) {
-            tx.sql.deleteFrom(t.table).where(t.runId.eq(any(runIds.toArray(String[]::new)))).execute();
+        try (Sql.Call call = tx.call(moveEnded).set("runIds", runIds).set("tokens", tokens).set("wakes", wakes)
+                .set("channel", channel);
+             ResultSet rs = call.query()) {
+            if (rs.next()) {
+                long earliest = rs.getLong(1);
+                if (!rs.wasNull()) {
+                    tx.announced(Micros.toInstant(earliest));
+                }
+            }
         }
     }
 }
