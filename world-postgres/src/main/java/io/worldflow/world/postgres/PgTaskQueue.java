@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 import static org.jooq.impl.DSL.any;
+import static org.jooq.impl.DSL.asterisk;
 import static org.jooq.impl.DSL.castNull;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.greatest;
@@ -47,7 +48,8 @@ final class PgTaskQueue implements TaskQueue {
     private final InstantSource clock;
     private final DueNotifier notifier;
     private final DueListener listener;
-    private final Sql lease;
+    /** For one queue, and for several. */
+    private final Sql[] lease;
     private final Sql extend;
     private final Sql release;
     private final Sql nextDue;
@@ -64,29 +66,11 @@ final class PgTaskQueue implements TaskQueue {
         Field<String[]> queues = param("queues", String[].class);
 
         // Picks the most urgent due rows that no other transaction holds (skipping locked ones rather than
-        // waiting) and leases them. A turn requested before now is covered by the new lease; one requested
-        // for later is kept. Each arm of the OR matches one partial index.
-        Condition unleased = t.leaseToken.isNull().and(t.queue.eq(any(queues))).and(t.availableAt.le(now));
-        Condition lapsed = t.leaseToken.isNotNull().and(t.queue.eq(any(queues)))
-                .and(t.leaseExpires.le(now)).and(t.availableAt.le(now));
-        CommonTableExpression<?> picked = name("picked").fields("run_id").asMaterialized(
-                select(t.runId).from(t.table)
-                        .where(unleased.or(lapsed))
-                        .orderBy(t.priority.desc(), t.availableAt, t.runId)
-                        .limit(param("max", Integer.class))
-                        .forUpdate().skipLocked());
-        this.lease = Sql.of(with(picked)
-                .update(t.table)
-                .set(t.leaseToken, uuid().cast(String.class))
-                .set(t.leaseOwner, param("owner", String.class))
-                .set(t.leaseExpires, param("expires", Long.class))
-                .set(t.deliveries, t.deliveries.plus(inline(1)))
-                .set(t.requestedAt, when(t.requestedAt.le(now), castNull(Long.class)).otherwise(t.requestedAt))
-                .from(picked)
-                .where(t.runId.eq(field(name("picked", "run_id"), String.class)))
-                .returningResult(t.runId, t.leaseToken, t.queue, t.leaseExpires, t.deliveries, t.priority,
-                        t.availableAt));
-
+        // waiting) and leases them: the best of the unleased and the best of the lapsed turns, each read in
+        // leasing order from its own partial index, then the best of both. A turn requested before now is
+        // covered by the new lease; one requested for later is kept. One query per count of queues: with one,
+        // the planner can read the index in order and stop early.
+        this.lease = new Sql[]{leaseStatement(t, true), leaseStatement(t, false)};
         Condition held = t.runId.eq(param("runId", String.class)).and(t.leaseToken.eq(param("token", String.class)));
         this.extend = Sql.of(update(t.table)
                 .set(t.leaseExpires, param("expires", Long.class))
@@ -116,6 +100,44 @@ final class PgTaskQueue implements TaskQueue {
         this.nextDue = Sql.of(select(least(unleasedMin, leasedMin)));
     }
 
+    private static Sql leaseStatement(Tables.Tasks t, boolean oneQueue) {
+        Field<Long> now = param("now", Long.class);
+        Field<Integer> max = param("max", Integer.class);
+        Condition inQueues = oneQueue ? t.queue.eq(param("queue", String.class))
+                : t.queue.eq(any(param("queues", String[].class)));
+        CommonTableExpression<?> fresh = name("fresh").fields("run_id", "priority", "available_at").asMaterialized(
+                select(t.runId, t.priority, t.availableAt).from(t.table)
+                        .where(t.leaseToken.isNull().and(inQueues).and(t.availableAt.le(now)))
+                        .orderBy(t.priority.desc(), t.availableAt, t.runId)
+                        .limit(max)
+                        .forUpdate().skipLocked());
+        CommonTableExpression<?> lapsed = name("lapsed").fields("run_id", "priority", "available_at").asMaterialized(
+                select(t.runId, t.priority, t.availableAt).from(t.table)
+                        .where(t.leaseToken.isNotNull().and(inQueues).and(t.leaseExpires.le(now))
+                                .and(t.availableAt.le(now)))
+                        .orderBy(t.priority.desc(), t.availableAt, t.runId)
+                        .limit(max)
+                        .forUpdate().skipLocked());
+        Field<String> candidateId = field(name("c", "run_id"), String.class);
+        CommonTableExpression<?> picked = name("picked").fields("run_id").asMaterialized(
+                select(candidateId)
+                        .from(select(asterisk()).from(name("fresh")).unionAll(select(asterisk()).from(name("lapsed")))
+                                .asTable("c"))
+                        .orderBy(field(name("c", "priority")).desc(), field(name("c", "available_at")), candidateId)
+                        .limit(max));
+        return Sql.of(with(fresh).with(lapsed).with(picked)
+                .update(t.table)
+                .set(t.leaseToken, uuid().cast(String.class))
+                .set(t.leaseOwner, param("owner", String.class))
+                .set(t.leaseExpires, param("expires", Long.class))
+                .set(t.deliveries, t.deliveries.plus(inline(1)))
+                .set(t.requestedAt, when(t.requestedAt.le(now), castNull(Long.class)).otherwise(t.requestedAt))
+                .from(name("picked"))
+                .where(t.runId.eq(field(name("picked", "run_id"), String.class)))
+                .returningResult(t.runId, t.leaseToken, t.queue, t.leaseExpires, t.deliveries, t.priority,
+                        t.availableAt));
+    }
+
     @Override
     public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor) {
         Objects.requireNonNull(workerId, "workerId");
@@ -127,13 +149,16 @@ final class PgTaskQueue implements TaskQueue {
         List<Leased> leased = db.autocommit("lease", null, tx -> {
             Instant now = clock.instant();
             List<Leased> out = new ArrayList<>();
-            try (Sql.Call call = tx.call(lease).set("queues", queueArray).set("now", Micros.of(now))
+            Sql.Call statement = queueArray.length == 1
+                    ? tx.call(lease[0]).set("queue", queueArray[0])
+                    : tx.call(lease[1]).set("queues", queueArray);
+            try (Sql.Call call = statement.set("now", Micros.of(now))
                     .set("max", max).set("owner", workerId).set("expires", Micros.of(now.plus(leaseFor)));
                  ResultSet rs = call.query()) {
                 while (rs.next()) {
-                    Lease lease = new Lease(rs.getString(1), rs.getString(2), rs.getString(3),
+                    Lease granted = new Lease(rs.getString(1), rs.getString(2), rs.getString(3),
                             Micros.toInstant(rs.getLong(4)), rs.getInt(5));
-                    out.add(new Leased(lease, rs.getInt(6), rs.getLong(7)));
+                    out.add(new Leased(granted, rs.getInt(6), rs.getLong(7)));
                 }
             }
             return out;

@@ -58,8 +58,11 @@ CREATE TABLE ${schema}.${prefix}tasks (
     requested_at  bigint
 ) WITH (fillfactor = 70);
 
--- lease() and nextDue() over unleased turns: a range scan of what is due, however many sleep.
+-- nextDue(), and lease() when few turns are due: a range scan of what is due, however many sleep.
 CREATE INDEX ${prefix}tasks_due ON ${schema}.${prefix}tasks (queue, available_at) WHERE lease_token IS NULL;
+-- lease() when many turns are due (a backlog): read in leasing order, stop after the batch.
+CREATE INDEX ${prefix}tasks_next ON ${schema}.${prefix}tasks (queue, priority DESC, available_at, run_id)
+    WHERE lease_token IS NULL;
 -- lease() of lapsed leases and nextDue() over leased turns (few: one per turn in flight).
 CREATE INDEX ${prefix}tasks_leased ON ${schema}.${prefix}tasks (queue, lease_expires) WHERE lease_token IS NOT NULL;
 
