@@ -188,6 +188,7 @@ final class RunExecution {
     }
 
     private void exited() {
+        Outcome ended = null;
         lock.lock();
         try {
             running--;
@@ -197,13 +198,18 @@ final class RunExecution {
                 if (outcome == null) {
                     outcome = phase == Phase.SUSPENDED ? Outcome.SUSPENDED : Outcome.ABORTED;
                 }
-                done.complete(outcome);
+                ended = outcome;
             } else if (phase == Phase.ACTIVE && allBlocked()) {
                 suspendIfIdle();
             }
             changed.signalAll();
         } finally {
             lock.unlock();
+        }
+        if (ended != null) {
+            // outside the lock: the worker's callback takes the run's slot, whose holder may be waiting for
+            // this lock (a turn leased again while this one unwinds)
+            done.complete(ended);
         }
     }
 
