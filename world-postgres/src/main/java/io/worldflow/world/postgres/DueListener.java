@@ -40,6 +40,8 @@ final class DueListener implements AutoCloseable {
     private Thread thread;
     private boolean isListening;
     private volatile boolean closed;
+    /** The LISTEN connection while open, so that {@link #close} can cut a poll short. */
+    private volatile Connection current;
 
     DueListener(PgSettings settings, Connector connector, DueNotifier notifier, InstantSource clock) {
         this.settings = settings;
@@ -94,6 +96,14 @@ final class DueListener implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+        Connection c = current;
+        if (c != null) {
+            try {
+                c.abort(Runnable::run);   // the reader's poll ends at once instead of at its timeout
+            } catch (SQLException | RuntimeException e) {
+                log.debug("aborting the LISTEN connection failed", e);
+            }
+        }
         if (t != null && t != Thread.currentThread()) {
             try {
                 t.join(TimeUnit.SECONDS.toMillis(5));
@@ -108,6 +118,10 @@ final class DueListener implements AutoCloseable {
         boolean lost = false;
         while (!closed) {
             try (Connection c = connector.connect(Connector.MAX_CONNECT_SECONDS)) {
+                current = c;
+                if (closed) {
+                    return;
+                }
                 try (Statement st = c.createStatement()) {
                     st.execute("LISTEN \"" + settings.channel() + "\"");
                 }
@@ -134,6 +148,7 @@ final class DueListener implements AutoCloseable {
             }
         }
         setListening(false);
+        current = null;
     }
 
     /** Reads notifications until closed or the connection fails. */
