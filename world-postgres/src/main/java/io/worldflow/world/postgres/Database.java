@@ -68,10 +68,6 @@ final class Database implements AutoCloseable {
         return new Database(settings, new HikariDataSource(config), notifier);
     }
 
-    PgSettings settings() {
-        return settings;
-    }
-
     /**
      * Runs {@code work} in one transaction: committed when it returns, rolled back when it throws. When the
      * work noted a due instant, {@code pg_notify} announces it in the same transaction, and this process's
@@ -90,7 +86,7 @@ final class Database implements AutoCloseable {
                 result = work.run(tx);
                 if (tx.needsAnnouncement()) {
                     try (Sql.Call notify = tx.call(announce)) {
-                        notify.set("channel", channel).set("due", Long.toString(Micros.of(tx.wake()))).query().close();
+                        notify.set("channel", channel).set("due", announcement(tx.wake())).query().close();
                     }
                 }
                 c.commit();

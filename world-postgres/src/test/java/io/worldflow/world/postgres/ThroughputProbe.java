@@ -80,6 +80,35 @@ class ThroughputProbe {
         }
     }
 
+    /** W2: an idle worker (3 s after start), 200 noop3 runs one at a time, submit to seen completed. */
+    @Test
+    void latencyOneAtATime() throws Exception {
+        assumeTrue(Boolean.getBoolean("worldflow.probe"), "a probe, run with -Dworldflow.probe=true");
+        Workflow<Integer, Map<String, Integer>> noop3 = Workflow.define("noop3", Integer.class, (ctx, in) -> {
+            ctx.step("s1", () -> Map.of("i", 1));
+            ctx.step("s2", () -> Map.of("i", 2));
+            return ctx.step("s3", () -> Map.of("i", 3));
+        });
+        String schema = "probe_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+        try (Worldflow wf = Worldflow.builder().property("worldflow.world", "postgres")
+                .properties(TestPostgres.shared().config(schema).asMap()).register(noop3).build()) {
+            wf.startWorker(WorkerOptions.defaults().withHandleSigterm(false).withConcurrency(100).withWorkerId("probe"));
+            for (int i = 0; i < 200; i++) {   // warm-up, not measured
+                wf.start(noop3, i).result(Duration.ofSeconds(10));
+            }
+            Thread.sleep(3_000);
+            long[] micros = new long[200];
+            for (int i = 0; i < micros.length; i++) {
+                long t0 = System.nanoTime();
+                wf.start(noop3, i).result(Duration.ofSeconds(10));
+                micros[i] = (System.nanoTime() - t0) / 1_000;
+            }
+            java.util.Arrays.sort(micros);
+            System.out.printf("PROBE latency p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", micros[100] / 1e3,
+                    micros[197] / 1e3, micros[199] / 1e3);
+        }
+    }
+
     private static double per(long total, int n) {
         return (double) total / n;
     }
