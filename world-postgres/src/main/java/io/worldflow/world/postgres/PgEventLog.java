@@ -43,6 +43,7 @@ final class PgEventLog implements EventLog {
     private final RunTarget.Locker locker;
     private final TaskRows taskRows;
     private final AppendBatch batch;
+    private final AppendStatement oneStatement;
     private final Sql create;
     private final Sql read;
     private final Sql exists;
@@ -56,6 +57,7 @@ final class PgEventLog implements EventLog {
         this.locker = new RunTarget.Locker(tables);
         this.taskRows = new TaskRows(tables, db.channel());
         this.batch = new AppendBatch(codec, tables, taskRows);
+        this.oneStatement = new AppendStatement(tables, db.channel());
         this.create = createStatement(tables);
         Tables.Events e = tables.events;
         this.read = Sql.of(select(e.json).from(e.table)
@@ -135,6 +137,9 @@ final class PgEventLog implements EventLog {
         List<AppendBatch.Encoded> encoded = batch.encode(appends);
         String first = SqlFailures.run(appends.getFirst().runId());
         String subject = appends.size() == 1 ? first : appends.size() + " runs (first " + first + ")";
+        if (AppendStatement.fits(encoded)) {
+            return db.autocommit("append", subject, tx -> oneStatement.apply(tx, encoded, clock.instant()));
+        }
         return db.write("append", subject, tx -> batch.apply(tx, encoded, clock.instant()));
     }
 

@@ -1,0 +1,288 @@
+package io.worldflow.world.postgres;
+
+import io.worldflow.Payload;
+import io.worldflow.RunStatus;
+import io.worldflow.event.Event;
+import io.worldflow.spi.Append;
+import io.worldflow.spi.AppendResult;
+import org.jooq.CommonTableExpression;
+import org.jooq.Field;
+import org.jooq.Table;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+import static org.jooq.impl.DSL.all;
+import static org.jooq.impl.DSL.any;
+import static org.jooq.impl.DSL.castNull;
+import static org.jooq.impl.DSL.coalesce;
+import static org.jooq.impl.DSL.deleteFrom;
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.insertInto;
+import static org.jooq.impl.DSL.least;
+import static org.jooq.impl.DSL.min;
+import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.param;
+import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.table;
+import static org.jooq.impl.DSL.update;
+import static org.jooq.impl.DSL.with;
+
+/**
+ * A batch of appends as <b>one self-committing statement</b> — one round trip, commit included — when each
+ * run appears in it once and no turn ends without a next time (the usual case: a step's flush, a sleep, a
+ * run's end). Its {@code WITH} parts lock the runs in run id order ({@code FOR UPDATE}), keep those whose log
+ * length is the expected one and which have not finished, and only for those insert the events, update the
+ * projections, consume the signals, remove a finished run's turn and end the turns, announcing the earliest
+ * next one. The main query returns each run's state as found, from which each append's result follows by
+ * the same rule. Other batches go through {@link AppendBatch} (a transaction of a few statements).
+ */
+final class AppendStatement {
+
+    private static final Field<String> OK_ID = field(name("ok", "run_id"), String.class);
+    private static final String[] TERMINAL = {RunStatus.COMPLETED.name(), RunStatus.FAILED.name(),
+            RunStatus.CANCELED.name()};
+
+    private final Tables tables;
+    private final String channel;
+    /** The statement for each combination of parts (1 events, 2 signals, 4 finished runs, 8 turn ends). */
+    private final AtomicReferenceArray<Sql> statements = new AtomicReferenceArray<>(16);
+
+    AppendStatement(Tables tables, String channel) {
+        this.tables = tables;
+        this.channel = channel;
+    }
+
+    /** Whether the batch can go as one statement: each run once, and every turn end has a next time. */
+    static boolean fits(List<AppendBatch.Encoded> appends) {
+        Set<String> runs = new HashSet<>();
+        for (AppendBatch.Encoded e : appends) {
+            Append a = e.append();
+            if (!runs.add(a.runId())) {
+                return false;
+            }
+            if (!a.status().isTerminal() && a.turnEnd() != null && a.turnEnd().wakeAt() == null) {
+                return false;   // removing the turn depends on a turn requested meanwhile: see TaskRows
+            }
+        }
+        return true;
+    }
+
+    /** Runs the batch (which {@link #fits}) on {@code tx} in autocommit mode. */
+    List<AppendResult> apply(Tx tx, List<AppendBatch.Encoded> appends, Instant now) throws SQLException {
+        int n = appends.size();
+        String[] ids = new String[n];
+        Long[] expected = new Long[n];
+        String[] statuses = new String[n];
+        Long[] lengths = new Long[n];
+        Long[] updated = new Long[n];
+        String[] outputs = new String[n];
+        String[] outputTypes = new String[n];
+        String[] errors = new String[n];
+        List<String> evRun = new ArrayList<>();
+        List<Long> evSeq = new ArrayList<>();
+        List<String> evType = new ArrayList<>();
+        List<Long> evAt = new ArrayList<>();
+        List<String> evJson = new ArrayList<>();
+        List<Long> sigIds = new ArrayList<>();
+        List<String> sigRuns = new ArrayList<>();
+        List<String> finished = new ArrayList<>();
+        List<String> endRuns = new ArrayList<>();
+        List<String> endTokens = new ArrayList<>();
+        List<Long> endWakes = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            AppendBatch.Encoded encoded = appends.get(i);
+            Append a = encoded.append();
+            ids[i] = a.runId();
+            expected[i] = a.expectedSeq();
+            statuses[i] = a.status().name();
+            lengths[i] = a.nextSeq();
+            updated[i] = Micros.of(a.events().isEmpty() ? now : a.lastAt());
+            Payload output = a.output();
+            outputs[i] = output == null ? null : output.json();
+            outputTypes[i] = output == null ? null : output.type();
+            errors[i] = encoded.error();
+            List<Event> events = a.events();
+            for (int k = 0; k < events.size(); k++) {
+                evRun.add(a.runId());
+                evSeq.add(events.get(k).seq());
+                evType.add(events.get(k).type());
+                evAt.add(Micros.of(events.get(k).at()));
+                evJson.add(encoded.events().get(k));
+            }
+            for (Long id : a.consumedSignals()) {
+                sigIds.add(id);
+                sigRuns.add(a.runId());
+            }
+            if (a.status().isTerminal()) {
+                finished.add(a.runId());
+            } else if (a.turnEnd() != null) {
+                endRuns.add(a.runId());
+                endTokens.add(a.turnEnd().lease().token());
+                endWakes.add(Micros.of(a.turnEnd().wakeAt()));
+            }
+        }
+        int key = (evRun.isEmpty() ? 0 : 1) | (sigIds.isEmpty() ? 0 : 2) | (finished.isEmpty() ? 0 : 4)
+                | (endRuns.isEmpty() ? 0 : 8);
+        Map<String, long[]> found = new HashMap<>(n * 2);
+        Long earliest = null;
+        try (Sql.Call call = tx.call(statement(key))) {
+            call.set("ids", ids).set("expected", expected).set("terminal", TERMINAL)
+                    .set("prStatus", statuses).set("prLength", lengths).set("prUpdated", updated)
+                    .set("prOutput", outputs).set("prOutputType", outputTypes).set("prError", errors);
+            if ((key & 1) != 0) {
+                call.set("evRun", evRun.toArray(String[]::new)).set("evSeq", evSeq.toArray(Long[]::new))
+                        .set("evType", evType.toArray(String[]::new)).set("evAt", evAt.toArray(Long[]::new))
+                        .set("evJson", evJson.toArray(String[]::new));
+            }
+            if ((key & 2) != 0) {
+                call.set("sigId", sigIds.toArray(Long[]::new)).set("sigRun", sigRuns.toArray(String[]::new));
+            }
+            if ((key & 4) != 0) {
+                call.set("finished", finished.toArray(String[]::new));
+            }
+            if ((key & 8) != 0) {
+                call.set("endRun", endRuns.toArray(String[]::new)).set("endToken", endTokens.toArray(String[]::new))
+                        .set("endWake", endWakes.toArray(Long[]::new)).set("channel", channel);
+            }
+            try (ResultSet rs = call.query()) {
+                while (rs.next()) {
+                    String runId = rs.getString(1);
+                    RunStatus status = RunRows.status(rs.getString(4), runId);
+                    found.put(runId, new long[]{rs.getLong(2), rs.getBoolean(3) ? 1 : 0, status.isTerminal() ? 1 : 0});
+                    if ((key & 8) != 0) {
+                        long e = rs.getLong(5);
+                        earliest = rs.wasNull() ? earliest : Long.valueOf(e);
+                    }
+                }
+            }
+        }
+        if (earliest != null) {
+            tx.announced(Micros.toInstant(earliest));
+        }
+        List<AppendResult> results = new ArrayList<>(n);
+        for (AppendBatch.Encoded encoded : appends) {
+            Append a = encoded.append();
+            long[] state = found.get(a.runId());
+            if (state == null) {
+                results.add(AppendResult.missing());
+            } else if (state[0] != a.expectedSeq() || state[2] == 1) {
+                results.add(new AppendResult(false, state[0], state[1] == 1));
+            } else {
+                results.add(new AppendResult(true, a.nextSeq(), state[1] == 1));
+            }
+        }
+        return results;
+    }
+
+    private Sql statement(int key) {
+        Sql sql = statements.get(key);
+        if (sql == null) {
+            sql = build((key & 1) != 0, (key & 2) != 0, (key & 4) != 0, (key & 8) != 0);
+            statements.compareAndSet(key, null, sql);
+        }
+        return sql;
+    }
+
+    private Sql build(boolean withEvents, boolean withSignals, boolean withFinished, boolean withEnds) {
+        Tables.Runs r = tables.runs;
+        Tables.Tasks t = tables.tasks;
+        List<CommonTableExpression<?>> parts = new ArrayList<>();
+        parts.add(name("cur").fields("run_id", "status", "log_length", "cancel_requested").asMaterialized(
+                select(r.runId, r.status, r.logLength, r.cancelRequested).from(r.table)
+                        .where(r.runId.eq(any(param("ids", String[].class))))
+                        .orderBy(r.runId)
+                        .forUpdate()));
+        Table<?> expected = table("unnest({0}, {1})", param("ids", String[].class), param("expected", Long[].class))
+                .as("x", "run_id", "expected");
+        parts.add(name("ok").fields("run_id").asMaterialized(
+                select(field(name("cur", "run_id"), String.class)).from(name("cur")).join(expected)
+                        .on(field(name("x", "run_id"), String.class).eq(field(name("cur", "run_id"), String.class)))
+                        .where(field(name("cur", "log_length"), Long.class).eq(field(name("x", "expected"), Long.class))
+                                .and(field(name("cur", "status"), String.class)
+                                        .ne(all(param("terminal", String[].class)))))));
+        if (withEvents) {
+            Tables.Events e = tables.events;
+            Table<?> rows = table("unnest({0}, {1}, {2}, {3}, {4})", param("evRun", String[].class),
+                    param("evSeq", Long[].class), param("evType", String[].class), param("evAt", Long[].class),
+                    param("evJson", String[].class)).as("ev", "run_id", "seq", "type", "at", "json");
+            Field<String> evRun = field(name("ev", "run_id"), String.class);
+            parts.add(name("logged").as(insertInto(e.table, e.runId, e.seq, e.type, e.at, e.json)
+                    .select(select(evRun, field(name("ev", "seq"), Long.class), field(name("ev", "type"), String.class),
+                            field(name("ev", "at"), Long.class), field(name("ev", "json"), String.class))
+                            .from(rows).where(evRun.in(select(OK_ID).from(name("ok")))))
+                    .returningResult(e.seq)));
+        }
+        Table<?> projections = table("unnest({0}, {1}, {2}, {3}, {4}, {5}, {6})", param("ids", String[].class),
+                param("prStatus", String[].class), param("prLength", Long[].class), param("prUpdated", Long[].class),
+                param("prOutput", String[].class), param("prOutputType", String[].class),
+                param("prError", String[].class))
+                .as("pr", "run_id", "status", "log_length", "updated_at", "output_json", "output_type", "error");
+        Field<String> prRun = field(name("pr", "run_id"), String.class);
+        parts.add(name("projected").as(update(r.table)
+                .set(r.status, field(name("pr", "status"), String.class))
+                .set(r.logLength, field(name("pr", "log_length"), Long.class))
+                .set(r.updatedAt, field(name("pr", "updated_at"), Long.class))
+                .set(r.outputJson, field(name("pr", "output_json"), String.class))
+                .set(r.outputType, field(name("pr", "output_type"), String.class))
+                .set(r.error, field(name("pr", "error"), String.class))
+                .set(r.held, inline((String) null))
+                .from(projections)
+                .where(r.runId.eq(prRun).and(prRun.in(select(OK_ID).from(name("ok")))))
+                .returningResult(r.runId)));
+        if (withSignals) {
+            Tables.Signals sg = tables.signals;
+            Table<?> consumed = table("unnest({0}, {1})", param("sigId", Long[].class), param("sigRun", String[].class))
+                    .as("cs", "id", "run_id");
+            Field<String> csRun = field(name("cs", "run_id"), String.class);
+            parts.add(name("consumed").as(deleteFrom(sg.table).using(consumed)
+                    .where(sg.id.eq(field(name("cs", "id"), Long.class)).and(sg.runId.eq(csRun))
+                            .and(csRun.in(select(OK_ID).from(name("ok")))))
+                    .returningResult(sg.id)));
+        }
+        if (withFinished) {
+            parts.add(name("done").as(deleteFrom(t.table)
+                    .where(t.runId.eq(any(param("finished", String[].class)))
+                            .and(t.runId.in(select(OK_ID).from(name("ok")))))
+                    .returningResult(t.runId)));
+        }
+        Field<Long> earliest = inline((Long) null);
+        Field<Object> announced = inline((Object) null);
+        if (withEnds) {
+            Table<?> ends = table("unnest({0}, {1}, {2})", param("endRun", String[].class),
+                    param("endToken", String[].class), param("endWake", Long[].class)).as("i", "run_id", "token", "wake_at");
+            Field<String> endRun = field(name("i", "run_id"), String.class);
+            parts.add(name("moved").as(update(t.table)
+                    .set(t.availableAt, coalesce(least(t.requestedAt, field(name("i", "wake_at"), Long.class)),
+                            t.availableAt))
+                    .set(t.requestedAt, castNull(Long.class))
+                    .set(t.leaseToken, castNull(String.class))
+                    .set(t.leaseOwner, castNull(String.class))
+                    .set(t.leaseExpires, castNull(Long.class))
+                    .set(t.deliveries, inline(0))
+                    .from(ends)
+                    .where(t.runId.eq(endRun).and(t.leaseToken.eq(field(name("i", "token"), String.class)))
+                            .and(endRun.in(select(OK_ID).from(name("ok")))))
+                    .returningResult(t.availableAt)));
+            Field<Long> moved = field(name("moved", "available_at"), Long.class);
+            Field<Long> m = field(name("m", "earliest"), Long.class);
+            earliest = field(select(min(moved)).from(name("moved")));
+            announced = field(select(TaskRows.announce(m))
+                    .from(select(min(moved).as("earliest")).from(name("moved")).asTable("m"))
+                    .where(m.isNotNull()));
+        }
+        return Sql.of(with(parts)
+                .select(field(name("cur", "run_id")), field(name("cur", "log_length")),
+                        field(name("cur", "cancel_requested")), field(name("cur", "status")), earliest, announced)
+                .from(name("cur")));
+    }
+}
