@@ -159,11 +159,16 @@ class AppendTest extends PgTestSupport {
                     for (int round = 0; round < 25; round++) {
                         List<String> order = new ArrayList<>(ids);
                         Collections.shuffle(order, random);
-                        List<String> batchIds = order.subList(0, 25);
+                        List<String> batchIds = new ArrayList<>(order.subList(0, 25));
                         List<Append> batch = new ArrayList<>();
-                        for (String id : batchIds) {
+                        for (String id : List.copyOf(batchIds)) {
                             long length = world.runQueries().get(id).orElseThrow().logLength();
                             batch.add(markerAppend(id, length, 1, RunStatus.RUNNING));
+                            if (round % 2 == 1 && batch.size() == 1) {
+                                // a run twice in one batch: the other way of writing (a transaction)
+                                batch.add(markerAppend(id, length + 1, 1, RunStatus.RUNNING));
+                                batchIds.add(1, id);
+                            }
                         }
                         List<AppendResult> results = world.eventLog().append(batch);
                         for (int i = 0; i < results.size(); i++) {
@@ -189,6 +194,21 @@ class AppendTest extends PgTestSupport {
                 assertThat(log.get(i).seq()).isEqualTo(i);
             }
         }
+    }
+
+    @Test
+    void aTurnRequestedDuringTheLeaseWinsOverTheLaterWakeTimeOfTheAppend() {
+        World world = open(config(freshSchema()));
+        world.eventLog().create(newRun("r1"));
+        Lease lease = world.taskQueue().lease("w", Set.of(QUEUE), 1, Duration.ofMinutes(1)).getFirst();
+        world.signals().send("r1", "go", Payload.NULL);
+
+        AppendResult result = world.eventLog().append(List.of(new Append("r1", 1, markers("r1", 1, 1),
+                RunStatus.SLEEPING, List.of(), new TurnEnd(lease, clock.instant().plus(Duration.ofHours(1)))))).getFirst();
+
+        assertThat(result.appended()).isTrue();
+        assertThat(world.taskQueue().lease("w", Set.of(QUEUE), 1, Duration.ofMinutes(1)))
+                .extracting(Lease::runId).containsExactly("r1");
     }
 
     @Test
