@@ -40,6 +40,12 @@ public final class WorldLoader {
         return keys;
     }
 
+    /** Hides credentials written into a URL: {@code password=…} parameters and {@code user:password@} parts. */
+    static String maskUrlSecrets(String value) {
+        return value.replaceAll("(?i)(password|secret|token)=[^&;]*", "$1=****")
+                .replaceAll("//([^/@:]+):[^/@]*@", "//$1:****@");
+    }
+
     public static World open(WorldConfig config, InstantSource clock, EventCodec codec) {
         String name = config.get(WorldflowConfig.WORLD, "local");
         List<WorldProvider> providers = providers();
@@ -48,7 +54,7 @@ public final class WorldLoader {
                 TreeMap<String, String> shown = new TreeMap<>();
                 config.asMap().forEach((k, v) -> {
                     if (k.startsWith("worldflow." + name + ".")) {
-                        shown.put(k, k.contains("password") || k.contains("secret") ? "****" : v);
+                        shown.put(k, k.contains("password") || k.contains("secret") ? "****" : maskUrlSecrets(v));
                     }
                 });
                 log.info("world '{}' {}", name, shown);

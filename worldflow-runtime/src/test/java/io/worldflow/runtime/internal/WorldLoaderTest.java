@@ -124,4 +124,15 @@ class WorldLoaderTest {
     void theKeysOfTheWorldsFoundAreKnown() throws Exception {
         assertThat(withProvider(WorldLoader::knownKeys)).containsExactly("worldflow.fake.dir");
     }
+
+    @org.junit.jupiter.api.Test
+    void credentialsInsideAUrlAreMaskedInTheLog() {
+        org.assertj.core.api.Assertions.assertThat(WorldLoader.maskUrlSecrets(
+                "jdbc:postgresql://db:5432/app?user=wf&password=hunter2&ssl=true"))
+                .isEqualTo("jdbc:postgresql://db:5432/app?user=wf&password=****&ssl=true");
+        org.assertj.core.api.Assertions.assertThat(WorldLoader.maskUrlSecrets("postgresql://wf:hunter2@db/app"))
+                .isEqualTo("postgresql://wf:****@db/app");
+        org.assertj.core.api.Assertions.assertThat(WorldLoader.maskUrlSecrets("target/worldflow.db"))
+                .isEqualTo("target/worldflow.db");
+    }
 }
