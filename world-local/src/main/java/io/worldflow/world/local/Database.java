@@ -1,5 +1,6 @@
 package io.worldflow.world.local;
 
+import io.worldflow.spi.DueNotifier;
 import io.worldflow.WorldException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

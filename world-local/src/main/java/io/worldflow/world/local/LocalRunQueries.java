@@ -1,5 +1,6 @@
 package io.worldflow.world.local;
 
+import io.worldflow.spi.RunCursor;
 import io.worldflow.RunInfo;
 import io.worldflow.RunPage;
 import io.worldflow.RunQuery;

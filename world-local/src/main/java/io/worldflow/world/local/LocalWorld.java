@@ -1,5 +1,6 @@
 package io.worldflow.world.local;
 
+import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.EventLog;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.Signals;

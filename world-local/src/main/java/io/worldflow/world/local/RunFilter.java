@@ -1,5 +1,6 @@
 package io.worldflow.world.local;
 
+import io.worldflow.spi.RunCursor;
 import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
 

@@ -1,5 +1,6 @@
 package io.worldflow.world.postgres;
 
+import io.worldflow.spi.DueNotifier;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.worldflow.WorldException;

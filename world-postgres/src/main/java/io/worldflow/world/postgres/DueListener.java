@@ -1,5 +1,6 @@
 package io.worldflow.world.postgres;
 
+import io.worldflow.spi.DueNotifier;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;

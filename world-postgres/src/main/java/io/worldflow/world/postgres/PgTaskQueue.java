@@ -1,5 +1,6 @@
 package io.worldflow.world.postgres;
 
+import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.TaskQueue;
 import org.jooq.CommonTableExpression;

@@ -1,5 +1,6 @@
 package io.worldflow.world.postgres;
 
+import io.worldflow.spi.RunCursor;
 import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
 import org.jooq.Condition;

@@ -1,20 +1,21 @@
-package io.worldflow.world.local;
+package io.worldflow.spi;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Objects;
 
 /**
- * Where a page of {@code list()} ended: the last run's creation time and id. Opaque to callers: base64url
+ * For world authors: where a page of {@link RunQueries#list} ended, the last run's creation time (epoch
+ * microseconds) and id, as the opaque {@link io.worldflow.RunPage#nextCursor()}: base64url
  * of {@code <createdAtMicros>:<runId>}.
  */
-record RunCursor(long createdAtMicros, String runId) {
+public record RunCursor(long createdAtMicros, String runId) {
 
-    RunCursor {
+    public RunCursor {
         Objects.requireNonNull(runId, "runId");
     }
 
-    String encode() {
+    public String encode() {
         String text = createdAtMicros + ":" + runId;
         return Base64.getUrlEncoder().withoutPadding().encodeToString(text.getBytes(StandardCharsets.UTF_8));
     }
@@ -22,7 +23,7 @@ record RunCursor(long createdAtMicros, String runId) {
     /**
      * @throws IllegalArgumentException when {@code cursor} was not made by {@link #encode()}
      */
-    static RunCursor decode(String cursor) {
+    public static RunCursor decode(String cursor) {
         String text;
         try {
             text = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);

@@ -1,8 +1,5 @@
-package io.worldflow.world.postgres;
+package io.worldflow.spi;
 
-import io.worldflow.spi.TaskQueue;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.List;
@@ -14,17 +11,14 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * Delivers due instants to subscribers: those of this process's own commits at once, and those other
- * processes announce with NOTIFY as {@link DueListener} hears them.
- *
- * <p>Listeners are called on a thread of their own, never on the thread that wrote: a writer does not
- * wait for listener code, and a listener may take locks that a writer's caller holds. Instants that
- * arrive while a delivery is under way are merged into the earliest of them, which is enough for a
- * worker that asks {@link TaskQueue#nextDue} again after it wakes.
+ * For world authors: the push side of {@link TaskQueue#subscribe}. A world calls {@link #due} after a
+ * commit that makes a turn due (its own, or one another process announced); listeners are called on
+ * this notifier's own thread, never inside the caller's write or under its locks, and instants that
+ * arrive while one is being delivered are merged into the earliest.
  */
-final class DueNotifier implements AutoCloseable {
+public final class DueNotifier implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(DueNotifier.class);
+    private static final System.Logger log = System.getLogger(DueNotifier.class.getName());
 
     private final List<Consumer<Instant>> listeners = new CopyOnWriteArrayList<>();
     private final ReentrantLock lock = new ReentrantLock();
@@ -34,11 +28,13 @@ final class DueNotifier implements AutoCloseable {
     private Thread thread;
     private boolean closed;
 
-    DueNotifier(String threadName) {
+    /** @param threadName the name of the delivery thread, started on first use */
+    public DueNotifier(String threadName) {
         this.threadName = threadName;
     }
 
-    TaskQueue.Subscription subscribe(Consumer<Instant> listener) {
+    /** Adds a listener; closing the subscription removes it. */
+    public TaskQueue.Subscription subscribe(Consumer<Instant> listener) {
         Objects.requireNonNull(listener, "listener");
         Consumer<Instant> entry = listener::accept; // one object per subscription, so close() removes only it
         listeners.add(entry);
@@ -46,12 +42,13 @@ final class DueNotifier implements AutoCloseable {
         return () -> listeners.remove(entry);
     }
 
-    boolean hasListeners() {
+    public boolean hasListeners() {
         return !listeners.isEmpty();
     }
 
     /** Schedules delivery of {@code at} to every listener; returns at once. */
-    void due(Instant at) {
+    /** Tells the listeners that a turn is due at {@code at}. Returns at once. */
+    public void due(Instant at) {
         if (listeners.isEmpty()) {
             return;
         }
@@ -126,7 +123,7 @@ final class DueNotifier implements AutoCloseable {
             try {
                 listener.accept(at);
             } catch (RuntimeException e) {
-                log.warn("a due-time listener failed", e);
+                log.log(System.Logger.Level.WARNING, "a due-time listener failed", e);
             }
         }
     }
