@@ -127,47 +127,21 @@ final class AppendBatch {
 
     /** What the successful appends write, gathered column-wise for {@code unnest}. */
     private final class Writes {
-        final List<String> eventRun = new ArrayList<>();
-        final List<Long> eventSeq = new ArrayList<>();
-        final List<String> eventType = new ArrayList<>();
-        final List<Long> eventAt = new ArrayList<>();
-        final List<String> eventJson = new ArrayList<>();
+        final WriteColumns columns = new WriteColumns();
         /** The projection after each run's last successful append. */
         final Map<String, RunUpdate> updates = new LinkedHashMap<>();
-        final List<Long> signalIds = new ArrayList<>();
-        final List<String> signalRuns = new ArrayList<>();
-        final Set<String> finished = new LinkedHashSet<>();
         final List<TaskRows.End> ends = new ArrayList<>();
 
         void add(Encoded encoded, Instant now) {
             Append a = encoded.append();
-            List<Event> list = a.events();
-            for (int i = 0; i < list.size(); i++) {
-                Event event = list.get(i);
-                eventRun.add(a.runId());
-                eventSeq.add(event.seq());
-                eventType.add(event.type());
-                eventAt.add(Micros.of(event.at()));
-                eventJson.add(encoded.events().get(i));
-            }
+            columns.add(encoded);
             Payload output = a.output();
             updates.put(a.runId(), new RunUpdate(a.status().name(), a.nextSeq(),
-                    Micros.of(list.isEmpty() ? now : a.lastAt()), output == null ? null : output.json(),
+                    Micros.of(a.events().isEmpty() ? now : a.lastAt()), output == null ? null : output.json(),
                     output == null ? null : output.type(), encoded.error()));
-            for (Long id : a.consumedSignals()) {
-                signalIds.add(id);
-                signalRuns.add(a.runId());
-            }
-            if (a.status().isTerminal()) {
-                finished.add(a.runId());
-            } else if (a.turnEnd() != null) {
+            if (!a.status().isTerminal() && a.turnEnd() != null) {
                 ends.add(TaskRows.End.of(a.turnEnd().lease(), a.turnEnd().wakeAt()));
             }
-        }
-
-        /** Which parts the write statement needs: 1 events, 2 consumed signals, 4 finished runs. */
-        int key() {
-            return (eventRun.isEmpty() ? 0 : 1) | (signalIds.isEmpty() ? 0 : 2) | (finished.isEmpty() ? 0 : 4);
         }
 
         /**
@@ -178,24 +152,14 @@ final class AppendBatch {
             if (updates.isEmpty()) {
                 return;
             }
-            int key = key();
+            int key = columns.key();
             try (Sql.Call call = tx.call(writeStatements[key])) {
-                if ((key & 1) != 0) {
-                    call.set("evRun", eventRun.toArray(String[]::new)).set("evSeq", eventSeq.toArray(Long[]::new))
-                            .set("evType", eventType.toArray(String[]::new)).set("evAt", eventAt.toArray(Long[]::new))
-                            .set("evJson", eventJson.toArray(String[]::new));
-                }
-                if ((key & 2) != 0) {
-                    call.set("sigId", signalIds.toArray(Long[]::new)).set("sigRun", signalRuns.toArray(String[]::new));
-                }
-                if ((key & 4) != 0) {
-                    call.set("finished", finished.toArray(String[]::new));
-                }
+                columns.bind(call, key);
                 bindUpdates(call);
                 call.query().close();
             }
             if (!ends.isEmpty()) {
-                ends.removeIf(e -> finished.contains(e.runId()));
+                ends.removeIf(e -> columns.isFinished(e.runId()));
                 taskRows.complete(tx, ends);
             }
         }

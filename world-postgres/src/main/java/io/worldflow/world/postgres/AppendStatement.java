@@ -2,7 +2,6 @@ package io.worldflow.world.postgres;
 
 import io.worldflow.Payload;
 import io.worldflow.RunStatus;
-import io.worldflow.event.Event;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import org.jooq.CommonTableExpression;
@@ -88,14 +87,7 @@ final class AppendStatement {
         String[] outputs = new String[n];
         String[] outputTypes = new String[n];
         String[] errors = new String[n];
-        List<String> evRun = new ArrayList<>();
-        List<Long> evSeq = new ArrayList<>();
-        List<String> evType = new ArrayList<>();
-        List<Long> evAt = new ArrayList<>();
-        List<String> evJson = new ArrayList<>();
-        List<Long> sigIds = new ArrayList<>();
-        List<String> sigRuns = new ArrayList<>();
-        List<String> finished = new ArrayList<>();
+        WriteColumns columns = new WriteColumns();
         List<String> endRuns = new ArrayList<>();
         List<String> endTokens = new ArrayList<>();
         List<Long> endWakes = new ArrayList<>();
@@ -111,45 +103,21 @@ final class AppendStatement {
             outputs[i] = output == null ? null : output.json();
             outputTypes[i] = output == null ? null : output.type();
             errors[i] = encoded.error();
-            List<Event> events = a.events();
-            for (int k = 0; k < events.size(); k++) {
-                evRun.add(a.runId());
-                evSeq.add(events.get(k).seq());
-                evType.add(events.get(k).type());
-                evAt.add(Micros.of(events.get(k).at()));
-                evJson.add(encoded.events().get(k));
-            }
-            for (Long id : a.consumedSignals()) {
-                sigIds.add(id);
-                sigRuns.add(a.runId());
-            }
-            if (a.status().isTerminal()) {
-                finished.add(a.runId());
-            } else if (a.turnEnd() != null) {
+            columns.add(encoded);
+            if (!a.status().isTerminal() && a.turnEnd() != null) {
                 endRuns.add(a.runId());
                 endTokens.add(a.turnEnd().lease().token());
                 endWakes.add(Micros.of(a.turnEnd().wakeAt()));
             }
         }
-        int key = (evRun.isEmpty() ? 0 : 1) | (sigIds.isEmpty() ? 0 : 2) | (finished.isEmpty() ? 0 : 4)
-                | (endRuns.isEmpty() ? 0 : 8);
+        int key = columns.key() | (endRuns.isEmpty() ? 0 : 8);
         Map<String, long[]> found = new HashMap<>(n * 2);
         Long earliest = null;
         try (Sql.Call call = tx.call(statement(key))) {
             call.set("ids", ids).set("expected", expected).set("terminal", TERMINAL)
                     .set("prStatus", statuses).set("prLength", lengths).set("prUpdated", updated)
                     .set("prOutput", outputs).set("prOutputType", outputTypes).set("prError", errors);
-            if ((key & 1) != 0) {
-                call.set("evRun", evRun.toArray(String[]::new)).set("evSeq", evSeq.toArray(Long[]::new))
-                        .set("evType", evType.toArray(String[]::new)).set("evAt", evAt.toArray(Long[]::new))
-                        .set("evJson", evJson.toArray(String[]::new));
-            }
-            if ((key & 2) != 0) {
-                call.set("sigId", sigIds.toArray(Long[]::new)).set("sigRun", sigRuns.toArray(String[]::new));
-            }
-            if ((key & 4) != 0) {
-                call.set("finished", finished.toArray(String[]::new));
-            }
+            columns.bind(call, key);
             if ((key & 8) != 0) {
                 call.set("endRun", endRuns.toArray(String[]::new)).set("endToken", endTokens.toArray(String[]::new))
                         .set("endWake", endWakes.toArray(Long[]::new)).set("channel", channel);
