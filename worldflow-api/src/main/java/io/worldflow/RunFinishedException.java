@@ -1,7 +1,7 @@
 package io.worldflow;
 
 /** The run has already finished, so it cannot take what was sent to it (a signal, a cancellation). */
-public class RunFinishedException extends WorldflowException {
+public class RunFinishedException extends RunStateException {
 
     private final String runId;
     private final RunStatus status;

@@ -16,6 +16,7 @@ import io.worldflow.event.TimerFired;
 import io.worldflow.event.TimerScheduled;
 import io.worldflow.event.WorkflowCancelRequested;
 import io.worldflow.event.WorkflowCanceled;
+import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowCompleted;
 import io.worldflow.event.WorkflowFailed;
 import io.worldflow.event.WorkflowStarted;
@@ -33,6 +34,8 @@ final class Timeline {
             case WorkflowFailed f -> f.error().summary();
             case WorkflowCancelRequested c -> c.reason() == null ? "" : c.reason();
             case WorkflowCanceled c -> "";
+            case WorkflowRetried r -> (r.stepId() == null ? "from the last step" : "from step " + r.stepId())
+                    + (r.reason() == null ? "" : " (" + r.reason() + ")");
             case StepScheduled s -> s.stepId();
             case StepStarted s -> s.stepId() + " attempt " + s.attempt();
             case StepCompleted c -> c.stepId() + " -> " + c.result().json();

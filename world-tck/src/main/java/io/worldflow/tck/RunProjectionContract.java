@@ -5,6 +5,8 @@ import io.worldflow.Payload;
 import io.worldflow.RunFinishedException;
 import io.worldflow.RunInfo;
 import io.worldflow.RunNotFoundException;
+import io.worldflow.RunQuery;
+import io.worldflow.RunStateException;
 import io.worldflow.RunStatus;
 import io.worldflow.event.Event;
 import io.worldflow.event.StepScheduled;
@@ -13,6 +15,7 @@ import io.worldflow.event.WorkflowCancelRequested;
 import io.worldflow.event.WorkflowCanceled;
 import io.worldflow.event.WorkflowCompleted;
 import io.worldflow.event.WorkflowFailed;
+import io.worldflow.event.WorkflowRetried;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.Lease;
@@ -435,5 +438,89 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         clock.set(wakeAt);
         assertThat(lease("w", 10)).extracting(Lease::runId)
                 .containsExactlyInAnyOrder("run-0", "run-1", "run-2", "run-3", "run-4");
+    }
+
+    // ---------------------------------------------------------------- reopen (retrying a failed run)
+
+    /** A run that failed: log WorkflowStarted, StepScheduled, WorkflowFailed; its turn completed. */
+    private void failedRun(String runId) {
+        create(runId);
+        Lease lease = leaseRun(runId);
+        AppendResult r = append(new Append(runId, 1, List.of(stepScheduled(runId, 1),
+                new WorkflowFailed(runId, 2, now(), sampleError())), RunStatus.FAILED, List.of(),
+                new TurnEnd(lease, null)));
+        assertThat(r.appended()).isTrue();
+        assertNothingDue();
+    }
+
+    @Test
+    void reopenMakesAFailedRunPendingAndDueWithTheEventAppended() {
+        failedRun("order-1");
+        clock.advance(Duration.ofSeconds(5));
+        WorkflowRetried retried = new WorkflowRetried("order-1", 3, now(), "charge", "card fixed");
+
+        log().reopen(retried);
+
+        RunInfo info = info("order-1");
+        assertThat(info.status()).isEqualTo(RunStatus.PENDING);
+        assertThat(info.error()).isNull();
+        assertThat(info.logLength()).isEqualTo(4);
+        assertThat(info.updatedAt()).isEqualTo(now());
+        assertThat(log().read("order-1", 3)).containsExactly(retried);
+        assertThat(queries().list(RunQuery.all().withStatuses(RunStatus.PENDING)).runs())
+                .extracting(RunInfo::runId).containsExactly("order-1");
+        Lease again = leaseRun("order-1");
+        assertThat(append(new Append("order-1", 4, List.of(new WorkflowCompleted("order-1", 4, now(),
+                payload("ok"))), RunStatus.COMPLETED, List.of(), new TurnEnd(again, null))).appended()).isTrue();
+        assertThat(info("order-1").status()).isEqualTo(RunStatus.COMPLETED);
+    }
+
+    @Test
+    void reopenRefusesARunThatHasNotFailedAndChangesNothing() {
+        create("order-1");
+        markRunning("order-1");
+        create("order-2");
+        finish("order-2");
+
+        for (String id : List.of("order-1", "order-2")) {
+            RunInfo before = info(id);
+            assertThatThrownBy(() -> log().reopen(new WorkflowRetried(id, before.logLength(), now(), null, null)))
+                    .isInstanceOf(RunStateException.class)
+                    .hasMessageContaining(id).hasMessageContaining(before.status().name());
+            assertThat(info(id)).isEqualTo(before);
+        }
+    }
+
+    @Test
+    void reopenRefusesALogThatChangedAndAnUnknownRun() {
+        failedRun("order-1");
+        RunInfo before = info("order-1");
+
+        assertThatThrownBy(() -> log().reopen(new WorkflowRetried("order-1", 2, now(), null, null)))
+                .isInstanceOf(RunStateException.class).hasMessageContaining("3 events");
+        assertThatThrownBy(() -> log().reopen(new WorkflowRetried("ghost", 1, now(), null, null)))
+                .isInstanceOf(RunNotFoundException.class);
+
+        assertThat(info("order-1")).isEqualTo(before);
+        assertThat(log().read("order-1", 0)).hasSize(3);
+        assertThat(queries().get("ghost")).isEmpty();
+        assertNothingDue();
+    }
+
+    @Test
+    void aReopenedRunCanFailAndBeReopenedAgain() {
+        failedRun("order-1");
+        log().reopen(new WorkflowRetried("order-1", 3, now(), null, null));
+        Lease lease = leaseRun("order-1");
+        ErrorInfo again = ErrorInfo.of("com.acme.Declined", "declined again");
+        append(new Append("order-1", 4, List.of(new WorkflowFailed("order-1", 4, now(), again)),
+                RunStatus.FAILED, List.of(), new TurnEnd(lease, null)));
+        assertThat(info("order-1").error()).isEqualTo(again);
+
+        log().reopen(new WorkflowRetried("order-1", 5, now(), null, "again"));
+
+        assertThat(info("order-1").status()).isEqualTo(RunStatus.PENDING);
+        assertThat(log().read("order-1", 0)).hasSize(6);
+        leaseRun("order-1");
     }
 }

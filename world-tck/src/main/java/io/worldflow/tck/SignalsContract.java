@@ -7,6 +7,10 @@ import io.worldflow.RunStatus;
 import io.worldflow.event.WorkflowFailed;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.PendingSignal;
+import io.worldflow.spi.SignalSent;
+import io.worldflow.spi.Append;
+import io.worldflow.spi.TurnEnd;
+import io.worldflow.event.StepScheduled;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -256,5 +260,54 @@ public abstract class SignalsContract extends WorldContractSupport {
         assertThat(pending).extracting(PendingSignal::id)
                 .doesNotHaveDuplicates().isSorted().containsExactlyInAnyOrderElementsOf(ids);
         assertThat(lease("w", 10)).extracting(Lease::runId).containsExactly("order-1");
+    }
+
+    // ---------------------------------------------------------------- idempotency keys
+
+    @Test
+    void aKeyDeliversOneSignalPerRun() {
+        create("order-1");
+        create("order-2");
+
+        SignalSent first = signals().send("order-1", "approval", payload("yes"), "k-1");
+        SignalSent again = signals().send("order-1", "approval", payload("yes, again"), "k-1");
+        SignalSent otherRun = signals().send("order-2", "approval", payload("yes"), "k-1");
+        SignalSent otherKey = signals().send("order-1", "approval", payload("also"), "k-2");
+        long noKey = signals().send("order-1", "approval", payload("plain"));
+
+        assertThat(first.duplicate()).isFalse();
+        assertThat(again).isEqualTo(new SignalSent(first.id(), true));
+        assertThat(otherRun.duplicate()).isFalse();
+        assertThat(otherKey.duplicate()).isFalse();
+        assertThat(signals().pending("order-1")).extracting(PendingSignal::id)
+                .containsExactly(first.id(), otherKey.id(), noKey);
+        assertThat(signals().pending("order-2")).extracting(PendingSignal::id).containsExactly(otherRun.id());
+    }
+
+    @Test
+    void aKeyIsRememberedAfterItsSignalIsConsumedAndAcrossReopen() {
+        create("order-1");
+        Lease lease = leaseRun("order-1");
+        SignalSent first = signals().send("order-1", "approval", payload("yes"), "once");
+        append(new Append("order-1", 1, List.of(new StepScheduled("order-1", 1, now(), "s", "s")),
+                RunStatus.RUNNING, List.of(first.id()), new TurnEnd(lease, null)));
+        assertThat(signals().pending("order-1")).isEmpty();
+
+        reopen();
+
+        assertThat(signals().send("order-1", "approval", payload("yes"), "once")).isEqualTo(new SignalSent(first.id(), true));
+        assertThat(signals().pending("order-1")).isEmpty();
+    }
+
+    @Test
+    void aBadKeyIsRefusedAndNothingIsStored() {
+        create("order-1");
+
+        assertThatThrownBy(() -> signals().send("order-1", "approval", payload("x"), " "))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key");
+        assertThatThrownBy(() -> signals().send("order-1", "approval", payload("x"), "k".repeat(201)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("200");
+
+        assertThat(signals().pending("order-1")).isEmpty();
     }
 }

@@ -8,6 +8,7 @@ import io.worldflow.RunFinishedException;
 import io.worldflow.RunHandle;
 import io.worldflow.RunInfo;
 import io.worldflow.RunNotFoundException;
+import io.worldflow.RunStateException;
 import io.worldflow.RunStatus;
 import io.worldflow.SerializationException;
 import io.worldflow.StartOptions;
@@ -21,6 +22,7 @@ import io.worldflow.event.StepFailed;
 import io.worldflow.event.StepRetrying;
 import io.worldflow.event.WorkflowCancelRequested;
 import io.worldflow.event.WorkflowCanceled;
+import io.worldflow.event.WorkflowRetried;
 import io.worldflow.runtime.WorkerOptions;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +31,7 @@ import java.time.Instant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * End-to-end behaviour when things go wrong: failures, compensation, determinism violations,
@@ -265,5 +268,114 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
                 assertThat(run.result(WAIT)).isEqualTo(i);
             }
         }
+    }
+
+    // ---------------------------------------------------------------- retrying a failed run
+
+    private static volatile boolean cardWorks;
+
+    private Workflow<String, String> checkout() {
+        return Workflow.define("tck.checkout", String.class, (ctx, in) -> {
+            ctx.step("reserve", () -> bump("reserve"));
+            return ctx.step("charge", StepOptions.retry(RetryPolicy.fixed(2, Duration.ZERO)), () -> {
+                bump("charge");
+                if (!cardWorks) {
+                    throw new IllegalStateException("card declined");
+                }
+                return "charged " + in;
+            });
+        });
+    }
+
+    @Test
+    void aFailedRunRetriedRunsItsFailedStepAgainWithAFreshBudgetAndKeepsEarlierSteps() {
+        cardWorks = false;
+        Workflow<String, String> w = checkout();
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "o-1");
+        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowFailedException.class);
+        assertThat(count("charge")).isEqualTo(2);
+
+        wf.retry(run.id(), "still declined?");
+        assertThatThrownBy(() -> wf.handle(run.id(), String.class).result(WAIT))
+                .isInstanceOf(WorkflowFailedException.class);
+        assertThat(count("charge")).as("a fresh budget of two attempts").isEqualTo(4);
+
+        cardWorks = true;
+        wf.retry(run.id(), "card replaced");
+        assertThat(wf.handle(run.id(), String.class).result(WAIT)).isEqualTo("charged o-1");
+
+        assertThat(count("reserve")).as("the step before the failure ran once").isEqualTo(1);
+        assertThat(count("charge")).isEqualTo(5);
+        assertThat(eventsOf(run.id(), io.worldflow.event.StepStarted.class))
+                .filteredOn(s -> s.stepId().equals("charge"))
+                .extracting(io.worldflow.event.StepStarted::attempt).containsExactly(1, 2, 3, 4, 5);
+        assertThat(eventsOf(run.id(), WorkflowRetried.class)).extracting(WorkflowRetried::stepId, WorkflowRetried::reason)
+                .containsExactly(tuple("charge", "still declined?"), tuple("charge", "card replaced"));
+        assertThat(run.info().status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(run.info().error()).isNull();
+    }
+
+    @Test
+    void aFailureTheWorkflowHandledCannotBeRetriedAndNothingChanges() {
+        Workflow<String, String> w = Workflow.define("tck.handled", String.class, (ctx, in) -> {
+            try {
+                ctx.step("charge", StepOptions.retry(RetryPolicy.none()), () -> {
+                    throw new IllegalStateException("card declined");
+                });
+            } catch (StepFailedException e) {
+                ctx.step("refund", () -> "refunded");
+            }
+            throw new IllegalStateException("order abandoned");
+        });
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x");
+        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowFailedException.class);
+        RunInfo before = run.info();
+
+        assertThatThrownBy(() -> wf.retry(run.id(), null)).isInstanceOf(RunStateException.class)
+                .hasMessageContaining("charge").hasMessageContaining("refund");
+
+        assertThat(run.info()).isEqualTo(before);
+    }
+
+    @Test
+    void onlyAFailedRunCanBeRetried() {
+        Workflow<String, String> w = Workflow.define("tck.fine", String.class, (ctx, in) -> ctx.step("a", () -> in));
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x");
+        assertThat(run.result(WAIT)).isEqualTo("x");
+        RunInfo before = run.info();
+
+        assertThatThrownBy(() -> wf.retry(run.id(), null)).isInstanceOf(RunStateException.class)
+                .hasMessageContaining("COMPLETED");
+        assertThatThrownBy(() -> wf.retry("ghost", null)).isInstanceOf(RunNotFoundException.class);
+        assertThatThrownBy(() -> wf.retry(run.id(), "r".repeat(1001))).isInstanceOf(IllegalArgumentException.class);
+
+        assertThat(run.info()).isEqualTo(before);
+        assertThat(wf.run("ghost")).isEmpty();
+    }
+
+    @Test
+    void aWorkflowWhoseCodeFailedIsReplayedOnRetry() {
+        cardWorks = false;
+        Workflow<String, String> w = Workflow.define("tck.code-fails", String.class, (ctx, in) -> {
+            String a = ctx.step("a", () -> "a" + bump("a"));
+            if (!cardWorks) {
+                throw new IllegalStateException("not yet");
+            }
+            return a + ctx.step("b", () -> "b");
+        });
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x");
+        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowFailedException.class);
+
+        cardWorks = true;
+        wf.retry(run.id(), "fixed");
+
+        assertThat(wf.handle(run.id(), String.class).result(WAIT)).isEqualTo("a1b");
+        assertThat(count("a")).isEqualTo(1);
+        assertThat(eventsOf(run.id(), WorkflowRetried.class)).singleElement()
+                .satisfies(r -> assertThat(r.stepId()).isNull());
     }
 }

@@ -9,7 +9,7 @@ import java.util.Objects;
  * and the record's other fields.
  */
 public sealed interface Event permits WorkflowStarted, WorkflowCompleted, WorkflowFailed,
-        WorkflowCancelRequested, WorkflowCanceled, PrimitiveEvent {
+        WorkflowCancelRequested, WorkflowCanceled, WorkflowRetried, PrimitiveEvent {
 
     String runId();
 

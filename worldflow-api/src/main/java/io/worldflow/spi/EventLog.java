@@ -2,6 +2,7 @@ package io.worldflow.spi;
 
 import io.worldflow.ErrorInfo;
 import io.worldflow.event.Event;
+import io.worldflow.event.WorkflowRetried;
 
 import java.util.List;
 
@@ -37,6 +38,17 @@ public interface EventLog {
      * @throws io.worldflow.RunFinishedException  when it has already finished
      */
     void requestCancel(String runId, String reason);
+
+    /**
+     * Reopens a {@code FAILED} run so that it runs again, atomically: appends {@code retried} at seq
+     * {@code retried.seq()} (which must be the log's length), sets the status to {@code PENDING}, clears the
+     * error, and makes its turn due at {@code retried.at()}.
+     *
+     * @throws io.worldflow.RunNotFoundException when the run does not exist
+     * @throws io.worldflow.RunStateException    when the run is not {@code FAILED}, or its log's length is not
+     *                                           {@code retried.seq()}; nothing changes
+     */
+    void reopen(WorkflowRetried retried);
 
     /**
      * Records why the run is held (its code no longer matches its history). The hold is cleared by the

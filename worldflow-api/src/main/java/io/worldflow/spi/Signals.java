@@ -14,7 +14,20 @@ public interface Signals {
      * @throws io.worldflow.RunNotFoundException when the run does not exist
      * @throws io.worldflow.RunFinishedException when it has finished
      */
-    long send(String runId, String name, Payload payload);
+    default long send(String runId, String name, Payload payload) {
+        return send(runId, name, payload, null).id();
+    }
+
+    /**
+     * Stores the signal and makes the run due for a turn, atomically; with a {@code key}, at most once per
+     * run and key: when the run has already taken a signal with that key, nothing is stored and the first
+     * signal's id is returned as a duplicate (even after that signal was consumed).
+     *
+     * @param key an idempotency key of at most 200 characters, or null for none
+     * @throws io.worldflow.RunNotFoundException when the run does not exist
+     * @throws io.worldflow.RunFinishedException when it has finished
+     */
+    SignalSent send(String runId, String name, Payload payload, String key);
 
     /** The run's unconsumed signals in arrival order. */
     List<PendingSignal> pending(String runId);

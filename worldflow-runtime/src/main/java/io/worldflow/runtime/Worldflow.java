@@ -9,13 +9,17 @@ import io.worldflow.RunStatus;
 import io.worldflow.StartOptions;
 import io.worldflow.Workflow;
 import io.worldflow.WorldflowException;
+import io.worldflow.Payload;
 import io.worldflow.event.Event;
+import io.worldflow.event.WorkflowRetried;
 import io.worldflow.runtime.internal.ClockScheduler;
 import io.worldflow.runtime.internal.Committer;
 import io.worldflow.runtime.internal.Engine;
 import io.worldflow.runtime.internal.Handle;
 import io.worldflow.runtime.internal.Registry;
+import io.worldflow.runtime.internal.RetryPlan;
 import io.worldflow.runtime.internal.RunCompletions;
+import io.worldflow.runtime.internal.SignalTokens;
 import io.worldflow.runtime.internal.WorkerLoop;
 import io.worldflow.runtime.internal.WorldLoader;
 import io.worldflow.spi.CreateResult;
@@ -23,6 +27,9 @@ import io.worldflow.spi.NewRun;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldConfig;
 
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,6 +56,13 @@ import java.util.UUID;
  */
 public final class Worldflow implements AutoCloseable {
 
+    /** The root URL of the server that mounts the {@link SignalEndpoint}, used by {@link #signalUrl}. */
+    public static final String SIGNAL_URL = "worldflow.signal.url";
+    /** The secret signal URLs are signed with: at least 32 bytes. */
+    public static final String SIGNAL_SECRET = "worldflow.signal.secret";
+    /** The largest signal body the {@link SignalEndpoint} takes, in bytes (default 65536). */
+    public static final String SIGNAL_MAX_BODY = "worldflow.signal.max-body";
+
     private final World world;
     private final WorldConfig config;
     private final JsonCodec codec;
@@ -61,6 +75,7 @@ public final class Worldflow implements AutoCloseable {
     private ClockScheduler scheduler;
     private Thread shutdownHook;
     private volatile boolean closed;
+    private volatile SignalTokens tokens;
 
     private Worldflow(World world, WorldConfig config, JsonCodec codec, InstantSource clock, Registry registry) {
         this.world = world;
@@ -199,12 +214,123 @@ public final class Worldflow implements AutoCloseable {
      * @throws io.worldflow.SerializationException when the payload cannot be serialized
      */
     public void signal(String runId, String name, Object payload) {
+        signal(runId, name, payload, null);
+    }
+
+    /**
+     * Sends a signal at most once per run and {@code key}: sending again with a key the run has already
+     * taken stores nothing.
+     *
+     * @param key an idempotency key (1..200 characters), or null for none
+     * @return true when the signal was stored, false when the key had been used
+     * @throws RunNotFoundException              when the run does not exist
+     * @throws io.worldflow.RunFinishedException when the run has finished
+     */
+    public boolean signal(String runId, String name, Object payload, String key) {
         Objects.requireNonNull(runId, "runId");
+        checkSignalName(name);
+        ensureOpen();
+        Payload body = codec.encode(payload, "signal '" + name + "' for run '" + runId + "'");
+        return !world.signals().send(runId, name, body, key).duplicate();
+    }
+
+    private static void checkSignalName(String name) {
         if (name == null || name.isBlank() || name.length() > 100) {
             throw new IllegalArgumentException("signal name must be 1..100 non-blank characters");
         }
+    }
+
+    /**
+     * A URL that delivers signal {@code name} to the run when a JSON body is {@code POST}ed to it, until
+     * {@code ttl} has passed, as many times as it is used. Needs {@value #SIGNAL_URL} (the root of the
+     * server that mounts {@link #signalEndpoint()}, such as the dashboard) and {@value #SIGNAL_SECRET}.
+     *
+     * @throws RunNotFoundException              when the run does not exist
+     * @throws io.worldflow.RunFinishedException when the run has finished
+     * @throws io.worldflow.ConfigurationException when either key is missing or invalid
+     */
+    public URI signalUrl(String runId, String name, Duration ttl) {
+        return signalUrl(runId, name, ttl, false);
+    }
+
+    /** As {@link #signalUrl(String, String, Duration)}; a {@code singleUse} URL delivers one signal only. */
+    public URI signalUrl(String runId, String name, Duration ttl, boolean singleUse) {
+        Objects.requireNonNull(runId, "runId");
+        checkSignalName(name);
+        Objects.requireNonNull(ttl, "ttl");
+        if (ttl.isNegative() || ttl.isZero() || ttl.compareTo(Duration.ofDays(366)) > 0) {
+            throw new IllegalArgumentException("a signal URL's time to live must be positive and at most 366 days, was "
+                    + ttl);
+        }
+        String root = config.get(SIGNAL_URL).map(String::strip).orElseThrow(() -> new io.worldflow.ConfigurationException(
+                SIGNAL_URL + " must be set to the root URL of the server that receives signals, "
+                        + "such as http://127.0.0.1:7070"));
+        URI base;
+        try {
+            base = URI.create(root.endsWith("/") ? root.substring(0, root.length() - 1) : root);
+        } catch (IllegalArgumentException e) {
+            throw new io.worldflow.ConfigurationException(SIGNAL_URL + " is not a URL: " + root, e);
+        }
+        if (!"http".equals(base.getScheme()) && !"https".equals(base.getScheme())) {
+            throw new io.worldflow.ConfigurationException(SIGNAL_URL + " must be an http or https URL, was " + root);
+        }
+        RunInfo info = run(runId).orElseThrow(() -> new RunNotFoundException(runId));
+        if (info.isTerminal()) {
+            throw new io.worldflow.RunFinishedException(runId, info.status(), "make a signal URL");
+        }
+        Instant expires = clock.instant().plus(ttl);
+        String token = signalTokens().issue(runId, name, expires, singleUse);
+        return URI.create(base + "/signals/" + pathSegment(runId) + "/" + pathSegment(name) + "?token=" + token);
+    }
+
+    /** The handler for signal URLs, for a web server to mount at {@link SignalEndpoint#PATH}. */
+    public SignalEndpoint signalEndpoint() {
+        return new SignalEndpoint(this, signalTokens(), clock,
+                config.getInt(SIGNAL_MAX_BODY, SignalEndpoint.DEFAULT_MAX_BODY_BYTES));
+    }
+
+    private SignalTokens signalTokens() {
+        SignalTokens t = tokens;
+        if (t == null) {
+            t = new SignalTokens(config.get(SIGNAL_SECRET).orElse(null), SIGNAL_SECRET);
+            tokens = t;
+        }
+        return t;
+    }
+
+    private static String pathSegment(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /**
+     * Runs a {@code FAILED} run again from where it failed: the step whose failure ended it runs again with
+     * a fresh retry budget, and everything recorded before keeps its outcome. When the workflow code itself
+     * failed, the run is replayed and its code runs on from the last recorded primitive (useful after a fix
+     * is deployed). Recorded as {@code WorkflowRetried}.
+     *
+     * @throws RunNotFoundException            when the run does not exist
+     * @throws io.worldflow.RunStateException  when the run is not {@code FAILED}, its deadline has passed, or
+     *                                         the workflow handled the failure and went on (see the message)
+     */
+    public void retry(String runId, String reason) {
+        Objects.requireNonNull(runId, "runId");
+        if (reason != null && reason.length() > 1000) {
+            throw new IllegalArgumentException("a retry reason is at most 1000 characters");
+        }
         ensureOpen();
-        world.signals().send(runId, name, codec.encode(payload, "signal '" + name + "' for run '" + runId + "'"));
+        RunInfo info = run(runId).orElseThrow(() -> new RunNotFoundException(runId));
+        if (info.status() != RunStatus.FAILED) {
+            throw new io.worldflow.RunStateException("cannot retry run '" + runId + "': it is " + info.status()
+                    + ", and only a FAILED run can be retried");
+        }
+        Instant now = clock.instant();
+        if (info.deadline() != null && !now.isBefore(info.deadline())) {
+            throw new io.worldflow.RunStateException("cannot retry run '" + runId + "': its deadline passed at "
+                    + info.deadline());
+        }
+        List<Event> log = events(runId);
+        String stepId = RetryPlan.failedStep(runId, log);
+        world.eventLog().reopen(new WorkflowRetried(runId, log.size(), now, stepId, reason));
     }
 
     /** Requests cancellation: the run ends CANCELED at its next primitive. */
@@ -283,8 +409,15 @@ public final class Worldflow implements AutoCloseable {
         private World world;
         private InstantSource clock = Clock.systemUTC();
         private JsonCodec codec;
+        private final List<String> knownKeys = new ArrayList<>(List.of(SIGNAL_MAX_BODY));
 
         private Builder() {
+        }
+
+        /** Declares a configuration key with dashes, so that its {@code WORLDFLOW_*} environment variable is found. */
+        public Builder knownKey(String key) {
+            knownKeys.add(Objects.requireNonNull(key, "key"));
+            return this;
         }
 
         /** Reads configuration from its sources (always done; kept for readability at the call site). */
@@ -342,7 +475,9 @@ public final class Worldflow implements AutoCloseable {
             Registry registry = new Registry();
             workflows.forEach(registry::register);
             annotated.forEach(registry::registerAnnotated);
-            WorldConfig config = WorldflowConfig.load(properties, WorldLoader.knownKeys());
+            List<String> keys = new ArrayList<>(WorldLoader.knownKeys());
+            keys.addAll(knownKeys);
+            WorldConfig config = WorldflowConfig.load(properties, keys);
             JsonCodec c = codec != null ? codec : new JsonCodec();
             World w = world != null ? world : WorldLoader.open(config, clock, c.eventCodec());
             return new Worldflow(w, config, c, clock, registry);

@@ -20,6 +20,7 @@ import io.worldflow.event.StepStarted;
 import io.worldflow.event.TimerFired;
 import io.worldflow.event.TimerScheduled;
 import io.worldflow.event.WorkflowCancelRequested;
+import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowCanceled;
 import io.worldflow.event.WorkflowCompleted;
 import io.worldflow.event.WorkflowFailed;
@@ -132,7 +133,8 @@ class JsonCodecTest {
                 new WorkflowCancelRequested("r1", 14, T0, "requested by client", T0.minusSeconds(1)),
                 new WorkflowCanceled("r1", 15, T0),
                 new WorkflowCompleted("r1", 16, T0, list),
-                new WorkflowFailed("r1", 17, T0, error));
+                new WorkflowFailed("r1", 17, T0, error),
+                new WorkflowRetried("r1", 18, T0, "reserve", "stock arrived"));
     }
 
     @Test

@@ -3,7 +3,10 @@ package io.worldflow.world.local;
 import io.worldflow.ErrorInfo;
 import io.worldflow.RunInfo;
 import io.worldflow.RunNotFoundException;
+import io.worldflow.RunStateException;
+import io.worldflow.RunStatus;
 import io.worldflow.event.Event;
+import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
@@ -35,6 +38,11 @@ final class LocalEventLog implements EventLog {
     private static final String EXISTS = "SELECT 1 FROM runs WHERE run_id = ?";
     private static final String REQUEST_CANCEL = """
             UPDATE runs SET cancel_requested = 1, cancel_reason = ?, cancel_requested_at = ?, updated_at = ?
+            WHERE run_id = ?""";
+    private static final String LOG_STATE = "SELECT log_length FROM runs WHERE run_id = ?";
+    private static final String REOPEN = """
+            UPDATE runs SET status = 'PENDING', log_length = ?, updated_at = ?, output_json = NULL, output_type = NULL,
+                            error = NULL, held = NULL
             WHERE run_id = ?""";
     private static final String HOLD = "UPDATE runs SET held = ?, updated_at = ? WHERE run_id = ?";
 
@@ -141,6 +149,48 @@ final class LocalEventLog implements EventLog {
             TaskRows.makeDue(tx, runId, target.queue(), target.priority(), now, now);
             return null;
         });
+    }
+
+    @Override
+    public void reopen(WorkflowRetried retried) {
+        Objects.requireNonNull(retried, "retried");
+        String runId = retried.runId();
+        String json = codec.encode(retried);
+        db.write("reopen", SqlFailures.run(runId), tx -> {
+            RunTarget target = RunTarget.find(tx, runId).orElseThrow(() -> new RunNotFoundException(runId));
+            if (target.status() != RunStatus.FAILED) {
+                throw new RunStateException("cannot retry run '" + runId + "': it is " + target.status()
+                        + ", and only a FAILED run can be retried");
+            }
+            long length = logLength(tx, runId);
+            if (length != retried.seq()) {
+                throw new RunStateException("cannot retry run '" + runId + "': its log has " + length
+                        + " events, not the " + retried.seq() + " it was read with");
+            }
+            PreparedStatement event = tx.prepare(INSERT_EVENT);
+            event.setString(1, runId);
+            event.setLong(2, retried.seq());
+            event.setString(3, retried.type());
+            Micros.bind(event, 4, retried.at());
+            event.setString(5, json);
+            event.executeUpdate();
+            PreparedStatement ps = tx.prepare(REOPEN);
+            ps.setLong(1, retried.seq() + 1);
+            Micros.bind(ps, 2, retried.at());
+            ps.setString(3, runId);
+            ps.executeUpdate();
+            TaskRows.makeDue(tx, runId, target.queue(), target.priority(), retried.at(), clock.instant());
+            return null;
+        });
+    }
+
+    private static long logLength(Statements sql, String runId) throws SQLException {
+        PreparedStatement ps = sql.prepare(LOG_STATE);
+        ps.setString(1, runId);
+        try (ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     /** Records why the run is held. Unknown run: {@link RunNotFoundException}; a finished run is left as it is. */

@@ -2,6 +2,8 @@ package io.worldflow.world.local;
 
 import io.worldflow.Payload;
 import io.worldflow.spi.PendingSignal;
+import io.worldflow.spi.SignalKey;
+import io.worldflow.spi.SignalSent;
 import io.worldflow.spi.Signals;
 
 import java.sql.PreparedStatement;
@@ -21,6 +23,9 @@ final class LocalSignals implements Signals {
     private static final String PENDING = """
             SELECT id, name, payload_json, payload_type, sent_at FROM signals WHERE run_id = ? ORDER BY id""";
 
+    private static final String FIND_KEY = "SELECT signal_id FROM signal_keys WHERE run_id = ? AND key = ?";
+    private static final String INSERT_KEY = "INSERT INTO signal_keys (run_id, key, signal_id) VALUES (?, ?, ?)";
+
     private final Database db;
     private final InstantSource clock;
 
@@ -30,13 +35,24 @@ final class LocalSignals implements Signals {
     }
 
     @Override
-    public long send(String runId, String name, Payload payload) {
+    public SignalSent send(String runId, String name, Payload payload, String key) {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(name, "name");
+        SignalKey.check(key);
         Payload body = payload == null ? Payload.NULL : payload;
         return db.write("signal '" + name + "'", SqlFailures.run(runId), tx -> {
             Instant now = clock.instant();
             RunTarget target = RunTarget.require(tx, runId, "signal");
+            if (key != null) {
+                PreparedStatement find = tx.prepare(FIND_KEY);
+                find.setString(1, runId);
+                find.setString(2, key);
+                try (ResultSet rs = find.executeQuery()) {
+                    if (rs.next()) {
+                        return new SignalSent(rs.getLong(1), true);
+                    }
+                }
+            }
             PreparedStatement ps = tx.prepare(INSERT);
             ps.setString(1, runId);
             ps.setString(2, name);
@@ -48,8 +64,15 @@ final class LocalSignals implements Signals {
                 rs.next();
                 id = rs.getLong(1);
             }
+            if (key != null) {
+                PreparedStatement insertKey = tx.prepare(INSERT_KEY);
+                insertKey.setString(1, runId);
+                insertKey.setString(2, key);
+                insertKey.setLong(3, id);
+                insertKey.executeUpdate();
+            }
             TaskRows.makeDue(tx, runId, target.queue(), target.priority(), now, now);
-            return id;
+            return new SignalSent(id, false);
         });
     }
 

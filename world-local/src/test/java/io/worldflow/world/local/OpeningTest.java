@@ -47,11 +47,16 @@ class OpeningTest extends LocalWorldTestSupport {
                 rs.next();
                 assertThat(rs.getString(1)).isEqualTo("wal");
             }
-            try (ResultSet rs = st.executeQuery("SELECT version, description, applied_at FROM schema_version")) {
+            try (ResultSet rs = st.executeQuery(
+                    "SELECT version, description, applied_at FROM schema_version ORDER BY version")) {
                 rs.next();
                 assertThat(rs.getInt(1)).isEqualTo(1);
                 assertThat(rs.getString(2)).isEqualTo("V1__init.sql");
                 assertThat(rs.getLong(3)).isEqualTo(Micros.of(now()));
+                rs.next();
+                assertThat(rs.getInt(1)).isEqualTo(2);
+                assertThat(rs.getString(2)).isEqualTo("V2__signal_keys.sql");
+                assertThat(rs.next()).isFalse();
             }
         }
     }

@@ -3,8 +3,10 @@ package io.worldflow.world.postgres;
 import io.worldflow.ErrorInfo;
 import io.worldflow.RunInfo;
 import io.worldflow.RunNotFoundException;
+import io.worldflow.RunStateException;
 import io.worldflow.RunStatus;
 import io.worldflow.event.Event;
+import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
@@ -190,6 +192,39 @@ final class PgEventLog implements EventLog {
                         .execute();
             }
             taskRows.makeDue(tx, runId, target.queue(), target.priority(), now, now);
+            return null;
+        });
+    }
+
+    @Override
+    public void reopen(WorkflowRetried retried) {
+        Objects.requireNonNull(retried, "retried");
+        String runId = retried.runId();
+        String json = codec.encode(retried);
+        Tables.Runs r = tables.runs;
+        Tables.Events e = tables.events;
+        db.write("reopen", SqlFailures.run(runId), tx -> {
+            RunTarget target = locker.lock(tx, runId).orElseThrow(() -> new RunNotFoundException(runId));
+            if (target.status() != RunStatus.FAILED) {
+                throw new RunStateException("cannot retry run '" + runId + "': it is " + target.status()
+                        + ", and only a FAILED run can be retried");
+            }
+            Long length = tx.dsl().select(r.logLength).from(r.table).where(r.runId.eq(runId)).fetchOne(r.logLength);
+            if (length == null || length != retried.seq()) {
+                throw new RunStateException("cannot retry run '" + runId + "': its log has " + length
+                        + " events, not the " + retried.seq() + " it was read with");
+            }
+            tx.dsl().insertInto(e.table).columns(e.runId, e.seq, e.type, e.at, e.json)
+                    .values(runId, retried.seq(), retried.type(), Micros.of(retried.at()), json)
+                    .execute();
+            tx.dsl().update(r.table)
+                    .set(r.status, RunStatus.PENDING.name())
+                    .set(r.logLength, retried.seq() + 1)
+                    .set(r.updatedAt, Micros.of(retried.at()))
+                    .setNull(r.outputJson).setNull(r.outputType).setNull(r.error).setNull(r.held)
+                    .where(r.runId.eq(runId))
+                    .execute();
+            taskRows.makeDue(tx, runId, target.queue(), target.priority(), retried.at(), clock.instant());
             return null;
         });
     }

@@ -2,6 +2,8 @@ package io.worldflow.world.postgres;
 
 import io.worldflow.Payload;
 import io.worldflow.spi.PendingSignal;
+import io.worldflow.spi.SignalKey;
+import io.worldflow.spi.SignalSent;
 import io.worldflow.spi.Signals;
 
 import java.sql.ResultSet;
@@ -42,15 +44,27 @@ final class PgSignals implements Signals {
                 .orderBy(s.id));
     }
 
-    /** With the run's row locked: signals to one run get ids in the order they commit. */
+    /**
+     * With the run's row locked: signals to one run get ids in the order they commit, and a key is checked
+     * and recorded without a race.
+     */
     @Override
-    public long send(String runId, String name, Payload payload) {
+    public SignalSent send(String runId, String name, Payload payload, String key) {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(name, "name");
+        SignalKey.check(key);
         Payload body = payload == null ? Payload.NULL : payload;
+        Tables.SignalKeys k = db.tables.signalKeys;
         return db.write("signal '" + name + "'", SqlFailures.run(runId), tx -> {
             Instant now = clock.instant();
             RunTarget target = locker.require(tx, runId, "signal");
+            if (key != null) {
+                Long first = tx.dsl().select(k.signalId).from(k.table)
+                        .where(k.runId.eq(runId).and(k.key.eq(key))).fetchOne(k.signalId);
+                if (first != null) {
+                    return new SignalSent(first, true);
+                }
+            }
             long id;
             try (Sql.Call call = tx.call(insert).set("runId", runId).set("name", name).set("json", body.json())
                     .set("type", body.type()).set("sentAt", Micros.of(now));
@@ -58,8 +72,11 @@ final class PgSignals implements Signals {
                 rs.next();
                 id = rs.getLong(1);
             }
+            if (key != null) {
+                tx.dsl().insertInto(k.table).columns(k.runId, k.key, k.signalId).values(runId, key, id).execute();
+            }
             taskRows.makeDue(tx, runId, target.queue(), target.priority(), now, now);
-            return id;
+            return new SignalSent(id, false);
         });
     }
 

@@ -19,6 +19,7 @@ final class Tables {
     final Events events;
     final Tasks tasks;
     final Signals signals;
+    final SignalKeys signalKeys;
     final Name schemaVersion;
 
     Tables(String schema, String prefix) {
@@ -26,6 +27,7 @@ final class Tables {
         this.events = new Events(name(schema, prefix + "events"));
         this.tasks = new Tasks(name(schema, prefix + "tasks"));
         this.signals = new Signals(name(schema, prefix + "signals"));
+        this.signalKeys = new SignalKeys(name(schema, prefix + "signal_keys"));
         this.schemaVersion = name(schema, prefix + "schema_version");
     }
 
@@ -140,6 +142,21 @@ final class Tables {
             payloadJson = field(t.append("payload_json"), String.class);
             payloadType = field(t.append("payload_type"), String.class);
             sentAt = field(t.append("sent_at"), Long.class);
+        }
+    }
+
+    /** Idempotency keys of signals, kept after the signal is consumed. */
+    static final class SignalKeys {
+        final Table<Record> table;
+        final Field<String> runId;
+        final Field<String> key;
+        final Field<Long> signalId;
+
+        private SignalKeys(Name t) {
+            table = table(t);
+            runId = field(t.append("run_id"), String.class);
+            key = field(t.append("key"), String.class);
+            signalId = field(t.append("signal_id"), Long.class);
         }
     }
 }

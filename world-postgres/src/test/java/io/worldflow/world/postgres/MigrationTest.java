@@ -31,9 +31,9 @@ class MigrationTest extends PgTestSupport {
 
         open(config(schema));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2);
         assertThat(tables(schema)).containsExactlyInAnyOrder("wf_events", "wf_runs", "wf_schema_version",
-                "wf_signals", "wf_tasks");
+                "wf_signals", "wf_signal_keys", "wf_tasks");
     }
 
     @Test
@@ -44,7 +44,7 @@ class MigrationTest extends PgTestSupport {
 
         World second = open(config(schema));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2);
         assertThat(second.eventLog().read("r1", 0)).hasSize(1);
     }
 
@@ -56,7 +56,7 @@ class MigrationTest extends PgTestSupport {
         a.eventLog().create(newRun("r1"));
 
         assertThat(b.runQueries().get("r1")).isEmpty();
-        assertThat(versions(schema, "other_")).containsExactly(1);
+        assertThat(versions(schema, "other_")).containsExactly(1, 2);
         assertThat(tables(schema)).contains("wf_runs", "other_runs");
     }
 
@@ -70,7 +70,7 @@ class MigrationTest extends PgTestSupport {
                 .isInstanceOf(SchemaVersionException.class)
                 .satisfies(e -> assertThat(((WorldException) e).isTransient()).isFalse())
                 .hasMessageContaining("schema version 7")
-                .hasMessageContaining("supports up to 1")
+                .hasMessageContaining("supports up to 2")
                 .hasMessageContaining(schema + ".wf_");
     }
 
@@ -114,7 +114,7 @@ class MigrationTest extends PgTestSupport {
         }
 
         assertThat(worlds).hasSize(workers);
-        assertThat(versions(schema, "wf_")).containsExactly(1);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2);
         worlds.getFirst().eventLog().create(newRun("r1"));
         assertThat(worlds.getLast().eventLog().read("r1", 0)).hasSize(1);
     }
@@ -143,7 +143,7 @@ class MigrationTest extends PgTestSupport {
             pool.shutdownNow();
         }
         for (int i = 0; i < workers; i++) {
-            assertThat(versions(schema, "p" + i + "_")).containsExactly(1);
+            assertThat(versions(schema, "p" + i + "_")).containsExactly(1, 2);
         }
     }
 
@@ -157,10 +157,10 @@ class MigrationTest extends PgTestSupport {
         try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
             st.execute(sql);
         }
-        assertThat(versions(schema, "dba_")).containsExactly(1);
+        assertThat(versions(schema, "dba_")).containsExactly(1, 2);
         World world = open(config);
 
-        assertThat(versions(schema, "dba_")).containsExactly(1);
+        assertThat(versions(schema, "dba_")).containsExactly(1, 2);
         assertThat(world.eventLog().create(newRun("r1")).created()).isTrue();
         assertThat(world.eventLog().read("r1", 0)).hasSize(1);
     }

@@ -15,6 +15,7 @@ import io.worldflow.event.StepScheduled;
 import io.worldflow.event.StepStarted;
 import io.worldflow.event.TimerFired;
 import io.worldflow.event.TimerScheduled;
+import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
 
 import java.util.ArrayList;
@@ -66,6 +67,24 @@ final class History {
         boolean has(Class<? extends PrimitiveEvent> type) {
             return first(type) != null;
         }
+
+        /**
+         * Attempts before the run was retried from this step: they keep their numbers, and the step gets a
+         * fresh retry budget after them. 0 when the run was never retried from here.
+         */
+        int attemptsBeforeRetry;
+
+        /** Voids the step's final failure: a {@link WorkflowRetried} runs it again. */
+        void reopen() {
+            for (PrimitiveEvent e : events) {
+                if (e instanceof StepStarted s) {
+                    attemptsBeforeRetry = Math.max(attemptsBeforeRetry, s.attempt());
+                } else if (e instanceof StepFailed f) {
+                    attemptsBeforeRetry = Math.max(attemptsBeforeRetry, f.attempt());
+                }
+            }
+            events.removeIf(e -> e instanceof StepFailed);
+        }
     }
 
     private final WorkflowStarted started;
@@ -82,6 +101,8 @@ final class History {
         for (Event e : events) {
             if (e instanceof PrimitiveEvent p) {
                 index(p);
+            } else if (e instanceof WorkflowRetried r && r.stepId() != null && byId.containsKey(r.stepId())) {
+                byId.get(r.stepId()).reopen();
             }
         }
     }

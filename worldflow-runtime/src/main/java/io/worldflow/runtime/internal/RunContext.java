@@ -132,12 +132,19 @@ final class RunContext implements WorkflowContext {
         }
         exec.beginLive();
         RetryPolicy policy = options.retry() != null ? options.retry() : exec.workflow.options().stepRetry();
-        int attempt = 1;
+        int before = recorded == null ? 0 : recorded.attemptsBeforeRetry;
+        int attempt = before + 1;
         if (recorded == null) {
             exec.record(seq -> new StepScheduled(exec.runId, seq, exec.now(), id, name));
         } else {
             StepRetrying retrying = recorded.last(StepRetrying.class);
             StepStarted started = recorded.last(StepStarted.class);
+            if (retrying != null && retrying.attempt() <= before) {
+                retrying = null;
+            }
+            if (started != null && started.attempt() <= before) {
+                started = null;
+            }
             if (started != null && (retrying == null || started.attempt() > retrying.attempt())) {
                 // an attempt began and never ended: its worker died during it
                 if (options.atMostOnce()) {
@@ -178,8 +185,8 @@ final class RunContext implements WorkflowContext {
                 error = e;
             }
             ErrorInfo err = ErrorInfo.of(error);
-            if (policy.shouldRetry(error, a)) {
-                Instant retryAt = exec.now().plus(policy.delayAfter(a, ThreadLocalRandom.current()));
+            if (policy.shouldRetry(error, a - before)) {
+                Instant retryAt = exec.now().plus(policy.delayAfter(a - before, ThreadLocalRandom.current()));
                 exec.record(seq -> new StepRetrying(exec.runId, seq, exec.now(), id, a, err, retryAt));
                 waitUntil(retryAt, false);
                 attempt++;

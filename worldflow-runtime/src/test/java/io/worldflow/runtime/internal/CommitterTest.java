@@ -57,6 +57,11 @@ class CommitterTest {
         }
 
         @Override
+        public void reopen(io.worldflow.event.WorkflowRetried retried) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public void requestCancel(String runId, String reason) {
             throw new UnsupportedOperationException();
         }
