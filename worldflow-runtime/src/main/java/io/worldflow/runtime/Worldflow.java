@@ -177,6 +177,28 @@ public final class Worldflow implements AutoCloseable {
         return new Handle<>(world, codec, completions, runId, workflowName, workflow.outputType());
     }
 
+    /**
+     * Starts a run of a workflow by name, registered here or not: a worker that registers it runs it. The
+     * input is stored as given (a map or JSON-like value), and converted to the workflow's input type when
+     * the run starts. Used by tools, such as the dashboard, that start runs of workflows they do not contain.
+     *
+     * @return the run's id (an existing run's when {@code options} name an id that exists)
+     * @throws IllegalArgumentException            when the name is blank, longer than 200 characters, or has
+     *                                             control characters
+     * @throws io.worldflow.SerializationException when the input cannot be serialized (nothing is written)
+     */
+    public String submit(String workflowName, Object input, StartOptions options) {
+        Objects.requireNonNull(options, "options");
+        if (workflowName == null || workflowName.isBlank() || workflowName.length() > 200
+                || workflowName.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException("a workflow name must be 1..200 characters without control characters");
+        }
+        if (registry.find(workflowName).isPresent()) {
+            return start(workflowName, input, options).id();
+        }
+        return create(workflowName, input, options);
+    }
+
     private String create(String workflowName, Object input, StartOptions options) {
         ensureOpen();
         var payload = codec.encode(input, "input of workflow '" + workflowName + "'");
@@ -193,6 +215,11 @@ public final class Worldflow implements AutoCloseable {
                     + created.run().workflow() + "', not '" + workflowName + "'");
         }
         return runId;
+    }
+
+    /** The names of the workflows registered here. */
+    public java.util.Set<String> workflowNames() {
+        return registry.names();
     }
 
     /** A handle on an existing run; its result is decoded as {@code resultType}. */
@@ -255,6 +282,27 @@ public final class Worldflow implements AutoCloseable {
 
     /** As {@link #signalUrl(String, String, Duration)}; a {@code singleUse} URL delivers one signal only. */
     public URI signalUrl(String runId, String name, Duration ttl, boolean singleUse) {
+        String root = config.get(SIGNAL_URL).map(String::strip).orElseThrow(() -> new io.worldflow.ConfigurationException(
+                SIGNAL_URL + " must be set to the root URL of the server that receives signals, "
+                        + "such as http://127.0.0.1:7070"));
+        URI base;
+        try {
+            base = URI.create(root);
+        } catch (IllegalArgumentException e) {
+            throw new io.worldflow.ConfigurationException(SIGNAL_URL + " is not a URL: " + root, e);
+        }
+        if (!"http".equals(base.getScheme()) && !"https".equals(base.getScheme())) {
+            throw new io.worldflow.ConfigurationException(SIGNAL_URL + " must be an http or https URL, was " + root);
+        }
+        return signalUrl(base, runId, name, ttl, singleUse);
+    }
+
+    /**
+     * A signal URL under {@code root}, the address of a server that mounts {@link #signalEndpoint()} at
+     * {@link SignalEndpoint#PATH} (for a server that knows its own address).
+     */
+    public URI signalUrl(URI root, String runId, String name, Duration ttl, boolean singleUse) {
+        Objects.requireNonNull(root, "root");
         Objects.requireNonNull(runId, "runId");
         checkSignalName(name);
         Objects.requireNonNull(ttl, "ttl");
@@ -262,24 +310,16 @@ public final class Worldflow implements AutoCloseable {
             throw new IllegalArgumentException("a signal URL's time to live must be positive and at most 366 days, was "
                     + ttl);
         }
-        String root = config.get(SIGNAL_URL).map(String::strip).orElseThrow(() -> new io.worldflow.ConfigurationException(
-                SIGNAL_URL + " must be set to the root URL of the server that receives signals, "
-                        + "such as http://127.0.0.1:7070"));
-        URI base;
-        try {
-            base = URI.create(root.endsWith("/") ? root.substring(0, root.length() - 1) : root);
-        } catch (IllegalArgumentException e) {
-            throw new io.worldflow.ConfigurationException(SIGNAL_URL + " is not a URL: " + root, e);
-        }
-        if (!"http".equals(base.getScheme()) && !"https".equals(base.getScheme())) {
-            throw new io.worldflow.ConfigurationException(SIGNAL_URL + " must be an http or https URL, was " + root);
-        }
+        SignalTokens signer = signalTokens();
         RunInfo info = run(runId).orElseThrow(() -> new RunNotFoundException(runId));
         if (info.isTerminal()) {
             throw new io.worldflow.RunFinishedException(runId, info.status(), "make a signal URL");
         }
-        Instant expires = clock.instant().plus(ttl);
-        String token = signalTokens().issue(runId, name, expires, singleUse);
+        String base = root.toString();
+        if (base.endsWith("/")) {
+            base = base.substring(0, base.length() - 1);
+        }
+        String token = signer.issue(runId, name, clock.instant().plus(ttl), singleUse);
         return URI.create(base + "/signals/" + pathSegment(runId) + "/" + pathSegment(name) + "?token=" + token);
     }
 

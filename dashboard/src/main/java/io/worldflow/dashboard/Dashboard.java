@@ -1,0 +1,88 @@
+package io.worldflow.dashboard;
+
+import io.javalin.Javalin;
+import io.javalin.http.staticfiles.Location;
+import io.worldflow.dashboard.internal.Routes;
+import io.worldflow.runtime.Worldflow;
+
+import java.net.URI;
+import java.util.Objects;
+
+/**
+ * The dashboard: an HTTP API (documented at {@code /api/openapi.json}), a web UI, live updates, and the
+ * endpoint of signed signal URLs, over the world of a {@link Worldflow}. Bound to {@code 127.0.0.1} unless
+ * configured otherwise; every read and action needs the token of {@link DashboardSettings}.
+ *
+ * <pre>{@code
+ * try (Dashboard dashboard = Dashboard.start(wf, DashboardSettings.fromConfig(wf.config()))) {
+ *     System.out.println("open " + dashboard.loginUrl());
+ * }
+ * }</pre>
+ */
+public final class Dashboard implements AutoCloseable {
+
+    private final Routes routes;
+    private final DashboardSettings settings;
+    private final Javalin server;
+
+    private Dashboard(Worldflow wf, DashboardSettings settings) {
+        this.settings = settings;
+        this.routes = new Routes(wf, settings.token(), settings.publicReads(), settings.maxBodyBytes(), this::url);
+        this.server = Javalin.create(config -> {
+            config.startup.showJavalinBanner = false;
+            config.startup.showOldJavalinVersionWarning = false;
+            config.concurrency.useVirtualThreads = true;
+            config.http.maxRequestSize = settings.maxBodyBytes();
+            config.jetty.host = settings.host();
+            config.jetty.port = settings.port();
+            config.staticFiles.add(files -> {
+                files.hostedPath = "/";
+                files.directory = "/io/worldflow/dashboard/web";
+                files.location = Location.CLASSPATH;
+            });
+            routes.install(config.routes);
+        });
+    }
+
+    /** Starts serving {@code wf}'s world; the caller keeps owning {@code wf}. */
+    public static Dashboard start(Worldflow wf, DashboardSettings settings) {
+        Objects.requireNonNull(wf, "wf");
+        Objects.requireNonNull(settings, "settings");
+        Dashboard dashboard = new Dashboard(wf, settings);
+        try {
+            dashboard.server.start();
+        } catch (RuntimeException e) {
+            dashboard.routes.close();
+            throw new io.worldflow.ConfigurationException("the dashboard cannot listen on " + settings.host() + ":"
+                    + settings.port() + " (" + DashboardSettings.HOST + ", " + DashboardSettings.PORT + "): "
+                    + e.getMessage(), e);
+        }
+        return dashboard;
+    }
+
+    /** The port it listens on (the chosen one when configured as 0). */
+    public int port() {
+        return server.port();
+    }
+
+    /** Its root URL. */
+    public URI url() {
+        String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
+        return URI.create("http://" + ("0.0.0.0".equals(host) ? "127.0.0.1" : host) + ":" + port());
+    }
+
+    /** A URL that logs a browser in (it carries the token: give it only to whom may act on runs). */
+    public URI loginUrl() {
+        return URI.create(url() + "/?token=" + settings.token());
+    }
+
+    public DashboardSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public void close() {
+        routes.close();
+        server.stop();
+    }
+}

@@ -1,0 +1,38 @@
+package io.worldflow.dashboard;
+
+import io.worldflow.runtime.Worldflow;
+
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code java -jar worldflow-dashboard.jar}: the dashboard over the world chosen by configuration
+ * ({@code worldflow.properties}, {@code WORLDFLOW_*} environment variables or {@code -D} system properties).
+ * It runs no worker. The local world's file belongs to one process, so over the local world the dashboard is
+ * started inside the application instead (see {@link Dashboard#start}); over Postgres or AWS it runs beside
+ * the workers.
+ */
+public final class DashboardMain {
+
+    private DashboardMain() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        Worldflow.Builder builder = Worldflow.builder().fromConfig();
+        DashboardSettings.DASHED_KEYS.forEach(builder::knownKey);
+        Worldflow wf = builder.build();
+        Dashboard dashboard = Dashboard.start(wf, DashboardSettings.fromConfig(wf.config()));
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            dashboard.close();
+            wf.close();
+            stopped.countDown();
+        }, "worldflow-dashboard-shutdown"));
+        System.out.println("Worldflow dashboard on " + dashboard.url() + " over the "
+                + wf.config().get("worldflow.world", "local") + " world");
+        if (dashboard.settings().generated()) {
+            System.out.println("No " + DashboardSettings.TOKEN + " was configured; this run's token is in the login link:");
+        }
+        System.out.println("Log in: " + dashboard.loginUrl());
+        stopped.await();
+    }
+}

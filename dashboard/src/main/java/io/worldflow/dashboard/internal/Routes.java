@@ -1,0 +1,226 @@
+package io.worldflow.dashboard.internal;
+
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.worldflow.ConfigurationException;
+import io.worldflow.RunFinishedException;
+import io.worldflow.RunNotFoundException;
+import io.worldflow.RunStateException;
+import io.worldflow.SerializationException;
+import io.worldflow.UnknownWorkflowException;
+import io.worldflow.WorldException;
+import io.worldflow.runtime.SignalEndpoint;
+import io.worldflow.runtime.Worldflow;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.net.URI;
+
+/** Every route of the dashboard, its access rule, and how failures become JSON errors. */
+public final class Routes implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(Routes.class.getName());
+    private static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            + "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+    private final Worldflow wf;
+    private final Auth auth;
+    private final Bodies bodies;
+    private final RunsApi runs;
+    private final LiveUpdates live;
+    private final boolean publicReads;
+    private volatile SignalEndpoint signalEndpoint;
+
+    public Routes(Worldflow wf, String token, boolean publicReads, int maxBodyBytes, Supplier<URI> ownUrl) {
+        this.wf = wf;
+        this.auth = new Auth(token, publicReads);
+        this.bodies = new Bodies(maxBodyBytes);
+        this.runs = new RunsApi(wf, bodies, ownUrl);
+        this.live = new LiveUpdates(wf, runs);
+        this.publicReads = publicReads;
+    }
+
+    public void install(RoutesConfig r) {
+        r.before(this::headers);
+        r.before("/", this::tokenLogin);
+        r.before("/api/*", this::authorize);
+
+        r.get("/api/openapi.json", ctx -> ctx.contentType("application/json").result(resource("openapi.json")));
+        r.get("/api/session", this::session);
+        r.post("/api/session", this::login);
+        r.delete("/api/session", ctx -> {
+            auth.logout(ctx);
+            ctx.status(204);
+        });
+
+        r.get("/api/runs", runs::list);
+        r.get("/api/counts", runs::counts);
+        r.get("/api/workflows", ctx -> RunsApi.json(ctx, 200, Map.of("registered", wf.workflowNames())));
+        r.get("/api/runs/{runId}", runs::get);
+        r.get("/api/runs/{runId}/events", runs::events);
+        r.sse("/api/runs/{runId}/live", client -> live.watchRun(client, RunsApi.runId(client.ctx())));
+        r.sse("/api/live/runs", client -> live.watchRuns(client, runs.query(client.ctx(), false)));
+
+        r.post("/api/runs", runs::start);
+        r.post("/api/runs/{runId}/cancel", runs::cancel);
+        r.post("/api/runs/{runId}/retry", runs::retry);
+        r.post("/api/runs/{runId}/signals/{name}", runs::signal);
+        r.post("/api/runs/{runId}/signal-urls", runs::signalUrl);
+
+        r.post("/signals/{runId}/{name}", this::signedSignal);
+
+        r.exception(Exception.class, this::failure);
+    }
+
+    private void headers(Context ctx) {
+        ctx.header("Content-Security-Policy", CSP);
+        ctx.header("X-Content-Type-Options", "nosniff");
+        ctx.header("X-Frame-Options", "DENY");
+        ctx.header("Referrer-Policy", "no-referrer");
+        if (ctx.path().startsWith("/api/") || ctx.path().startsWith("/signals/")) {
+            ctx.header("Cache-Control", "no-store");
+        }
+    }
+
+    /** {@code /?token=…}: the login link printed at start sets the cookie and drops the token from the address. */
+    private void tokenLogin(Context ctx) {
+        String token = ctx.queryParam("token");
+        if (token == null) {
+            return;
+        }
+        if (auth.matches(token)) {
+            auth.login(ctx, token);
+            ctx.redirect("/");
+        } else {
+            ctx.redirect("/login.html?failed=1");
+        }
+    }
+
+    private void authorize(Context ctx) {
+        String path = ctx.path();
+        if (path.equals("/api/openapi.json") || path.equals("/api/session")) {
+            return;
+        }
+        boolean read = "GET".equals(ctx.method().name()) || "HEAD".equals(ctx.method().name());
+        auth.check(ctx, read);
+    }
+
+    private void session(Context ctx) {
+        boolean in;
+        try {
+            auth.check(ctx, false);
+            in = true;
+        } catch (ApiException e) {
+            in = false;
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("authenticated", in);
+        out.put("publicReads", publicReads);
+        RunsApi.json(ctx, 200, out);
+    }
+
+    private void login(Context ctx) {
+        String token = bodies.object(ctx).path("token").asText("");
+        if (!auth.matches(token)) {
+            throw new ApiException(401, "unauthorized", "the dashboard token is wrong");
+        }
+        auth.login(ctx, token);
+        ctx.status(204);
+    }
+
+    private void signedSignal(Context ctx) {
+        SignalEndpoint endpoint = signalEndpoint;
+        if (endpoint == null) {
+            endpoint = wf.signalEndpoint();
+            signalEndpoint = endpoint;
+        }
+        // the limit is the endpoint's; a declared length past it is refused before reading
+        byte[] body = bodies.read(ctx);
+        InputStream in = new ByteArrayInputStream(body);
+        SignalEndpoint.Response response = endpoint.post(ctx.pathParam("runId"), ctx.pathParam("name"),
+                ctx.queryParam("token"), in);
+        ctx.status(response.status()).contentType("application/json").result(response.json());
+    }
+
+    private void failure(Exception e, Context ctx) {
+        int status;
+        String code;
+        String message = e.getMessage();
+        switch (e) {
+            case ApiException a -> {
+                status = a.status();
+                code = a.code();
+            }
+            case RunNotFoundException x -> {
+                status = 404;
+                code = "run_not_found";
+            }
+            case RunFinishedException x -> {
+                status = 409;
+                code = "run_finished";
+            }
+            case RunStateException x -> {
+                status = 409;
+                code = "conflict";
+            }
+            case UnknownWorkflowException x -> {
+                status = 400;
+                code = "unknown_workflow";
+            }
+            case SerializationException x -> {
+                status = 400;
+                code = "bad_payload";
+            }
+            case ConfigurationException x -> {
+                status = 503;
+                code = "not_configured";
+            }
+            case WorldException x when x.isTransient() -> {
+                status = 503;
+                code = "unavailable";
+            }
+            case IllegalArgumentException x -> {
+                status = 400;
+                code = "bad_request";
+            }
+            case HttpResponseException h -> {
+                status = h.getStatus();
+                code = status == 404 ? "not_found" : "http_" + status;
+                if (status == 404) {
+                    message = "no such route: " + ctx.method().name() + " " + ctx.path();
+                } else if (status == 413) {
+                    code = "body_too_large";
+                }
+            }
+            default -> {
+                status = 500;
+                code = "internal_error";
+                message = "the server failed; see its log";
+                LOG.log(System.Logger.Level.ERROR, "request " + ctx.method().name() + " " + ctx.path() + " failed", e);
+            }
+        }
+        ctx.status(status).contentType("application/json").result(Json.error(code, message));
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = Routes.class.getResourceAsStream("/io/worldflow/dashboard/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + name);
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        live.close();
+    }
+}

@@ -1,0 +1,164 @@
+package io.worldflow.dashboard.internal;
+
+import io.worldflow.ErrorInfo;
+import io.worldflow.RunInfo;
+import io.worldflow.event.Event;
+import io.worldflow.event.SignalReceived;
+import io.worldflow.event.SignalRequested;
+import io.worldflow.event.SignalTimedOut;
+import io.worldflow.event.StepCompleted;
+import io.worldflow.event.StepFailed;
+import io.worldflow.event.StepRetrying;
+import io.worldflow.event.StepScheduled;
+import io.worldflow.event.StepStarted;
+import io.worldflow.event.TimerFired;
+import io.worldflow.event.TimerScheduled;
+import io.worldflow.event.WorkflowRetried;
+import io.worldflow.spi.PendingSignal;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** How runs look in the API: a summary for lists, and the full picture of one run. */
+final class RunViews {
+
+    private RunViews() {
+    }
+
+    static Map<String, Object> summary(RunInfo r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("runId", r.runId());
+        m.put("workflow", r.workflow());
+        m.put("status", r.status().name());
+        m.put("createdAt", r.createdAt());
+        m.put("updatedAt", r.updatedAt());
+        m.put("held", r.held() != null);
+        m.put("error", r.error() == null ? null : r.error().summary());
+        return m;
+    }
+
+    /** A run with its payloads, error, steps (with attempts), pending timers, signal waits and pending signals. */
+    static Map<String, Object> detail(RunInfo r, List<Event> events, List<PendingSignal> pending) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("runId", r.runId());
+        m.put("workflow", r.workflow());
+        m.put("status", r.status().name());
+        m.put("createdAt", r.createdAt());
+        m.put("updatedAt", r.updatedAt());
+        m.put("availableAt", r.availableAt());
+        m.put("deadline", r.deadline());
+        m.put("queue", r.queue());
+        m.put("priority", r.priority());
+        m.put("logLength", r.logLength());
+        m.put("input", Json.payload(r.input()));
+        m.put("output", r.output() == null ? null : Json.payload(r.output()));
+        m.put("error", error(r.error()));
+        m.put("held", error(r.held()));
+        m.put("cancelRequest", r.cancelRequest() == null ? null : Map.of(
+                "reason", String.valueOf(r.cancelRequest().reason()), "requestedAt", r.cancelRequest().requestedAt()));
+        m.put("steps", steps(events));
+        m.put("pendingTimers", pendingTimers(events));
+        m.put("signalWaits", signalWaits(events));
+        List<Map<String, Object>> signals = new ArrayList<>();
+        for (PendingSignal s : pending) {
+            Map<String, Object> sm = new LinkedHashMap<>();
+            sm.put("id", s.id());
+            sm.put("name", s.name());
+            sm.put("sentAt", s.sentAt());
+            sm.put("payload", Json.payload(s.payload()));
+            signals.add(sm);
+        }
+        m.put("pendingSignals", signals);
+        return m;
+    }
+
+    static Map<String, Object> error(ErrorInfo e) {
+        if (e == null) {
+            return null;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("type", e.type());
+        m.put("message", e.message());
+        m.put("stackTrace", e.stackTrace());
+        m.put("causeTypes", e.causeTypes());
+        return m;
+    }
+
+    /** Each step in the order first scheduled: its state and how many attempts started. */
+    private static List<Map<String, Object>> steps(List<Event> events) {
+        Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
+        for (Event e : events) {
+            switch (e) {
+                case StepScheduled s -> {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("stepId", s.stepId());
+                    m.put("name", s.name());
+                    m.put("state", "scheduled");
+                    m.put("attempts", 0);
+                    m.put("error", null);
+                    byId.put(s.stepId(), m);
+                }
+                case StepStarted s -> update(byId, s.stepId(), "running").put("attempts", s.attempt());
+                case StepRetrying s -> update(byId, s.stepId(), "retrying").put("error", s.error().summary());
+                case StepCompleted s -> update(byId, s.stepId(), "completed").put("error", null);
+                case StepFailed s -> update(byId, s.stepId(), "failed").put("error", s.error().summary());
+                case WorkflowRetried w when w.stepId() != null && byId.containsKey(w.stepId()) ->
+                        update(byId, w.stepId(), "scheduled");
+                default -> {
+                }
+            }
+        }
+        return new ArrayList<>(byId.values());
+    }
+
+    private static Map<String, Object> update(Map<String, Map<String, Object>> byId, String stepId, String state) {
+        Map<String, Object> m = byId.computeIfAbsent(stepId, id -> {
+            Map<String, Object> n = new LinkedHashMap<>();
+            n.put("stepId", id);
+            n.put("attempts", 0);
+            return n;
+        });
+        m.put("state", state);
+        return m;
+    }
+
+    private static List<Map<String, Object>> pendingTimers(List<Event> events) {
+        Map<String, TimerScheduled> open = new LinkedHashMap<>();
+        for (Event e : events) {
+            if (e instanceof TimerScheduled t) {
+                open.put(t.timerId(), t);
+            } else if (e instanceof TimerFired f) {
+                open.remove(f.timerId());
+            }
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (TimerScheduled t : open.values()) {
+            out.add(Map.of("timerId", t.timerId(), "name", t.name(), "fireAt", t.fireAt()));
+        }
+        return out;
+    }
+
+    private static List<Map<String, Object>> signalWaits(List<Event> events) {
+        Map<String, SignalRequested> open = new LinkedHashMap<>();
+        for (Event e : events) {
+            if (e instanceof SignalRequested s) {
+                open.put(s.waitId(), s);
+            } else if (e instanceof SignalReceived s) {
+                open.remove(s.waitId());
+            } else if (e instanceof SignalTimedOut s) {
+                open.remove(s.waitId());
+            }
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (SignalRequested s : open.values()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("waitId", s.waitId());
+            m.put("name", s.name());
+            m.put("timeoutAt", s.timeoutAt());
+            out.add(m);
+        }
+        return out;
+    }
+}

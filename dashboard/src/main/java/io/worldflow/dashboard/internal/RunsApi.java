@@ -1,0 +1,281 @@
+package io.worldflow.dashboard.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.javalin.http.Context;
+import io.worldflow.RunInfo;
+import io.worldflow.RunNotFoundException;
+import io.worldflow.RunPage;
+import io.worldflow.RunQuery;
+import io.worldflow.RunStatus;
+import io.worldflow.StartOptions;
+import io.worldflow.event.Event;
+import io.worldflow.runtime.Worldflow;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/** The handlers of {@code /api/runs…}: reading runs and acting on them. */
+final class RunsApi {
+
+    private static final int MAX_TEXT = 200;
+
+    private final Worldflow wf;
+    private final Bodies bodies;
+    private final Supplier<URI> ownUrl;
+
+    /** @param ownUrl the dashboard's address: the root of signal URLs unless {@code worldflow.signal.url} is set */
+    RunsApi(Worldflow wf, Bodies bodies, Supplier<URI> ownUrl) {
+        this.wf = wf;
+        this.bodies = bodies;
+        this.ownUrl = ownUrl;
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    void list(Context ctx) {
+        RunQuery query = query(ctx, true);
+        RunPage page = wf.runs(query);
+        List<Map<String, Object>> runs = new ArrayList<>(page.runs().size());
+        page.runs().forEach(r -> runs.add(RunViews.summary(r)));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("runs", runs);
+        body.put("nextCursor", page.nextCursor());
+        json(ctx, 200, body);
+    }
+
+    void counts(Context ctx) {
+        json(ctx, 200, counts(query(ctx, false)));
+    }
+
+    Map<String, Long> counts(RunQuery query) {
+        Map<RunStatus, Long> counted = wf.counts(query);
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (RunStatus s : RunStatus.values()) {
+            out.put(s.name(), counted.getOrDefault(s, 0L));
+        }
+        return out;
+    }
+
+    void get(Context ctx) {
+        String runId = runId(ctx);
+        RunInfo info = wf.run(runId).orElseThrow(() -> new RunNotFoundException(runId));
+        List<Event> events = wf.events(runId);
+        json(ctx, 200, RunViews.detail(info, events, wf.world().signals().pending(runId)));
+    }
+
+    /** The timeline in the codec's JSON: the export format, which a replay test reads back. */
+    void events(Context ctx) {
+        String runId = runId(ctx);
+        List<Event> events = wf.events(runId);
+        if ("1".equals(ctx.queryParam("download"))) {
+            ctx.header("Content-Disposition", "attachment; filename=\"" + fileName(runId) + "-events.json\"");
+        }
+        ctx.status(200).contentType("application/json").result(wf.codec().encodeEvents(events));
+    }
+
+    // ---------------------------------------------------------------- actions
+
+    void start(Context ctx) {
+        JsonNode body = bodies.object(ctx);
+        String workflow = text(body, "workflow", true);
+        StartOptions options = StartOptions.defaults();
+        String id = text(body, "id", false);
+        if (id != null) {
+            options = options.withId(id);
+        }
+        String queue = text(body, "queue", false);
+        if (queue != null) {
+            options = options.withQueue(queue);
+        }
+        if (body.has("priority")) {
+            options = options.withPriority(integer(body, "priority", -1000, 1000));
+        }
+        if (body.has("delaySeconds")) {
+            options = options.withDelay(Duration.ofSeconds(integer(body, "delaySeconds", 0, 366 * 86400)));
+        }
+        Object input = Json.mapper().convertValue(body.path("input"), Object.class);
+        boolean existed = id != null && wf.run(id).isPresent();
+        String runId = wf.submit(workflow, input, options);
+        RunInfo info = wf.run(runId).orElseThrow();
+        if (!info.workflow().equals(workflow)) {
+            throw new ApiException(409, "conflict", "run id '" + runId + "' already belongs to a run of workflow '"
+                    + info.workflow() + "'");
+        }
+        Map<String, Object> out = new LinkedHashMap<>(RunViews.summary(info));
+        out.put("created", !existed);
+        json(ctx, existed ? 200 : 201, out);
+    }
+
+    void cancel(Context ctx) {
+        String runId = runId(ctx);
+        JsonNode body = bodies.object(ctx);
+        wf.cancel(runId, reason(body));
+        accepted(ctx, runId, "cancel requested");
+    }
+
+    void retry(Context ctx) {
+        String runId = runId(ctx);
+        JsonNode body = bodies.object(ctx);
+        wf.retry(runId, reason(body));
+        accepted(ctx, runId, "retrying");
+    }
+
+    /** The body is the signal's payload, any JSON value. */
+    void signal(Context ctx) {
+        String runId = runId(ctx);
+        String name = ctx.pathParam("name");
+        JsonNode payload = bodies.json(ctx);
+        wf.signal(runId, name, Json.mapper().convertValue(payload, Object.class));
+        accepted(ctx, runId, "signal '" + name + "' delivered");
+    }
+
+    /** Makes a signed signal URL: {@code {"name": "...", "ttlSeconds": 3600, "singleUse": false}}. */
+    void signalUrl(Context ctx) {
+        String runId = runId(ctx);
+        JsonNode body = bodies.object(ctx);
+        String name = text(body, "name", true);
+        int ttl = body.has("ttlSeconds") ? integer(body, "ttlSeconds", 1, 366 * 86400) : 86400;
+        boolean singleUse = body.path("singleUse").asBoolean(false);
+        if (body.has("singleUse") && !body.get("singleUse").isBoolean()) {
+            throw ApiException.badRequest("'singleUse' must be true or false");
+        }
+        Instant expires = wf.clock().instant().plusSeconds(ttl);
+        Duration ttlFor = Duration.ofSeconds(ttl);
+        String url = (wf.config().get(Worldflow.SIGNAL_URL).isPresent()
+                ? wf.signalUrl(runId, name, ttlFor, singleUse)
+                : wf.signalUrl(ownUrl.get(), runId, name, ttlFor, singleUse)).toString();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("url", url);
+        out.put("expiresAt", expires);
+        out.put("singleUse", singleUse);
+        json(ctx, 201, out);
+    }
+
+    // ---------------------------------------------------------------- parsing
+
+    /** The filters of a list or count: status, workflow, idPrefix, createdAfter, createdBefore, limit, cursor. */
+    RunQuery query(Context ctx, boolean paged) {
+        Set<RunStatus> statuses = EnumSet.noneOf(RunStatus.class);
+        String status = ctx.queryParam("status");
+        if (status != null && !status.isBlank()) {
+            for (String s : status.split(",")) {
+                statuses.add(status(s.strip()));
+            }
+        }
+        int limit = 50;
+        String cursor = null;
+        if (paged) {
+            String l = ctx.queryParam("limit");
+            if (l != null) {
+                try {
+                    limit = Integer.parseInt(l.strip());
+                } catch (NumberFormatException e) {
+                    throw ApiException.badRequest("'limit' must be a whole number, was '" + l + "'");
+                }
+                if (limit < 1 || limit > RunQuery.MAX_LIMIT) {
+                    throw ApiException.badRequest("'limit' must be 1.." + RunQuery.MAX_LIMIT + ", was " + limit);
+                }
+            }
+            cursor = param(ctx, "cursor", 1000);
+        }
+        Instant after = instant(ctx, "createdAfter");
+        Instant before = instant(ctx, "createdBefore");
+        return new RunQuery(statuses, param(ctx, "workflow", MAX_TEXT), param(ctx, "idPrefix", MAX_TEXT), after,
+                before, limit, cursor);
+    }
+
+    private static RunStatus status(String s) {
+        try {
+            return RunStatus.valueOf(s.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("unknown status '" + s + "'; use one of " + List.of(RunStatus.values()));
+        }
+    }
+
+    private static String param(Context ctx, String name, int max) {
+        String v = ctx.queryParam(name);
+        if (v == null || v.isEmpty()) {
+            return null;
+        }
+        if (v.length() > max) {
+            throw ApiException.badRequest("'" + name + "' is longer than " + max + " characters");
+        }
+        return v;
+    }
+
+    private static Instant instant(Context ctx, String name) {
+        String v = ctx.queryParam(name);
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        try {
+            return Instant.parse(v.strip());
+        } catch (DateTimeParseException e) {
+            throw ApiException.badRequest("'" + name + "' must be an ISO-8601 instant such as 2026-11-22T10:00:00Z, was '"
+                    + v + "'");
+        }
+    }
+
+    static String runId(Context ctx) {
+        String id = ctx.pathParam("runId");
+        if (id.isEmpty() || id.length() > StartOptions.MAX_ID_LENGTH) {
+            throw ApiException.badRequest("a run id is 1.." + StartOptions.MAX_ID_LENGTH + " characters");
+        }
+        return id;
+    }
+
+    private static String text(JsonNode body, String field, boolean required) {
+        JsonNode v = body.get(field);
+        if (v == null || v.isNull()) {
+            if (required) {
+                throw ApiException.badRequest("'" + field + "' is required");
+            }
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw ApiException.badRequest("'" + field + "' must be a string, was " + v.getNodeType());
+        }
+        return v.asText();
+    }
+
+    private static int integer(JsonNode body, String field, int min, int max) {
+        JsonNode v = body.get(field);
+        if (v == null || !v.isIntegralNumber() || !v.canConvertToInt() || v.asInt() < min || v.asInt() > max) {
+            throw ApiException.badRequest("'" + field + "' must be a whole number " + min + ".." + max);
+        }
+        return v.asInt();
+    }
+
+    private static String reason(JsonNode body) {
+        String reason = text(body, "reason", false);
+        if (reason != null && reason.length() > 1000) {
+            throw ApiException.badRequest("'reason' is at most 1000 characters");
+        }
+        return reason;
+    }
+
+    private static String fileName(String runId) {
+        return runId.replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+
+    private static void accepted(Context ctx, String runId, String what) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("runId", runId);
+        out.put("result", what);
+        json(ctx, 202, out);
+    }
+
+    static void json(Context ctx, int status, Object body) {
+        ctx.status(status).contentType("application/json").result(Json.write(body));
+    }
+}

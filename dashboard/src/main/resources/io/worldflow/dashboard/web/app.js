@@ -1,0 +1,59 @@
+'use strict';
+// Shared helpers. Every value from the server reaches the page through textContent or attributes set with
+// setAttribute: never through innerHTML, so nothing in a run id, payload or error can become markup.
+const WF = (() => {
+  async function api(method, path, body) {
+    const init = { method, headers: {}, credentials: 'same-origin' };
+    if (body !== undefined) {
+      init.headers['Content-Type'] = 'application/json';
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    }
+    const res = await fetch(path, init);
+    if (res.status === 401) {
+      location.href = '/login.html';
+      throw new Error('not logged in');
+    }
+    const text = await res.text();
+    const data = text ? JSON.parse(text) : null;
+    if (!res.ok) {
+      const err = new Error(data && data.message ? data.message : res.status + ' ' + res.statusText);
+      err.status = res.status;
+      throw err;
+    }
+    return data;
+  }
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v !== null && v !== undefined) e.setAttribute(k, v);
+    }
+    for (const c of children) {
+      if (c === null || c === undefined) continue;
+      e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return e;
+  }
+  function time(iso) {
+    if (!iso) return '';
+    const d = new Date(iso);
+    return isNaN(d) ? String(iso) : d.toLocaleString();
+  }
+  function statusBadge(status) {
+    return el('span', { class: 'status ' + status }, status);
+  }
+  function showError(node, err) {
+    node.textContent = err ? (err.message || String(err)) : '';
+    node.hidden = !err;
+  }
+  function live(path, handlers) {
+    const dot = document.getElementById('live');
+    const source = new EventSource(path);
+    source.onopen = () => dot && dot.classList.add('on');
+    source.onerror = () => dot && dot.classList.remove('on');
+    for (const [name, fn] of Object.entries(handlers)) {
+      source.addEventListener(name, e => fn(JSON.parse(e.data)));
+    }
+    return source;
+  }
+  return { api, el, time, statusBadge, showError, live };
+})();

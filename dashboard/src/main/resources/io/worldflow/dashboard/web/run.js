@@ -1,0 +1,131 @@
+'use strict';
+(() => {
+  const { api, el, time, statusBadge, showError, live } = WF;
+  const runId = new URLSearchParams(location.search).get('id') || '';
+  const base = '/api/runs/' + encodeURIComponent(runId);
+  const error = document.getElementById('error');
+  const result = document.getElementById('action-result');
+  let events = [];
+  let run = null;
+
+  const json = v => JSON.stringify(v, null, 2);
+
+  function detail(e) {
+    switch (e.type) {
+      case 'WorkflowStarted': return e.workflow + ' ' + JSON.stringify(e.input);
+      case 'WorkflowCompleted': return JSON.stringify(e.output);
+      case 'WorkflowFailed': return e.error.type + ': ' + (e.error.message || '');
+      case 'WorkflowCancelRequested': return e.reason || '';
+      case 'WorkflowRetried': return (e.stepId ? 'from step ' + e.stepId : 'from the last step') + (e.reason ? ' (' + e.reason + ')' : '');
+      case 'StepScheduled': return e.stepId;
+      case 'StepStarted': return e.stepId + ' attempt ' + e.attempt;
+      case 'StepCompleted': return e.stepId + ' → ' + JSON.stringify(e.result);
+      case 'StepRetrying': return e.stepId + ' attempt ' + e.attempt + ' failed (' + (e.error.message || e.error.type) + '), retry at ' + time(e.retryAt);
+      case 'StepFailed': return e.stepId + ' ' + e.error.type + ': ' + (e.error.message || '');
+      case 'TimerScheduled': return e.timerId + ' fires at ' + time(e.fireAt);
+      case 'TimerFired': return e.timerId;
+      case 'SignalRequested': return e.name + (e.timeoutAt ? ' until ' + time(e.timeoutAt) : '');
+      case 'SignalReceived': return e.name + ' ' + JSON.stringify(e.payload);
+      case 'SignalTimedOut': return e.name;
+      case 'ParallelStarted': return e.parallelId + ' ×' + e.branches;
+      case 'ParallelCompleted': return e.parallelId;
+      case 'MarkerRecorded': return e.markerId + ' = ' + JSON.stringify(e.value);
+      default: return '';
+    }
+  }
+
+  function renderEvents() {
+    document.querySelector('#events tbody').replaceChildren(...events.map(e =>
+      el('tr', { 'data-type': e.type }, el('td', {}, e.seq), el('td', {}, e.type), el('td', {}, time(e.at)),
+        el('td', { class: 'detail' }, detail(e)))));
+    WFTimeline.draw(document.getElementById('timeline'), events, run && ['COMPLETED', 'FAILED', 'CANCELED'].includes(run.status));
+  }
+
+  function renderRun(r) {
+    run = r;
+    document.title = 'Worldflow — ' + r.runId;
+    document.getElementById('run-id').textContent = r.runId;
+    const status = document.getElementById('status');
+    status.textContent = r.status;
+    status.className = 'status ' + r.status;
+    document.getElementById('workflow').textContent = r.workflow;
+    document.getElementById('created').textContent = time(r.createdAt);
+    document.getElementById('updated').textContent = time(r.updatedAt);
+    document.getElementById('input').textContent = json(r.input);
+    document.getElementById('output').textContent = r.output === null ? '' : json(r.output);
+    document.getElementById('failure').textContent = r.error
+      ? r.error.type + ': ' + (r.error.message || '') + '\n\n' + (r.error.stackTrace || '') : '';
+    const held = document.getElementById('held');
+    held.hidden = !r.held;
+    held.textContent = r.held ? 'Held: the code no longer matches this run\'s history. ' + r.held.message : '';
+    const finished = ['COMPLETED', 'FAILED', 'CANCELED'].includes(r.status);
+    document.getElementById('cancel').disabled = finished;
+    document.getElementById('retry').disabled = r.status !== 'FAILED';
+    document.getElementById('send-signal').disabled = finished;
+    document.getElementById('make-url').disabled = finished;
+    const waits = [];
+    r.signalWaits.forEach(w => waits.push(el('li', { 'data-wait': 'signal', 'data-name': w.name },
+      'signal ', el('strong', {}, w.name), w.timeoutAt ? ' until ' + time(w.timeoutAt) : '')));
+    r.pendingTimers.forEach(t => waits.push(el('li', { 'data-wait': 'timer' }, 'timer ', el('strong', {}, t.name), ' fires at ' + time(t.fireAt))));
+    r.pendingSignals.forEach(s => waits.push(el('li', { 'data-wait': 'pending-signal' }, 'signal ', el('strong', {}, s.name), ' delivered, not yet taken')));
+    document.getElementById('waits').replaceChildren(...(waits.length ? waits : [el('li', { class: 'muted' }, 'nothing')]));
+    const nameInput = document.getElementById('signal-name');
+    if (!nameInput.value && r.signalWaits.length) nameInput.value = r.signalWaits[0].name;
+    document.querySelector('#steps tbody').replaceChildren(...r.steps.map(s =>
+      el('tr', { 'data-step': s.stepId }, el('td', {}, s.stepId), el('td', {}, s.state), el('td', {}, s.attempts),
+        el('td', { class: 'detail' }, s.error || ''))));
+  }
+
+  async function loadRun() {
+    try {
+      renderRun(await api('GET', base));
+      showError(error, null);
+    } catch (e) {
+      showError(error, e);
+    }
+  }
+
+  async function act(fn, done) {
+    try {
+      await fn();
+      result.textContent = done;
+      await loadRun();
+    } catch (e) {
+      result.textContent = e.message;
+    }
+  }
+
+  document.getElementById('cancel').addEventListener('click', () =>
+    act(() => api('POST', base + '/cancel', { reason: 'canceled from the dashboard' }), 'Cancellation requested.'));
+  document.getElementById('retry').addEventListener('click', () =>
+    act(() => api('POST', base + '/retry', { reason: 'retried from the dashboard' }), 'Retrying.'));
+  document.getElementById('signal').addEventListener('submit', e => {
+    e.preventDefault();
+    const name = document.getElementById('signal-name').value.trim();
+    const text = document.getElementById('signal-payload').value.trim();
+    act(() => api('POST', base + '/signals/' + encodeURIComponent(name), text || 'null'), 'Signal ' + name + ' sent.');
+  });
+  document.getElementById('make-url').addEventListener('click', () => {
+    const name = document.getElementById('signal-name').value.trim();
+    act(async () => {
+      const made = await api('POST', base + '/signal-urls', { name, ttlSeconds: 86400 });
+      const field = document.getElementById('signal-url');
+      field.value = made.url;
+      field.hidden = false;
+    }, 'A URL that delivers ' + name + ' for a day (POST a JSON body to it):');
+  });
+  document.getElementById('export').setAttribute('href', base + '/events?download=1');
+
+  api('GET', base + '/events').then(list => { events = list; renderEvents(); }).catch(e => showError(error, e));
+  loadRun();
+  live(base + '/live', {
+    events: list => {
+      const known = new Set(events.map(e => e.seq));
+      list.filter(e => !known.has(e.seq)).forEach(e => events.push(e));
+      events.sort((a, b) => a.seq - b.seq);
+      renderEvents();
+    },
+    run: () => loadRun().then(renderEvents),
+    gone: d => showError(error, new Error(d.message))
+  });
+})();

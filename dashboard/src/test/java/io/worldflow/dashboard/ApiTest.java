@@ -1,0 +1,316 @@
+package io.worldflow.dashboard;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.worldflow.RunStatus;
+import io.worldflow.event.Event;
+import io.worldflow.runtime.internal.SignalTokens;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every endpoint of the API, against a real server over a local world with a running worker. */
+class ApiTest {
+
+    @TempDir
+    Path dir;
+    TestDashboard t;
+
+    @BeforeEach
+    void start() {
+        t = new TestDashboard(dir, false);
+    }
+
+    @AfterEach
+    void stop() {
+        t.close();
+    }
+
+    private static String q(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void listsRunsNewestFirstWithFiltersAndCursorPagination() {
+        t.waitingRun("a-1");
+        t.waitingRun("a-2");
+        t.waitingRun("b-1");
+        t.failedRun("c-1");
+
+        JsonNode first = t.get("/api/runs?limit=3").json();
+        assertThat(first.path("runs")).extracting(r -> r.path("runId").asText()).containsExactly("c-1", "b-1", "a-2");
+        String cursor = first.path("nextCursor").asText();
+        JsonNode second = t.get("/api/runs?limit=3&cursor=" + q(cursor)).json();
+        assertThat(second.path("runs")).extracting(r -> r.path("runId").asText()).containsExactly("a-1");
+        assertThat(second.path("nextCursor").isNull()).isTrue();
+
+        assertThat(ids("/api/runs?status=FAILED")).containsExactly("c-1");
+        assertThat(ids("/api/runs?status=waiting,failed")).containsExactly("c-1", "b-1", "a-2", "a-1");
+        assertThat(ids("/api/runs?workflow=checkout")).containsExactly("c-1");
+        assertThat(ids("/api/runs?idPrefix=a-")).containsExactly("a-2", "a-1");
+        Instant now = Instant.now();
+        assertThat(ids("/api/runs?createdAfter=" + now.plusSeconds(60))).isEmpty();
+        assertThat(ids("/api/runs?createdBefore=" + now.plusSeconds(60) + "&idPrefix=b")).containsExactly("b-1");
+
+        JsonNode c = first.path("runs").get(0);
+        assertThat(c.path("workflow").asText()).isEqualTo("checkout");
+        assertThat(c.path("status").asText()).isEqualTo("FAILED");
+        assertThat(c.path("error").asText()).contains("card declined for c-1");
+
+        JsonNode counts = t.get("/api/counts").json();
+        assertThat(counts.path("WAITING").asLong()).isEqualTo(3);
+        assertThat(counts.path("FAILED").asLong()).isEqualTo(1);
+        assertThat(counts.path("COMPLETED").asLong()).isZero();
+        assertThat(t.get("/api/counts?idPrefix=a-").json().path("WAITING").asLong()).isEqualTo(2);
+    }
+
+    private List<String> ids(String path) {
+        TestDashboard.Reply r = t.get(path);
+        assertThat(r.status()).as(path + " -> " + r.body()).isEqualTo(200);
+        List<String> out = new ArrayList<>();
+        r.json().path("runs").forEach(n -> out.add(n.path("runId").asText()));
+        return out;
+    }
+
+    @Test
+    void aRunShowsItsInputStepsWaitsErrorAndStackTrace() {
+        t.waitingRun("w-1");
+        t.failedRun("f-1");
+
+        JsonNode w = t.get("/api/runs/w-1").json();
+        assertThat(w.path("status").asText()).isEqualTo("WAITING");
+        assertThat(w.path("input").asText()).isEqualTo("w-1");
+        assertThat(w.path("output").isNull()).isTrue();
+        assertThat(w.path("signalWaits")).singleElement()
+                .satisfies(s -> assertThat(s.path("name").asText()).isEqualTo("approval"));
+        assertThat(w.path("steps")).singleElement().satisfies(s -> {
+            assertThat(s.path("stepId").asText()).isEqualTo("prepare");
+            assertThat(s.path("state").asText()).isEqualTo("completed");
+            assertThat(s.path("attempts").asInt()).isEqualTo(1);
+        });
+
+        JsonNode f = t.get("/api/runs/f-1").json();
+        assertThat(f.path("status").asText()).isEqualTo("FAILED");
+        assertThat(f.path("error").path("message").asText()).contains("card declined for f-1");
+        assertThat(f.path("error").path("stackTrace").asText()).contains("IllegalStateException").contains("at ");
+        assertThat(f.path("steps").get(0).path("state").asText()).isEqualTo("failed");
+    }
+
+    @Test
+    void theTimelineIsExportedInOrderInTheFormatTheCodecReadsBack() {
+        t.waitingRun("w-1");
+
+        TestDashboard.Reply r = t.get("/api/runs/w-1/events");
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.raw().headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).contains("application/json"));
+        List<Event> decoded = t.wf.codec().decodeEvents(r.body());
+        assertThat(decoded).isEqualTo(t.wf.events("w-1"));
+        assertThat(decoded).extracting(Event::type).startsWith("WorkflowStarted", "StepScheduled", "StepStarted",
+                "StepCompleted", "SignalRequested");
+
+        TestDashboard.Reply download = t.get("/api/runs/w-1/events?download=1");
+        assertThat(download.raw().headers().firstValue("Content-Disposition"))
+                .hasValue("attachment; filename=\"w-1-events.json\"");
+        assertThat(t.get("/api/runs/ghost/events").status()).isEqualTo(404);
+    }
+
+    @Test
+    void startIsIdempotentByIdAndSignalCompletesTheRun() {
+        TestDashboard.Reply created = t.post("/api/runs", "{\"workflow\":\"approval\",\"input\":\"api-1\",\"id\":\"api-1\"}");
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        assertThat(created.json().path("created").asBoolean()).isTrue();
+        TestDashboard.Reply again = t.post("/api/runs", "{\"workflow\":\"approval\",\"input\":\"other\",\"id\":\"api-1\"}");
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(again.json().path("created").asBoolean()).isFalse();
+        t.awaitRun("api-1", r -> r.status() == RunStatus.WAITING);
+
+        TestDashboard.Reply signaled = t.post("/api/runs/api-1/signals/approval", "{\"by\":\"ana\"}");
+        assertThat(signaled.status()).as(signaled.body()).isEqualTo(202);
+
+        t.awaitRun("api-1", r -> r.status() == RunStatus.COMPLETED);
+        assertThat(t.get("/api/runs/api-1").json().path("output").asText()).isEqualTo("prepared api-1, approved by ana");
+    }
+
+    @Test
+    void aRunOfAWorkflowThisProcessDoesNotHaveIsStoredForAWorkerThatHasIt() {
+        TestDashboard.Reply created = t.post("/api/runs", "{\"workflow\":\"elsewhere.v1\",\"input\":{\"n\":1},\"id\":\"e-1\"}");
+
+        assertThat(created.status()).isEqualTo(201);
+        assertThat(t.wf.run("e-1").orElseThrow().workflow()).isEqualTo("elsewhere.v1");
+        assertThat(t.get("/api/runs/e-1").json().path("input").path("n").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void cancelEndsAWaitingRun() {
+        t.waitingRun("w-1");
+
+        TestDashboard.Reply r = t.post("/api/runs/w-1/cancel", "{\"reason\":\"customer left\"}");
+
+        assertThat(r.status()).isEqualTo(202);
+        t.awaitRun("w-1", i -> i.status() == RunStatus.CANCELED);
+        assertThat(t.post("/api/runs/w-1/cancel", "{}").error()).isEqualTo("run_finished");
+    }
+
+    @Test
+    void retryRunsTheFailedStepAgain() {
+        t.failedRun("f-1");
+        t.cardWorks.set(true);
+
+        TestDashboard.Reply r = t.post("/api/runs/f-1/retry", "{\"reason\":\"card replaced\"}");
+
+        assertThat(r.status()).as(r.body()).isEqualTo(202);
+        t.awaitRun("f-1", i -> i.status() == RunStatus.COMPLETED);
+        assertThat(t.get("/api/runs/f-1").json().path("output").asText()).isEqualTo("charged f-1");
+        TestDashboard.Reply twice = t.post("/api/runs/f-1/retry", "{}");
+        assertThat(twice.status()).isEqualTo(409);
+        assertThat(twice.body()).contains("only a FAILED run can be retried");
+    }
+
+    @Test
+    void aSignedUrlDeliversItsSignalWithoutLogin() {
+        t.waitingRun("w-1");
+        JsonNode made = t.post("/api/runs/w-1/signal-urls", "{\"name\":\"approval\",\"ttlSeconds\":600}").json();
+        String url = made.path("url").asText();
+        assertThat(url).startsWith(t.dashboard.url() + "/signals/w-1/approval?token=");
+
+        TestDashboard.Reply r = t.send(HttpRequest.newBuilder(URI.create(url))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"by\":\"url\"}")));
+
+        assertThat(r.status()).as(r.body()).isEqualTo(202);
+        assertThat(r.json().path("delivered").asBoolean()).isTrue();
+        t.awaitRun("w-1", i -> i.status() == RunStatus.COMPLETED);
+        assertThat(t.wf.run("w-1").orElseThrow().output().json()).contains("approved by url");
+    }
+
+    @Test
+    void aSingleUseUrlDeliversOnce() {
+        t.waitingRun("w-1");
+        String url = t.post("/api/runs/w-1/signal-urls", "{\"name\":\"note\",\"singleUse\":true}").json().path("url").asText();
+
+        TestDashboard.Reply first = t.send(HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.ofString("1")));
+        TestDashboard.Reply second = t.send(HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.ofString("2")));
+
+        assertThat(first.status()).isEqualTo(202);
+        assertThat(second.status()).isEqualTo(409);
+        assertThat(second.error()).isEqualTo("token_used");
+        assertThat(t.wf.world().signals().pending("w-1")).singleElement()
+                .satisfies(s -> assertThat(s.payload().json()).isEqualTo("1"));
+    }
+
+    @Test
+    void liveUpdatesStreamNewEventsOfARun() throws Exception {
+        t.waitingRun("w-1");
+        HttpRequest request = HttpRequest.newBuilder(t.uri("/api/runs/w-1/live"))
+                .header("Authorization", "Bearer " + TestDashboard.TOKEN).header("Accept", "text/event-stream")
+                .GET().build();
+        var response = t.http.send(request, java.net.http.HttpResponse.BodyHandlers.ofLines());
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).contains("text/event-stream"));
+        var lines = response.body().iterator();
+        List<String> seen = new ArrayList<>();
+        boolean signaled = false;
+        while (lines.hasNext()) {
+            String line = lines.next();
+            seen.add(line);
+            if (!signaled && line.startsWith("event: run")) {
+                t.wf.signal("w-1", "approval", java.util.Map.of("by", "live"));
+                signaled = true;
+            }
+            if (line.contains("WorkflowCompleted")) {
+                break;
+            }
+        }
+        response.body().close();
+        String all = String.join("\n", seen);
+        assertThat(all).contains("event: events").contains("WorkflowStarted").contains("SignalReceived")
+                .contains("WorkflowCompleted");
+    }
+
+    @Test
+    void theOpenApiDocumentDescribesEveryRoute() {
+        TestDashboard.Reply r = t.send(HttpRequest.newBuilder(t.uri("/api/openapi.json")).GET());
+
+        assertThat(r.status()).isEqualTo(200);
+        JsonNode doc = r.json();
+        assertThat(doc.path("openapi").asText()).startsWith("3.1");
+        List<String> paths = new ArrayList<>();
+        doc.path("paths").fieldNames().forEachRemaining(paths::add);
+        assertThat(paths).containsExactlyInAnyOrder("/api/runs", "/api/counts", "/api/workflows", "/api/runs/{runId}",
+                "/api/runs/{runId}/events", "/api/runs/{runId}/live", "/api/live/runs", "/api/runs/{runId}/cancel",
+                "/api/runs/{runId}/retry", "/api/runs/{runId}/signals/{name}", "/api/runs/{runId}/signal-urls",
+                "/signals/{runId}/{name}", "/api/session", "/api/openapi.json");
+    }
+
+    @Test
+    void responsesCarryHeadersThatKeepPagesFromRunningForeignCode() {
+        TestDashboard.Reply page = t.send(HttpRequest.newBuilder(t.uri("/")).GET());
+
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(page.body()).contains("<title>Worldflow");
+        assertThat(page.raw().headers().firstValue("Content-Security-Policy")).hasValueSatisfying(v ->
+                assertThat(v).contains("script-src 'self'").doesNotContain("unsafe-inline"));
+        assertThat(page.raw().headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+    }
+
+    @Test
+    void theLoginLinkSetsAStrictHttpOnlyCookieThatAuthorizesReads() {
+        TestDashboard.Reply login = t.send(HttpRequest.newBuilder(t.uri("/?token=" + TestDashboard.TOKEN)).GET());
+        assertThat(login.status()).isEqualTo(302);
+        String cookie = login.raw().headers().firstValue("Set-Cookie").orElseThrow();
+        assertThat(cookie).contains("HttpOnly").contains("SameSite=Strict").startsWith("wf_token=");
+
+        TestDashboard.Reply withCookie = t.send(HttpRequest.newBuilder(t.uri("/api/runs"))
+                .header("Cookie", cookie.substring(0, cookie.indexOf(';'))).GET());
+        assertThat(withCookie.status()).isEqualTo(200);
+
+        TestDashboard.Reply wrong = t.send(HttpRequest.newBuilder(t.uri("/?token=nope")).GET());
+        assertThat(wrong.status()).isEqualTo(302);
+        assertThat(wrong.raw().headers().firstValue("Location")).hasValueSatisfying(v -> assertThat(v).contains("login.html"));
+        assertThat(wrong.raw().headers().firstValue("Set-Cookie")).isEmpty();
+    }
+
+    @Test
+    void publicReadsOpenReadsButNotActions(@TempDir Path other) {
+        try (TestDashboard open = new TestDashboard(other, true)) {
+            open.waitingRun("w-1");
+
+            TestDashboard.Reply read = open.send(HttpRequest.newBuilder(open.uri("/api/runs/w-1")).GET());
+            TestDashboard.Reply act = open.send(HttpRequest.newBuilder(open.uri("/api/runs/w-1/cancel"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}")));
+
+            assertThat(read.status()).isEqualTo(200);
+            assertThat(act.status()).isEqualTo(401);
+            assertThat(open.wf.run("w-1").orElseThrow().cancelRequest()).isNull();
+        }
+    }
+
+    @Test
+    void settingsBindTheLoopbackInterfaceByDefaultAndMakeATokenWhenNoneIsConfigured() {
+        DashboardSettings s = DashboardSettings.fromConfig(io.worldflow.spi.WorldConfig.of(java.util.Map.of()));
+
+        assertThat(s.host()).isEqualTo("127.0.0.1");
+        assertThat(s.port()).isEqualTo(7070);
+        assertThat(s.generated()).isTrue();
+        assertThat(s.token()).hasSize(48);
+        assertThat(s.publicReads()).isFalse();
+        assertThat(s.toString()).doesNotContain(s.token());
+        assertThat(DashboardSettings.fromConfig(io.worldflow.spi.WorldConfig.of(java.util.Map.of())).token())
+                .isNotEqualTo(s.token());
+    }
+
+    /** A token signed with the test secret, for cases a client cannot make through the API. */
+    static String token(String runId, String name, Instant expires) {
+        return new SignalTokens(TestDashboard.SECRET, "k").issue(runId, name, expires, false);
+    }
+}

@@ -1,0 +1,141 @@
+package io.worldflow.dashboard;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.worldflow.RetryPolicy;
+import io.worldflow.RunInfo;
+import io.worldflow.StepOptions;
+import io.worldflow.Workflow;
+import io.worldflow.runtime.Worldflow;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
+
+/**
+ * A dashboard over a local world in a temporary directory, with a worker running two workflows:
+ * {@code approval} (a step, a wait for signal {@code approval}, a step) and {@code checkout} (a step that
+ * fails until {@link #cardWorks} is set).
+ */
+final class TestDashboard implements AutoCloseable {
+
+    static final String TOKEN = "test-token-0123456789abcdef";
+    static final String SECRET = "signal-secret-0123456789abcdef-0123456789";
+    static final Duration WAIT = Duration.ofSeconds(20);
+
+    final Worldflow wf;
+    final Dashboard dashboard;
+    final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    final AtomicBoolean cardWorks = new AtomicBoolean();
+
+    /** A response: status, body and headers. */
+    record Reply(int status, String body, HttpResponse<String> raw) {
+        JsonNode json() {
+            try {
+                return new ObjectMapper().readTree(body);
+            } catch (IOException e) {
+                throw new UncheckedIOException("not JSON: " + body, e);
+            }
+        }
+
+        String error() {
+            return json().path("error").asText();
+        }
+    }
+
+    TestDashboard(Path dir, boolean publicReads) {
+        Workflow<String, String> approval = Workflow.define("approval", String.class, (ctx, in) -> {
+            String prepared = ctx.step("prepare", () -> "prepared " + in);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> answer = ctx.awaitSignal("approval", Map.class);
+            return ctx.step("finish", () -> prepared + ", approved by " + answer.get("by"));
+        });
+        Workflow<String, String> checkout = Workflow.define("checkout", String.class, (ctx, in) ->
+                ctx.step("charge", StepOptions.retry(RetryPolicy.none()), () -> {
+                    if (!cardWorks.get()) {
+                        throw new IllegalStateException("card declined for " + in);
+                    }
+                    return "charged " + in;
+                }));
+        wf = Worldflow.builder()
+                .property("worldflow.local.path", dir.resolve("dashboard.db").toString())
+                .property("worldflow.worker.lease", "5s")
+                .property("worldflow.signal.secret", SECRET)
+                .register(approval).register(checkout)
+                .build();
+        wf.startWorker();
+        dashboard = Dashboard.start(wf, new DashboardSettings("127.0.0.1", 0, TOKEN, false, publicReads, 64 * 1024));
+    }
+
+    URI uri(String path) {
+        return URI.create(dashboard.url() + path);
+    }
+
+    Reply get(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Authorization", "Bearer " + TOKEN).GET());
+    }
+
+    Reply post(String path, String json) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Authorization", "Bearer " + TOKEN)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    Reply send(HttpRequest.Builder request) {
+        try {
+            HttpResponse<String> r = http.send(request.timeout(Duration.ofSeconds(20)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return new Reply(r.statusCode(), r.body(), r);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Starts an approval run and waits until it waits for its signal. */
+    String waitingRun(String id) {
+        wf.start("approval", id, io.worldflow.StartOptions.id(id));
+        awaitRun(id, r -> r.status() == io.worldflow.RunStatus.WAITING);
+        return id;
+    }
+
+    /** Starts a checkout run and waits until it has failed. */
+    String failedRun(String id) {
+        wf.start("checkout", id, io.worldflow.StartOptions.id(id));
+        awaitRun(id, r -> r.status() == io.worldflow.RunStatus.FAILED);
+        return id;
+    }
+
+    RunInfo awaitRun(String runId, Predicate<RunInfo> condition) {
+        long end = System.nanoTime() + WAIT.toNanos();
+        RunInfo last = null;
+        while (System.nanoTime() < end) {
+            last = wf.run(runId).orElse(null);
+            if (last != null && condition.test(last)) {
+                return last;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        throw new AssertionError("run " + runId + " did not get there within " + WAIT + "; last " + last);
+    }
+
+    @Override
+    public void close() {
+        dashboard.close();
+        wf.close();
+    }
+}
