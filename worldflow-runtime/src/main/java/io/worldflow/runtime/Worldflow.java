@@ -211,7 +211,7 @@ public final class Worldflow implements AutoCloseable {
         CreateResult created = world.eventLog().create(new NewRun(runId, workflowName, payload, now, availableAt,
                 deadline, options.queue(), options.priority()));
         if (!created.created() && !created.run().workflow().equals(workflowName)) {
-            throw new WorldflowException("run id '" + runId + "' already belongs to a run of workflow '"
+            throw new io.worldflow.RunStateException("run id '" + runId + "' already belongs to a run of workflow '"
                     + created.run().workflow() + "', not '" + workflowName + "'");
         }
         return runId;

@@ -76,6 +76,8 @@ public final class Routes implements AutoCloseable {
         r.post("/signals/{runId}/{name}", this::signedSignal);
 
         r.exception(Exception.class, this::failure);
+        r.error(404, "*", this::notFound);
+        r.error(405, "*", this::notFound);
     }
 
     private void headers(Context ctx) {
@@ -206,6 +208,16 @@ public final class Routes implements AutoCloseable {
             }
         }
         ctx.status(status).contentType("application/json").result(Json.error(code, message));
+    }
+
+    /** Routes and files that do not exist; a 404 the API wrote itself (an unknown run) is left as it is. */
+    private void notFound(Context ctx) {
+        String written = ctx.res().getContentType();
+        if (written != null && written.startsWith("application/json")) {
+            return;
+        }
+        ctx.status(404).contentType("application/json")
+                .result(Json.error("not_found", "no such route: " + ctx.method().name() + " " + ctx.path()));
     }
 
     private static String resource(String name) {
