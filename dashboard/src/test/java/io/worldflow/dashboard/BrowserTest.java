@@ -1,0 +1,153 @@
+package io.worldflow.dashboard;
+
+import io.worldflow.RunStatus;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The UI in a real browser: headless Chromium (Debian's {@code chromium} and {@code chromium-driver}, which
+ * {@code .ci/run} installs) driven by Selenium. It opens the run list, opens a waiting run, sees its timeline,
+ * sends the signal through the form and sees the run complete. Screenshots go to {@code target/}.
+ */
+class BrowserTest {
+
+    static final String HOSTILE_ID = "<img src=x onerror=\"document.title='pwned'\">";
+
+    @TempDir
+    Path dir;
+    TestDashboard t;
+    WebDriver browser;
+
+    @BeforeEach
+    void start() {
+        t = new TestDashboard(dir, false);
+        browser = chromium();
+    }
+
+    @AfterEach
+    void stop() {
+        if (browser != null) {
+            browser.quit();
+        }
+        t.close();
+    }
+
+    static WebDriver chromium() {
+        String binary = System.getProperty("worldflow.test.chromium", "/usr/bin/chromium");
+        String driver = System.getProperty("worldflow.test.chromedriver", "/usr/bin/chromedriver");
+        assertThat(new File(binary)).as("Chromium at %s (apt-get install chromium chromium-driver)", binary).exists();
+        assertThat(new File(driver)).as("chromedriver at %s (apt-get install chromium-driver)", driver).exists();
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(binary);
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--disable-quic", "--window-size=1280,1000");
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(driver))
+                .usingAnyFreePort().build();
+        return new ChromeDriver(service, options);
+    }
+
+    private WebDriverWait waiting() {
+        return new WebDriverWait(browser, Duration.ofSeconds(20));
+    }
+
+    private void screenshot(String name) throws IOException {
+        Path target = Path.of("target", name);
+        Files.createDirectories(target.getParent());
+        File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
+        Files.copy(shot.toPath(), target, StandardCopyOption.REPLACE_EXISTING);
+        assertThat(Files.size(target)).as("screenshot %s", target).isGreaterThan(1000);
+    }
+
+    @Test
+    void openAWaitingRunSeeItsTimelineSendTheSignalAndSeeItComplete() throws IOException {
+        t.waitingRun("order-7");
+        t.waitingRun(HOSTILE_ID);
+        t.failedRun("order-8");
+
+        browser.get(t.dashboard.url() + "/run.html?id=order-7");
+        waiting().until(ExpectedConditions.urlContains("/login.html"));
+        browser.get(t.dashboard.loginUrl().toString());
+
+        // the run list, with counts and every value shown as text
+        WebElement row = waiting().until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("#runs tr[data-run-id='order-7']")));
+        assertThat(row.getText()).contains("order-7").contains("approval").contains("WAITING");
+        WebElement waitingCount = browser.findElement(By.cssSelector("#counts button[data-status='WAITING'] .n"));
+        assertThat(waitingCount.getText()).isEqualTo("2");
+        assertThat(browser.findElement(By.cssSelector("#runs tr[data-run-id='order-8']")).getText())
+                .contains("FAILED").contains("card declined for order-8");
+        WebElement hostile = browser.findElements(By.cssSelector("#runs tbody tr")).stream()
+                .filter(r -> r.getText().contains("onerror")).findFirst().orElseThrow();
+        assertThat(hostile.findElement(By.cssSelector("td a")).getText()).isEqualTo(HOSTILE_ID);
+        assertThat(browser.findElements(By.cssSelector("#runs img"))).as("a run id never becomes markup").isEmpty();
+        assertThat(browser.getTitle()).isNotEqualTo("pwned");
+        screenshot("dashboard-runs.png");
+
+        // the waiting run: status, the step and the signal wait on the timeline
+        row.findElement(By.cssSelector("td a")).click();
+        waiting().until(ExpectedConditions.textToBe(By.id("status"), "WAITING"));
+        waiting().until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("#timeline svg g[data-kind='signal'] rect.bar.signal")));
+        assertThat(browser.findElements(By.cssSelector("#timeline svg g[data-kind='step'][data-id='prepare'] rect.bar.completed")))
+                .hasSize(1);
+        assertThat(browser.findElement(By.cssSelector("#waits li[data-wait='signal']")).getText()).contains("approval");
+        assertThat(browser.findElement(By.id("input")).getText()).isEqualTo("\"order-7\"");
+        screenshot("dashboard-waiting-run.png");
+
+        // send the signal through the form
+        assertThat(browser.findElement(By.id("signal-name")).getAttribute("value")).isEqualTo("approval");
+        browser.findElement(By.id("signal-payload")).sendKeys("{\"by\": \"the browser\"}");
+        browser.findElement(By.id("send-signal")).click();
+
+        waiting().until(ExpectedConditions.textToBe(By.id("status"), "COMPLETED"));
+        waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("output"),
+                "prepared order-7, approved by the browser"));
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#events tr[data-type='WorkflowCompleted']")));
+        assertThat(browser.findElements(By.cssSelector("#timeline svg g[data-kind='step'][data-id='finish'] rect.bar.completed")))
+                .hasSize(1);
+        assertThat(t.wf.run("order-7").orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+        screenshot("dashboard-completed-run.png");
+    }
+
+    @Test
+    void retryAFailedRunFromItsPage() throws IOException {
+        t.failedRun("order-9");
+        browser.get(t.dashboard.loginUrl().toString());
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#runs tr[data-run-id='order-9']")));
+        browser.get(t.dashboard.url() + "/run.html?id=order-9");
+        waiting().until(ExpectedConditions.textToBe(By.id("status"), "FAILED"));
+        assertThat(browser.findElement(By.id("failure")).getText()).contains("card declined for order-9")
+                .contains("IllegalStateException");
+        assertThat(browser.findElement(By.id("send-signal")).isEnabled()).isFalse();
+
+        t.cardWorks.set(true);
+        browser.findElement(By.id("retry")).click();
+
+        waiting().until(ExpectedConditions.textToBe(By.id("status"), "COMPLETED"));
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#events tr[data-type='WorkflowRetried']")));
+        assertThat(browser.findElement(By.id("output")).getText()).isEqualTo("\"charged order-9\"");
+        screenshot("dashboard-retried-run.png");
+    }
+}
