@@ -17,6 +17,9 @@ public final class DashboardMain {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        if (System.getProperty("logback.configurationFile") == null) {
+            System.setProperty("logback.configurationFile", "io/worldflow/dashboard/logback.xml");
+        }
         Worldflow.Builder builder = Worldflow.builder().fromConfig();
         DashboardSettings.DASHED_KEYS.forEach(builder::knownKey);
         Worldflow wf = builder.build();

@@ -7,12 +7,18 @@ import io.worldflow.RunStatus;
 import io.worldflow.StartOptions;
 import io.worldflow.Workflow;
 import io.worldflow.event.Event;
-import io.worldflow.examples.OrderFulfilment.Approval;
 import io.worldflow.examples.OrderFulfilment.Item;
 import io.worldflow.examples.OrderFulfilment.Order;
 import io.worldflow.examples.OrderFulfilment.Receipt;
+import io.worldflow.dashboard.Dashboard;
+import io.worldflow.dashboard.DashboardSettings;
 import io.worldflow.runtime.Worldflow;
 
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,7 +33,11 @@ import java.util.UUID;
  * <p>Arguments: {@code --orders N} (default 1), {@code --batch NAME} (run ids {@code NAME-1..N}, so a
  * restarted process resumes the same runs; default: fresh ids), {@code --cool-off MILLIS} (default
  * 1000), {@code --step-millis MILLIS} (time each side effect takes, default 20), {@code --ledger FILE}
- * (append one line per side effect), {@code --quiet} (no timeline).
+ * (append one line per side effect), {@code --quiet} (no timeline), {@code --stay} (keep the dashboard
+ * serving after the orders are done, until Ctrl-C).
+ *
+ * <p>It starts the dashboard (its login link is printed first), and approves orders through single-use
+ * signed signal URLs that the dashboard's server receives.
  */
 public final class OrderFulfilmentMain {
 
@@ -36,8 +46,11 @@ public final class OrderFulfilmentMain {
         DemoServices services = new DemoServices(o.ledger, o.stepMillis, true);
         Workflow<Order, Receipt> fulfil = OrderFulfilment.workflow(services, services, Duration.ofMillis(o.coolOffMillis));
 
-        try (Worldflow wf = Worldflow.builder().fromConfig().register(fulfil).build()) {
+        Worldflow.Builder builder = Worldflow.builder().fromConfig().register(fulfil);
+        DashboardSettings.DASHED_KEYS.forEach(builder::knownKey);
+        try (Worldflow wf = builder.build(); Dashboard dashboard = startDashboard(wf)) {
             wf.startWorker();
+            System.out.println("dashboard: " + dashboard.loginUrl());
             List<RunHandle<Receipt>> runs = new ArrayList<>();
             for (int i = 1; i <= o.orders; i++) {
                 String id = o.batch != null ? o.batch + "-" + i : "order-" + UUID.randomUUID().toString().substring(0, 8);
@@ -45,7 +58,7 @@ public final class OrderFulfilmentMain {
                         new Item("card", 1)), 2_450);
                 runs.add(wf.start(fulfil, order, StartOptions.id(id)));      // idempotent by id
             }
-            Approver approver = new Approver(wf, runs.stream().map(RunHandle::id).toList());
+            Approver approver = new Approver(wf, dashboard.url(), runs.stream().map(RunHandle::id).toList());
             approver.start();
             List<String> lines = new ArrayList<>();
             for (RunHandle<Receipt> run : runs) {
@@ -59,6 +72,24 @@ public final class OrderFulfilmentMain {
             }
             var counts = wf.counts(RunQuery.all().withIdPrefix(o.batch != null ? o.batch + "-" : "order-"));
             System.out.println("runs by status: " + counts);
+            if (o.stay) {
+                System.out.println("the dashboard keeps serving at " + dashboard.loginUrl() + " until Ctrl-C");
+                Thread.currentThread().join();
+            }
+        }
+    }
+
+    /** The dashboard on its configured port, or on any free one when that is taken. */
+    static Dashboard startDashboard(Worldflow wf) {
+        DashboardSettings settings = DashboardSettings.fromConfig(wf.config());
+        try {
+            return Dashboard.start(wf, settings);
+        } catch (io.worldflow.ConfigurationException e) {
+            if (settings.port() == 0) {
+                throw e;
+            }
+            System.out.println("port " + settings.port() + " is taken; the dashboard takes another");
+            return Dashboard.start(wf, settings.withPort(0));
         }
     }
 
@@ -72,15 +103,21 @@ public final class OrderFulfilmentMain {
         }
     }
 
-    /** Approves every order that waits for approval (a stand-in for a person clicking a link). */
+    /**
+     * Approves every order that waits for approval the way a person clicking a link would: it makes a
+     * single-use signed signal URL and POSTs the approval to it, through the dashboard's HTTP server.
+     */
     static final class Approver {
         private final Worldflow wf;
+        private final URI server;
         private final List<String> runIds;
+        private final HttpClient http = HttpClient.newHttpClient();
         private final Thread thread;
         private volatile boolean stop;
 
-        Approver(Worldflow wf, List<String> runIds) {
+        Approver(Worldflow wf, URI server, List<String> runIds) {
             this.wf = wf;
+            this.server = server;
             this.runIds = runIds;
             this.thread = Thread.ofPlatform().daemon().name("approver").unstarted(this::loop);
         }
@@ -104,7 +141,7 @@ public final class OrderFulfilmentMain {
                     }
                     RunInfo info = wf.run(id).orElse(null);
                     if (info != null && info.status() == RunStatus.WAITING) {
-                        wf.signal(id, "approval", new Approval(true, "demo-approver"));
+                        approve(id);
                     }
                 }
                 try {
@@ -114,9 +151,27 @@ public final class OrderFulfilmentMain {
                 }
             }
         }
+
+        private void approve(String runId) {
+            URI url = wf.signalUrl(server, runId, "approval", Duration.ofMinutes(10), true);
+            HttpRequest post = HttpRequest.newBuilder(url).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"approved\":true,\"by\":\"demo-approver\"}")).build();
+            try {
+                HttpResponse<String> response = http.send(post, HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() != 202) {
+                    System.out.println("approval of " + runId + " refused: " + response.body());
+                }
+            } catch (IOException e) {
+                System.out.println("approval of " + runId + " not sent: " + e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                stop = true;
+            }
+        }
     }
 
-    record Options(int orders, String batch, long coolOffMillis, long stepMillis, Path ledger, boolean quiet) {
+    record Options(int orders, String batch, long coolOffMillis, long stepMillis, Path ledger, boolean quiet,
+                   boolean stay) {
         static Options parse(String[] args) {
             int orders = 1;
             String batch = null;
@@ -124,6 +179,7 @@ public final class OrderFulfilmentMain {
             long stepMillis = 20;
             Path ledger = null;
             boolean quiet = false;
+            boolean stay = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--orders" -> orders = Integer.parseInt(value(args, ++i, "--orders"));
@@ -132,13 +188,15 @@ public final class OrderFulfilmentMain {
                     case "--step-millis" -> stepMillis = Long.parseLong(value(args, ++i, "--step-millis"));
                     case "--ledger" -> ledger = Path.of(value(args, ++i, "--ledger"));
                     case "--quiet" -> quiet = true;
+                    case "--stay" -> stay = true;
+                    case "--no-stay" -> stay = false;
                     default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'; see the class javadoc");
                 }
             }
             if (orders < 1) {
                 throw new IllegalArgumentException("--orders must be at least 1");
             }
-            return new Options(orders, batch, coolOff, stepMillis, ledger, quiet);
+            return new Options(orders, batch, coolOff, stepMillis, ledger, quiet, stay);
         }
 
         private static String value(String[] args, int i, String name) {

@@ -34,6 +34,7 @@ class DemoOnPostgresTest {
             String java = ProcessHandle.current().info().command().orElse("java");
             List<String> cmd = List.of(java,
                     "-Dworldflow.world=postgres",
+                    "-Dworldflow.dashboard.port=0",
                     "-Dworldflow.postgres.url=" + url,
                     "-Dworldflow.postgres.user=" + (pg != null ? "postgres" : ""),
                     "-Dworldflow.postgres.schema=demo_" + ProcessHandle.current().pid(),

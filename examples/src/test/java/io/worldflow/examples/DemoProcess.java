@@ -50,6 +50,7 @@ final class DemoProcess {
         List<String> cmd = new ArrayList<>(List.of(java,
                 "-Dworldflow.local.path=" + db,
                 "-Dworldflow.worker.lease=2s",
+                "-Dworldflow.dashboard.port=0",
                 "-Dworldflow.worker.shutdown-grace=5s",
                 "-cp", System.getProperty("java.class.path"),
                 OrderFulfilmentMain.class.getName(),

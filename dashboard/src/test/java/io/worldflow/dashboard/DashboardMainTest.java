@@ -1,0 +1,70 @@
+package io.worldflow.dashboard;
+
+import io.worldflow.runtime.Worldflow;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@link DashboardMain} as its own process: it prints a login link that works, and stops on SIGTERM. */
+class DashboardMainTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theStandaloneDashboardServesWithTheConfiguredTokenAndStopsOnSigterm() throws Exception {
+        Path db = dir.resolve("standalone.db");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = List.of(java, "-cp", System.getProperty("java.class.path"),
+                "-Dworldflow.local.path=" + db, "-Dworldflow.dashboard.port=0",
+                "-Dworldflow.dashboard.token=standalone-token-0123456789",
+                DashboardMain.class.getName());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        List<String> output = new ArrayList<>();
+        String login = null;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while (login == null && (line = out.readLine()) != null) {
+                output.add(line);
+                if (line.startsWith("Log in: ")) {
+                    login = line.substring("Log in: ".length());
+                }
+            }
+            assertThat(login).as("output: %s", output).isNotNull().endsWith("/?token=standalone-token-0123456789");
+            URI root = URI.create(login.substring(0, login.indexOf("/?token=")));
+            assertThat(root.getHost()).isEqualTo("127.0.0.1");
+
+            HttpClient http = HttpClient.newHttpClient();
+            HttpResponse<String> counts = http.send(HttpRequest.newBuilder(URI.create(root + "/api/counts"))
+                    .header("Authorization", "Bearer standalone-token-0123456789").build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(URI.create(root + "/api/counts")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(counts.statusCode()).isEqualTo(200);
+            assertThat(counts.body()).contains("\"COMPLETED\":0");
+            assertThat(anonymous.statusCode()).isEqualTo(401);
+
+            p.destroy();
+            assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).isEqualTo(143);
+        } finally {
+            p.destroyForcibly();
+        }
+        // the world's file was released: another process may own it now
+        try (Worldflow wf = Worldflow.builder().property("worldflow.local.path", db.toString()).build()) {
+            assertThat(wf.runs(io.worldflow.RunQuery.all()).runs()).isEmpty();
+        }
+    }
+}
