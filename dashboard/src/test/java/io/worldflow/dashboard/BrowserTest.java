@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -80,6 +81,12 @@ class BrowserTest {
         assertThat(Files.size(target)).as("screenshot %s", target).isGreaterThan(1000);
     }
 
+    /** The element's text once it is there, looked up again if the page replaced it meanwhile. */
+    private String text(By by) {
+        return waiting().ignoring(StaleElementReferenceException.class)
+                .until(d -> d.findElements(by).isEmpty() ? null : d.findElement(by).getText());
+    }
+
     @Test
     void openAWaitingRunSeeItsTimelineSendTheSignalAndSeeItComplete() throws IOException {
         t.waitingRun("order-7");
@@ -90,23 +97,25 @@ class BrowserTest {
         waiting().until(ExpectedConditions.urlContains("/login.html"));
         browser.get(t.dashboard.loginUrl().toString());
 
-        // the run list, with counts and every value shown as text
-        WebElement row = waiting().until(ExpectedConditions.presenceOfElementLocated(
-                By.cssSelector("#runs tr[data-run-id='order-7']")));
-        assertThat(row.getText()).contains("order-7").contains("approval").contains("WAITING");
-        WebElement waitingCount = browser.findElement(By.cssSelector("#counts button[data-status='WAITING'] .n"));
-        assertThat(waitingCount.getText()).isEqualTo("2");
-        assertThat(browser.findElement(By.cssSelector("#runs tr[data-run-id='order-8']")).getText())
-                .contains("FAILED").contains("card declined for order-8");
-        WebElement hostile = browser.findElements(By.cssSelector("#runs tbody tr")).stream()
-                .filter(r -> r.getText().contains("onerror")).findFirst().orElseThrow();
-        assertThat(hostile.findElement(By.cssSelector("td a")).getText()).isEqualTo(HOSTILE_ID);
+        // the run list, with counts and every value shown as text (the list may re-render on a live update, so
+        // each look finds its element afresh)
+        assertThat(text(By.cssSelector("#runs tr[data-run-id='order-7']"))).contains("order-7").contains("approval")
+                .contains("WAITING");
+        waiting().until(ExpectedConditions.textToBe(By.cssSelector("#counts button[data-status='WAITING'] .n"), "2"));
+        assertThat(text(By.cssSelector("#runs tr[data-run-id='order-8']"))).contains("FAILED")
+                .contains("card declined for order-8");
+        java.util.List<String> ids = waiting().ignoring(StaleElementReferenceException.class).until(d -> d.findElements(
+                By.cssSelector("#runs tbody tr td:first-child a")).stream().map(WebElement::getText).toList());
+        assertThat(ids).contains(HOSTILE_ID);
         assertThat(browser.findElements(By.cssSelector("#runs img"))).as("a run id never becomes markup").isEmpty();
         assertThat(browser.getTitle()).isNotEqualTo("pwned");
         screenshot("dashboard-runs.png");
 
+        waiting().ignoring(StaleElementReferenceException.class).until(d -> {
+            d.findElement(By.cssSelector("#runs tr[data-run-id='order-7'] td a")).click();
+            return true;
+        });
         // the waiting run: status, the step and the signal wait on the timeline
-        row.findElement(By.cssSelector("td a")).click();
         waiting().until(ExpectedConditions.textToBe(By.id("status"), "WAITING"));
         waiting().until(ExpectedConditions.presenceOfElementLocated(
                 By.cssSelector("#timeline svg g[data-kind='signal'] rect.bar.signal")));

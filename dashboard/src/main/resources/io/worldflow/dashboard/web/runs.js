@@ -7,6 +7,8 @@
   const more = document.getElementById('more');
   const error = document.getElementById('error');
   let cursor = null;
+  let shown = '';
+  let shownCounts = '';
 
   function filters() {
     const q = new URLSearchParams();
@@ -35,6 +37,9 @@
     q.delete('status');
     const counts = await api('GET', '/api/counts?' + q);
     const selected = new FormData(form).get('status');
+    const key = JSON.stringify([counts, selected]);
+    if (key === shownCounts) return;
+    shownCounts = key;
     const box = document.getElementById('counts');
     box.replaceChildren(...STATUSES.map(s => {
       const b = el('button', { type: 'button', 'data-status': s, class: s === selected ? 'active' : null },
@@ -51,7 +56,13 @@
     const q = filters();
     if (append && cursor) q.set('cursor', cursor);
     const page = await api('GET', '/api/runs?' + q);
-    if (!append) tbody.replaceChildren();
+    if (!append) {
+      // a live update that changed nothing leaves the table (and what the user points at) as it is
+      const key = JSON.stringify([q.toString(), page]);
+      if (key === shown && tbody.children.length) return;
+      shown = key;
+      tbody.replaceChildren();
+    }
     page.runs.forEach(r => tbody.append(row(r)));
     cursor = page.nextCursor;
     more.hidden = !cursor;
