@@ -523,4 +523,31 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         assertThat(log().read("order-1", 0)).hasSize(6);
         leaseRun("order-1");
     }
+
+    // ---------------------------------------------------------------- loading leased runs
+
+    @Test
+    void loadReadsManyRunsWithTheirWholeLogsAndLeavesOutUnknownOnes() {
+        failedRun("order-3");
+        create("order-1");
+        markRunning("order-1");
+        appendStep("order-1", RunStatus.RUNNING);
+        create("order-2");
+        List<String> ids = new java.util.ArrayList<>(List.of("order-2", "ghost", "order-1", "order-3", "order-1"));
+        for (int i = 0; i < 250; i++) {
+            create("bulk-" + i);
+            ids.add("bulk-" + i);
+        }
+
+        java.util.Map<String, io.worldflow.spi.LoadedRun> loaded = world.load(ids);
+
+        assertThat(loaded).hasSize(253).doesNotContainKey("ghost");
+        for (String id : List.of("order-1", "order-2", "order-3", "bulk-0", "bulk-249")) {
+            assertThat(loaded.get(id).info()).as(id).isEqualTo(info(id));
+            assertThat(loaded.get(id).events()).as(id).isEqualTo(log().read(id, 0));
+        }
+        assertThat(loaded.get("order-1").events()).hasSize(3);
+        assertThat(world.load(List.of())).isEmpty();
+        assertThat(world.load(List.of("ghost"))).isEmpty();
+    }
 }

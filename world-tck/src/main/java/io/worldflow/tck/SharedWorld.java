@@ -41,6 +41,11 @@ final class SharedWorld implements World {
     }
 
     @Override
+    public java.util.Map<String, io.worldflow.spi.LoadedRun> load(java.util.Collection<String> runIds) {
+        return world.load(runIds);
+    }
+
+    @Override
     public void close() {
         // the owner closes it
     }

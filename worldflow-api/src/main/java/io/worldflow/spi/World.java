@@ -1,5 +1,9 @@
 package io.worldflow.spi;
 
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * Where runs live and how work reaches workers. A world is made of small facets; each world
  * implements all of them over one store (a SQLite file, a Postgres database, DynamoDB and SQS).
@@ -17,6 +21,25 @@ public interface World extends AutoCloseable {
     Signals signals();
 
     RunQueries runQueries();
+
+    /**
+     * The runs a worker has just leased, each with its projection and whole log, so that a batch of turns
+     * starts with one read instead of two per run. A run that does not exist is left out. Worlds that can
+     * read many runs at once override this; the default reads each run by itself.
+     */
+    default Map<String, LoadedRun> load(Collection<String> runIds) {
+        Map<String, LoadedRun> out = new LinkedHashMap<>();
+        for (String runId : runIds) {
+            runQueries().get(runId).ifPresent(info -> {
+                try {
+                    out.put(runId, new LoadedRun(info, eventLog().read(runId, 0)));
+                } catch (io.worldflow.RunNotFoundException e) {
+                    // removed in between: left out
+                }
+            });
+        }
+        return out;
+    }
 
     /** Releases connections and threads. Idempotent. */
     @Override

@@ -13,6 +13,7 @@ import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.EventLog;
+import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
 
 import java.sql.PreparedStatement;
@@ -21,6 +22,12 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -45,6 +52,8 @@ final class LocalEventLog implements EventLog {
                             error = NULL, held = NULL
             WHERE run_id = ?""";
     private static final String HOLD = "UPDATE runs SET held = ?, updated_at = ? WHERE run_id = ?";
+
+    static final int LOAD_CHUNK = 200;
 
     private final Database db;
     private final EventCodec codec;
@@ -130,6 +139,53 @@ final class LocalEventLog implements EventLog {
             events.add(codec.decode(j));
         }
         return events;
+    }
+
+    /** Runs with their whole logs, read in one transaction, {@value #LOAD_CHUNK} runs per statement. */
+    Map<String, LoadedRun> load(Collection<String> runIds) {
+        List<String> ids = List.copyOf(new LinkedHashSet<>(runIds));
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, LoadedRun> out = new LinkedHashMap<>();
+        db.read("load", ids.size() + " runs", sql -> {
+            for (int from = 0; from < ids.size(); from += LOAD_CHUNK) {
+                List<String> chunk = ids.subList(from, Math.min(ids.size(), from + LOAD_CHUNK));
+                String marks = String.join(", ", Collections.nCopies(chunk.size(), "?"));
+                Map<String, RunInfo> infos = new HashMap<>();
+                PreparedStatement runs = sql.prepare("SELECT " + RunRows.COLUMNS + " FROM runs WHERE run_id IN (" + marks + ")");
+                bind(runs, chunk);
+                try (ResultSet rs = runs.executeQuery()) {
+                    while (rs.next()) {
+                        RunInfo info = rows.map(rs);
+                        infos.put(info.runId(), info);
+                    }
+                }
+                Map<String, List<Event>> logs = new HashMap<>();
+                PreparedStatement events = sql.prepare("SELECT run_id, json FROM events WHERE run_id IN (" + marks
+                        + ") ORDER BY run_id, seq");
+                bind(events, chunk);
+                try (ResultSet rs = events.executeQuery()) {
+                    while (rs.next()) {
+                        logs.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(codec.decode(rs.getString(2)));
+                    }
+                }
+                for (String id : chunk) {
+                    RunInfo info = infos.get(id);
+                    if (info != null) {
+                        out.put(id, new LoadedRun(info, logs.getOrDefault(id, List.of())));
+                    }
+                }
+            }
+            return null;
+        });
+        return out;
+    }
+
+    private static void bind(PreparedStatement ps, List<String> ids) throws SQLException {
+        for (int i = 0; i < ids.size(); i++) {
+            ps.setString(i + 1, ids.get(i));
+        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.worldflow.world.local;
 
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.EventLog;
+import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.Signals;
 import io.worldflow.spi.TaskQueue;
@@ -9,6 +10,9 @@ import io.worldflow.spi.World;
 import io.worldflow.spi.WorldContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.util.Collection;
+import java.util.Map;
 
 /** The local world: every facet over one {@link Database}. */
 final class LocalWorld implements World {
@@ -75,6 +79,11 @@ final class LocalWorld implements World {
     @Override
     public RunQueries runQueries() {
         return runQueries;
+    }
+
+    @Override
+    public Map<String, LoadedRun> load(Collection<String> runIds) {
+        return eventLog.load(runIds);
     }
 
     @Override

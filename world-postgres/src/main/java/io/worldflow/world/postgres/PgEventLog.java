@@ -13,6 +13,7 @@ import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.EventLog;
+import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
 import org.jooq.CommonTableExpression;
 import org.jooq.Field;
@@ -21,10 +22,16 @@ import java.sql.ResultSet;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
+import static org.jooq.impl.DSL.any;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.insertInto;
@@ -49,6 +56,8 @@ final class PgEventLog implements EventLog {
     private final Sql create;
     private final Sql read;
     private final Sql exists;
+    private final Sql loadRuns;
+    private final Sql loadEvents;
 
     PgEventLog(Database db, EventCodec codec, InstantSource clock) {
         this.db = db;
@@ -67,6 +76,11 @@ final class PgEventLog implements EventLog {
                 .orderBy(e.seq));
         this.exists = Sql.of(selectOne().from(tables.runs.table)
                 .where(tables.runs.runId.eq(param("runId", String.class))));
+        this.loadRuns = Sql.of(select(rows.columns).from(tables.runs.table)
+                .where(tables.runs.runId.eq(any(param("ids", String[].class)))));
+        this.loadEvents = Sql.of(select(e.runId, e.json).from(e.table)
+                .where(e.runId.eq(any(param("ids", String[].class))))
+                .orderBy(e.runId, e.seq));
     }
 
     /**
@@ -173,6 +187,42 @@ final class PgEventLog implements EventLog {
             events.add(codec.decode(j));
         }
         return events;
+    }
+
+    /** Runs with their whole logs: two statements in one read-only transaction, however many runs. */
+    Map<String, LoadedRun> load(Collection<String> runIds) {
+        String[] ids = new LinkedHashSet<>(runIds).toArray(String[]::new);
+        if (ids.length == 0) {
+            return Map.of();
+        }
+        Map<String, RunInfo> infos = new HashMap<>();
+        Map<String, List<String>> logs = new HashMap<>();
+        db.read("load", ids.length + " runs", tx -> {
+            try (Sql.Call call = tx.call(loadRuns).set("ids", ids); ResultSet rs = call.query()) {
+                while (rs.next()) {
+                    RunInfo info = rows.map(rs);
+                    infos.put(info.runId(), info);
+                }
+            }
+            try (Sql.Call call = tx.call(loadEvents).set("ids", ids); ResultSet rs = call.query()) {
+                while (rs.next()) {
+                    logs.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
+                }
+            }
+            return null;
+        });
+        Map<String, LoadedRun> out = new LinkedHashMap<>();
+        for (String id : ids) {
+            RunInfo info = infos.get(id);
+            if (info != null) {
+                List<Event> events = new ArrayList<>();
+                for (String json : logs.getOrDefault(id, List.of())) {
+                    events.add(codec.decode(json));
+                }
+                out.put(id, new LoadedRun(info, events));
+            }
+        }
+        return out;
     }
 
     @Override

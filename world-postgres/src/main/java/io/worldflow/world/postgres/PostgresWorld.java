@@ -2,6 +2,7 @@ package io.worldflow.world.postgres;
 
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.EventLog;
+import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.Signals;
 import io.worldflow.spi.TaskQueue;
@@ -14,6 +15,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Collection;
+import java.util.Map;
 
 /** The Postgres world: every facet over one {@link Database}, with wake-ups by LISTEN/NOTIFY. */
 final class PostgresWorld implements World {
@@ -105,6 +108,11 @@ final class PostgresWorld implements World {
     /** Whether the LISTEN connection is up (tests). */
     boolean isListening() {
         return listener.isListening();
+    }
+
+    @Override
+    public Map<String, LoadedRun> load(Collection<String> runIds) {
+        return eventLog.load(runIds);
     }
 
     @Override

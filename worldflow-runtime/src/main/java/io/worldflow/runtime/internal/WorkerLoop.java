@@ -5,12 +5,14 @@ import io.worldflow.RunInfo;
 import io.worldflow.Workflow;
 import io.worldflow.event.Event;
 import io.worldflow.spi.Lease;
+import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.TaskQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -149,8 +151,9 @@ public final class WorkerLoop implements AutoCloseable {
                     idle(Duration.ofMillis(backoff));
                     continue;
                 }
+                Map<String, LoadedRun> loaded = preload(leases);
                 for (Lease l : leases) {
-                    begin(l);
+                    begin(l, loaded.get(l.runId()));
                 }
                 if (leases.size() == want) {
                     continue;
@@ -180,12 +183,31 @@ public final class WorkerLoop implements AutoCloseable {
         }
     }
 
-    private void begin(Lease lease) {
+    /** The leased runs that start here afresh, read in one go (a run already in memory needs no read). */
+    private Map<String, LoadedRun> preload(List<Lease> leases) {
+        List<String> fresh = new ArrayList<>(leases.size());
+        for (Lease l : leases) {
+            if (!active.containsKey(l.runId())) {
+                fresh.add(l.runId());
+            }
+        }
+        if (fresh.isEmpty()) {
+            return Map.of();
+        }
+        try {
+            return engine.world.load(fresh);
+        } catch (RuntimeException e) {
+            log.debug("loading {} leased runs at once failed ({}); each is read by itself", fresh.size(), e.toString());
+            return Map.of();
+        }
+    }
+
+    private void begin(Lease lease, LoadedRun preloaded) {
         Slot fresh = new Slot();
         while (true) {
             Slot existing = active.putIfAbsent(lease.runId(), fresh);
             if (existing == null) {
-                Thread.ofVirtual().name("wf-load-" + lease.runId()).start(() -> load(fresh, lease));
+                Thread.ofVirtual().name("wf-load-" + lease.runId()).start(() -> load(fresh, lease, preloaded));
                 return;
             }
             synchronized (existing) {
@@ -208,7 +230,7 @@ public final class WorkerLoop implements AutoCloseable {
                     if (!active.replace(lease.runId(), existing, fresh)) {
                         continue;
                     }
-                    Thread.ofVirtual().name("wf-load-" + lease.runId()).start(() -> load(fresh, lease));
+                    Thread.ofVirtual().name("wf-load-" + lease.runId()).start(() -> load(fresh, lease, null));
                     return;
                 }
             }
@@ -216,10 +238,11 @@ public final class WorkerLoop implements AutoCloseable {
         }
     }
 
-    private void load(Slot slot, Lease lease) {
+    /** Starts a turn; {@code preloaded} is the run as read with its lease, or null to read it now. */
+    private void load(Slot slot, Lease lease, LoadedRun preloaded) {
         String runId = lease.runId();
         try {
-            Optional<RunInfo> found = engine.world.runQueries().get(runId);
+            Optional<RunInfo> found = preloaded != null ? Optional.of(preloaded.info()) : engine.world.runQueries().get(runId);
             if (found.isEmpty() || found.get().isTerminal()) {
                 tasks.complete(lease, null);
                 finished(runId, slot);
@@ -234,7 +257,7 @@ public final class WorkerLoop implements AutoCloseable {
                 finished(runId, slot);
                 return;
             }
-            List<Event> events = engine.world.eventLog().read(runId, 0);
+            List<Event> events = preloaded != null ? preloaded.events() : engine.world.eventLog().read(runId, 0);
             RunExecution exec = new RunExecution(engine, lease, info, workflow.get(), History.of(events));
             slot.exec = exec;
             exec.done().whenComplete((outcome, error) -> {
@@ -282,7 +305,7 @@ public final class WorkerLoop implements AutoCloseable {
             }
             active.remove(runId, slot);
         } else {
-            Thread.ofVirtual().name("wf-load-" + runId).start(() -> load(slot, next));
+            Thread.ofVirtual().name("wf-load-" + runId).start(() -> load(slot, next, null));
         }
     }
 
