@@ -42,6 +42,29 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
     }
 
     @Test
+    void aStepRunsOnlyOnceTheOutcomesBeforeItAreDurable() {
+        List<List<String>> seenByStep = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Workflow<Item, String> w = Workflow.define("tck.durable-before", Item.class, (ctx, item) -> {
+            String runId = ctx.runId();
+            java.util.function.Supplier<List<String>> durable = () -> world.eventLog().read(runId, 0).stream()
+                    .filter(e -> e instanceof StepCompleted || e instanceof SignalReceived)
+                    .map(e -> e instanceof StepCompleted c ? c.stepId() : "signal").toList();
+            ctx.step("s1", () -> seenByStep.add(durable.get()));
+            ctx.step("s2", () -> seenByStep.add(durable.get()));
+            ctx.awaitSignal("go", String.class);
+            ctx.step("s3", () -> seenByStep.add(durable.get()));
+            return "done";
+        });
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, new Item("mug", 1));
+        awaitStatus(run.id(), RunStatus.WAITING);
+        wf.signal(run.id(), "go", "now");
+
+        assertThat(run.result(WAIT)).isEqualTo("done");
+        assertThat(seenByStep).containsExactly(List.of(), List.of("s1"), List.of("s1", "s2", "signal"));
+    }
+
+    @Test
     void stepsRunInOrderAndTheResultIsRecorded() {
         Workflow<Item, Label> w = Workflow.define("tck.steps", Item.class, (ctx, item) -> {
             int a = ctx.step("s1", () -> 1);

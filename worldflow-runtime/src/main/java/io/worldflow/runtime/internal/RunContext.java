@@ -166,6 +166,8 @@ final class RunContext implements WorkflowContext {
             exec.record(seq -> new StepStarted(exec.runId, seq, exec.now(), id, a));
             if (options.atMostOnce()) {
                 exec.flush();
+            } else {
+                exec.flushOutcomes();
             }
             Throwable error;
             try {
@@ -174,8 +176,8 @@ final class RunContext implements WorkflowContext {
                 Payload result = exec.engine.codec.encode(value, what);
                 // the code continues with what replay would see: the value as decoded from the log
                 T recordedValue = exec.engine.codec.decode(result, null, what);
+                // durable with the next side effect or the turn's end, whichever comes first
                 exec.record(seq -> new StepCompleted(exec.runId, seq, exec.now(), id, a, result));
-                exec.flush();
                 return recordedValue;
             } catch (ExecutionStop stop) {
                 throw stop;

@@ -426,6 +426,13 @@ final class RunExecution {
         submit(RunStatus.RUNNING, null);
     }
 
+    /** Before a side effect: makes durable every outcome the code may have acted on (nothing else to write: no-op). */
+    void flushOutcomes() {
+        if (runLog.hasOutcomes()) {
+            flush();
+        }
+    }
+
     private void submit(RunStatus status, TurnEnd end) {
         if (phase == Phase.ABORTED) {
             throw new ExecutionStop(ExecutionStop.Reason.ABORTED); // an abandoned turn never writes

@@ -2,6 +2,8 @@ package io.worldflow.runtime.internal;
 
 import io.worldflow.RunStatus;
 import io.worldflow.event.Event;
+import io.worldflow.event.StepScheduled;
+import io.worldflow.event.StepStarted;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.PendingSignal;
@@ -31,6 +33,7 @@ final class RunLog {
     private List<Long> consumed = new ArrayList<>();
     private final Set<Long> claimedSignals = new HashSet<>();
     private volatile RunStatus projected;
+    private boolean outcomes;
 
     RunLog(Engine engine, String runId, long nextSeq, RunStatus projected) {
         this.engine = engine;
@@ -43,7 +46,24 @@ final class RunLog {
     void record(LongFunction<Event> make) {
         lock.lock();
         try {
-            pending.add(make.apply(nextSeq++));
+            Event e = make.apply(nextSeq++);
+            pending.add(e);
+            if (!(e instanceof StepScheduled) && !(e instanceof StepStarted)) {
+                outcomes = true;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Whether something buffered is an outcome (a step's result, a fired timer, a received signal, a recorded
+     * value, …) that code about to cause a side effect may have seen: it must be durable first.
+     */
+    boolean hasOutcomes() {
+        lock.lock();
+        try {
+            return outcomes;
         } finally {
             lock.unlock();
         }
@@ -83,6 +103,7 @@ final class RunLog {
             Append append = new Append(runId, nextSeq - pending.size(), pending, status, consumed, end);
             pending = new ArrayList<>();
             consumed = new ArrayList<>();
+            outcomes = false;
             return engine.committer.submit(append).thenApply(result -> {
                 if (result.appended()) {
                     projected = status;
