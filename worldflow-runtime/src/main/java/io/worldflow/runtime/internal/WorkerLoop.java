@@ -151,9 +151,15 @@ public final class WorkerLoop implements AutoCloseable {
                     idle(Duration.ofMillis(backoff));
                     continue;
                 }
-                Map<String, LoadedRun> loaded = preload(leases);
+                List<Fresh> fresh = new ArrayList<>(leases.size());
                 for (Lease l : leases) {
-                    begin(l, loaded.get(l.runId()));
+                    Slot slot = begin(l);
+                    if (slot != null) {
+                        fresh.add(new Fresh(slot, l));
+                    }
+                }
+                if (!fresh.isEmpty()) {
+                    Thread.ofVirtual().name("wf-load").start(() -> startFresh(fresh));
                 }
                 if (leases.size() == want) {
                     continue;
@@ -183,32 +189,37 @@ public final class WorkerLoop implements AutoCloseable {
         }
     }
 
-    /** The leased runs that start here afresh, read in one go (a run already in memory needs no read). */
-    private Map<String, LoadedRun> preload(List<Lease> leases) {
-        List<String> fresh = new ArrayList<>(leases.size());
-        for (Lease l : leases) {
-            if (!active.containsKey(l.runId())) {
-                fresh.add(l.runId());
-            }
-        }
-        if (fresh.isEmpty()) {
-            return Map.of();
-        }
+    /** A turn that starts here from the run's log (the run is not in memory). */
+    private record Fresh(Slot slot, Lease lease) {
+    }
+
+    /**
+     * Starts the fresh turns of one lease batch, reading their runs in one go, off the leasing thread so that
+     * the next batch is leased meanwhile. A run the read left out is read by itself.
+     */
+    private void startFresh(List<Fresh> fresh) {
+        Map<String, LoadedRun> loaded;
         try {
-            return engine.world.load(fresh);
+            loaded = engine.world.load(fresh.stream().map(f -> f.lease().runId()).toList());
         } catch (RuntimeException e) {
             log.debug("loading {} leased runs at once failed ({}); each is read by itself", fresh.size(), e.toString());
-            return Map.of();
+            loaded = Map.of();
+        }
+        for (Fresh f : fresh) {
+            load(f.slot(), f.lease(), loaded.get(f.lease().runId()));
         }
     }
 
-    private void begin(Lease lease, LoadedRun preloaded) {
+    /**
+     * Takes a leased turn: returns the slot to start it in when it starts afresh, or null when it was chained
+     * behind a turn of the same run that is still unwinding here.
+     */
+    private Slot begin(Lease lease) {
         Slot fresh = new Slot();
         while (true) {
             Slot existing = active.putIfAbsent(lease.runId(), fresh);
             if (existing == null) {
-                Thread.ofVirtual().name("wf-load-" + lease.runId()).start(() -> load(fresh, lease, preloaded));
-                return;
+                return fresh;
             }
             synchronized (existing) {
                 if (!existing.closed) {
@@ -219,7 +230,7 @@ public final class WorkerLoop implements AutoCloseable {
                             tasks.release(existing.next);
                         }
                         existing.next = lease;
-                        return;
+                        return null;
                     }
                     // our lease on a turn that still runs here lapsed (a stuck step, a long pause) and the
                     // world handed the run out again: abandon the old turn (its writes are fenced off) and
@@ -230,8 +241,7 @@ public final class WorkerLoop implements AutoCloseable {
                     if (!active.replace(lease.runId(), existing, fresh)) {
                         continue;
                     }
-                    Thread.ofVirtual().name("wf-load-" + lease.runId()).start(() -> load(fresh, lease, null));
-                    return;
+                    return fresh;
                 }
             }
             active.remove(lease.runId(), existing);
