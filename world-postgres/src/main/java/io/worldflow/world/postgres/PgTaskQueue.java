@@ -23,6 +23,7 @@ import static org.jooq.impl.DSL.any;
 import static org.jooq.impl.DSL.asterisk;
 import static org.jooq.impl.DSL.castNull;
 import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.function;
 import static org.jooq.impl.DSL.greatest;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.least;
@@ -73,8 +74,10 @@ final class PgTaskQueue implements TaskQueue {
         // the planner can read the index in order and stop early.
         this.lease = new Sql[]{leaseStatement(t, true), leaseStatement(t, false)};
         Condition held = t.runId.eq(param("runId", String.class)).and(t.leaseToken.eq(param("token", String.class)));
-        this.extend = Sql.of(update(t.table)
+        this.extend = Sql.of(with(softCommit())
+                .update(t.table)
                 .set(t.leaseExpires, param("expires", Long.class))
+                .from(name("soft"))
                 .where(held)
                 .returningResult(t.queue, t.deliveries));
 
@@ -99,6 +102,17 @@ final class PgTaskQueue implements TaskQueue {
         Field<Long> leasedMin = field(select(min(greatest(t.availableAt, t.leaseExpires))).from(t.table)
                 .where(t.queue.eq(any(queues)).and(t.leaseToken.isNotNull())));
         this.nextDue = Sql.of(select(least(unleasedMin, leasedMin)));
+    }
+
+    /**
+     * A one-row table whose reading makes the statement's transaction commit without waiting for the WAL to
+     * reach the disk. For leases and heartbeats only: a lease lost in a crash of the server is a lease that
+     * lapsed, and the expected sequence of every append fences off whoever still held it. Whatever a turn
+     * writes commits durably.
+     */
+    private static CommonTableExpression<?> softCommit() {
+        return name("soft").fields("setting").asMaterialized(
+                select(function("set_config", String.class, inline("synchronous_commit"), inline("off"), inline(true))));
     }
 
     private static Sql leaseStatement(Tables.Tasks t, boolean oneQueue) {
@@ -126,14 +140,14 @@ final class PgTaskQueue implements TaskQueue {
                                 .asTable("c"))
                         .orderBy(field(name("c", "priority")).desc(), field(name("c", "available_at")), candidateId)
                         .limit(max));
-        return Sql.of(with(fresh).with(lapsed).with(picked)
+        return Sql.of(with(fresh).with(lapsed).with(picked).with(softCommit())
                 .update(t.table)
                 .set(t.leaseToken, uuid().cast(String.class))
                 .set(t.leaseOwner, param("owner", String.class))
                 .set(t.leaseExpires, param("expires", Long.class))
                 .set(t.deliveries, t.deliveries.plus(inline(1)))
                 .set(t.requestedAt, when(t.requestedAt.le(now), castNull(Long.class)).otherwise(t.requestedAt))
-                .from(name("picked"))
+                .from(table(name("picked")), table(name("soft")))
                 .where(t.runId.eq(field(name("picked", "run_id"), String.class)))
                 .returningResult(t.runId, t.leaseToken, t.queue, t.leaseExpires, t.deliveries, t.priority,
                         t.availableAt));
