@@ -32,6 +32,7 @@ public final class AwsWorldProvider implements WorldProvider {
     public static final String MAX_ATTEMPTS = "worldflow.aws.max-attempts";
     public static final String API_TIMEOUT = "worldflow.aws.api-timeout";
     public static final String WAKE_POLL = "worldflow.aws.wake-poll";
+    public static final String CONSUME_WAKES = "worldflow.aws.consume-wakes";
 
     @Override
     public String name() {
@@ -52,6 +53,8 @@ public final class AwsWorldProvider implements WorldProvider {
         keys.put(SECRET_ACCESS_KEY, "static secret access key, with " + ACCESS_KEY_ID);
         keys.put(MAX_ATTEMPTS, "attempts per AWS call on throttling and 5xx, with backoff (default 8)");
         keys.put(API_TIMEOUT, "time limit of one AWS call including its retries (default 30s)");
+        keys.put(CONSUME_WAKES, "an idle worker consumes SQS wake-ups itself (default true; false under Lambda, whose "
+                + "event source mapping consumes them)");
         keys.put(WAKE_POLL, "long-poll wait of the SQS wake-up consumer, 1s..20s (default 20s)");
         return Collections.unmodifiableMap(keys);
     }

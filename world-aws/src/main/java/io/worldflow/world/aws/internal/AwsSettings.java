@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 
 import static io.worldflow.world.aws.AwsWorldProvider.ACCESS_KEY_ID;
 import static io.worldflow.world.aws.AwsWorldProvider.API_TIMEOUT;
+import static io.worldflow.world.aws.AwsWorldProvider.CONSUME_WAKES;
 import static io.worldflow.world.aws.AwsWorldProvider.CREATE_RESOURCES;
 import static io.worldflow.world.aws.AwsWorldProvider.DYNAMODB_ENDPOINT;
 import static io.worldflow.world.aws.AwsWorldProvider.ENDPOINT;
@@ -37,10 +38,11 @@ import static io.worldflow.world.aws.AwsWorldProvider.WAKE_POLL;
  * @param maxAttempts      attempts per call on retryable failures
  * @param apiTimeout       time limit of one call including retries
  * @param wakePoll         long-poll wait of the wake-up consumer
+ * @param consumeWakes     whether subscribers start the SQS wake-up consumer
  */
 public record AwsSettings(String region, URI dynamoEndpoint, URI sqsEndpoint, String tablePrefix, String queuePrefix,
                           boolean createResources, String accessKeyId, String secretAccessKey, int maxAttempts,
-                          Duration apiTimeout, Duration wakePoll) {
+                          Duration apiTimeout, Duration wakePoll, boolean consumeWakes) {
 
     private static final Pattern REGION_NAME = Pattern.compile("[a-z]{2,}(-[a-z0-9]+)+");
     private static final Pattern TABLE_CHARS = Pattern.compile("[A-Za-z0-9_.-]{0,200}");
@@ -96,7 +98,8 @@ public record AwsSettings(String region, URI dynamoEndpoint, URI sqsEndpoint, St
             throw new ConfigurationException(WAKE_POLL + " must be 1s..20s (the SQS long-poll range), was " + wakePoll);
         }
         return new AwsSettings(region, dynamo, sqs, tablePrefix, queuePrefix,
-                config.getBoolean(CREATE_RESOURCES, true), keyId, secret, attempts, timeout, wakePoll);
+                config.getBoolean(CREATE_RESOURCES, true), keyId, secret, attempts, timeout, wakePoll,
+                config.getBoolean(CONSUME_WAKES, true));
     }
 
     private static Optional<URI> endpoint(WorldConfig config, String key) {

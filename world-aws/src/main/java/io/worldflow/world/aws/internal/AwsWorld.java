@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.List;
 
 /** The AWS world: DynamoDB for runs, logs, turns and signals; SQS for wake-ups. */
@@ -28,11 +29,13 @@ public final class AwsWorld implements World {
     private final DynamoTaskQueue taskQueue;
     private final DynamoSignals signals;
     private final DynamoRunQueries queries;
+    private final InstantSource clock;
     private volatile boolean closed;
 
     private AwsWorld(AwsSettings settings, Clients clients, WorldContext context) {
         this.settings = settings;
         this.clients = clients;
+        this.clock = context.clock();
         Tables tables = Tables.named(settings.tablePrefix());
         this.notifier = new DueNotifier("worldflow-aws-due " + settings.tablePrefix());
         this.wakes = new WakeQueues(clients.sqs(), settings, context.clock());
@@ -40,7 +43,7 @@ public final class AwsWorld implements World {
                 notifier::due);
         Store store = new Store(clients.dynamo(), tables, context.codec(), context.clock(), notifier, wakes);
         this.eventLog = new DynamoEventLog(store, new SignalCleanup(store));
-        this.taskQueue = new DynamoTaskQueue(store, consumer);
+        this.taskQueue = new DynamoTaskQueue(store, consumer, settings.consumeWakes());
         this.signals = new DynamoSignals(store);
         this.queries = new DynamoRunQueries(store, eventLog);
     }
@@ -67,6 +70,10 @@ public final class AwsWorld implements World {
 
     public AwsSettings settings() {
         return settings;
+    }
+
+    public InstantSource clock() {
+        return clock;
     }
 
     public WakeQueues wakeQueues() {

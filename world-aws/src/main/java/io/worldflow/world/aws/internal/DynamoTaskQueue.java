@@ -36,10 +36,12 @@ final class DynamoTaskQueue implements TaskQueue {
 
     private final Store store;
     private final WakeConsumer consumer;
+    private final boolean consumeWakes;
 
-    DynamoTaskQueue(Store store, WakeConsumer consumer) {
+    DynamoTaskQueue(Store store, WakeConsumer consumer, boolean consumeWakes) {
         this.store = store;
         this.consumer = consumer;
+        this.consumeWakes = consumeWakes;
     }
 
     private record Candidate(String runId, int priority, long available, Map<String, AttributeValue> item) {
@@ -223,7 +225,9 @@ final class DynamoTaskQueue implements TaskQueue {
     @Override
     public Subscription subscribe(Consumer<Instant> dueAt) {
         Subscription s = store.notifier.subscribe(dueAt);
-        consumer.start();
+        if (consumeWakes) {
+            consumer.start();
+        }
         return s;
     }
 }
