@@ -117,9 +117,10 @@ class AwsConfigurationTest {
                 .endpointOverride(URI.create(Emulators.shared().dynamoEndpoint())).region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
                 .httpClient(UrlConnectionHttpClient.create()).build()) {
-            assertThat(dynamo.listTables().tableNames()).noneMatch(t -> t.startsWith(prefix));
+            assertThat(dynamo.listTablesPaginator().tableNames()).noneMatch(t -> t.startsWith(prefix));
             assertThat(open(Emulators.shared().config(prefix))).isNull();
-            assertThat(dynamo.listTables().tableNames()).contains(prefix + "runs", prefix + "events", prefix + "signals");
+            assertThat(dynamo.listTablesPaginator().tableNames()).contains(prefix + "runs", prefix + "events",
+                    prefix + "signals");
             assertThat(open(config)).as("existing tables need no creating").isNull();
         }
     }

@@ -62,7 +62,7 @@ final class DynamoEventLog implements EventLog {
                 AwsFailures.run("creating run " + run.runId(),
                         () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
                 store.turnDue(run.queue(), run.runId(), micros(run.availableAt()));
-                return new CreateResult(info(run.runId()), true);
+                return new CreateResult(createdInfo(run), true);
             } catch (TransactionCanceledException e) {
                 Map<String, AttributeValue> existing = store.run(run.runId());
                 if (existing != null) {
@@ -74,6 +74,15 @@ final class DynamoEventLog implements EventLog {
                 Store.backoff(attempt);
             }
         }
+    }
+
+    /** The projection of a run just created, as a read of its item would return it (instants in microseconds). */
+    private static RunInfo createdInfo(NewRun run) {
+        java.time.Instant created = Attrs.instant(micros(run.createdAt()));
+        return new RunInfo(run.runId(), run.workflow(), RunStatus.PENDING, run.input(), null, null, created, created,
+                Attrs.instant(micros(run.availableAt())),
+                run.deadline() == null ? null : Attrs.instant(micros(run.deadline())), run.queue(), run.priority(), 1,
+                null, null);
     }
 
     RunInfo info(String runId) {
@@ -94,14 +103,24 @@ final class DynamoEventLog implements EventLog {
         if (appends.size() <= 1) {
             return appends.stream().map(this::appendOne).toList();
         }
-        List<AppendResult> results = new ArrayList<>(appends.size());
+        // appends of one run are applied in order (a later one expects the log an earlier one leaves);
+        // different runs in parallel
+        java.util.Map<String, List<Integer>> byRun = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < appends.size(); i++) {
+            byRun.computeIfAbsent(appends.get(i).runId(), k -> new ArrayList<>()).add(i);
+        }
+        AppendResult[] results = new AppendResult[appends.size()];
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<AppendResult>> futures = new ArrayList<>();
-            for (Append a : appends) {
-                futures.add(pool.submit(() -> appendOne(a)));
+            List<Future<?>> futures = new ArrayList<>();
+            for (List<Integer> indexes : byRun.values()) {
+                futures.add(pool.submit(() -> {
+                    for (int i : indexes) {
+                        results[i] = appendOne(appends.get(i));
+                    }
+                }));
             }
-            for (Future<AppendResult> f : futures) {
-                results.add(f.get());
+            for (Future<?> f : futures) {
+                f.get();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -112,7 +131,7 @@ final class DynamoEventLog implements EventLog {
             }
             throw new io.worldflow.WorldException("AWS world: append failed", false, e.getCause());
         }
-        return results;
+        return List.of(results);
     }
 
     private AppendResult appendOne(Append a) {
