@@ -101,15 +101,23 @@ class SqsTurnHandlerTest {
 
     /** Receives the wake-ups of these runs from SQS, as Lambda's event source mapping would. */
     private SQSEvent receive(String... runIds) {
+        return event(receiveMessages(60, runIds), runIds);
+    }
+
+    private Map<String, Message> receiveMessages(int visibilitySeconds, String... runIds) {
         Map<String, Message> byRun = new HashMap<>();
         long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (byRun.size() < runIds.length && System.nanoTime() < end) {
             for (Message m : sqs.receiveMessage(b -> b.queueUrl(queueUrl()).maxNumberOfMessages(10).waitTimeSeconds(1)
-                    .visibilityTimeout(60).messageAttributeNames("All")).messages()) {
+                    .visibilityTimeout(visibilitySeconds).messageAttributeNames("All")).messages()) {
                 byRun.putIfAbsent(m.body(), m);
             }
         }
         assertThat(byRun).as("wake-ups received").containsKeys(runIds);
+        return byRun;
+    }
+
+    private SQSEvent event(Map<String, Message> byRun, String... runIds) {
         List<SQSEvent.SQSMessage> records = new ArrayList<>();
         for (String runId : runIds) {
             records.add(record(byRun.get(runId)));
@@ -166,6 +174,20 @@ class SqsTurnHandlerTest {
         assertThat(again.getBatchItemFailures()).isEmpty();
         assertThat(count("a:one") + count("b:one") + count("a:two") + count("b:two")).isEqualTo(4);
         assertThat(wf.events(one.id())).isEqualTo(log);
+    }
+
+    @Test
+    void aMessageWhoseConsumerDiedIsDeliveredAgainAfterItsVisibilityTimeout() {
+        Worldflow wf = client();
+        RunHandle<String> run = wf.start(quick, "orphan");
+        Message taken = receiveMessages(1, run.id()).get(run.id());   // ... and its consumer dies: no delete
+
+        Map<String, Message> again = receiveMessages(60, run.id());   // SQS delivers it again once visible
+
+        assertThat(again.get(run.id()).messageId()).isEqualTo(taken.messageId());
+        SQSBatchResponse response = handler.handleRequest(event(again, run.id()), context(Duration.ofSeconds(30)));
+        assertThat(response.getBatchItemFailures()).isEmpty();
+        assertThat(run.result(Duration.ofSeconds(5))).isEqualTo("a1b1");
     }
 
     @Test
