@@ -158,7 +158,9 @@ final class DynamoEventLog implements EventLog {
                 u.add(RunItem.CONSUMED, AttributeValue.fromNs(a.consumedSignals().stream().map(String::valueOf)
                         .toList()));
             }
-            next.writeTo(u, a.runId());
+            if (next != turn) {
+                next.writeTo(u, a.runId());
+            }
             u.when("#" + RunItem.LENGTH + " = ?", n(a.expectedSeq()));
             turn.expectOn(u);
             List<TransactWriteItem> items = new ArrayList<>();
@@ -187,7 +189,10 @@ final class DynamoEventLog implements EventLog {
         }
     }
 
-    /** The turn after the append: none for a finished run, ended when the append ends the writer's lease. */
+    /**
+     * The turn after the append: none for a finished run, ended when the append ends the writer's lease,
+     * else the same object (the append leaves the turn alone but is still conditioned on its version).
+     */
     private static TurnState nextTurn(Append a, TurnState turn) {
         if (a.status().isTerminal()) {
             return turn.none();
@@ -195,8 +200,7 @@ final class DynamoEventLog implements EventLog {
         if (a.turnEnd() != null && turn.isLeased() && turn.token().equals(a.turnEnd().lease().token())) {
             return turn.complete(a.turnEnd().wakeAt() == null ? null : micros(a.turnEnd().wakeAt()));
         }
-        return new TurnState(turn.queue(), turn.due(), turn.token(), turn.expires(), turn.requested(),
-                turn.deliveries(), turn.version() + 1);
+        return turn;   // unchanged: the item's turn attributes (and the due index) are not written
     }
 
     private void projectOutcome(Append a, Update u) {

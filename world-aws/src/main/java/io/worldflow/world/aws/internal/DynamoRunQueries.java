@@ -26,7 +26,9 @@ import static io.worldflow.world.aws.internal.Attrs.str;
  * Lists runs newest first from the runs table's indexes, all sorted by {@code ck} = creation time and id:
  * {@code byWorkflow} when a workflow is given, else {@code byStatus} (one partition per status asked for,
  * merged) when statuses are given, else {@code byCreated}. The creation range and the cursor bound the key;
- * the other filters (id prefix, status within a workflow) are applied in Java, literally.
+ * the other filters (id prefix, status within a workflow) are applied in Java, literally. The indexes project
+ * only workflow, status and creation time, so counting reads the index alone and a page's runs are then read
+ * in full from the table ({@code BatchGetItem}, consistent).
  */
 final class DynamoRunQueries implements RunQueries {
 
@@ -68,7 +70,9 @@ final class DynamoRunQueries implements RunQueries {
             Map<String, AttributeValue> last = page.getLast();
             next = new RunCursor(Attrs.num(last, RunItem.CREATED, 0), str(last, RunItem.ID)).encode();
         }
-        return new RunPage(page.stream().map(log::info).toList(), next);
+        // the index holds keys, workflow and status; the page's runs are read in full, consistently
+        return new RunPage(store.runs(page.stream().map(item -> str(item, RunItem.ID)).toList()).stream()
+                .map(log::info).toList(), next);
     }
 
     @Override

@@ -56,6 +56,37 @@ final class Store {
         return item == null || item.isEmpty() ? null : item;
     }
 
+    /** The runs' items, read consistently, in the order of {@code runIds}; runs that do not exist are left out. */
+    List<Map<String, AttributeValue>> runs(List<String> runIds) {
+        Map<String, Map<String, AttributeValue>> found = new java.util.HashMap<>();
+        for (int from = 0; from < runIds.size(); from += 100) {
+            List<Map<String, AttributeValue>> keys = runIds.subList(from, Math.min(runIds.size(), from + 100)).stream()
+                    .distinct().map(RunItem::key).toList();
+            Map<String, software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes> request = Map.of(tables.runs(),
+                    software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes.builder().keys(keys)
+                            .consistentRead(true).build());
+            for (int round = 0; !request.isEmpty(); round++) {
+                if (round > 0) {
+                    backoff(round);
+                }
+                Map<String, software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes> asked = request;
+                var response = AwsFailures.call("reading runs", () -> dynamo.batchGetItem(b -> b.requestItems(asked)));
+                for (Map<String, AttributeValue> item : response.responses().getOrDefault(tables.runs(), List.of())) {
+                    found.put(item.get(RunItem.ID).s(), item);
+                }
+                request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
+            }
+        }
+        List<Map<String, AttributeValue>> out = new ArrayList<>();
+        for (String id : runIds) {
+            Map<String, AttributeValue> item = found.get(id);
+            if (item != null) {
+                out.add(item);
+            }
+        }
+        return out;
+    }
+
     /** The run's events with seq ≥ fromSeq, or null when the run has no events there and may not exist. */
     List<Event> events(String runId, long fromSeq, boolean firstAppendOnly) {
         List<Event> out = new ArrayList<>();

@@ -88,10 +88,12 @@ public record Tables(String runs, String events, String signals) {
 
     private CreateTableRequest runsTable() {
         List<GlobalSecondaryIndex> indexes = new ArrayList<>();
-        indexes.add(index(BY_CREATED, "all", "ck"));
-        indexes.add(index(BY_STATUS, "st", "ck"));
-        indexes.add(index(BY_WORKFLOW, "wf", "ck"));
-        indexes.add(index(BY_DUE, "tq", "tk"));
+        List<String> listed = List.of(RunItem.WORKFLOW, RunItem.STATUS, RunItem.CREATED);
+        indexes.add(index(BY_CREATED, "all", "ck", listed));
+        indexes.add(index(BY_STATUS, "st", "ck", listed));
+        indexes.add(index(BY_WORKFLOW, "wf", "ck", listed));
+        indexes.add(index(BY_DUE, "tq", "tk", List.of(RunItem.QUEUE, RunItem.PRIORITY, TurnState.AVAILABLE,
+                TurnState.TOKEN, TurnState.EXPIRES, TurnState.REQUESTED, TurnState.DELIVERIES, TurnState.VERSION)));
         return CreateTableRequest.builder().tableName(runs).billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(attr("id"), attr("all"), attr("ck"), attr("st"), attr("wf"), attr("tq"),
                         attr("tk"))
@@ -121,11 +123,15 @@ public record Tables(String runs, String events, String signals) {
         return AttributeDefinition.builder().attributeName(name).attributeType(ScalarAttributeType.S).build();
     }
 
-    private static GlobalSecondaryIndex index(String name, String hash, String range) {
+    /**
+     * An index projecting only what its readers need: the listing indexes are written when a run is created
+     * or changes status, the due index when its turn changes; never by an append alone.
+     */
+    private static GlobalSecondaryIndex index(String name, String hash, String range, List<String> projected) {
         return GlobalSecondaryIndex.builder().indexName(name)
                 .keySchema(KeySchemaElement.builder().attributeName(hash).keyType(KeyType.HASH).build(),
                         KeySchemaElement.builder().attributeName(range).keyType(KeyType.RANGE).build())
-                .projection(Projection.builder().projectionType(ProjectionType.ALL).build())
+                .projection(Projection.builder().projectionType(ProjectionType.INCLUDE).nonKeyAttributes(projected).build())
                 .build();
     }
 }
