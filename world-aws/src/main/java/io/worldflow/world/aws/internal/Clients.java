@@ -28,26 +28,34 @@ public record Clients(DynamoDbClient dynamo, SqsClient sqs) implements AutoClose
                 ? StaticCredentialsProvider.create(AwsBasicCredentials.create(settings.accessKeyId(),
                 settings.secretAccessKey()))
                 : DefaultCredentialsProvider.builder().build();
+        Region region = Region.of(settings.region());
+        var dynamo = DynamoDbClient.builder().region(region).credentialsProvider(credentials)
+                .httpClient(http()).overrideConfiguration(override(settings, interceptors, settings.apiTimeout(),
+                        Duration.ofSeconds(10)));
+        if (settings.dynamoEndpoint() != null) {
+            dynamo.endpointOverride(settings.dynamoEndpoint());
+        }
+        // an SQS call may be a long poll of up to wake-poll: its time limits are that much longer
+        var sqs = SqsClient.builder().region(region).credentialsProvider(credentials)
+                .httpClient(http()).overrideConfiguration(override(settings, interceptors,
+                        settings.apiTimeout().plus(settings.wakePoll()), Duration.ofSeconds(10).plus(settings.wakePoll())));
+        if (settings.sqsEndpoint() != null) {
+            sqs.endpointOverride(settings.sqsEndpoint());
+        }
+        return new Clients(dynamo.build(), sqs.build());
+    }
+
+    private static ClientOverrideConfiguration override(AwsSettings settings, List<ExecutionInterceptor> interceptors,
+                                                        Duration callTimeout, Duration attemptTimeout) {
         ClientOverrideConfiguration.Builder override = ClientOverrideConfiguration.builder()
                 .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
                         .maxAttempts(settings.maxAttempts())
                         .circuitBreakerEnabled(false)
                         .build())
-                .apiCallTimeout(settings.apiTimeout().plusSeconds(25)) // above the SQS long poll
-                .apiCallAttemptTimeout(Duration.ofSeconds(25));
+                .apiCallTimeout(callTimeout)
+                .apiCallAttemptTimeout(attemptTimeout);
         interceptors.forEach(override::addExecutionInterceptor);
-        Region region = Region.of(settings.region());
-        var dynamo = DynamoDbClient.builder().region(region).credentialsProvider(credentials)
-                .httpClient(http()).overrideConfiguration(override.build());
-        if (settings.dynamoEndpoint() != null) {
-            dynamo.endpointOverride(settings.dynamoEndpoint());
-        }
-        var sqs = SqsClient.builder().region(region).credentialsProvider(credentials)
-                .httpClient(http()).overrideConfiguration(override.build());
-        if (settings.sqsEndpoint() != null) {
-            sqs.endpointOverride(settings.sqsEndpoint());
-        }
-        return new Clients(dynamo.build(), sqs.build());
+        return override.build();
     }
 
     private static SdkHttpClient http() {
