@@ -50,6 +50,11 @@ public abstract class SqsTurnHandler implements RequestHandler<SQSEvent, SQSBatc
      */
     protected abstract Worldflow.Builder worldflow();
 
+    /** How often the visibility timeout of pending records is extended (to 60 s); 20 s by default. */
+    protected Duration visibilityHeartbeat() {
+        return Duration.ofSeconds(20);
+    }
+
     /** The worker's options; by default those of the configuration. */
     protected WorkerOptions workerOptions(Worldflow wf) {
         return WorkerOptions.fromConfig(wf.config()).withHandleSigterm(false);
@@ -115,7 +120,7 @@ public abstract class SqsTurnHandler implements RequestHandler<SQSEvent, SQSBatc
             if (pending.isEmpty() || elapsed >= budget) {
                 break;
             }
-            if (System.nanoTime() - lastBeat > VISIBILITY.toNanos() / 3) {
+            if (System.nanoTime() - lastBeat > visibilityHeartbeat().toNanos()) {
                 extendVisibility(world, pending);
                 lastBeat = System.nanoTime();
             }

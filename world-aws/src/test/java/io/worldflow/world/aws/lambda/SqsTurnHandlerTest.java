@@ -60,6 +60,11 @@ class SqsTurnHandlerTest {
         protected Worldflow.Builder worldflow() {
             return Worldflow.builder().properties(config.asMap()).register(quick).register(blocking);
         }
+
+        @Override
+        protected Duration visibilityHeartbeat() {
+            return Duration.ofMillis(300);
+        }
     };
 
     @AfterEach
@@ -188,6 +193,20 @@ class SqsTurnHandlerTest {
         SQSBatchResponse response = handler.handleRequest(event(again, run.id()), context(Duration.ofSeconds(30)));
         assertThat(response.getBatchItemFailures()).isEmpty();
         assertThat(run.result(Duration.ofSeconds(5))).isEqualTo("a1b1");
+    }
+
+    @Test
+    void whileATurnRunsTheHandlerKeepsItsMessageInvisible() {
+        Worldflow wf = client();
+        RunHandle<String> stuck = wf.start(blocking, "held");
+        Message taken = receiveMessages(2, stuck.id()).get(stuck.id());   // visible again after 2 s unless extended
+
+        SQSBatchResponse response = handler.handleRequest(event(Map.of(stuck.id(), taken), stuck.id()),
+                context(Duration.ofSeconds(6)));   // waits about 4 s, beating every 300 ms
+
+        assertThat(response.getBatchItemFailures()).hasSize(1);
+        assertThat(sqs.receiveMessage(b -> b.queueUrl(queueUrl()).maxNumberOfMessages(10).waitTimeSeconds(1))
+                .messages()).as("the message's visibility was extended past its 2 s").isEmpty();
     }
 
     @Test
