@@ -1,0 +1,130 @@
+package io.worldflow.world.aws.internal;
+
+import io.worldflow.spi.DueNotifier;
+import io.worldflow.spi.EventLog;
+import io.worldflow.spi.RunQueries;
+import io.worldflow.spi.Signals;
+import io.worldflow.spi.TaskQueue;
+import io.worldflow.spi.World;
+import io.worldflow.spi.WorldContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+
+/** The AWS world: DynamoDB for runs, logs, turns and signals; SQS for wake-ups. */
+public final class AwsWorld implements World {
+
+    private static final Logger log = LoggerFactory.getLogger(AwsWorld.class);
+
+    private final AwsSettings settings;
+    private final Clients clients;
+    private final DueNotifier notifier;
+    private final WakeQueues wakes;
+    private final WakeConsumer consumer;
+    private final DynamoEventLog eventLog;
+    private final DynamoTaskQueue taskQueue;
+    private final DynamoSignals signals;
+    private final DynamoRunQueries queries;
+    private final InstantSource clock;
+    private volatile boolean closed;
+
+    private AwsWorld(AwsSettings settings, Clients clients, WorldContext context) {
+        this.settings = settings;
+        this.clients = clients;
+        this.clock = context.clock();
+        Tables tables = Tables.named(settings.tablePrefix());
+        this.notifier = new DueNotifier("worldflow-aws-due " + settings.tablePrefix());
+        this.wakes = new WakeQueues(clients.sqs(), settings, context.clock());
+        this.consumer = new WakeConsumer(wakes, settings.queuePrefix(), settings.wakePoll(), context.clock(),
+                notifier::due);
+        Store store = new Store(clients.dynamo(), tables, context.codec(), context.clock(), notifier, wakes);
+        this.eventLog = new DynamoEventLog(store, new SignalCleanup(store));
+        this.taskQueue = new DynamoTaskQueue(store, consumer, settings.consumeWakes());
+        this.signals = new DynamoSignals(store);
+        this.queries = new DynamoRunQueries(store, eventLog);
+    }
+
+    public static AwsWorld open(WorldContext context) {
+        return open(context, List.of());
+    }
+
+    /** Opens the world with extra SDK interceptors on both clients (metrics, tests injecting faults). */
+    public static AwsWorld open(WorldContext context, List<ExecutionInterceptor> interceptors) {
+        AwsSettings settings = AwsSettings.from(context.config());
+        Clients clients = Clients.create(settings, interceptors);
+        try {
+            Tables.named(settings.tablePrefix()).ensure(clients.dynamo(), settings);
+            AwsWorld world = new AwsWorld(settings, clients, context);
+            world.wakes.check();
+            log.info("aws world opened: {}", settings.describe());
+            return world;
+        } catch (RuntimeException e) {
+            clients.close();
+            throw e;
+        }
+    }
+
+    public AwsSettings settings() {
+        return settings;
+    }
+
+    public InstantSource clock() {
+        return clock;
+    }
+
+    public WakeQueues wakeQueues() {
+        return wakes;
+    }
+
+    /**
+     * Whether the run still has a turn available at or before {@code at} (pending, or leased and not yet
+     * ended): a wake-up message due then still has work behind it.
+     */
+    public boolean hasTurnDueBy(String runId, Instant at) {
+        return taskQueue.hasTurnDueBy(runId, at);
+    }
+
+    @Override
+    public String name() {
+        return "aws";
+    }
+
+    @Override
+    public EventLog eventLog() {
+        return eventLog;
+    }
+
+    @Override
+    public TaskQueue taskQueue() {
+        return taskQueue;
+    }
+
+    @Override
+    public Signals signals() {
+        return signals;
+    }
+
+    @Override
+    public RunQueries runQueries() {
+        return queries;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            consumer.close();
+            notifier.close();
+            wakes.close();
+        } finally {
+            clients.close();
+        }
+    }
+}

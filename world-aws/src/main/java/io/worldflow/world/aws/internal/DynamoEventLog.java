@@ -1,0 +1,348 @@
+package io.worldflow.world.aws.internal;
+
+import io.worldflow.ErrorInfo;
+import io.worldflow.RunFinishedException;
+import io.worldflow.RunInfo;
+import io.worldflow.RunNotFoundException;
+import io.worldflow.RunStateException;
+import io.worldflow.RunStatus;
+import io.worldflow.event.Event;
+import io.worldflow.event.WorkflowRetried;
+import io.worldflow.spi.Append;
+import io.worldflow.spi.AppendResult;
+import io.worldflow.spi.CreateResult;
+import io.worldflow.spi.EventLog;
+import io.worldflow.spi.NewRun;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static io.worldflow.world.aws.internal.Attrs.micros;
+import static io.worldflow.world.aws.internal.Attrs.n;
+import static io.worldflow.world.aws.internal.Attrs.s;
+
+/**
+ * The event log. Each append is one DynamoDB transaction: the log's pages ({@link EventPages}) and an update
+ * of the run's item (length, status, output or error, hold cleared, consumed signals, turn) conditioned on
+ * the item's length being the expected seq and its turn version unchanged since it was read. A batch's
+ * appends are independent transactions, run in parallel: DynamoDB bills per item, so one transaction for
+ * many runs would save nothing and let one run's conflict cancel the others.
+ */
+final class DynamoEventLog implements EventLog {
+
+    private final Store store;
+    private final SignalCleanup cleanup;
+
+    DynamoEventLog(Store store, SignalCleanup cleanup) {
+        this.store = store;
+        this.cleanup = cleanup;
+    }
+
+    @Override
+    public CreateResult create(NewRun run) {
+        List<TransactWriteItem> items = new ArrayList<>();
+        items.add(TransactWriteItem.builder().put(Put.builder().tableName(store.tables.runs())
+                .item(RunItem.created(run)).conditionExpression("attribute_not_exists(#id)")
+                .expressionAttributeNames(Map.of("#id", RunItem.ID)).build()).build());
+        for (Map<String, AttributeValue> page : EventPages.items(run.runId(), List.of(run.startedEvent()),
+                store.codec)) {
+            items.add(TransactWriteItem.builder().put(Put.builder().tableName(store.tables.events()).item(page)
+                    .build()).build());
+        }
+        for (int attempt = 1; ; attempt++) {
+            try {
+                AwsFailures.run("creating run " + run.runId(),
+                        () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
+                store.turnDue(run.queue(), run.runId(), micros(run.availableAt()));
+                return new CreateResult(createdInfo(run), true);
+            } catch (TransactionCanceledException e) {
+                Map<String, AttributeValue> existing = store.run(run.runId());
+                if (existing != null) {
+                    return new CreateResult(info(existing), false);
+                }
+                if (attempt >= Store.MAX_RACES) {
+                    throw Store.tooManyRaces("creating run " + run.runId());
+                }
+                Store.backoff(attempt);
+            }
+        }
+    }
+
+    /** The projection of a run just created, as a read of its item would return it (instants in microseconds). */
+    private static RunInfo createdInfo(NewRun run) {
+        java.time.Instant created = Attrs.instant(micros(run.createdAt()));
+        return new RunInfo(run.runId(), run.workflow(), RunStatus.PENDING, run.input(), null, null, created, created,
+                Attrs.instant(micros(run.availableAt())),
+                run.deadline() == null ? null : Attrs.instant(micros(run.deadline())), run.queue(), run.priority(), 1,
+                null, null);
+    }
+
+    RunInfo info(String runId) {
+        Map<String, AttributeValue> item = store.run(runId);
+        if (item == null) {
+            throw new RunNotFoundException(runId);
+        }
+        return info(item);
+    }
+
+    RunInfo info(Map<String, AttributeValue> item) {
+        String runId = Attrs.str(item, RunItem.ID);
+        return RunItem.info(item, store.codec, seq -> store.payloadAt(runId, seq));
+    }
+
+    @Override
+    public List<AppendResult> append(List<Append> appends) {
+        if (appends.size() <= 1) {
+            return appends.stream().map(this::appendOne).toList();
+        }
+        // appends of one run are applied in order (a later one expects the log an earlier one leaves);
+        // different runs in parallel
+        java.util.Map<String, List<Integer>> byRun = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < appends.size(); i++) {
+            byRun.computeIfAbsent(appends.get(i).runId(), k -> new ArrayList<>()).add(i);
+        }
+        AppendResult[] results = new AppendResult[appends.size()];
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> futures = new ArrayList<>();
+            for (List<Integer> indexes : byRun.values()) {
+                futures.add(pool.submit(() -> {
+                    for (int i : indexes) {
+                        results[i] = appendOne(appends.get(i));
+                    }
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new io.worldflow.WorldException("AWS world: interrupted while appending", true, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new io.worldflow.WorldException("AWS world: append failed", false, e.getCause());
+        }
+        return List.of(results);
+    }
+
+    private AppendResult appendOne(Append a) {
+        List<Map<String, AttributeValue>> pages = EventPages.items(a.runId(), a.events(), store.codec);
+        for (int attempt = 1; ; attempt++) {
+            Map<String, AttributeValue> item = store.run(a.runId());
+            if (item == null) {
+                return AppendResult.missing();
+            }
+            long length = RunItem.length(item);
+            boolean cancel = RunItem.cancelRequested(item);
+            if (length != a.expectedSeq()) {
+                return new AppendResult(false, length, cancel);
+            }
+            TurnState turn = TurnState.of(item);
+            TurnState next = nextTurn(a, turn);
+            Update u = new Update(store.tables.runs(), RunItem.key(a.runId()));
+            u.set(RunItem.LENGTH, n(a.nextSeq())).set(RunItem.STATUS, s(a.status().name())).remove(RunItem.HELD);
+            if (a.lastAt() != null) {
+                u.set(RunItem.UPDATED, n(micros(a.lastAt())));
+            }
+            projectOutcome(a, u);
+            if (!a.consumedSignals().isEmpty()) {
+                u.add(RunItem.CONSUMED, AttributeValue.fromNs(a.consumedSignals().stream().map(String::valueOf)
+                        .toList()));
+            }
+            if (next != turn) {
+                next.writeTo(u, a.runId());
+            }
+            u.when("#" + RunItem.LENGTH + " = ?", n(a.expectedSeq()));
+            turn.expectOn(u);
+            List<TransactWriteItem> items = new ArrayList<>();
+            items.add(u.transactItem());
+            for (Map<String, AttributeValue> page : pages) {
+                items.add(TransactWriteItem.builder().put(Put.builder().tableName(store.tables.events()).item(page)
+                        .build()).build());
+            }
+            try {
+                AwsFailures.run("appending to run " + a.runId(),
+                        () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
+            } catch (TransactionCanceledException e) {
+                if (attempt >= Store.MAX_RACES) {
+                    throw Store.tooManyRaces("appending to run " + a.runId());
+                }
+                Store.backoff(attempt);
+                continue;   // the next read tells a conflict (length moved) from a race on the turn
+            }
+            if (next.hasTurn() && !next.isLeased() && !java.util.Objects.equals(next.available(), turn.available())) {
+                store.turnDue(next.queue(), a.runId(), next.available());
+            }
+            if (!a.consumedSignals().isEmpty()) {
+                cleanup.consumed(a.runId(), a.consumedSignals());
+            }
+            return new AppendResult(true, a.nextSeq(), cancel);
+        }
+    }
+
+    /**
+     * The turn after the append: none for a finished run, ended when the append ends the writer's lease,
+     * else the same object (the append leaves the turn alone but is still conditioned on its version).
+     */
+    private static TurnState nextTurn(Append a, TurnState turn) {
+        if (a.status().isTerminal()) {
+            return turn.none();
+        }
+        if (a.turnEnd() != null && turn.isLeased() && turn.token().equals(a.turnEnd().lease().token())) {
+            return turn.complete(a.turnEnd().wakeAt() == null ? null : micros(a.turnEnd().wakeAt()));
+        }
+        return turn;   // unchanged: the item's turn attributes (and the due index) are not written
+    }
+
+    private void projectOutcome(Append a, Update u) {
+        for (Event e : a.events()) {
+            if (e instanceof io.worldflow.event.WorkflowCompleted c) {
+                if (RunItem.fitsInline(c.output().json())) {
+                    u.set(RunItem.OUTPUT, s(c.output().json()));
+                    u.set(RunItem.OUTPUT_TYPE, c.output().type() == null ? null : s(c.output().type()));
+                } else {
+                    u.set(RunItem.OUTPUT_REF, n(c.seq()));
+                }
+            } else if (e instanceof io.worldflow.event.WorkflowFailed f) {
+                String json = store.codec.encodeError(f.error());
+                if (RunItem.fitsInline(json)) {
+                    u.set(RunItem.ERROR, s(json));
+                } else {
+                    u.set(RunItem.ERROR_REF, n(f.seq()));
+                }
+            }
+        }
+    }
+
+    @Override
+    public List<Event> read(String runId, long fromSeq) {
+        List<Event> events = store.events(runId, Math.max(0, fromSeq), false);
+        if (events.isEmpty() && store.run(runId) == null) {
+            throw new RunNotFoundException(runId);
+        }
+        return events;
+    }
+
+    @Override
+    public void requestCancel(String runId, String reason) {
+        for (int attempt = 1; ; attempt++) {
+            Map<String, AttributeValue> item = store.run(runId);
+            if (item == null) {
+                throw new RunNotFoundException(runId);
+            }
+            RunStatus status = RunItem.status(item);
+            if (status.isTerminal()) {
+                throw new RunFinishedException(runId, status, "cancel");
+            }
+            TurnState turn = TurnState.of(item);
+            long now = store.nowMicros();
+            TurnState next = turn.request(Attrs.str(item, RunItem.QUEUE), now);
+            Update u = new Update(store.tables.runs(), RunItem.key(runId));
+            if (!RunItem.cancelRequested(item)) {
+                u.set(RunItem.CANCEL_AT, n(now));
+                if (reason != null) {
+                    u.set(RunItem.CANCEL_REASON, s(reason));
+                }
+            }
+            next.writeTo(u, runId);
+            turn.expectOn(u);
+            try {
+                AwsFailures.call("requesting cancellation of run " + runId, () -> store.dynamo.updateItem(u.request()));
+            } catch (ConditionalCheckFailedException e) {
+                if (attempt >= Store.MAX_RACES) {
+                    throw Store.tooManyRaces("requesting cancellation of run " + runId);
+                }
+                Store.backoff(attempt);
+                continue;
+            }
+            if (!next.isLeased()) {
+                store.turnDue(next.queue(), runId, next.available());
+            }
+            return;
+        }
+    }
+
+    /**
+     * One transaction: the event's page, and the run item back to PENDING with the error cleared and a turn
+     * due, conditioned on the log's length (a finished run's log never grows, so it also fences a second
+     * retry) and on the turn's version.
+     */
+    @Override
+    public void reopen(WorkflowRetried retried) {
+        String runId = retried.runId();
+        List<Map<String, AttributeValue>> pages = EventPages.items(runId, List.of(retried), store.codec);
+        for (int attempt = 1; ; attempt++) {
+            Map<String, AttributeValue> item = store.run(runId);
+            if (item == null) {
+                throw new RunNotFoundException(runId);
+            }
+            RunStatus status = RunItem.status(item);
+            if (status != RunStatus.FAILED) {
+                throw new RunStateException("cannot retry run '" + runId + "': it is " + status
+                        + ", and only a FAILED run can be retried");
+            }
+            long length = RunItem.length(item);
+            if (length != retried.seq()) {
+                throw new RunStateException("cannot retry run '" + runId + "': its log has " + length
+                        + " events, not the " + retried.seq() + " it was read with");
+            }
+            TurnState turn = TurnState.of(item);
+            TurnState next = turn.request(Attrs.str(item, RunItem.QUEUE), micros(retried.at()));
+            Update u = new Update(store.tables.runs(), RunItem.key(runId));
+            u.set(RunItem.LENGTH, n(retried.seq() + 1)).set(RunItem.STATUS, s(RunStatus.PENDING.name()))
+                    .set(RunItem.UPDATED, n(micros(retried.at())))
+                    .remove(RunItem.ERROR).remove(RunItem.ERROR_REF).remove(RunItem.HELD);
+            next.writeTo(u, runId);
+            u.when("#" + RunItem.LENGTH + " = ?", n(retried.seq()));
+            turn.expectOn(u);
+            List<TransactWriteItem> items = new ArrayList<>();
+            items.add(u.transactItem());
+            for (Map<String, AttributeValue> page : pages) {
+                items.add(TransactWriteItem.builder().put(Put.builder().tableName(store.tables.events()).item(page)
+                        .build()).build());
+            }
+            try {
+                AwsFailures.run("retrying run " + runId, () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
+            } catch (TransactionCanceledException e) {
+                if (attempt >= Store.MAX_RACES) {
+                    throw Store.tooManyRaces("retrying run " + runId);
+                }
+                Store.backoff(attempt);
+                continue;   // the next read says whether another retry won
+            }
+            store.turnDue(next.queue(), runId, next.available());
+            return;
+        }
+    }
+
+    @Override
+    public void hold(String runId, ErrorInfo reason) {
+        String json = store.codec.encodeError(reason);
+        if (!RunItem.fitsInline(json)) {
+            json = store.codec.encodeError(new ErrorInfo(reason.type(), truncate(reason.message()),
+                    truncate(reason.stackTrace()), reason.causeTypes()));
+        }
+        Update u = new Update(store.tables.runs(), RunItem.key(runId)).set(RunItem.HELD, s(json))
+                .when("attribute_exists(#" + RunItem.ID + ")");
+        try {
+            AwsFailures.call("holding run " + runId, () -> store.dynamo.updateItem(u.request()));
+        } catch (ConditionalCheckFailedException e) {
+            throw new RunNotFoundException(runId);
+        }
+    }
+
+    private static String truncate(String s) {
+        return s == null || s.length() <= 4000 ? s : s.substring(0, 4000) + "…";
+    }
+}

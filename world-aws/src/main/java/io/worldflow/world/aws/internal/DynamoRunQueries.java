@@ -1,0 +1,240 @@
+package io.worldflow.world.aws.internal;
+
+import io.worldflow.RunInfo;
+import io.worldflow.RunPage;
+import io.worldflow.RunQuery;
+import io.worldflow.RunStatus;
+import io.worldflow.spi.RunCursor;
+import io.worldflow.spi.RunQueries;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+
+import static io.worldflow.world.aws.internal.Attrs.micros;
+import static io.worldflow.world.aws.internal.Attrs.s;
+import static io.worldflow.world.aws.internal.Attrs.str;
+
+/**
+ * Lists runs newest first from the runs table's indexes, all sorted by {@code ck} = creation time and id:
+ * {@code byWorkflow} when a workflow is given, else {@code byStatus} (one partition per status asked for,
+ * merged) when statuses are given, else {@code byCreated}. The creation range and the cursor bound the key;
+ * the other filters (id prefix, status within a workflow) are applied in Java, literally. The indexes project
+ * only workflow, status and creation time, so counting reads the index alone and a page's runs are then read
+ * in full from the table ({@code BatchGetItem}, consistent).
+ */
+final class DynamoRunQueries implements RunQueries {
+
+    private static final String LOWEST = "0";
+    private static final String HIGHEST = "9~";
+
+    private final Store store;
+    private final DynamoEventLog log;
+
+    DynamoRunQueries(Store store, DynamoEventLog log) {
+        this.store = store;
+        this.log = log;
+    }
+
+    @Override
+    public Optional<RunInfo> get(String runId) {
+        Map<String, AttributeValue> item = store.run(runId);
+        return item == null ? Optional.empty() : Optional.of(log.info(item));
+    }
+
+    @Override
+    public RunPage list(RunQuery query) {
+        String upper = query.createdBefore() == null ? HIGHEST : Attrs.pad(micros(query.createdBefore()));
+        if (query.cursor() != null) {
+            RunCursor c = RunCursor.decode(query.cursor());
+            String cursorKey = Attrs.timeKey(c.createdAtMicros(), c.runId());
+            if (cursorKey.compareTo(upper) < 0) {
+                upper = cursorKey;
+            }
+        }
+        Iterator<Map<String, AttributeValue>> runs = matching(query, upper, query.statuses());
+        List<Map<String, AttributeValue>> page = new ArrayList<>();
+        while (page.size() <= query.limit() && runs.hasNext()) {
+            page.add(runs.next());
+        }
+        String next = null;
+        if (page.size() > query.limit()) {
+            page = page.subList(0, query.limit());
+            Map<String, AttributeValue> last = page.getLast();
+            next = new RunCursor(Attrs.num(last, RunItem.CREATED, 0), str(last, RunItem.ID)).encode();
+        }
+        // the index holds keys, workflow and status; the page's runs are read in full, consistently
+        return new RunPage(store.runs(page.stream().map(item -> str(item, RunItem.ID)).toList()).stream()
+                .map(log::info).toList(), next);
+    }
+
+    @Override
+    public Map<RunStatus, Long> countByStatus(RunQuery query) {
+        Map<RunStatus, Long> counts = new EnumMap<>(RunStatus.class);
+        String upper = query.createdBefore() == null ? HIGHEST : Attrs.pad(micros(query.createdBefore()));
+        for (RunStatus status : RunStatus.values()) {
+            long n = 0;
+            for (Iterator<Map<String, AttributeValue>> it = matching(query.withStatuses(status), upper,
+                    java.util.Set.of(status)); it.hasNext(); it.next()) {
+                n++;
+            }
+            counts.put(status, n);
+        }
+        return counts;
+    }
+
+    /** The runs matching the query's filters below {@code upper} (exclusive), newest first. */
+    private Iterator<Map<String, AttributeValue>> matching(RunQuery query, String upper,
+                                                           java.util.Set<RunStatus> statuses) {
+        String lower = query.createdAfter() == null ? LOWEST : Attrs.pad(micros(query.createdAfter()));
+        List<Iterator<Map<String, AttributeValue>>> sources = new ArrayList<>();
+        if (query.workflow() != null) {
+            sources.add(new IndexScan(Tables.BY_WORKFLOW, RunItem.WORKFLOW, query.workflow(), lower, upper));
+        } else if (!statuses.isEmpty()) {
+            for (RunStatus status : statuses) {
+                sources.add(new IndexScan(Tables.BY_STATUS, RunItem.STATUS, status.name(), lower, upper));
+            }
+        } else {
+            sources.add(new IndexScan(Tables.BY_CREATED, RunItem.ALL, RunItem.ALL_VALUE, lower, upper));
+        }
+        Iterator<Map<String, AttributeValue>> merged = sources.size() == 1 ? sources.getFirst() : new Merge(sources);
+        return new Filtered(merged, item -> (query.idPrefix() == null || str(item, RunItem.ID)
+                .startsWith(query.idPrefix()))
+                && (statuses.isEmpty() || statuses.contains(RunItem.status(item))));
+    }
+
+    /** One index partition, newest first, paged lazily, with {@code ck} in [lower, upper). */
+    private final class IndexScan implements Iterator<Map<String, AttributeValue>> {
+        private final String index;
+        private final String hashName;
+        private final String hashValue;
+        private final String lower;
+        private final String upper;
+        private Iterator<Map<String, AttributeValue>> current = List.<Map<String, AttributeValue>>of().iterator();
+        private Map<String, AttributeValue> startKey;
+        private boolean exhausted;
+        private Map<String, AttributeValue> peeked;
+
+        IndexScan(String index, String hashName, String hashValue, String lower, String upper) {
+            this.index = index;
+            this.hashName = hashName;
+            this.hashValue = hashValue;
+            this.lower = lower;
+            this.upper = upper;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (peeked == null) {
+                if (current.hasNext()) {
+                    Map<String, AttributeValue> item = current.next();
+                    if (!str(item, RunItem.CREATED_KEY).equals(upper)) {
+                        peeked = item;
+                    }
+                    continue;
+                }
+                if (exhausted || lower.compareTo(upper) > 0) {
+                    return false;
+                }
+                Map<String, AttributeValue> start = startKey;
+                QueryResponse page = AwsFailures.call("listing runs", () -> store.dynamo.query(QueryRequest.builder()
+                        .tableName(store.tables.runs()).indexName(index).scanIndexForward(false)
+                        .keyConditionExpression("#h = :h AND #k BETWEEN :lo AND :hi")
+                        .expressionAttributeNames(Map.of("#h", hashName, "#k", RunItem.CREATED_KEY))
+                        .expressionAttributeValues(Map.of(":h", s(hashValue), ":lo", s(lower), ":hi", s(upper)))
+                        .exclusiveStartKey(start).limit(200).build()));
+                current = page.items().iterator();
+                startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
+                        ? page.lastEvaluatedKey() : null;
+                exhausted = startKey == null;
+            }
+            return true;
+        }
+
+        Map<String, AttributeValue> peek() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            return peeked;
+        }
+
+        @Override
+        public Map<String, AttributeValue> next() {
+            Map<String, AttributeValue> item = peek();
+            peeked = null;
+            return item;
+        }
+    }
+
+    /** Merges newest-first sources into one newest-first stream. */
+    private static final class Merge implements Iterator<Map<String, AttributeValue>> {
+        private final List<IndexScan> sources = new ArrayList<>();
+
+        @SuppressWarnings("unchecked")
+        Merge(List<Iterator<Map<String, AttributeValue>>> sources) {
+            for (Iterator<Map<String, AttributeValue>> s : sources) {
+                this.sources.add((IndexScan) s);
+            }
+        }
+
+        @Override
+        public boolean hasNext() {
+            return sources.stream().anyMatch(IndexScan::hasNext);
+        }
+
+        @Override
+        public Map<String, AttributeValue> next() {
+            IndexScan best = null;
+            for (IndexScan s : sources) {
+                if (s.hasNext() && (best == null
+                        || str(s.peek(), RunItem.CREATED_KEY).compareTo(str(best.peek(), RunItem.CREATED_KEY)) > 0)) {
+                    best = s;
+                }
+            }
+            if (best == null) {
+                throw new NoSuchElementException();
+            }
+            return best.next();
+        }
+    }
+
+    private static final class Filtered implements Iterator<Map<String, AttributeValue>> {
+        private final Iterator<Map<String, AttributeValue>> source;
+        private final java.util.function.Predicate<Map<String, AttributeValue>> keep;
+        private Map<String, AttributeValue> peeked;
+
+        Filtered(Iterator<Map<String, AttributeValue>> source,
+                 java.util.function.Predicate<Map<String, AttributeValue>> keep) {
+            this.source = source;
+            this.keep = keep;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (peeked == null && source.hasNext()) {
+                Map<String, AttributeValue> item = source.next();
+                if (keep.test(item)) {
+                    peeked = item;
+                }
+            }
+            return peeked != null;
+        }
+
+        @Override
+        public Map<String, AttributeValue> next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            Map<String, AttributeValue> item = peeked;
+            peeked = null;
+            return item;
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package io.worldflow.world.aws.internal;
+
+import io.worldflow.Payload;
+import io.worldflow.RunFinishedException;
+import io.worldflow.RunNotFoundException;
+import io.worldflow.RunStatus;
+import io.worldflow.spi.PendingSignal;
+import io.worldflow.spi.SignalKey;
+import io.worldflow.spi.SignalSent;
+import io.worldflow.spi.Signals;
+import io.worldflow.world.aws.PayloadTooLargeException;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static io.worldflow.world.aws.internal.Attrs.n;
+import static io.worldflow.world.aws.internal.Attrs.s;
+import static io.worldflow.world.aws.internal.Attrs.str;
+
+/**
+ * Signals: an item per signal in the signals table, its id from the run's counter (an atomic ADD), stored
+ * with the run's turn in one transaction so the run is due whenever a signal is kept.
+ */
+final class DynamoSignals implements Signals {
+
+    static final String RUN = "run";
+    static final String ID = "sid";
+    static final String NAME = "name";
+    static final String PAYLOAD = "p";
+    static final String PAYLOAD_TYPE = "pT";
+    static final String SENT_AT = "at";
+    static final String KEY = "key";
+    /** Bytes of a signal's JSON payload, at most: one item each, below DynamoDB's 400 KB item limit. */
+    static final int MAX_PAYLOAD_BYTES = 256 * 1024;
+
+    private final Store store;
+
+    DynamoSignals(Store store) {
+        this.store = store;
+    }
+
+    @Override
+    public SignalSent send(String runId, String name, Payload payload, String key) {
+        SignalKey.check(key);
+        int size = payload.json().getBytes(StandardCharsets.UTF_8).length;
+        if (size > MAX_PAYLOAD_BYTES) {
+            throw new PayloadTooLargeException("the payload of signal '" + name + "' to run " + runId, size,
+                    MAX_PAYLOAD_BYTES);
+        }
+        Map<String, AttributeValue> item = checkedRun(runId);
+        if (key != null) {
+            Long first = firstWithKey(runId, key);
+            if (first != null) {
+                return new SignalSent(first, true);
+            }
+        }
+        long id = nextId(runId);
+        long sentAt = store.nowMicros();
+        Map<String, AttributeValue> signal = new HashMap<>();
+        signal.put(RUN, s(runId));
+        signal.put(ID, n(id));
+        signal.put(NAME, s(name));
+        signal.put(PAYLOAD, s(payload.json()));
+        if (payload.type() != null) {
+            signal.put(PAYLOAD_TYPE, s(payload.type()));
+        }
+        signal.put(SENT_AT, n(sentAt));
+        for (int attempt = 1; ; attempt++) {
+            if (attempt > 1) {
+                item = checkedRun(runId);
+            }
+            TurnState turn = TurnState.of(item);
+            boolean wake = !turn.alreadyRequested(sentAt);
+            TurnState next = wake ? turn.request(str(item, RunItem.QUEUE), sentAt) : turn;
+            Update u = new Update(store.tables.runs(), RunItem.key(runId));
+            if (wake) {
+                next.writeTo(u, runId);
+            }
+            turn.expectOn(u);
+            notFinished(u);
+            List<TransactWriteItem> items = new ArrayList<>(List.of(u.transactItem(), TransactWriteItem.builder()
+                    .put(Put.builder().tableName(store.tables.signals()).item(signal).build()).build()));
+            if (key != null) {
+                items.add(TransactWriteItem.builder().put(Put.builder().tableName(store.tables.signalKeys())
+                        .item(Map.of(RUN, s(runId), KEY, s(key), ID, n(id)))
+                        .conditionExpression("attribute_not_exists(#r)")
+                        .expressionAttributeNames(Map.of("#r", RUN)).build()).build());
+            }
+            try {
+                AwsFailures.run("sending signal '" + name + "' to run " + runId,
+                        () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
+            } catch (TransactionCanceledException e) {
+                if (key != null) {
+                    Long first = firstWithKey(runId, key);
+                    if (first != null) {
+                        return new SignalSent(first, true);   // the same key won a race
+                    }
+                }
+                if (attempt >= Store.MAX_RACES) {
+                    throw Store.tooManyRaces("sending a signal to run " + runId);
+                }
+                Store.backoff(attempt);
+                continue;
+            }
+            if (wake && !next.isLeased()) {
+                store.turnDue(next.queue(), runId, next.available());
+            }
+            return new SignalSent(id, false);
+        }
+    }
+
+    /** The id of the signal the run took with {@code key}, or null (a consistent read). */
+    private Long firstWithKey(String runId, String key) {
+        var response = AwsFailures.call("reading a signal key of run " + runId, () -> store.dynamo.getItem(b -> b
+                .tableName(store.tables.signalKeys()).consistentRead(true)
+                .key(Map.of(RUN, s(runId), KEY, s(key)))));
+        return response.hasItem() && !response.item().isEmpty() ? Long.valueOf(response.item().get(ID).n()) : null;
+    }
+
+    private Map<String, AttributeValue> checkedRun(String runId) {
+        Map<String, AttributeValue> item = store.run(runId);
+        if (item == null) {
+            throw new RunNotFoundException(runId);
+        }
+        RunStatus status = RunItem.status(item);
+        if (status.isTerminal()) {
+            throw new RunFinishedException(runId, status, "signal");
+        }
+        return item;
+    }
+
+    private static void notFinished(Update u) {
+        u.when("NOT (#" + RunItem.STATUS + " IN (?, ?, ?))", s(RunStatus.COMPLETED.name()),
+                s(RunStatus.FAILED.name()), s(RunStatus.CANCELED.name()));
+    }
+
+    private long nextId(String runId) {
+        Update u = new Update(store.tables.runs(), RunItem.key(runId)).add(RunItem.SIGNAL_SEQ, n(1))
+                .when("attribute_exists(#" + RunItem.ID + ")");
+        notFinished(u);
+        try {
+            var response = AwsFailures.call("numbering a signal of run " + runId, () -> store.dynamo.updateItem(
+                    u.request().toBuilder().returnValues(ReturnValue.UPDATED_NEW).build()));
+            return Long.parseLong(response.attributes().get(RunItem.SIGNAL_SEQ).n());
+        } catch (ConditionalCheckFailedException e) {
+            checkedRun(runId);   // throws not-found or finished
+            throw new IllegalStateException("run " + runId + " refused a signal number but exists and is not finished",
+                    e);
+        }
+    }
+
+    @Override
+    public List<PendingSignal> pending(String runId) {
+        Map<String, AttributeValue> run = store.run(runId);
+        if (run == null) {
+            return List.of();
+        }
+        Set<Long> consumed = new HashSet<>();
+        AttributeValue cs = run.get(RunItem.CONSUMED);
+        if (cs != null && cs.hasNs()) {
+            cs.ns().forEach(v -> consumed.add(Long.parseLong(v)));
+        }
+        List<PendingSignal> out = new ArrayList<>();
+        Map<String, AttributeValue> start = null;
+        do {
+            Map<String, AttributeValue> exclusiveStart = start;
+            QueryResponse page = AwsFailures.call("reading the signals of run " + runId, () -> store.dynamo.query(b -> b
+                    .tableName(store.tables.signals()).consistentRead(true)
+                    .keyConditionExpression("#r = :r").expressionAttributeNames(Map.of("#r", RUN))
+                    .expressionAttributeValues(Map.of(":r", s(runId))).exclusiveStartKey(exclusiveStart)));
+            for (Map<String, AttributeValue> item : page.items()) {
+                long id = Long.parseLong(item.get(ID).n());
+                if (!consumed.contains(id)) {
+                    out.add(new PendingSignal(id, runId, str(item, NAME),
+                            new Payload(str(item, PAYLOAD), str(item, PAYLOAD_TYPE)),
+                            Attrs.instant(item, SENT_AT)));
+                }
+            }
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        return out;
+    }
+}

@@ -1,0 +1,233 @@
+package io.worldflow.world.aws.internal;
+
+import io.worldflow.spi.Lease;
+import io.worldflow.spi.TaskQueue;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+import static io.worldflow.world.aws.internal.Attrs.micros;
+import static io.worldflow.world.aws.internal.Attrs.n;
+import static io.worldflow.world.aws.internal.Attrs.num;
+import static io.worldflow.world.aws.internal.Attrs.s;
+import static io.worldflow.world.aws.internal.Attrs.str;
+
+/**
+ * Turns, judged by the world's clock: a turn is leasable when the {@code byDue} index (queue, available
+ * time) shows it at or before now. A lease is a conditional update of the run's item (turn version
+ * unchanged, available by now), so of two workers that saw the same turn exactly one gets it; the loser
+ * moves on to the next candidate. Priority is honoured among the {@value #WINDOW} earliest due turns of each
+ * queue read per call.
+ */
+final class DynamoTaskQueue implements TaskQueue {
+
+    static final int WINDOW = 100;
+
+    private final Store store;
+    private final WakeConsumer consumer;
+    private final boolean consumeWakes;
+
+    DynamoTaskQueue(Store store, WakeConsumer consumer, boolean consumeWakes) {
+        this.store = store;
+        this.consumer = consumer;
+        this.consumeWakes = consumeWakes;
+    }
+
+    private record Candidate(String runId, int priority, long available, Map<String, AttributeValue> item) {
+    }
+
+    @Override
+    public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor) {
+        List<Lease> leased = new ArrayList<>();
+        if (max <= 0 || queues.isEmpty()) {
+            return leased;
+        }
+        Instant now = store.clock.instant();
+        long nowMicros = micros(now);
+        Instant expiresAt = now.plus(leaseFor);
+        for (int round = 0; round < 10 && leased.size() < max; round++) {
+            List<Candidate> candidates = new ArrayList<>();
+            boolean full = false;
+            for (String queue : queues) {
+                List<Map<String, AttributeValue>> items = due(queue, nowMicros, WINDOW);
+                full |= items.size() == WINDOW;
+                for (Map<String, AttributeValue> item : items) {
+                    candidates.add(new Candidate(str(item, RunItem.ID), (int) num(item, RunItem.PRIORITY, 0),
+                            num(item, TurnState.AVAILABLE, 0), item));
+                }
+            }
+            candidates.sort(Comparator.comparingInt(Candidate::priority).reversed()
+                    .thenComparingLong(Candidate::available).thenComparing(Candidate::runId));
+            boolean lost = false;
+            for (Candidate c : candidates) {
+                if (leased.size() >= max) {
+                    break;
+                }
+                Optional<Lease> lease = claim(c, nowMicros, expiresAt);
+                if (lease.isPresent()) {
+                    leased.add(lease.get());
+                } else {
+                    lost = true;
+                }
+            }
+            if (!(lost && full)) {
+                break;
+            }
+        }
+        return leased;
+    }
+
+    private Optional<Lease> claim(Candidate c, long nowMicros, Instant expiresAt) {
+        TurnState turn = TurnState.of(c.item());
+        if (!turn.hasTurn() || turn.available() > nowMicros) {
+            return Optional.empty();
+        }
+        TurnState next = turn.lease(UUID.randomUUID().toString(), micros(expiresAt));
+        Update u = new Update(store.tables.runs(), RunItem.key(c.runId()));
+        next.writeTo(u, c.runId());
+        turn.expectOn(u);
+        u.when("#" + TurnState.AVAILABLE + " <= ?", n(nowMicros));
+        try {
+            AwsFailures.call("leasing run " + c.runId(), () -> store.dynamo.updateItem(u.request()));
+        } catch (ConditionalCheckFailedException lostRace) {
+            return Optional.empty();
+        }
+        return Optional.of(new Lease(c.runId(), next.token(), next.queue(), expiresAt, next.deliveries()));
+    }
+
+    /** Up to {@code limit} turns of the queue available at or before {@code atMicros}, earliest first. */
+    private List<Map<String, AttributeValue>> due(String queue, long atMicros, int limit) {
+        return AwsFailures.call("reading the due turns of queue " + queue, () -> store.dynamo.query(QueryRequest
+                .builder().tableName(store.tables.runs()).indexName(Tables.BY_DUE)
+                .keyConditionExpression("#q = :q AND #k <= :k")
+                .expressionAttributeNames(Map.of("#q", TurnState.QUEUE, "#k", TurnState.KEY))
+                .expressionAttributeValues(Map.of(":q", s(queue), ":k", s(Attrs.pad(atMicros) + ";")))
+                .limit(limit).build()).items());
+    }
+
+    @Override
+    public Optional<Lease> extend(Lease lease, Duration leaseFor) {
+        Instant expiresAt = store.clock.instant().plus(leaseFor);
+        TurnState done = mutate(lease.runId(), "extending the lease of run " + lease.runId(), (item, turn) ->
+                lease.token().equals(turn.token()) ? turn.extend(micros(expiresAt)) : null);
+        return done == null ? Optional.empty() : Optional.of(lease.withExpiresAt(expiresAt));
+    }
+
+    @Override
+    public void complete(Lease lease, Instant wakeAt) {
+        TurnState done = mutate(lease.runId(), "completing the turn of run " + lease.runId(), (item, turn) -> {
+            if (!lease.token().equals(turn.token())) {
+                return null;
+            }
+            return RunItem.status(item).isTerminal() ? turn.none() : turn.complete(wakeAt == null ? null : micros(wakeAt));
+        });
+        if (done != null && done.hasTurn()) {
+            store.turnDue(done.queue(), lease.runId(), done.available());
+        }
+    }
+
+    @Override
+    public void release(Lease lease) {
+        long now = store.nowMicros();
+        TurnState done = mutate(lease.runId(), "releasing the turn of run " + lease.runId(), (item, turn) ->
+                lease.token().equals(turn.token()) ? turn.release(now) : null);
+        if (done != null) {
+            store.turnDue(done.queue(), lease.runId(), done.available());
+        }
+    }
+
+    @Override
+    public void enqueue(String runId, Instant at) {
+        long atMicros = micros(at);
+        TurnState done = mutate(runId, "enqueueing a turn of run " + runId, (item, turn) -> {
+            if (RunItem.status(item).isTerminal() || turn.alreadyRequested(atMicros)) {
+                return null;
+            }
+            return turn.request(str(item, RunItem.QUEUE), atMicros);
+        });
+        if (done != null && !done.isLeased()) {
+            store.turnDue(done.queue(), runId, done.available());
+        }
+    }
+
+    /**
+     * Reads the run, asks {@code change} for its next turn (null: leave it), and writes it if the turn did
+     * not change meanwhile, retrying otherwise. Returns the written turn, or null when nothing was written.
+     */
+    TurnState mutate(String runId, String what,
+                     java.util.function.BiFunction<Map<String, AttributeValue>, TurnState, TurnState> change) {
+        for (int attempt = 1; ; attempt++) {
+            Map<String, AttributeValue> item = store.run(runId);
+            if (item == null) {
+                return null;
+            }
+            TurnState turn = TurnState.of(item);
+            TurnState next = change.apply(item, turn);
+            if (next == null) {
+                return null;
+            }
+            Update u = new Update(store.tables.runs(), RunItem.key(runId));
+            next.writeTo(u, runId);
+            turn.expectOn(u);
+            try {
+                AwsFailures.call(what, () -> store.dynamo.updateItem(u.request()));
+                return next;
+            } catch (ConditionalCheckFailedException lostRace) {
+                if (attempt >= Store.MAX_RACES) {
+                    throw Store.tooManyRaces(what);
+                }
+                Store.backoff(attempt);
+            }
+        }
+    }
+
+    @Override
+    public Optional<Instant> nextDue(Set<String> queues) {
+        Optional<Long> earliest = Optional.empty();
+        for (String queue : queues) {
+            List<Map<String, AttributeValue>> first = AwsFailures.call("reading the next due turn of queue " + queue,
+                    () -> store.dynamo.query(QueryRequest.builder().tableName(store.tables.runs())
+                            .indexName(Tables.BY_DUE).keyConditionExpression("#q = :q")
+                            .expressionAttributeNames(Map.of("#q", TurnState.QUEUE))
+                            .expressionAttributeValues(Map.of(":q", s(queue))).limit(1).build()).items());
+            for (Map<String, AttributeValue> item : first) {
+                long at = num(item, TurnState.AVAILABLE, Long.MAX_VALUE);
+                earliest = Optional.of(earliest.map(e -> Math.min(e, at)).orElse(at));
+            }
+        }
+        return earliest.map(Attrs::instant);
+    }
+
+    /**
+     * Whether the run has a turn available at or before {@code at} that is not leased (or whose lease has
+     * lapsed): work still to do for a wake-up message due then.
+     */
+    boolean hasTurnDueBy(String runId, Instant at) {
+        Map<String, AttributeValue> item = store.run(runId);
+        if (item == null || RunItem.status(item).isTerminal()) {
+            return false;
+        }
+        TurnState turn = TurnState.of(item);
+        return turn.hasTurn() && (turn.isLeased() || turn.available() <= micros(at));
+    }
+
+    @Override
+    public Subscription subscribe(Consumer<Instant> dueAt) {
+        Subscription s = store.notifier.subscribe(dueAt);
+        if (consumeWakes) {
+            consumer.start();
+        }
+        return s;
+    }
+}

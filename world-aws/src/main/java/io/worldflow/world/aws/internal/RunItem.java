@@ -1,0 +1,155 @@
+package io.worldflow.world.aws.internal;
+
+import io.worldflow.ErrorInfo;
+import io.worldflow.Payload;
+import io.worldflow.RunInfo;
+import io.worldflow.RunStatus;
+import io.worldflow.spi.EventCodec;
+import io.worldflow.spi.NewRun;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.LongFunction;
+
+import static io.worldflow.world.aws.internal.Attrs.instant;
+import static io.worldflow.world.aws.internal.Attrs.micros;
+import static io.worldflow.world.aws.internal.Attrs.n;
+import static io.worldflow.world.aws.internal.Attrs.num;
+import static io.worldflow.world.aws.internal.Attrs.s;
+import static io.worldflow.world.aws.internal.Attrs.str;
+
+/**
+ * A run's item in the runs table: its projection ({@link RunInfo}), its turn ({@link TurnState}), its signal
+ * counter and the ids of signals consumed but not yet cleaned up. Input, output and error larger than
+ * {@value #INLINE_BYTES} bytes stay only in the event log (the item holds the seq of their event), so the
+ * item stays far below DynamoDB's 400 KB limit.
+ */
+final class RunItem {
+
+    static final int INLINE_BYTES = 32 * 1024;
+
+    static final String ID = "id";
+    static final String WORKFLOW = "wf";
+    static final String STATUS = "st";
+    static final String QUEUE = "q";
+    static final String PRIORITY = "prio";
+    static final String CREATED = "cAt";
+    static final String UPDATED = "uAt";
+    static final String AVAILABLE_AT = "aAt";
+    static final String DEADLINE = "dl";
+    static final String LENGTH = "len";
+    static final String CREATED_KEY = "ck";
+    static final String ALL = "all";
+    static final String ALL_VALUE = "run";
+    static final String INPUT = "in";
+    static final String INPUT_TYPE = "inT";
+    static final String INPUT_REF = "inRef";
+    static final String OUTPUT = "out";
+    static final String OUTPUT_TYPE = "outT";
+    static final String OUTPUT_REF = "outRef";
+    static final String ERROR = "err";
+    static final String ERROR_REF = "errRef";
+    static final String CANCEL_REASON = "crR";
+    static final String CANCEL_AT = "crAt";
+    static final String HELD = "held";
+    static final String SIGNAL_SEQ = "sigSeq";
+    static final String CONSUMED = "cs";
+
+    private RunItem() {
+    }
+
+    static Map<String, AttributeValue> key(String runId) {
+        return Map.of(ID, s(runId));
+    }
+
+    /** The item of a new run: PENDING, its log holding WorkflowStarted, its first turn due at availableAt. */
+    static Map<String, AttributeValue> created(NewRun run) {
+        Map<String, AttributeValue> item = new HashMap<>();
+        long created = micros(run.createdAt());
+        item.put(ID, s(run.runId()));
+        item.put(WORKFLOW, s(run.workflow()));
+        item.put(STATUS, s(RunStatus.PENDING.name()));
+        item.put(QUEUE, s(run.queue()));
+        item.put(PRIORITY, n(run.priority()));
+        item.put(CREATED, n(created));
+        item.put(UPDATED, n(created));
+        item.put(AVAILABLE_AT, n(micros(run.availableAt())));
+        if (run.deadline() != null) {
+            item.put(DEADLINE, n(micros(run.deadline())));
+        }
+        item.put(LENGTH, n(1));
+        item.put(CREATED_KEY, s(Attrs.timeKey(created, run.runId())));
+        item.put(ALL, s(ALL_VALUE));
+        if (fitsInline(run.input().json())) {
+            item.put(INPUT, s(run.input().json()));
+            if (run.input().type() != null) {
+                item.put(INPUT_TYPE, s(run.input().type()));
+            }
+        } else {
+            item.put(INPUT_REF, n(0));
+        }
+        item.put(SIGNAL_SEQ, n(0));
+        TurnState turn = TurnState.pending(run.queue(), micros(run.availableAt()), 0);
+        long avail = turn.available();
+        item.put(TurnState.QUEUE, s(run.queue()));
+        item.put(TurnState.KEY, s(Attrs.timeKey(avail, run.runId())));
+        item.put(TurnState.AVAILABLE, n(avail));
+        item.put(TurnState.DELIVERIES, n(0));
+        item.put(TurnState.VERSION, n(0));
+        return item;
+    }
+
+    static boolean fitsInline(String json) {
+        return json.length() <= INLINE_BYTES / 3 || json.getBytes(StandardCharsets.UTF_8).length <= INLINE_BYTES;
+    }
+
+    static RunStatus status(Map<String, AttributeValue> item) {
+        return RunStatus.valueOf(str(item, STATUS));
+    }
+
+    static long length(Map<String, AttributeValue> item) {
+        return num(item, LENGTH, 0);
+    }
+
+    static boolean cancelRequested(Map<String, AttributeValue> item) {
+        return item.containsKey(CANCEL_AT);
+    }
+
+    /**
+     * The run's projection.
+     *
+     * @param payloadAt loads the payload kept in the event at a seq (for values too large for the item)
+     */
+    static RunInfo info(Map<String, AttributeValue> item, EventCodec codec, LongFunction<Object> payloadAt) {
+        String runId = str(item, ID);
+        Payload input = payload(item, INPUT, INPUT_TYPE, INPUT_REF, payloadAt);
+        Payload output = payload(item, OUTPUT, OUTPUT_TYPE, OUTPUT_REF, payloadAt);
+        ErrorInfo error = null;
+        if (item.containsKey(ERROR)) {
+            error = codec.decodeError(str(item, ERROR));
+        } else if (item.containsKey(ERROR_REF)) {
+            error = (ErrorInfo) payloadAt.apply(num(item, ERROR_REF));
+        }
+        RunInfo.CancelRequest cancel = item.containsKey(CANCEL_AT)
+                ? new RunInfo.CancelRequest(str(item, CANCEL_REASON), instant(item, CANCEL_AT)) : null;
+        ErrorInfo held = item.containsKey(HELD) ? codec.decodeError(str(item, HELD)) : null;
+        Instant deadline = instant(item, DEADLINE);
+        return new RunInfo(runId, str(item, WORKFLOW), status(item), input, output, error, instant(item, CREATED),
+                instant(item, UPDATED), instant(item, AVAILABLE_AT), deadline, str(item, QUEUE),
+                (int) num(item, PRIORITY, 0), length(item), cancel, held);
+    }
+
+    private static Payload payload(Map<String, AttributeValue> item, String json, String type, String ref,
+                                   LongFunction<Object> payloadAt) {
+        if (item.containsKey(json)) {
+            return new Payload(str(item, json), str(item, type));
+        }
+        if (item.containsKey(ref)) {
+            return (Payload) payloadAt.apply(num(item, ref));
+        }
+        return null;
+    }
+}

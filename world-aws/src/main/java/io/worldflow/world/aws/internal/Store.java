@@ -1,0 +1,157 @@
+package io.worldflow.world.aws.internal;
+
+import io.worldflow.RunNotFoundException;
+import io.worldflow.WorldException;
+import io.worldflow.event.Event;
+import io.worldflow.event.WorkflowCompleted;
+import io.worldflow.event.WorkflowFailed;
+import io.worldflow.event.WorkflowStarted;
+import io.worldflow.spi.DueNotifier;
+import io.worldflow.spi.EventCodec;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static io.worldflow.world.aws.internal.Attrs.s;
+
+/** What the facets share: the clients, table names, codec, clock, push notifier and wake-up queues. */
+final class Store {
+
+    /** Attempts of an optimistic read-modify-write before giving up as a transient failure. */
+    static final int MAX_RACES = 200;
+
+    final DynamoDbClient dynamo;
+    final Tables tables;
+    final EventCodec codec;
+    final InstantSource clock;
+    final DueNotifier notifier;
+    final WakeQueues wakes;
+
+    Store(DynamoDbClient dynamo, Tables tables, EventCodec codec, InstantSource clock, DueNotifier notifier,
+          WakeQueues wakes) {
+        this.dynamo = dynamo;
+        this.tables = tables;
+        this.codec = codec;
+        this.clock = clock;
+        this.notifier = notifier;
+        this.wakes = wakes;
+    }
+
+    long nowMicros() {
+        return Attrs.micros(clock.instant());
+    }
+
+    /** The run's item, read consistently, or null. */
+    Map<String, AttributeValue> run(String runId) {
+        Map<String, AttributeValue> item = AwsFailures.call("reading run " + runId, () -> dynamo.getItem(b -> b
+                .tableName(tables.runs()).key(RunItem.key(runId)).consistentRead(true)).item());
+        return item == null || item.isEmpty() ? null : item;
+    }
+
+    /** The runs' items, read consistently, in the order of {@code runIds}; runs that do not exist are left out. */
+    List<Map<String, AttributeValue>> runs(List<String> runIds) {
+        Map<String, Map<String, AttributeValue>> found = new java.util.HashMap<>();
+        for (int from = 0; from < runIds.size(); from += 100) {
+            List<Map<String, AttributeValue>> keys = runIds.subList(from, Math.min(runIds.size(), from + 100)).stream()
+                    .distinct().map(RunItem::key).toList();
+            Map<String, software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes> request = Map.of(tables.runs(),
+                    software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes.builder().keys(keys)
+                            .consistentRead(true).build());
+            for (int round = 0; !request.isEmpty(); round++) {
+                if (round > 0) {
+                    backoff(round);
+                }
+                Map<String, software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes> asked = request;
+                var response = AwsFailures.call("reading runs", () -> dynamo.batchGetItem(b -> b.requestItems(asked)));
+                for (Map<String, AttributeValue> item : response.responses().getOrDefault(tables.runs(), List.of())) {
+                    found.put(item.get(RunItem.ID).s(), item);
+                }
+                request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
+            }
+        }
+        List<Map<String, AttributeValue>> out = new ArrayList<>();
+        for (String id : runIds) {
+            Map<String, AttributeValue> item = found.get(id);
+            if (item != null) {
+                out.add(item);
+            }
+        }
+        return out;
+    }
+
+    /** The run's events with seq ≥ fromSeq, or null when the run has no events there and may not exist. */
+    List<Event> events(String runId, long fromSeq, boolean firstAppendOnly) {
+        List<Event> out = new ArrayList<>();
+        EventPages.Reader reader = new EventPages.Reader(codec);
+        Map<String, AttributeValue> start = null;
+        do {
+            Map<String, AttributeValue> exclusiveStart = start;
+            QueryResponse page = AwsFailures.call("reading the log of run " + runId, () -> dynamo.query(
+                    QueryRequest.builder().tableName(tables.events()).consistentRead(true)
+                            .keyConditionExpression("#r = :r AND #k >= :k")
+                            .expressionAttributeNames(Map.of("#r", EventPages.RUN, "#k", EventPages.KEY))
+                            .expressionAttributeValues(Map.of(":r", s(runId), ":k", s(EventPages.from(fromSeq))))
+                            .exclusiveStartKey(exclusiveStart)
+                            .build()));
+            for (Map<String, AttributeValue> item : page.items()) {
+                for (Event e : reader.add(item)) {
+                    if (e.seq() >= fromSeq) {
+                        out.add(e);
+                    }
+                }
+                if (firstAppendOnly && !out.isEmpty()) {
+                    return out;
+                }
+            }
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        return out;
+    }
+
+    /** The input, output or error kept in the event at {@code seq} (for values too large for the run's item). */
+    Object payloadAt(String runId, long seq) {
+        for (Event e : events(runId, seq, true)) {
+            if (e.seq() == seq) {
+                return switch (e) {
+                    case WorkflowStarted s -> s.input();
+                    case WorkflowCompleted c -> c.output();
+                    case WorkflowFailed f -> f.error();
+                    default -> throw new WorldException("AWS world: event " + seq + " of run " + runId
+                            + " holds no run payload but the run's item points at it", false, null);
+                };
+            }
+        }
+        throw new RunNotFoundException(runId);
+    }
+
+    /** A short pause with jitter between attempts of an optimistic write that lost a race. */
+    static void backoff(int attempt) {
+        long cap = Math.min(50, 1L << Math.min(attempt, 6));
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(cap + 1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WorldException("AWS world: interrupted", true, e);
+        }
+    }
+
+    static WorldException tooManyRaces(String what) {
+        return new WorldException("AWS world: " + what + " kept losing races with concurrent writers after "
+                + MAX_RACES + " attempts", true, null);
+    }
+
+    /** Tells local listeners and (through SQS) other processes that the run's turn is due at {@code at}. */
+    void turnDue(String queue, String runId, long atMicros) {
+        Instant at = Attrs.instant(atMicros);
+        notifier.due(at);
+        wakes.send(queue, runId, at);
+    }
+}

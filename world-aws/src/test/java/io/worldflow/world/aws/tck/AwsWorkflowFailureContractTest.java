@@ -1,0 +1,20 @@
+package io.worldflow.world.aws.tck;
+
+import io.worldflow.spi.WorldConfig;
+import io.worldflow.spi.WorldProvider;
+import io.worldflow.tck.WorkflowFailureContract;
+import io.worldflow.world.aws.AwsWorldProvider;
+import io.worldflow.world.aws.Emulators;
+
+class AwsWorkflowFailureContractTest extends WorkflowFailureContract {
+
+    @Override
+    protected WorldProvider provider() {
+        return new AwsWorldProvider();
+    }
+
+    @Override
+    protected WorldConfig config(String storageId) {
+        return Emulators.shared().config(storageId + "_");
+    }
+}
