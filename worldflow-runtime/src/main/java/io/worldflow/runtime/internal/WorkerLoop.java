@@ -329,6 +329,8 @@ public final class WorkerLoop implements AutoCloseable {
                 Optional<Lease> extended = tasks.extend(exec.lease(), settings.lease());
                 if (extended.isPresent()) {
                     exec.leaseExtended(extended.get());
+                } else if (exec.endedCleanly()) {
+                    log.debug("run {}: its turn ended while its lease was being extended", exec.runId);
                 } else {
                     log.warn("run {}: lease lost; stopping its turn", exec.runId);
                     exec.abort("lease lost");
