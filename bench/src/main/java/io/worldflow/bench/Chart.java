@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A PNG of Worldflow's figures against the peers': one panel per figure that has peer figures, grouped bars on
+ * A PNG of Worldflow's figures against the peers': one panel per figure that has peer figures or a goal, grouped bars on
  * a log scale (bar = median, whisker = range), the goal as a dashed line. Plain Java2D.
  */
 final class Chart {
@@ -36,7 +36,7 @@ final class Chart {
     }
 
     static void write(Results results, Path file) {
-        List<Figure> figures = Figure.ALL.stream().filter(f -> !f.peers().isEmpty())
+        List<Figure> figures = Figure.ALL.stream().filter(f -> !f.peers().isEmpty() || f.goal() != null)
                 .filter(f -> results.worlds().stream().anyMatch(w -> !results.values(w, f.key()).isEmpty())).toList();
         int rows = Math.max(1, (figures.size() + COLS - 1) / COLS);
         BufferedImage img = new BufferedImage(COLS * PANEL_W, TOP + rows * PANEL_H, BufferedImage.TYPE_INT_RGB);

@@ -26,9 +26,11 @@ class SmokeTest {
     private static final List<String> EVERY_WORLD = List.of(
             "w1.enqueue", "w1.throughput", "w1.worker_peak_rss", "w1.worker_cpu",
             "w2.p50", "w2.p99", "w3.single_cold", "w3.single_warm", "w3.batch_wall",
-            "w4.p50", "w4.p99", "w4.wall",
-            "scale.steps_small", "scale.steps_large", "scale.ratio", "scale.replay", "scale.replay_events",
+            "w4.wall",
+            "scale.steps_small", "scale.steps_large", "scale.ratio", "scale.replay_events",
             "scale.sleepers_heap", "scale.sleepers_rss");
+    /** Lateness after a timer's due time, in whole milliseconds: 0 is a fine answer. */
+    private static final List<String> NOT_NEGATIVE = List.of("w4.p50", "w4.p99", "scale.replay");
     private static final List<String> POSTGRES_ONLY = List.of(
             "cost.commits", "cost.wal_bytes", "cost.wal_syncs", "cost.throughput");
 
@@ -47,6 +49,10 @@ class SmokeTest {
                 assertThat(results.values(world, key)).as(world + " " + key).hasSize(1)
                         .allSatisfy(v -> assertThat(v).isPositive());
             }
+            for (String key : NOT_NEGATIVE) {
+                assertThat(results.values(world, key)).as(world + " " + key).hasSize(1)
+                        .allSatisfy(v -> assertThat(v).isNotNegative());
+            }
         }
         for (String key : POSTGRES_ONLY) {
             assertThat(results.values("postgres", key)).as(key).hasSize(1).allSatisfy(v -> assertThat(v).isPositive());
@@ -54,8 +60,6 @@ class SmokeTest {
         }
         // the replayed history is as long as asked: 3 events per step
         assertThat(results.values("postgres", "scale.replay_events").getFirst()).isGreaterThanOrEqualTo(3.0 * sizes.historySteps());
-        // W4 lateness is measured after the sleep, never before it
-        assertThat(results.values("local", "w4.p50").getFirst()).isGreaterThanOrEqualTo(0.0);
 
         Report report = harness.report(results);
         Path json = dir.resolve("out/bench-results.json");
