@@ -39,9 +39,8 @@ public final class BenchMain implements Runnable {
                 defaultValue = "target/bench-chart.png")
         Path chart;
 
-        @Option(names = "--no-progress", negatable = true, defaultValue = "true", fallbackValue = "true",
-                description = "show a progress bar (default: on)")
-        boolean progress;
+        @Option(names = "--no-progress", description = "no progress bar (it is drawn on standard error)")
+        boolean noProgress;
 
         @Option(names = "--smoke", description = "tiny sizes (the CI smoke configuration)")
         boolean smoke;
@@ -75,7 +74,7 @@ public final class BenchMain implements Runnable {
         }
 
         int execute(List<String> worlds, List<Workload> workloads, int repeat, Sizes sizes) {
-            Harness h = new Harness(worlds, workloads, repeat, sizes, progress,
+            Harness h = new Harness(worlds, workloads, repeat, sizes, !noProgress,
                     out.toAbsolutePath().getParent().resolve("bench-logs"));
             Results results = h.run();
             Report report = h.report(results);
