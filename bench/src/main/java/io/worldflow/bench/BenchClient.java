@@ -1,0 +1,39 @@
+package io.worldflow.bench;
+
+import io.worldflow.RunStatus;
+
+/**
+ * What the driver does with a world: the client calls of the workloads. Over a world that several
+ * processes share it is the driver's own {@link io.worldflow.runtime.Worldflow} ({@link DirectClient}); over
+ * a world owned by one process (local) it is forwarded to the worker JVM ({@link RemoteClient}).
+ */
+interface BenchClient extends AutoCloseable {
+
+    /** Starts a run of a bench workflow; returns its id. One call, one run. */
+    String submit(String workflow, int input);
+
+    /** The run's status: a primary-key lookup. */
+    RunStatus status(String runId);
+
+    /** How many runs of {@code workflow} have {@code status}. */
+    long count(String workflow, RunStatus status);
+
+    /** The result of a finished run, as JSON text. */
+    String result(String runId);
+
+    /** The length of the run's event log. */
+    long events(String runId);
+
+    /** The engine's own timestamps over every run of {@code workflow}: first started, last finished. */
+    Span span(String workflow);
+
+    @Override
+    void close();
+
+    /** Epoch microseconds of the first event a worker wrote for any run, and of the last run's end. */
+    record Span(long firstStartedMicros, long lastFinishedMicros, long runs) {
+        double seconds() {
+            return (lastFinishedMicros - firstStartedMicros) / 1e6;
+        }
+    }
+}

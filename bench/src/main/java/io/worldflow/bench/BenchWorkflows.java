@@ -1,0 +1,85 @@
+package io.worldflow.bench;
+
+import io.worldflow.Workflow;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+/**
+ * The workflows of the benchmarks, registered by the driver and by the worker JVM alike. Every input is
+ * an {@code Integer}, so that the worker's control channel can start them from a line of text.
+ */
+public final class BenchWorkflows {
+
+    /** noop3: three sequential steps, step n returns {"i": n}; the workflow returns the last. */
+    public static final Workflow<Integer, Map<String, Integer>> NOOP3 = Workflow.define("bench.noop3", Integer.class,
+            (ctx, in) -> {
+                ctx.step("s1", () -> Map.of("i", 1));
+                ctx.step("s2", () -> Map.of("i", 2));
+                return ctx.step("s3", () -> Map.of("i", 3));
+            });
+
+    /** W3: one parallel fan-out of {@code branches} no-op steps. */
+    public static final Workflow<Integer, Integer> FANOUT = Workflow.define("bench.fanout", Integer.class,
+            (ctx, branches) -> {
+                List<Integer> items = IntStream.range(0, branches).boxed().toList();
+                List<Integer> out = ctx.parallel("fan", items, (branch, i) -> branch.step("noop", () -> i));
+                return out.size();
+            });
+
+    /**
+     * W4: step {@code a} returns wall-clock ms tA, a durable sleep of {@code sleepMs}, step {@code b} returns
+     * the lateness {@code now − tA − sleepMs} in ms, which is the run's result.
+     */
+    public static final Workflow<Integer, Long> SLEEP = Workflow.define("bench.sleep", Integer.class,
+            (ctx, sleepMs) -> {
+                long ta = ctx.step("a", System::currentTimeMillis);
+                ctx.sleep("nap", Duration.ofMillis(sleepMs));
+                return ctx.step("b", () -> System.currentTimeMillis() - ta - sleepMs);
+            });
+
+    /** Scale: {@code n} sequential no-op steps. */
+    public static final Workflow<Integer, Integer> STEPS = Workflow.define("bench.steps", Integer.class,
+            (ctx, n) -> {
+                int last = 0;
+                for (int i = 0; i < n; i++) {
+                    int v = i;
+                    last = ctx.step("s", () -> v);
+                }
+                return last;
+            });
+
+    /** How long the history workflow sleeps: longer than the worker's sticky wait, so it resumes by replay. */
+    static final long HISTORY_NAP_MS = 1_000;
+
+    /**
+     * Scale: a history of {@code steps} steps (3 events each), a durable sleep of 1 s, then a step that returns
+     * how long after the timer's due time it ran — the resume of the whole history (lease, read, decode,
+     * replay) plus one step.
+     */
+    public static final Workflow<Integer, Long> HISTORY = Workflow.define("bench.history", Integer.class,
+            (ctx, steps) -> {
+                for (int i = 0; i < steps; i++) {
+                    int v = i;
+                    ctx.step("s", () -> v);
+                }
+                long due = ctx.step("due", () -> System.currentTimeMillis() + HISTORY_NAP_MS);
+                ctx.sleepUntil("nap", Instant.ofEpochMilli(due));
+                return ctx.step("resumed", () -> System.currentTimeMillis() - due);
+            });
+
+    /** Scale: a run that sleeps {@code minutes} and then ends. */
+    public static final Workflow<Integer, Integer> SLEEPER = Workflow.define("bench.sleeper", Integer.class,
+            (ctx, minutes) -> {
+                ctx.sleep("long-nap", Duration.ofMinutes(minutes));
+                return minutes;
+            });
+
+    static final List<Workflow<Integer, ?>> ALL = List.of(NOOP3, FANOUT, SLEEP, STEPS, HISTORY, SLEEPER);
+
+    private BenchWorkflows() {
+    }
+}

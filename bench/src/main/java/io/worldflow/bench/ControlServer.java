@@ -1,0 +1,104 @@
+package io.worldflow.bench;
+
+import io.worldflow.RunStatus;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The worker JVM's control port (loopback only): one line per request, one line per answer, served from
+ * the worker's own client ({@link DirectClient}). See {@link RemoteClient} for the other end.
+ */
+final class ControlServer implements AutoCloseable {
+
+    private final ServerSocket server;
+    private final DirectClient client;
+
+    ControlServer(DirectClient client) {
+        this.client = client;
+        try {
+            server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the control port", e);
+        }
+        Thread.ofPlatform().daemon().name("bench-control").start(this::accept);
+    }
+
+    int port() {
+        return server.getLocalPort();
+    }
+
+    private void accept() {
+        while (!server.isClosed()) {
+            try {
+                Socket s = server.accept();
+                s.setTcpNoDelay(true);
+                Thread.ofPlatform().daemon().name("bench-control-conn").start(() -> serve(s));
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private void serve(Socket s) {
+        try (s; BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+             Writer out = new OutputStreamWriter(s.getOutputStream(), StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                String answer;
+                try {
+                    answer = "OK " + handle(line.split(" "));
+                } catch (RuntimeException e) {
+                    answer = "ERR " + String.valueOf(e).replace('\n', ' ');
+                }
+                out.write(answer);
+                out.write('\n');
+                out.flush();
+            }
+        } catch (IOException e) {
+            // the driver went away
+        }
+    }
+
+    private String handle(String[] w) {
+        return switch (w[0]) {
+            case "PING" -> "PONG";
+            case "SUBMIT" -> client.submit(w[1], Integer.parseInt(w[2]));
+            case "STATUS" -> client.status(w[1]).name();
+            case "COUNT" -> Long.toString(client.count(w[1], RunStatus.valueOf(w[2])));
+            case "RESULT" -> client.result(w[1]);
+            case "EVENTS" -> Long.toString(client.events(w[1]));
+            case "SPAN" -> {
+                BenchClient.Span sp = client.span(w[1]);
+                yield sp.firstStartedMicros() + " " + sp.lastFinishedMicros() + " " + sp.runs();
+            }
+            case "HEAP" -> Long.toString(heapAfterGc());
+            default -> throw new IllegalArgumentException("unknown request " + w[0]);
+        };
+    }
+
+    static long heapAfterGc() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package io.worldflow.bench;
+
+import io.worldflow.RunStatus;
+
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One workload on fresh storage of one target: the driver's client, at most one worker JVM, and the waits
+ * (counting every {@code countPollMs}; one run by primary key every {@code runPollMs}).
+ */
+final class Session implements AutoCloseable {
+
+    private final Target target;
+    private final Map<String, String> world;
+    private final Path logDir;
+    private final Sizes sizes;
+    private DirectClient driver;
+    private WorkerProcess worker;
+
+    Session(Target target, String label, Sizes sizes, Path logDir) {
+        this.target = target;
+        this.world = target.freshWorld(label);
+        this.sizes = sizes;
+        this.logDir = logDir;
+    }
+
+    /** The driver's own client (opens the world in this process; not while a worker owns a local world). */
+    DirectClient driver() {
+        if (driver == null) {
+            if (worker != null && !target.shared()) {
+                throw new IllegalStateException(target.name() + " belongs to the worker JVM while it runs");
+            }
+            driver = DirectClient.open(world);
+        }
+        return driver;
+    }
+
+    void closeDriver() {
+        if (driver != null) {
+            driver.close();
+            driver = null;
+        }
+    }
+
+    /** Where the workload's client calls go: the driver's client, or the worker's when it owns the world. */
+    BenchClient client() {
+        return worker != null && !target.shared() ? worker.control() : driver();
+    }
+
+    WorkerProcess startWorker() {
+        if (!target.shared()) {
+            closeDriver();                          // the local file belongs to one process
+        }
+        worker = WorkerProcess.start(world, logDir.resolve("worker-" + target.name() + ".log"));
+        return worker;
+    }
+
+    WorkerProcess worker() {
+        return worker;
+    }
+
+    WorkerProcess.Measure stopWorker() {
+        WorkerProcess.Measure m = worker.stop();
+        worker = null;
+        return m;
+    }
+
+    /** Waits until {@code n} runs of {@code workflow} have {@code status}, counting every countPollMs. */
+    void awaitCount(String workflow, RunStatus status, long n, long timeoutMs) {
+        BenchClient c = client();
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (true) {
+            long seen = c.count(workflow, status);
+            if (seen >= n) {
+                return;
+            }
+            if (status != RunStatus.FAILED && c.count(workflow, RunStatus.FAILED) > 0) {
+                throw new IllegalStateException("a run of " + workflow + " failed");
+            }
+            if (System.nanoTime() > end) {
+                throw new IllegalStateException(seen + " of " + n + " runs of " + workflow + " are " + status
+                        + " after " + timeoutMs + " ms");
+            }
+            sleep(sizes.countPollMs());
+        }
+    }
+
+    /** Waits until every run of {@code ids} has completed, looking each pending one up every runPollMs. */
+    void awaitRuns(Collection<String> ids, long timeoutMs) {
+        BenchClient c = client();
+        Set<String> pending = new LinkedHashSet<>(ids);
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (true) {
+            pending.removeIf(id -> done(c, id));
+            if (pending.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > end) {
+                throw new IllegalStateException(pending.size() + " runs not completed after " + timeoutMs + " ms");
+            }
+            sleep(sizes.runPollMs());
+        }
+    }
+
+    private static boolean done(BenchClient c, String id) {
+        RunStatus s = c.status(id);
+        if (s == RunStatus.COMPLETED) {
+            return true;
+        }
+        if (s.isTerminal()) {
+            throw new IllegalStateException("run " + id + " ended " + s);
+        }
+        return false;
+    }
+
+    static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (worker != null) {
+            stopWorker();
+        }
+        closeDriver();
+    }
+}

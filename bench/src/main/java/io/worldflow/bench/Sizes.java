@@ -1,0 +1,60 @@
+package io.worldflow.bench;
+
+/**
+ * The sizes of the workloads. {@link #defaults()} are those of BENCHMARKS.md; {@link #smoke()} is tiny, for CI.
+ *
+ * @param w1Runs       W1: noop3 runs enqueued before the worker starts (5,000)
+ * @param w2Runs       W2: noop3 runs one at a time (200)
+ * @param w2IdleMs     W2: how long the worker idles after start before the first run (3 s)
+ * @param w3Branches   W3: parallel steps per run (100)
+ * @param w3Batch      W3: runs submitted at once after the three single runs (20)
+ * @param w4Runs       W4: sleep runs (1,000)
+ * @param w4SleepMs    W4: their durable sleep (1 s)
+ * @param costRuns     cost: the extra W1's N (2,000)
+ * @param stepsSmall   scale: the short sequential workflow (100 steps)
+ * @param stepsLarge   scale: the long one (1,000 steps)
+ * @param historySteps scale: steps of the replayed history, 3 events each (3,333 → 10,000 events)
+ * @param sleepers     scale: runs sleeping at once (100,000)
+ * @param runPollMs    how often one run is looked up by primary key while waited for (5 ms)
+ * @param countPollMs  how often runs are counted while many are waited for (50 ms)
+ */
+record Sizes(int w1Runs, int w2Runs, long w2IdleMs, int w3Branches, int w3Batch, int w4Runs, int w4SleepMs,
+             int costRuns, int stepsSmall, int stepsLarge, int historySteps, int sleepers, int runPollMs,
+             int countPollMs) {
+
+    Sizes {
+        if (w1Runs < 1 || w2Runs < 1 || w3Branches < 1 || w3Batch < 1 || w4Runs < 1 || costRuns < 1
+                || stepsSmall < 1 || stepsLarge < 1 || historySteps < 1 || sleepers < 1) {
+            throw new IllegalArgumentException("every workload size must be at least 1: " + this);
+        }
+        if (w4SleepMs < 1 || runPollMs < 1 || countPollMs < 1 || w2IdleMs < 0) {
+            throw new IllegalArgumentException("sleep and poll intervals must be positive: " + this);
+        }
+    }
+
+    static Sizes defaults() {
+        return new Sizes(5_000, 200, 3_000, 100, 20, 1_000, 1_000, 2_000, 100, 1_000, 3_333, 100_000, 5, 50);
+    }
+
+    /** Tiny sizes for the CI smoke test. */
+    static Sizes smoke() {
+        return new Sizes(100, 20, 200, 10, 5, 20, 200, 100, 10, 100, 100, 200, 5, 50);
+    }
+
+    Sizes withMain(Workload w, int n) {
+        return switch (w) {
+            case W1 -> new Sizes(n, w2Runs, w2IdleMs, w3Branches, w3Batch, w4Runs, w4SleepMs, costRuns, stepsSmall,
+                    stepsLarge, historySteps, sleepers, runPollMs, countPollMs);
+            case W2 -> new Sizes(w1Runs, n, w2IdleMs, w3Branches, w3Batch, w4Runs, w4SleepMs, costRuns, stepsSmall,
+                    stepsLarge, historySteps, sleepers, runPollMs, countPollMs);
+            case W3 -> new Sizes(w1Runs, w2Runs, w2IdleMs, n, w3Batch, w4Runs, w4SleepMs, costRuns, stepsSmall,
+                    stepsLarge, historySteps, sleepers, runPollMs, countPollMs);
+            case W4 -> new Sizes(w1Runs, w2Runs, w2IdleMs, w3Branches, w3Batch, n, w4SleepMs, costRuns, stepsSmall,
+                    stepsLarge, historySteps, sleepers, runPollMs, countPollMs);
+            case COST -> new Sizes(w1Runs, w2Runs, w2IdleMs, w3Branches, w3Batch, w4Runs, w4SleepMs, n, stepsSmall,
+                    stepsLarge, historySteps, sleepers, runPollMs, countPollMs);
+            case SCALE -> new Sizes(w1Runs, w2Runs, w2IdleMs, w3Branches, w3Batch, w4Runs, w4SleepMs, costRuns,
+                    stepsSmall, stepsLarge, historySteps, n, runPollMs, countPollMs);
+        };
+    }
+}

@@ -1,0 +1,17 @@
+package io.worldflow.bench;
+
+/** The workloads of BENCHMARKS.md. */
+enum Workload {
+    /** Drain: enqueue N noop3 runs, then start the worker. */
+    W1,
+    /** Latency: noop3 runs one at a time on an idle worker. */
+    W2,
+    /** Fan-out: 100 parallel steps; three single runs, then 20 at once. */
+    W3,
+    /** Sleep: lateness of a 1 s durable sleep. */
+    W4,
+    /** Cost per run on the server (an extra W1 with N = 2,000); only worlds with cost counters. */
+    COST,
+    /** Scale: 100 vs 1,000 steps, replay of a 10,000-event history, 100,000 sleeping runs. */
+    SCALE
+}

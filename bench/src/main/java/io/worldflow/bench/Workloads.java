@@ -1,0 +1,257 @@
+package io.worldflow.bench;
+
+import io.worldflow.RunStatus;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/** The workloads, each on fresh storage with its own worker JVM; each returns its figures by key. */
+final class Workloads {
+
+    private static final double MIB = 1024.0 * 1024.0;
+    private static final long LONG_WAIT_MS = 30 * 60_000L;
+
+    private final Sizes sizes;
+    private final Path logDir;
+    private final Consumer<String> status;
+
+    Workloads(Sizes sizes, Path logDir, Consumer<String> status) {
+        this.sizes = sizes;
+        this.logDir = logDir;
+        this.status = status;
+    }
+
+    Map<String, Double> run(Workload w, Target t) {
+        return switch (w) {
+            case W1 -> w1(t);
+            case W2 -> w2(t);
+            case W3 -> w3(t);
+            case W4 -> w4(t);
+            case COST -> cost(t);
+            case SCALE -> scale(t);
+        };
+    }
+
+    /** W1: enqueue N noop3 runs one call at a time, then start the worker; engine timestamps for the drain. */
+    private Map<String, Double> w1(Target t) {
+        Map<String, Double> f = new LinkedHashMap<>();
+        try (Session s = new Session(t, "w1", sizes, logDir)) {
+            Drain d = drain(s, sizes.w1Runs(), "W1");
+            f.put("w1.enqueue", d.enqueuePerSecond);
+            f.put("w1.throughput", d.throughput);
+            f.put("w1.worker_peak_rss", d.measure.peakRssBytes() / MIB);
+            f.put("w1.worker_cpu", d.measure.cpuSeconds());
+        }
+        return f;
+    }
+
+    private record Drain(double enqueuePerSecond, double throughput, WorkerProcess.Measure measure) {
+    }
+
+    private Drain drain(Session s, int n, String what) {
+        String wf = BenchWorkflows.NOOP3.name();
+        BenchClient driver = s.driver();
+        status.accept(what + " enqueue " + n);
+        long t0 = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            driver.submit(wf, i);
+        }
+        long t1 = System.nanoTime();
+        status.accept(what + " drain " + n);
+        WorkerProcess worker = s.startWorker();
+        s.awaitCount(wf, RunStatus.COMPLETED, n, LONG_WAIT_MS);
+        WorkerProcess.Measure m = worker.measure();
+        BenchClient.Span span = s.client().span(wf);
+        if (span.runs() != n) {
+            throw new IllegalStateException("expected " + n + " finished runs, the log shows " + span.runs());
+        }
+        s.stopWorker();
+        return new Drain(n / ((t1 - t0) / 1e9), n / span.seconds(), m);
+    }
+
+    /** W2: idle worker, then runs one at a time, submit → seen completed (primary-key lookups). */
+    private Map<String, Double> w2(Target t) {
+        Map<String, Double> f = new LinkedHashMap<>();
+        try (Session s = new Session(t, "w2", sizes, logDir)) {
+            if (t.shared()) {
+                s.driver();                                 // the driver's client is open before the clock starts
+            }
+            s.startWorker();
+            Session.sleep(sizes.w2IdleMs());
+            BenchClient c = s.client();
+            status.accept("W2 " + sizes.w2Runs() + " runs one at a time");
+            double[] ms = new double[sizes.w2Runs()];
+            for (int i = 0; i < ms.length; i++) {
+                long t0 = System.nanoTime();
+                String id = c.submit(BenchWorkflows.NOOP3.name(), i);
+                s.awaitRuns(List.of(id), 60_000);
+                ms[i] = (System.nanoTime() - t0) / 1e6;
+            }
+            f.put("w2.p50", Stats.percentile(ms, 50));
+            f.put("w2.p99", Stats.percentile(ms, 99));
+        }
+        return f;
+    }
+
+    /** W3: a fan-out run three times back to back (first cold), then a batch submitted at once. */
+    private Map<String, Double> w3(Target t) {
+        Map<String, Double> f = new LinkedHashMap<>();
+        String wf = BenchWorkflows.FANOUT.name();
+        try (Session s = new Session(t, "w3", sizes, logDir)) {
+            if (t.shared()) {
+                s.driver();
+            }
+            s.startWorker();
+            BenchClient c = s.client();
+            status.accept("W3 fan-out of " + sizes.w3Branches());
+            double[] single = new double[3];
+            for (int i = 0; i < 3; i++) {
+                long t0 = System.nanoTime();
+                String id = c.submit(wf, sizes.w3Branches());
+                s.awaitRuns(List.of(id), 120_000);
+                single[i] = (System.nanoTime() - t0) / 1e6;
+                checkResult(c, id, Integer.toString(sizes.w3Branches()));
+            }
+            long t0 = System.nanoTime();
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < sizes.w3Batch(); i++) {
+                ids.add(c.submit(wf, sizes.w3Branches()));
+            }
+            s.awaitRuns(ids, 300_000);
+            double batch = (System.nanoTime() - t0) / 1e6;
+            for (String id : ids) {
+                checkResult(c, id, Integer.toString(sizes.w3Branches()));
+            }
+            f.put("w3.single_cold", single[0]);
+            f.put("w3.single_warm", (single[1] + single[2]) / 2);
+            f.put("w3.batch_wall", batch);
+        }
+        return f;
+    }
+
+    /** W4: sleep runs submitted one at a time to a running worker; their own lateness, and the total wall. */
+    private Map<String, Double> w4(Target t) {
+        Map<String, Double> f = new LinkedHashMap<>();
+        String wf = BenchWorkflows.SLEEP.name();
+        try (Session s = new Session(t, "w4", sizes, logDir)) {
+            if (t.shared()) {
+                s.driver();
+            }
+            s.startWorker();
+            BenchClient c = s.client();
+            status.accept("W4 " + sizes.w4Runs() + " sleeps of " + sizes.w4SleepMs() + " ms");
+            long t0 = System.nanoTime();
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < sizes.w4Runs(); i++) {
+                ids.add(c.submit(wf, sizes.w4SleepMs()));
+            }
+            s.awaitCount(wf, RunStatus.COMPLETED, sizes.w4Runs(), LONG_WAIT_MS);
+            double wall = (System.nanoTime() - t0) / 1e9;
+            double[] late = new double[ids.size()];
+            for (int i = 0; i < late.length; i++) {
+                late[i] = Double.parseDouble(c.result(ids.get(i)));
+            }
+            f.put("w4.p50", Stats.percentile(late, 50));
+            f.put("w4.p99", Stats.percentile(late, 99));
+            f.put("w4.wall", wall);
+        }
+        return f;
+    }
+
+    /** Cost per run: an extra W1, with the server's counters before and after, divided by N. */
+    private Map<String, Double> cost(Target t) {
+        Map<String, Double> f = new LinkedHashMap<>();
+        Target.CostCounters counters = t.costCounters().orElseThrow();
+        int n = sizes.costRuns();
+        try (Session s = new Session(t, "cost", sizes, logDir)) {
+            s.driver();                                     // creates the schema: not part of the cost
+            s.closeDriver();
+            Session.sleep(1_000);                           // backends that exited have published their counters
+            Target.Cost c0 = counters.read();
+            Drain d = drain(s, n, "cost");
+            s.closeDriver();
+            Session.sleep(1_000);
+            Target.Cost c = counters.read().minus(c0);
+            f.put("cost.commits", (double) c.commits() / n);
+            f.put("cost.wal_bytes", (double) c.walBytes() / n);
+            f.put("cost.wal_syncs", (double) c.walSyncs() / n);
+            f.put("cost.throughput", d.throughput);
+        }
+        return f;
+    }
+
+    /** Scale: 100 vs 1,000 sequential steps, resuming a 10,000-event history, 100,000 sleeping runs. */
+    private Map<String, Double> scale(Target t) {
+        Map<String, Double> f = new LinkedHashMap<>();
+        try (Session s = new Session(t, "scale", sizes, logDir)) {
+            if (t.shared()) {
+                s.driver();
+            }
+            s.startWorker();
+            BenchClient c = s.client();
+            String steps = BenchWorkflows.STEPS.name();
+            status.accept("scale: " + sizes.stepsSmall() + " vs " + sizes.stepsLarge() + " steps");
+            timeRun(s, c, steps, sizes.stepsSmall());       // warm-up
+            double small = timeRun(s, c, steps, sizes.stepsSmall());
+            double large = timeRun(s, c, steps, sizes.stepsLarge());
+            f.put("scale.steps_small", small);
+            f.put("scale.steps_large", large);
+            f.put("scale.ratio", large / small);
+            status.accept("scale: history of " + sizes.historySteps() + " steps");
+            String id = c.submit(BenchWorkflows.HISTORY.name(), sizes.historySteps());
+            s.awaitRuns(List.of(id), LONG_WAIT_MS);
+            f.put("scale.replay", Double.parseDouble(c.result(id)));
+            f.put("scale.replay_events", (double) c.events(id));
+        }
+        try (Session s = new Session(t, "sleepers", sizes, logDir)) {
+            if (t.shared()) {
+                s.driver();
+            }
+            WorkerProcess worker = s.startWorker();
+            BenchClient c = s.client();
+            String wf = BenchWorkflows.SLEEPER.name();
+            status.accept("scale: " + sizes.sleepers() + " sleeping runs");
+            for (int i = 0; i < sizes.sleepers(); i++) {
+                c.submit(wf, 24 * 60);
+            }
+            s.awaitCount(wf, RunStatus.SLEEPING, sizes.sleepers(), LONG_WAIT_MS);
+            long heap = worker.control().heapAfterGc();
+            WorkerProcess.Measure m = worker.measure();
+            f.put("scale.sleepers_heap", heap / MIB);
+            f.put("scale.sleepers_rss", m.rssBytes() / MIB);
+        }
+        return f;
+    }
+
+    private static double timeRun(Session s, BenchClient c, String wf, int input) {
+        long t0 = System.nanoTime();
+        String id = c.submit(wf, input);
+        s.awaitRuns(List.of(id), LONG_WAIT_MS);
+        return (System.nanoTime() - t0) / 1e6;
+    }
+
+    private static void checkResult(BenchClient c, String id, String expected) {
+        String got = c.result(id);
+        if (!got.equals(expected)) {
+            throw new IllegalStateException("run " + id + " returned " + got + ", expected " + expected);
+        }
+    }
+
+    /** Percentiles by nearest rank. */
+    static final class Stats {
+        private Stats() {
+        }
+
+        static double percentile(double[] values, double p) {
+            double[] v = values.clone();
+            Arrays.sort(v);
+            int rank = (int) Math.ceil(p / 100.0 * v.length);
+            return v[Math.max(0, Math.min(v.length - 1, rank - 1))];
+        }
+    }
+}
