@@ -32,6 +32,8 @@ public final class WorkerLoop implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerLoop.class);
     private static final int MAX_LEASE_BATCH = 64;
+    /** How long a nearly full worker waits for more free slots before leasing. */
+    private static final Duration GATHER = Duration.ofMillis(5);
 
     /** What one worker does; see {@code WorkerOptions} for meanings. */
     public record Settings(String workerId, int concurrency, Set<String> queues, Duration lease,
@@ -57,7 +59,13 @@ public final class WorkerLoop implements AutoCloseable {
     private boolean signaled;
     private volatile boolean stopping;
     private volatile boolean pokeSignalWaiters;
-    private volatile Instant scheduledWake;
+    private final Wakes wakes;
+    /** A due instant passed: the world may have more due soon after it that it announced only as the earliest. */
+    private volatile boolean timerWoke;
+    /** Free slots worth a lease when the worker is busy: an eighth of its concurrency (at least 1). */
+    private final int refill;
+    /** When the loop last asked the world for the next due time (nanoTime); only the loop thread uses it. */
+    private long lastNextDue = System.nanoTime() - Duration.ofDays(1).toNanos();
     private final Thread thread;
     private final ScheduledExecutorService heartbeat;
     private final TaskQueue.Subscription subscription;
@@ -65,6 +73,11 @@ public final class WorkerLoop implements AutoCloseable {
     public WorkerLoop(Engine engine, Settings settings) {
         this.engine = engine;
         this.settings = settings;
+        this.refill = Math.max(1, Math.min(MAX_LEASE_BATCH, settings.concurrency() / 8));
+        this.wakes = new Wakes(engine.scheduler, () -> {
+            timerWoke = true;
+            signal();
+        });
         this.tasks = engine.world.taskQueue();
         this.subscription = tasks.subscribe(this::dueAt);
         this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -112,13 +125,7 @@ public final class WorkerLoop implements AutoCloseable {
     }
 
     private void scheduleWake(Instant at) {
-        Instant current = scheduledWake;
-        Instant now = engine.clock.instant();
-        if (current != null && current.isAfter(now) && !current.isAfter(at)) {
-            return;
-        }
-        scheduledWake = at;
-        engine.scheduler.schedule(at, this::signal);
+        wakes.add(at);
     }
 
     private void signal() {
@@ -138,6 +145,9 @@ public final class WorkerLoop implements AutoCloseable {
                 pokeSignalWaiters();
             }
             int free = settings.concurrency() - active.size();
+            if (free > 0 && free < refill) {
+                free = gather();
+            }
             if (free > 0) {
                 int want = Math.min(free, MAX_LEASE_BATCH);
                 List<Lease> leases;
@@ -164,14 +174,42 @@ public final class WorkerLoop implements AutoCloseable {
                 if (leases.size() == want) {
                     continue;
                 }
-                try {
-                    tasks.nextDue(settings.queues()).ifPresent(this::scheduleWake);
-                } catch (RuntimeException e) {
-                    log.debug("nextDue failed: {}", e.toString());
+                // after a due instant passed, ask for the next one (a world may announce only the earliest of
+                // several); otherwise asking is the fallback (a notice missed, a lease that lapsed), at most
+                // once per poll interval, not each time a turn ends
+                long now = System.nanoTime();
+                if (timerWoke || now - lastNextDue >= settings.pollInterval().toNanos()) {
+                    timerWoke = false;
+                    lastNextDue = now;
+                    try {
+                        tasks.nextDue(settings.queues()).ifPresent(this::scheduleWake);
+                    } catch (RuntimeException e) {
+                        log.debug("nextDue failed: {}", e.toString());
+                    }
                 }
             }
             idle(settings.pollInterval());
         }
+    }
+
+    /**
+     * A nearly full worker waits a moment for more of its turns to end before leasing, so that it leases
+     * (and reads) turns in batches rather than one by one as each slot frees.
+     *
+     * @return the free slots then
+     */
+    private int gather() {
+        long deadline = System.nanoTime() + GATHER.toNanos();
+        int free = settings.concurrency() - active.size();
+        while (!stopping && free < refill) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            idle(Duration.ofNanos(left));
+            free = settings.concurrency() - active.size();
+        }
+        return free;
     }
 
     private void idle(Duration max) {
