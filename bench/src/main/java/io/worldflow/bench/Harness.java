@@ -57,9 +57,9 @@ final class Harness {
             for (String world : worlds) {
                 status.accept("starting world " + world);
                 try (Target target = Targets.start(world)) {
-                    worldNotes.put(world, target instanceof PostgresTarget pg ? pg.describe()
-                            : "SQLite file, synchronous=FULL, a new file per workload");
-                    Workloads w = new Workloads(sizes, logDir, s -> status.accept(world + " " + s));
+                    worldNotes.put(world, target.describe());
+                    Sizes forWorld = target instanceof AwsTarget ? sizes.forEmulators() : sizes;
+                    Workloads w = new Workloads(forWorld, logDir, s -> status.accept(world + " " + s));
                     for (int r = 1; r <= repeat; r++) {
                         for (Workload workload : workloads) {
                             if (workload == Workload.COST && target.costCounters().isEmpty()) {

@@ -38,6 +38,11 @@ final class LocalTarget implements Target {
     }
 
     @Override
+    public String describe() {
+        return "SQLite file, synchronous=FULL, a new file per workload";
+    }
+
+    @Override
     public boolean shared() {
         return false;
     }

@@ -56,8 +56,8 @@ final class PostgresTarget implements Target, Target.CostCounters {
         return "postgres";
     }
 
-    /** Where the server is, for the report. */
-    String describe() {
+    @Override
+    public String describe() {
         return embedded != null ? "embedded PostgreSQL (fsync=on, synchronous_commit=on) " + url : url.replaceAll("password=[^&]*", "password=***");
     }
 

@@ -41,6 +41,16 @@ record Sizes(int w1Runs, int w2Runs, long w2IdleMs, int w3Branches, int w3Batch,
         return new Sizes(100, 20, 200, 10, 5, 20, 200, 100, 10, 100, 100, 200, 5, 50);
     }
 
+    /**
+     * The sizes for the aws world on its emulators, which write at some tens of runs per second here: W1 and the
+     * cost run at most 1,000 runs, and at most 2,000 sleeping runs. Its figures are informative only.
+     */
+    Sizes forEmulators() {
+        return new Sizes(Math.min(w1Runs, 1_000), w2Runs, w2IdleMs, w3Branches, w3Batch, w4Runs, w4SleepMs,
+                Math.min(costRuns, 1_000), stepsSmall, stepsLarge, historySteps, Math.min(sleepers, 2_000), runPollMs,
+                countPollMs);
+    }
+
     Sizes withMain(Workload w, int n) {
         return switch (w) {
             case W1 -> new Sizes(n, w2Runs, w2IdleMs, w3Branches, w3Batch, w4Runs, w4SleepMs, costRuns, stepsSmall,

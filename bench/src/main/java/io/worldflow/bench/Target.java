@@ -5,8 +5,8 @@ import java.util.Optional;
 
 /**
  * A world the benchmarks run against. Each workload gets fresh storage from {@link #freshWorld}; the driver
- * and the worker JVM open the world from the same properties. Adding a world (the {@code aws} one) is a class
- * implementing this and a line in {@link Targets}.
+ * and the worker JVM open the world from the same properties. Adding a world is a class implementing this
+ * and a line in {@link Targets}.
  */
 interface Target extends AutoCloseable {
 
@@ -25,6 +25,9 @@ interface Target extends AutoCloseable {
      * the driver's client calls go through the worker JVM while it runs.
      */
     boolean shared();
+
+    /** What the world runs on, for the report. */
+    String describe();
 
     /** The server's cost counters, for worlds that have them (Postgres). */
     default Optional<CostCounters> costCounters() {

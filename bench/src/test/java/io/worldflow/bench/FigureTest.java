@@ -43,8 +43,8 @@ class FigureTest {
 
     @Test
     void unknownWorldsAreRefusedNamingTheKnownOnes() {
-        assertThatThrownBy(() -> Targets.start("aws")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("local").hasMessageContaining("postgres");
+        assertThatThrownBy(() -> Targets.start("mars")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'mars'").hasMessageContaining("[aws, local, postgres]");
     }
 
     @Test

@@ -17,7 +17,8 @@ import java.util.Set;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The whole harness end to end with tiny sizes, on the local world and on embedded PostgreSQL: every workload
+ * The whole harness end to end with tiny sizes, on the local world, on embedded PostgreSQL and on the aws world
+ * over its emulators: every workload
  * runs with a real worker JVM, every run completes, every figure is there, the JSON and the PNG are written.
  * Asserts behaviour, never timing.
  */
@@ -35,15 +36,15 @@ class SmokeTest {
             "cost.commits", "cost.wal_bytes", "cost.wal_syncs", "cost.throughput");
 
     @Test
-    @Timeout(240)
+    @Timeout(360)
     void everyWorkloadOnEveryWorldProducesItsFigures(@TempDir Path dir) throws Exception {
         Sizes sizes = Sizes.smoke();
-        Harness harness = new Harness(List.of("local", "postgres"), List.of(Workload.values()), 1, sizes, false,
+        Harness harness = new Harness(List.of("local", "postgres", "aws"), List.of(Workload.values()), 1, sizes, false,
                 dir.resolve("logs"));
         Results results = harness.run();
 
         assertThat(results.failures()).isEmpty();
-        assertThat(results.worlds()).containsExactly("local", "postgres");
+        assertThat(results.worlds()).containsExactly("local", "postgres", "aws");
         for (String world : results.worlds()) {
             for (String key : EVERY_WORLD) {
                 assertThat(results.values(world, key)).as(world + " " + key).hasSize(1)
@@ -57,6 +58,7 @@ class SmokeTest {
         for (String key : POSTGRES_ONLY) {
             assertThat(results.values("postgres", key)).as(key).hasSize(1).allSatisfy(v -> assertThat(v).isPositive());
             assertThat(results.values("local", key)).as(key).isEmpty();
+            assertThat(results.values("aws", key)).as(key).isEmpty();
         }
         // the replayed history is as long as asked: 3 events per step
         assertThat(results.values("postgres", "scale.replay_events").getFirst()).isGreaterThanOrEqualTo(3.0 * sizes.historySteps());
