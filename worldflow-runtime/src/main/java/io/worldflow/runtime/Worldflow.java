@@ -19,7 +19,7 @@ import io.worldflow.runtime.internal.Handle;
 import io.worldflow.runtime.internal.Registry;
 import io.worldflow.runtime.internal.RetryPlan;
 import io.worldflow.runtime.internal.RunCompletions;
-import io.worldflow.runtime.internal.SignalTokens;
+import io.worldflow.runtime.internal.SignalUrls;
 import io.worldflow.runtime.internal.WorkerLoop;
 import io.worldflow.runtime.internal.WorldLoader;
 import io.worldflow.spi.CreateResult;
@@ -28,8 +28,6 @@ import io.worldflow.spi.World;
 import io.worldflow.spi.WorldConfig;
 
 import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -75,7 +73,7 @@ public final class Worldflow implements AutoCloseable {
     private ClockScheduler scheduler;
     private Thread shutdownHook;
     private volatile boolean closed;
-    private volatile SignalTokens tokens;
+    private final SignalUrls signalUrls;
 
     private Worldflow(World world, WorldConfig config, JsonCodec codec, InstantSource clock, Registry registry) {
         this.world = world;
@@ -83,6 +81,7 @@ public final class Worldflow implements AutoCloseable {
         this.codec = codec;
         this.clock = clock;
         this.registry = registry;
+        this.signalUrls = new SignalUrls(config, SIGNAL_URL, SIGNAL_SECRET);
     }
 
     public static Builder builder() {
@@ -282,19 +281,7 @@ public final class Worldflow implements AutoCloseable {
 
     /** As {@link #signalUrl(String, String, Duration)}; a {@code singleUse} URL delivers one signal only. */
     public URI signalUrl(String runId, String name, Duration ttl, boolean singleUse) {
-        String root = config.get(SIGNAL_URL).map(String::strip).orElseThrow(() -> new io.worldflow.ConfigurationException(
-                SIGNAL_URL + " must be set to the root URL of the server that receives signals, "
-                        + "such as http://127.0.0.1:7070"));
-        URI base;
-        try {
-            base = URI.create(root);
-        } catch (IllegalArgumentException e) {
-            throw new io.worldflow.ConfigurationException(SIGNAL_URL + " is not a URL: " + root, e);
-        }
-        if (!"http".equals(base.getScheme()) && !"https".equals(base.getScheme())) {
-            throw new io.worldflow.ConfigurationException(SIGNAL_URL + " must be an http or https URL, was " + root);
-        }
-        return signalUrl(base, runId, name, ttl, singleUse);
+        return signalUrl(signalUrls.configuredRoot(), runId, name, ttl, singleUse);
     }
 
     /**
@@ -306,40 +293,19 @@ public final class Worldflow implements AutoCloseable {
         Objects.requireNonNull(runId, "runId");
         checkSignalName(name);
         Objects.requireNonNull(ttl, "ttl");
-        if (ttl.isNegative() || ttl.isZero() || ttl.compareTo(Duration.ofDays(366)) > 0) {
-            throw new IllegalArgumentException("a signal URL's time to live must be positive and at most 366 days, was "
-                    + ttl);
-        }
-        SignalTokens signer = signalTokens();
+        SignalUrls.checkTtl(ttl);
+        signalUrls.tokens();   // a missing secret is reported before anything is read
         RunInfo info = run(runId).orElseThrow(() -> new RunNotFoundException(runId));
         if (info.isTerminal()) {
             throw new io.worldflow.RunFinishedException(runId, info.status(), "make a signal URL");
         }
-        String base = root.toString();
-        if (base.endsWith("/")) {
-            base = base.substring(0, base.length() - 1);
-        }
-        String token = signer.issue(runId, name, clock.instant().plus(ttl), singleUse);
-        return URI.create(base + "/signals/" + pathSegment(runId) + "/" + pathSegment(name) + "?token=" + token);
+        return signalUrls.make(root, runId, name, clock.instant().plus(ttl), singleUse);
     }
 
     /** The handler for signal URLs, for a web server to mount at {@link SignalEndpoint#PATH}. */
     public SignalEndpoint signalEndpoint() {
-        return new SignalEndpoint(this, signalTokens(), clock,
+        return new SignalEndpoint(this, signalUrls.tokens(), clock,
                 config.getInt(SIGNAL_MAX_BODY, SignalEndpoint.DEFAULT_MAX_BODY_BYTES));
-    }
-
-    private SignalTokens signalTokens() {
-        SignalTokens t = tokens;
-        if (t == null) {
-            t = new SignalTokens(config.get(SIGNAL_SECRET).orElse(null), SIGNAL_SECRET);
-            tokens = t;
-        }
-        return t;
-    }
-
-    private static String pathSegment(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     /**

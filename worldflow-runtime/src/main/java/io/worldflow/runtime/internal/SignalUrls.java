@@ -1,0 +1,84 @@
+package io.worldflow.runtime.internal;
+
+import io.worldflow.ConfigurationException;
+import io.worldflow.spi.WorldConfig;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Signal URLs: {@code <root>/signals/<runId>/<name>?token=<token>}, the root from configuration or given by a
+ * server that knows its own address, the token from {@link SignalTokens} (made on first use, so that a
+ * process that never signs needs no secret).
+ */
+public final class SignalUrls {
+
+    /** The longest time a signal URL may live. */
+    public static final Duration MAX_TTL = Duration.ofDays(366);
+
+    private final WorldConfig config;
+    private final String rootKey;
+    private final String secretKey;
+    private volatile SignalTokens tokens;
+
+    public SignalUrls(WorldConfig config, String rootKey, String secretKey) {
+        this.config = config;
+        this.rootKey = rootKey;
+        this.secretKey = secretKey;
+    }
+
+    /** The configured root URL. */
+    public URI configuredRoot() {
+        String root = config.get(rootKey).map(String::strip).orElseThrow(() -> new ConfigurationException(
+                rootKey + " must be set to the root URL of the server that receives signals, such as http://127.0.0.1:7070"));
+        URI base;
+        try {
+            base = URI.create(root);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException(rootKey + " is not a URL: " + root, e);
+        }
+        if (!"http".equals(base.getScheme()) && !"https".equals(base.getScheme())) {
+            throw new ConfigurationException(rootKey + " must be an http or https URL, was " + root);
+        }
+        return base;
+    }
+
+    /** @throws IllegalArgumentException when {@code ttl} is not positive or longer than {@link #MAX_TTL} */
+    public static void checkTtl(Duration ttl) {
+        if (ttl.isNegative() || ttl.isZero() || ttl.compareTo(MAX_TTL) > 0) {
+            throw new IllegalArgumentException("a signal URL's time to live must be positive and at most 366 days, was "
+                    + ttl);
+        }
+    }
+
+    /** A URL under {@code root} that delivers signal {@code name} to the run until {@code expiresAt}. */
+    public URI make(URI root, String runId, String name, Instant expiresAt, boolean singleUse) {
+        String base = root.toString();
+        if (base.endsWith("/")) {
+            base = base.substring(0, base.length() - 1);
+        }
+        String token = tokens().issue(runId, name, expiresAt, singleUse);
+        return URI.create(base + "/signals/" + pathSegment(runId) + "/" + pathSegment(name) + "?token=" + token);
+    }
+
+    /**
+     * The signer, made from the secret on first use.
+     *
+     * @throws ConfigurationException when the secret is missing or too short
+     */
+    public SignalTokens tokens() {
+        SignalTokens t = tokens;
+        if (t == null) {
+            t = new SignalTokens(config.get(secretKey).orElse(null), secretKey);
+            tokens = t;
+        }
+        return t;
+    }
+
+    private static String pathSegment(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}

@@ -1,0 +1,58 @@
+package io.worldflow.runtime.internal;
+
+import io.worldflow.ConfigurationException;
+import io.worldflow.spi.WorldConfig;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SignalUrlsTest {
+
+    private static final String SECRET = "a-secret-of-at-least-thirty-two-bytes!";
+
+    private static SignalUrls urls(Map<String, String> config) {
+        return new SignalUrls(WorldConfig.of(config), "worldflow.signal.url", "worldflow.signal.secret");
+    }
+
+    @Test
+    void aUrlNamesTheRunAndSignalEncodedUnderTheRootWithAVerifiableToken() {
+        SignalUrls urls = urls(Map.of("worldflow.signal.secret", SECRET));
+        Instant expires = Instant.parse("2026-11-22T12:00:00Z");
+
+        URI url = urls.make(URI.create("https://example.test/hooks/"), "order 7/é", "approve?", expires, true);
+
+        assertThat(url.getRawPath()).isEqualTo("/hooks/signals/order%207%2F%C3%A9/approve%3F");
+        String token = url.getRawQuery().substring("token=".length());
+        assertThat(urls.tokens().verify("order 7/é", "approve?", token)).hasValueSatisfying(g -> {
+            assertThat(g.expiresAt()).isEqualTo(expires);
+            assertThat(g.singleUse()).isTrue();
+        });
+    }
+
+    @Test
+    void theConfiguredRootMustBeAnHttpUrlAndIsNamedWhenWrong() {
+        assertThat(urls(Map.of("worldflow.signal.url", " http://127.0.0.1:7070 ")).configuredRoot())
+                .isEqualTo(URI.create("http://127.0.0.1:7070"));
+        assertThatThrownBy(() -> urls(Map.of()).configuredRoot()).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("worldflow.signal.url must be set");
+        assertThatThrownBy(() -> urls(Map.of("worldflow.signal.url", "ftp://host")).configuredRoot())
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("http or https");
+        assertThatThrownBy(() -> urls(Map.of("worldflow.signal.url", "http://bad host")).configuredRoot())
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("is not a URL");
+        assertThatThrownBy(() -> urls(Map.of()).tokens()).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("worldflow.signal.secret");
+    }
+
+    @Test
+    void aLifetimeMustBePositiveAndAtMostAYear() {
+        SignalUrls.checkTtl(Duration.ofDays(366));
+        assertThatThrownBy(() -> SignalUrls.checkTtl(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> SignalUrls.checkTtl(Duration.ofDays(367))).isInstanceOf(IllegalArgumentException.class);
+    }
+}
