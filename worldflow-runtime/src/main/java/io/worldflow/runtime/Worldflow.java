@@ -326,8 +326,7 @@ public final class Worldflow implements AutoCloseable {
         ensureOpen();
         RunInfo info = run(runId).orElseThrow(() -> new RunNotFoundException(runId));
         if (info.status() != RunStatus.FAILED) {
-            throw new io.worldflow.RunStateException("cannot retry run '" + runId + "': it is " + info.status()
-                    + ", and only a FAILED run can be retried");
+            throw io.worldflow.RunStateException.notFailed(runId, info.status());
         }
         Instant now = clock.instant();
         if (info.deadline() != null && !now.isBefore(info.deadline())) {

@@ -215,13 +215,11 @@ final class LocalEventLog implements EventLog {
         db.write("reopen", SqlFailures.run(runId), tx -> {
             RunTarget target = RunTarget.find(tx, runId).orElseThrow(() -> new RunNotFoundException(runId));
             if (target.status() != RunStatus.FAILED) {
-                throw new RunStateException("cannot retry run '" + runId + "': it is " + target.status()
-                        + ", and only a FAILED run can be retried");
+                throw RunStateException.notFailed(runId, target.status());
             }
             long length = logLength(tx, runId);
             if (length != retried.seq()) {
-                throw new RunStateException("cannot retry run '" + runId + "': its log has " + length
-                        + " events, not the " + retried.seq() + " it was read with");
+                throw RunStateException.logMoved(runId, length, retried.seq());
             }
             PreparedStatement event = tx.prepare(INSERT_EVENT);
             event.setString(1, runId);

@@ -256,13 +256,11 @@ final class PgEventLog implements EventLog {
         db.write("reopen", SqlFailures.run(runId), tx -> {
             RunTarget target = locker.lock(tx, runId).orElseThrow(() -> new RunNotFoundException(runId));
             if (target.status() != RunStatus.FAILED) {
-                throw new RunStateException("cannot retry run '" + runId + "': it is " + target.status()
-                        + ", and only a FAILED run can be retried");
+                throw RunStateException.notFailed(runId, target.status());
             }
             Long length = tx.dsl().select(r.logLength).from(r.table).where(r.runId.eq(runId)).fetchOne(r.logLength);
             if (length == null || length != retried.seq()) {
-                throw new RunStateException("cannot retry run '" + runId + "': its log has " + length
-                        + " events, not the " + retried.seq() + " it was read with");
+                throw RunStateException.logMoved(runId, length, retried.seq());
             }
             tx.dsl().insertInto(e.table).columns(e.runId, e.seq, e.type, e.at, e.json)
                     .values(runId, retried.seq(), retried.type(), Micros.of(retried.at()), json)

@@ -289,13 +289,11 @@ final class DynamoEventLog implements EventLog {
             }
             RunStatus status = RunItem.status(item);
             if (status != RunStatus.FAILED) {
-                throw new RunStateException("cannot retry run '" + runId + "': it is " + status
-                        + ", and only a FAILED run can be retried");
+                throw RunStateException.notFailed(runId, status);
             }
             long length = RunItem.length(item);
             if (length != retried.seq()) {
-                throw new RunStateException("cannot retry run '" + runId + "': its log has " + length
-                        + " events, not the " + retried.seq() + " it was read with");
+                throw RunStateException.logMoved(runId, length, retried.seq());
             }
             TurnState turn = TurnState.of(item);
             TurnState next = turn.request(Attrs.str(item, RunItem.QUEUE), micros(retried.at()));
