@@ -150,64 +150,32 @@ public final class Routes implements AutoCloseable {
         ctx.status(response.status()).contentType("application/json").result(response.json());
     }
 
+    /** What a failed request answers: its status, a stable code and a message. */
+    private record Failure(int status, String code, String message) {
+    }
+
     private void failure(Exception e, Context ctx) {
-        int status;
-        String code;
         String message = e.getMessage();
-        switch (e) {
-            case ApiException a -> {
-                status = a.status();
-                code = a.code();
-            }
-            case RunNotFoundException x -> {
-                status = 404;
-                code = "run_not_found";
-            }
-            case RunFinishedException x -> {
-                status = 409;
-                code = "run_finished";
-            }
-            case RunStateException x -> {
-                status = 409;
-                code = "conflict";
-            }
-            case UnknownWorkflowException x -> {
-                status = 400;
-                code = "unknown_workflow";
-            }
-            case SerializationException x -> {
-                status = 400;
-                code = "bad_payload";
-            }
-            case ConfigurationException x -> {
-                status = 503;
-                code = "not_configured";
-            }
-            case WorldException x when x.isTransient() -> {
-                status = 503;
-                code = "unavailable";
-            }
-            case IllegalArgumentException x -> {
-                status = 400;
-                code = "bad_request";
-            }
-            case HttpResponseException h -> {
-                status = h.getStatus();
-                code = status == 404 ? "not_found" : "http_" + status;
-                if (status == 404) {
-                    message = "no such route: " + ctx.method().name() + " " + ctx.path();
-                } else if (status == 413) {
-                    code = "body_too_large";
-                }
-            }
+        Failure f = switch (e) {
+            case ApiException a -> new Failure(a.status(), a.code(), message);
+            case RunNotFoundException x -> new Failure(404, "run_not_found", message);
+            case RunFinishedException x -> new Failure(409, "run_finished", message);
+            case RunStateException x -> new Failure(409, "conflict", message);
+            case UnknownWorkflowException x -> new Failure(400, "unknown_workflow", message);
+            case SerializationException x -> new Failure(400, "bad_payload", message);
+            case ConfigurationException x -> new Failure(503, "not_configured", message);
+            case WorldException x when x.isTransient() -> new Failure(503, "unavailable", message);
+            case IllegalArgumentException x -> new Failure(400, "bad_request", message);
+            case HttpResponseException h when h.getStatus() == 404 ->
+                    new Failure(404, "not_found", "no such route: " + ctx.method().name() + " " + ctx.path());
+            case HttpResponseException h when h.getStatus() == 413 -> new Failure(413, "body_too_large", message);
+            case HttpResponseException h -> new Failure(h.getStatus(), "http_" + h.getStatus(), message);
             default -> {
-                status = 500;
-                code = "internal_error";
-                message = "the server failed; see its log";
                 LOG.log(System.Logger.Level.ERROR, "request " + ctx.method().name() + " " + ctx.path() + " failed", e);
+                yield new Failure(500, "internal_error", "the server failed; see its log");
             }
-        }
-        ctx.status(status).contentType("application/json").result(Json.error(code, message));
+        };
+        ctx.status(f.status()).contentType("application/json").result(Json.error(f.code(), f.message()));
     }
 
     /** Routes and files that do not exist; a 404 the API wrote itself (an unknown run) is left as it is. */
