@@ -99,15 +99,38 @@ final class Database implements AutoCloseable {
      * @param subject the run concerned, for error messages ({@link SqlFailures#run}), or null
      */
     <T> T write(String operation, String subject, SqlWork<Tx, T> work) {
+        return write(operation, subject, false, work);
+    }
+
+    /**
+     * Like {@link #write}, for a write whose loss in a crash is harmless because the next process to open
+     * the file undoes it anyway (a lease or its extension: {@link LocalWorld} drops every lease on opening). With
+     * {@code synchronous=FULL} it commits without waiting for the disk; it becomes durable with the next
+     * ordinary write, whose sync covers the whole WAL before it, so the order of commits is kept.
+     */
+    <T> T writeLease(String operation, String subject, SqlWork<Tx, T> work) {
+        return write(operation, subject, settings.synchronous() == LocalSettings.Synchronous.FULL, work);
+    }
+
+    private <T> T write(String operation, String subject, boolean unsynced, SqlWork<Tx, T> work) {
         Tx tx = new Tx(writer);
         T result;
         writeLock.lock();
         try {
             ensureOpen();
             try {
-                writer.begin();
-                result = work.run(tx);
-                writer.commit();
+                if (unsynced) {
+                    writer.synchronous("NORMAL");
+                }
+                try {
+                    writer.begin();
+                    result = work.run(tx);
+                    writer.commit();
+                } finally {
+                    if (unsynced) {
+                        writer.synchronous("FULL");
+                    }
+                }
             } catch (SQLException e) {
                 writer.rollback(e);
                 throw SqlFailures.wrap(operation, subject, settings.path(), e);

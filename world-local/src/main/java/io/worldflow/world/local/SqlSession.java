@@ -61,6 +61,14 @@ final class SqlSession implements Statements, AutoCloseable {
         inTransaction = true;
     }
 
+    /**
+     * Sets the connection's {@code synchronous} level for the transactions that follow (a pragma takes
+     * effect between transactions, not inside one).
+     */
+    void synchronous(String level) throws SQLException {
+        prepare("PRAGMA synchronous = " + level).execute();
+    }
+
     void commit() throws SQLException {
         prepare("COMMIT").executeUpdate();
         inTransaction = false;
