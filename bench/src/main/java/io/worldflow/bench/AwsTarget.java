@@ -68,6 +68,12 @@ final class AwsTarget implements Target {
         return p;
     }
 
+    /** The AWS world pushes no end notices across processes: the driver looks runs up. */
+    @Override
+    public boolean pushesEnds() {
+        return false;
+    }
+
     @Override
     public boolean shared() {
         return true;

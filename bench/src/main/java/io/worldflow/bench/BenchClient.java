@@ -18,6 +18,15 @@ interface BenchClient extends AutoCloseable {
     /** How many runs of {@code workflow} have {@code status}. */
     long count(String workflow, RunStatus status);
 
+    /**
+     * Waits until the run has completed, through the client API's result wait: woken by the world's notice
+     * that the run ended (pushed by the worker in its own process, by LISTEN/NOTIFY across processes on
+     * Postgres), with primary-key lookups as the fallback.
+     *
+     * @throws IllegalStateException when the run ended otherwise or did not end within {@code timeoutMs}
+     */
+    void await(String runId, long timeoutMs);
+
     /** The result of a finished run, as JSON text. */
     String result(String runId);
 

@@ -75,6 +75,10 @@ final class ControlServer implements AutoCloseable {
             case "SUBMIT" -> client.submit(w[1], Integer.parseInt(w[2]));
             case "STATUS" -> client.status(w[1]).name();
             case "COUNT" -> Long.toString(client.count(w[1], RunStatus.valueOf(w[2])));
+            case "AWAIT" -> {
+                client.await(w[1], Long.parseLong(w[2]));
+                yield "";
+            }
             case "RESULT" -> client.result(w[1]);
             case "EVENTS" -> Long.toString(client.events(w[1]));
             case "SPAN" -> {

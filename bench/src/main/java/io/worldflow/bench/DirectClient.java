@@ -2,6 +2,7 @@ package io.worldflow.bench;
 
 import io.worldflow.RunInfo;
 import io.worldflow.RunNotFoundException;
+import io.worldflow.WorldflowException;
 import io.worldflow.RunPage;
 import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
@@ -9,6 +10,7 @@ import io.worldflow.StartOptions;
 import io.worldflow.event.Event;
 import io.worldflow.runtime.Worldflow;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -48,6 +50,15 @@ final class DirectClient implements BenchClient {
     public long count(String workflow, RunStatus status) {
         Map<RunStatus, Long> counts = wf.counts(RunQuery.all().withWorkflow(workflow));
         return counts.getOrDefault(status, 0L);
+    }
+
+    @Override
+    public void await(String runId, long timeoutMs) {
+        try {
+            wf.handle(runId).result(Duration.ofMillis(timeoutMs));
+        } catch (WorldflowException e) {
+            throw new IllegalStateException("run " + runId + " did not complete: " + e.getMessage(), e);
+        }
     }
 
     @Override

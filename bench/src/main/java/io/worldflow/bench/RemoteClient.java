@@ -68,6 +68,11 @@ final class RemoteClient implements BenchClient {
     }
 
     @Override
+    public void await(String runId, long timeoutMs) {
+        call("AWAIT", runId, Long.toString(timeoutMs));
+    }
+
+    @Override
     public String result(String runId) {
         return call("RESULT", runId);
     }

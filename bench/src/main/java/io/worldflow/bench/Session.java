@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One workload on fresh storage of one target: the driver's client, at most one worker JVM, and the waits
- * (counting every {@code countPollMs}; one run by primary key every {@code runPollMs}).
+ * (counting every {@code countPollMs}; one run through the client's result wait, which the world's push
+ * wakes, or by primary key every {@code runPollMs} where the world pushes nothing).
  */
 final class Session implements AutoCloseable {
 
@@ -90,11 +91,25 @@ final class Session implements AutoCloseable {
         }
     }
 
-    /** Waits until every run of {@code ids} has completed, looking each pending one up every runPollMs. */
+    /**
+     * Waits until every run of {@code ids} has completed: each through the client's result wait when the
+     * target pushes ends (with primary-key lookups as its fallback), else by looking each pending one up
+     * every runPollMs.
+     */
     void awaitRuns(Collection<String> ids, long timeoutMs) {
         BenchClient c = client();
-        Set<String> pending = new LinkedHashSet<>(ids);
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        if (target.pushesEnds()) {
+            for (String id : ids) {
+                long left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime());
+                if (left <= 0) {
+                    throw new IllegalStateException("runs not completed after " + timeoutMs + " ms");
+                }
+                c.await(id, left);
+            }
+            return;
+        }
+        Set<String> pending = new LinkedHashSet<>(ids);
         while (true) {
             pending.removeIf(id -> done(c, id));
             if (pending.isEmpty()) {

@@ -26,6 +26,14 @@ interface Target extends AutoCloseable {
      */
     boolean shared();
 
+    /**
+     * Whether the driver hears of a run's end by a push (the worker's own notice when the calls go through
+     * it; the world's end notices otherwise). If not, a waited-for run is looked up every {@code runPollMs}.
+     */
+    default boolean pushesEnds() {
+        return true;
+    }
+
     /** What the world runs on, for the report. */
     String describe();
 

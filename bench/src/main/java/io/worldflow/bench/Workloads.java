@@ -102,6 +102,11 @@ final class Workloads {
                 s.awaitRuns(List.of(id), 60_000);
                 ms[i] = (System.nanoTime() - t0) / 1e6;
             }
+            if (System.getenv("W2_TRACE") != null) {
+                for (int k = 0; k < ms.length; k += 25) {
+                    System.err.printf("W2 %d..: p50 %.2f%n", k, Stats.percentile(java.util.Arrays.copyOfRange(ms, k, Math.min(ms.length, k + 25)), 50));
+                }
+            }
             f.put("w2.p50", Stats.percentile(ms, 50));
             f.put("w2.p99", Stats.percentile(ms, 99));
         }

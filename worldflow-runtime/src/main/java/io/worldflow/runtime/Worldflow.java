@@ -66,7 +66,7 @@ public final class Worldflow implements AutoCloseable {
     private final JsonCodec codec;
     private final InstantSource clock;
     private final Registry registry;
-    private final RunCompletions completions = new RunCompletions();
+    private final RunCompletions completions;
     private final Object workerLock = new Object();
     private WorkerLoop worker;
     private Committer committer;
@@ -81,6 +81,7 @@ public final class Worldflow implements AutoCloseable {
         this.codec = codec;
         this.clock = clock;
         this.registry = registry;
+        this.completions = new RunCompletions(world.runQueries());
         this.signalUrls = new SignalUrls(config, SIGNAL_URL, SIGNAL_SECRET);
     }
 
@@ -401,6 +402,7 @@ public final class Worldflow implements AutoCloseable {
                     // the JVM is already shutting down
                 }
             }
+            completions.close();
             world.close();
         }
     }

@@ -60,14 +60,16 @@ final class AppendBatch {
     }
 
     private final EventCodec codec;
+    private final String endChannel;
     private final Tables tables;
     private final TaskRows taskRows;
     private final Sql lock;
     /** The write statement for each combination of parts a batch needs (see {@link Writes#key()}). */
     private final Sql[] writeStatements = new Sql[8];
 
-    AppendBatch(EventCodec codec, Tables tables, TaskRows taskRows) {
+    AppendBatch(EventCodec codec, Tables tables, TaskRows taskRows, String endChannel) {
         this.codec = codec;
+        this.endChannel = endChannel;
         this.tables = tables;
         this.taskRows = taskRows;
         Tables.Runs r = tables.runs;
@@ -192,7 +194,8 @@ final class AppendBatch {
 
     /**
      * One statement whose data-modifying {@code WITH} parts insert the events, update the projections,
-     * consume the signals and remove the finished runs' turns, each from arrays ({@code unnest}).
+     * consume the signals and remove the finished runs' turns, each from arrays ({@code unnest}); when runs
+     * finish, its select names them on the end channel.
      */
     private Sql writeStatement(boolean withEvents, boolean withSignals, boolean withFinished) {
         List<CommonTableExpression<?>> parts = new ArrayList<>();
@@ -239,7 +242,7 @@ final class AppendBatch {
                     .where(t.runId.eq(any(param("finished", String[].class))))
                     .returningResult(t.runId)));
         }
-        return Sql.of(with(parts).select(inline(1)));
+        return Sql.of(with(parts).select(withFinished ? Database.endNotice(endChannel) : inline(1)));
     }
 
     /** Locks the rows of every run the batch touches, in run id order (as the server sorts), and reads their state. */

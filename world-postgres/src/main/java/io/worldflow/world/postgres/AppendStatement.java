@@ -42,7 +42,7 @@ import static org.jooq.impl.DSL.with;
  * run's end). Its {@code WITH} parts lock the runs in run id order ({@code FOR UPDATE}), keep those whose log
  * length is the expected one and which have not finished, and only for those insert the events, update the
  * projections, consume the signals, remove a finished run's turn and end the turns, announcing the earliest
- * next one. The main query returns each run's state as found, from which each append's result follows by
+ * next one and naming the finished runs on the end channel. The main query returns each run's state as found, from which each append's result follows by
  * the same rule. Other batches go through {@link AppendBatch} (a transaction of a few statements).
  */
 final class AppendStatement {
@@ -53,12 +53,14 @@ final class AppendStatement {
 
     private final Tables tables;
     private final String channel;
+    private final String endChannel;
     /** The statement for each combination of parts (1 events, 2 signals, 4 finished runs, 8 turn ends). */
     private final AtomicReferenceArray<Sql> statements = new AtomicReferenceArray<>(16);
 
-    AppendStatement(Tables tables, String channel) {
+    AppendStatement(Tables tables, String channel, String endChannel) {
         this.tables = tables;
         this.channel = channel;
+        this.endChannel = endChannel;
     }
 
     /** Whether the batch can go as one statement: each run once, and every turn end has a next time. */
@@ -248,9 +250,16 @@ final class AppendStatement {
                     .from(select(min(moved).as("earliest")).from(name("moved")).asTable("m"))
                     .where(m.isNotNull()));
         }
+        Field<Object> ended = inline((Object) null);
+        if (withFinished) {
+            // named once (an uncorrelated subquery), when one of the finishing appends was accepted
+            ended = field(select(Database.endNotice(endChannel)).from(name("ok"))
+                    .where(OK_ID.eq(any(param("finished", String[].class)))).limit(inline(1)));
+        }
         return Sql.of(with(parts)
                 .select(field(name("cur", "run_id")), field(name("cur", "log_length")),
-                        field(name("cur", "cancel_requested")), field(name("cur", "status")), earliest, announced)
+                        field(name("cur", "cancel_requested")), field(name("cur", "status")), earliest, announced,
+                        ended)
                 .from(name("cur")));
     }
 }

@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 
 import static org.jooq.impl.DSL.function;
+import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.param;
 
 /**
@@ -140,12 +141,25 @@ final class Database implements AutoCloseable {
         return channel;
     }
 
+    /** The NOTIFY channel that names finished runs. */
+    String endChannel() {
+        return settings.endChannel();
+    }
+
     /**
      * {@code pg_notify(:channel, :due)}: to select inside a statement that makes a turn due, with the
      * channel and the due instant in epoch microseconds as text ({@link #announcement}).
      */
     static Field<Object> announce() {
         return function("pg_notify", Object.class, param("channel", String.class), param("due", String.class));
+    }
+
+    /**
+     * {@code pg_notify(<end channel>, :endedPayload)}: selected by a write that finishes runs, naming them
+     * ({@link WriteColumns#endedPayload}); delivered to listeners when the write commits.
+     */
+    static Field<Object> endNotice(String endChannel) {
+        return function("pg_notify", Object.class, inline(endChannel), param("endedPayload", String.class));
     }
 
     /** The payload announcing {@code dueAt}. */

@@ -1,6 +1,7 @@
 package io.worldflow.world.postgres;
 
 import io.worldflow.spi.DueNotifier;
+import io.worldflow.spi.TaskQueue;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
@@ -11,15 +12,19 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Hears what other processes make due: a connection of its own (not from the pool) that {@code LISTEN}s on
- * the world's channel, read by a thread of its own, which hands each announced instant to the
- * {@link DueNotifier} (whose thread calls the subscribers). When the connection drops it reconnects with
- * backoff, and once listening again reports "due now", since announcements made meanwhile were missed.
+ * Hears what other processes make due and which runs they finish: a connection of its own (not from the
+ * pool) that {@code LISTEN}s on the world's two channels, read by a thread of its own. It hands each
+ * announced instant to the {@link DueNotifier} (whose thread calls the subscribers) and calls the end
+ * listeners itself with each finished run's id. When the connection drops it reconnects with backoff, and
+ * once listening again reports "due now" and "some runs ended", since notices sent meanwhile were missed.
  */
 final class DueListener implements AutoCloseable {
 
@@ -35,6 +40,7 @@ final class DueListener implements AutoCloseable {
     private final PgSettings settings;
     private final Connector connector;
     private final DueNotifier notifier;
+    private final List<Consumer<String>> endListeners = new CopyOnWriteArrayList<>();
     private final InstantSource clock;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition listening = lock.newCondition();
@@ -74,6 +80,14 @@ final class DueListener implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Adds a listener of finished runs' ids and starts listening; closing the subscription removes it. */
+    TaskQueue.Subscription subscribeEnded(Consumer<String> ended) {
+        Consumer<String> entry = ended::accept;   // one object per subscription, so close() removes only it
+        endListeners.add(entry);
+        start();
+        return () -> endListeners.remove(entry);
     }
 
     /** Whether the LISTEN connection is up (for tests and diagnostics). */
@@ -125,11 +139,13 @@ final class DueListener implements AutoCloseable {
                 }
                 try (Statement st = c.createStatement()) {
                     st.execute("LISTEN \"" + settings.channel() + "\"");
+                    st.execute("LISTEN \"" + settings.endChannel() + "\"");
                 }
                 setListening(true);
                 if (lost) {
                     log.info("postgres world: listening on {} again", settings.maskedUrl());
                     notifier.due(clock.instant());   // what was announced meanwhile was missed
+                    ended("*");
                     lost = false;
                 }
                 backoff = FIRST_BACKOFF_MILLIS;
@@ -155,24 +171,53 @@ final class DueListener implements AutoCloseable {
     /** Reads notifications until closed or the connection fails. */
     private void listen(Connection c) throws SQLException {
         PGConnection pg = c.unwrap(PGConnection.class);
+        String endChannel = settings.endChannel();
         long lastCheck = System.nanoTime();
         while (!closed) {
             PGNotification[] notifications = pg.getNotifications(POLL_MILLIS);
             if (notifications != null && notifications.length > 0) {
                 Instant earliest = null;
                 for (PGNotification n : notifications) {
+                    if (endChannel.equals(n.getName())) {
+                        endedRuns(n.getParameter());
+                        continue;
+                    }
                     Instant at = parse(n.getParameter());
                     if (earliest == null || at.isBefore(earliest)) {
                         earliest = at;
                     }
                 }
-                notifier.due(earliest);
+                if (earliest != null) {
+                    notifier.due(earliest);
+                }
                 lastCheck = System.nanoTime();
             } else if (System.nanoTime() - lastCheck > CHECK_IDLE_NANOS) {
                 try (Statement st = c.createStatement()) {
                     st.execute("SELECT 1");
                 }
                 lastCheck = System.nanoTime();
+            }
+        }
+    }
+
+    /** An end notice's payload: finished run ids, one per line ({@code "*"}: some runs, unnamed). */
+    private void endedRuns(String payload) {
+        if (endListeners.isEmpty() || payload == null) {
+            return;
+        }
+        for (String runId : payload.split("\n")) {
+            if (!runId.isEmpty()) {
+                ended(runId);
+            }
+        }
+    }
+
+    private void ended(String runId) {
+        for (Consumer<String> listener : endListeners) {
+            try {
+                listener.accept(runId);
+            } catch (RuntimeException e) {
+                log.warn("a finished-run listener failed", e);
             }
         }
     }

@@ -67,8 +67,8 @@ final class PgEventLog implements EventLog {
         this.rows = new RunRows(tables, codec);
         this.locker = new RunTarget.Locker(tables);
         this.taskRows = new TaskRows(tables, db.channel());
-        this.batch = new AppendBatch(codec, tables, taskRows);
-        this.oneStatement = new AppendStatement(tables, db.channel());
+        this.batch = new AppendBatch(codec, tables, taskRows, db.endChannel());
+        this.oneStatement = new AppendStatement(tables, db.channel(), db.endChannel());
         this.create = createStatement(tables);
         Tables.Events e = tables.events;
         this.read = Sql.of(select(e.json).from(e.table)

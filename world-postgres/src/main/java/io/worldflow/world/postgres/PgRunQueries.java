@@ -7,6 +7,7 @@ import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
 import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.RunQueries;
+import io.worldflow.spi.TaskQueue;
 import org.jooq.Condition;
 
 import java.sql.ResultSet;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import static org.jooq.impl.DSL.count;
 
@@ -27,9 +29,11 @@ final class PgRunQueries implements RunQueries {
     private final Tables.Runs runs;
     private final RunRows rows;
     private final boolean utf8;
+    private final DueListener listener;
 
-    PgRunQueries(Database db, EventCodec codec, boolean utf8) {
+    PgRunQueries(Database db, EventCodec codec, boolean utf8, DueListener listener) {
         this.db = db;
+        this.listener = listener;
         this.runs = db.tables.runs;
         this.rows = new RunRows(db.tables, codec);
         this.utf8 = utf8;
@@ -66,6 +70,13 @@ final class PgRunQueries implements RunQueries {
         List<RunInfo> page = found.subList(0, query.limit());
         RunInfo last = page.getLast();
         return new RunPage(page, new RunCursor(Micros.of(last.createdAt()), last.runId()).encode());
+    }
+
+    /** Hears of runs finished by any process through the world's end channel (LISTEN/NOTIFY). */
+    @Override
+    public TaskQueue.Subscription subscribeEnded(Consumer<String> ended) {
+        Objects.requireNonNull(ended, "ended");
+        return listener.subscribeEnded(ended);
     }
 
     /** Every status is present, with 0 when no run matches. */

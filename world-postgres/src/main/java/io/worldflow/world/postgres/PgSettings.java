@@ -96,11 +96,20 @@ record PgSettings(String url, String user, String password, String schema, Strin
      * from waking each other.
      */
     String channel() {
-        String plain = schema + "." + prefix + "due";
+        return channel("due");
+    }
+
+    /** The NOTIFY channel on which appends that finish runs name them ({@code <schema>.<prefix>ended}). */
+    String endChannel() {
+        return channel("ended");
+    }
+
+    private String channel(String name) {
+        String plain = schema + "." + prefix + name;
         if (plain.length() <= MAX_CHANNEL_LENGTH) {
             return plain;
         }
-        return prefix + "due_" + HexFormat.of().formatHex(sha256(schema)).substring(0, 16);
+        return prefix + name + "_" + HexFormat.of().formatHex(sha256(schema)).substring(0, 16);
     }
 
     static String mask(String url) {

@@ -117,19 +117,20 @@ final class PgTaskQueue implements TaskQueue {
 
     private static Sql leaseStatement(Tables.Tasks t, boolean oneQueue) {
         Field<Long> now = param("now", Long.class);
+        Field<Long> dueBy = param("dueBy", Long.class);
         Field<Integer> max = param("max", Integer.class);
         Condition inQueues = oneQueue ? t.queue.eq(param("queue", String.class))
                 : t.queue.eq(any(param("queues", String[].class)));
         CommonTableExpression<?> fresh = name("fresh").fields("run_id", "priority", "available_at").asMaterialized(
                 select(t.runId, t.priority, t.availableAt).from(t.table)
-                        .where(t.leaseToken.isNull().and(inQueues).and(t.availableAt.le(now)))
+                        .where(t.leaseToken.isNull().and(inQueues).and(t.availableAt.le(dueBy)))
                         .orderBy(t.priority.desc(), t.availableAt, t.runId)
                         .limit(max)
                         .forUpdate().skipLocked());
         CommonTableExpression<?> lapsed = name("lapsed").fields("run_id", "priority", "available_at").asMaterialized(
                 select(t.runId, t.priority, t.availableAt).from(t.table)
                         .where(t.leaseToken.isNotNull().and(inQueues).and(t.leaseExpires.le(now))
-                                .and(t.availableAt.le(now)))
+                                .and(t.availableAt.le(dueBy)))
                         .orderBy(t.priority.desc(), t.availableAt, t.runId)
                         .limit(max)
                         .forUpdate().skipLocked());
@@ -155,8 +156,14 @@ final class PgTaskQueue implements TaskQueue {
 
     @Override
     public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor) {
+        return lease(workerId, queues, max, leaseFor, Duration.ZERO);
+    }
+
+    @Override
+    public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
         Objects.requireNonNull(workerId, "workerId");
         requirePositive(leaseFor);
+        requireNotNegative(lookahead);
         if (queues.isEmpty() || max <= 0) {
             return List.of();
         }
@@ -167,7 +174,7 @@ final class PgTaskQueue implements TaskQueue {
             Sql.Call statement = queueArray.length == 1
                     ? tx.call(lease[0]).set("queue", queueArray[0])
                     : tx.call(lease[1]).set("queues", queueArray);
-            try (Sql.Call call = statement.set("now", Micros.of(now))
+            try (Sql.Call call = statement.set("now", Micros.of(now)).set("dueBy", Micros.of(now.plus(lookahead)))
                     .set("max", max).set("owner", workerId).set("expires", Micros.of(now.plus(leaseFor)));
                  ResultSet rs = call.query()) {
                 while (rs.next()) {
@@ -268,6 +275,13 @@ final class PgTaskQueue implements TaskQueue {
         Objects.requireNonNull(leaseFor, "leaseFor");
         if (leaseFor.isNegative() || leaseFor.isZero()) {
             throw new IllegalArgumentException("leaseFor must be positive, was " + leaseFor);
+        }
+    }
+
+    private static void requireNotNegative(Duration lookahead) {
+        Objects.requireNonNull(lookahead, "lookahead");
+        if (lookahead.isNegative()) {
+            throw new IllegalArgumentException("lookahead must not be negative, was " + lookahead);
         }
     }
 }

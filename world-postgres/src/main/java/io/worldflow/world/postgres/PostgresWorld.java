@@ -42,7 +42,7 @@ final class PostgresWorld implements World {
         this.eventLog = new PgEventLog(db, context.codec(), context.clock());
         this.taskQueue = new PgTaskQueue(db, context.clock(), notifier, listener);
         this.signals = new PgSignals(db, context.clock());
-        this.runQueries = new PgRunQueries(db, context.codec(), utf8);
+        this.runQueries = new PgRunQueries(db, context.codec(), utf8, listener);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.worldflow.world.postgres;
 import io.worldflow.event.Event;
 import io.worldflow.spi.Append;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -11,7 +12,8 @@ import java.util.Set;
 
 /**
  * What successful appends write besides the projection, gathered column-wise for {@code unnest}: their
- * events, the signals they consume and the runs they finish. Shared by both ways of writing a batch.
+ * events, the signals they consume and the runs they finish (named in a NOTIFY on the world's end channel,
+ * delivered when the write commits). Shared by both ways of writing a batch.
  */
 final class WriteColumns {
 
@@ -23,6 +25,8 @@ final class WriteColumns {
     private final List<Long> signalIds = new ArrayList<>();
     private final List<String> signalRuns = new ArrayList<>();
     private final Set<String> finished = new LinkedHashSet<>();
+    /** Under PostgreSQL's 8,000-byte NOTIFY payload limit. */
+    private static final int MAX_PAYLOAD_BYTES = 7_900;
 
     /** Adds one append's events (with their JSON), consumed signals and, when terminal, its run as finished. */
     void add(AppendBatch.Encoded encoded) {
@@ -45,6 +49,15 @@ final class WriteColumns {
         }
     }
 
+    /**
+     * The NOTIFY payload naming the finished runs, one per line (run ids hold no control characters), or
+     * {@code "*"} ("some runs ended") when the list would pass PostgreSQL's payload limit.
+     */
+    String endedPayload() {
+        String joined = String.join("\n", finished);
+        return joined.getBytes(StandardCharsets.UTF_8).length <= MAX_PAYLOAD_BYTES ? joined : "*";
+    }
+
     boolean isFinished(String runId) {
         return finished.contains(runId);
     }
@@ -65,7 +78,7 @@ final class WriteColumns {
             call.set("sigId", signalIds.toArray(Long[]::new)).set("sigRun", signalRuns.toArray(String[]::new));
         }
         if ((key & 4) != 0) {
-            call.set("finished", finished.toArray(String[]::new));
+            call.set("finished", finished.toArray(String[]::new)).set("endedPayload", endedPayload());
         }
     }
 }

@@ -104,7 +104,9 @@ class OutageTest {
         assertThatThrownBy(() -> wf.start(sleeper, 999))
                 .isInstanceOf(WorldException.class)
                 .satisfies(e -> assertThat(((WorldException) e).isTransient()).isTrue());
-        Thread.sleep(3_000);                          // timers come due and leases lapse meanwhile
+        // timers come due and leases lapse meanwhile; longer than the pool's connection timeout (5 s), so the
+        // appends of the busy steps' results fail rather than wait for the database's return
+        Thread.sleep(6_000);
         pg = TestPostgres.embedded(data, port);
 
         for (int i = 0; i < SLEEPERS; i++) {

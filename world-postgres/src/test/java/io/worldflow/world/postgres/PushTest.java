@@ -1,5 +1,12 @@
 package io.worldflow.world.postgres;
 
+import io.worldflow.Payload;
+import io.worldflow.RunStatus;
+import io.worldflow.event.Event;
+import io.worldflow.event.StepScheduled;
+import io.worldflow.event.WorkflowCompleted;
+import io.worldflow.spi.Append;
+import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.TaskQueue;
 import io.worldflow.spi.World;
@@ -7,6 +14,8 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -14,7 +23,10 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** LISTEN/NOTIFY between processes: what one world makes due, another world's subscribers hear. */
+/**
+ * LISTEN/NOTIFY between processes: what one world makes due, and which runs it finishes, another world's
+ * subscribers hear.
+ */
 class PushTest extends PgTestSupport {
 
     @Test
@@ -81,5 +93,94 @@ class PushTest extends PgTestSupport {
         } finally {
             subscription.close();
         }
+    }
+
+    @Test
+    void aSubscriberHearsWhichRunsAnotherProcessFinishesAndNoOthers() throws Exception {
+        String schema = freshSchema();
+        World listener = open(config(schema));
+        World writer = open(config(schema));
+        BlockingQueue<String> ended = new LinkedBlockingQueue<>();
+        TaskQueue.Subscription subscription = listener.runQueries().subscribeEnded(ended::add);
+        try {
+            for (String id : List.of("one", "two", "three", "four")) {
+                writer.eventLog().create(newRun(id));
+            }
+
+            // one statement: a single finishing append
+            assertThat(writer.eventLog().append(List.of(finish("one", 1))).getFirst().appended()).isTrue();
+            assertThat(ended.poll(10, TimeUnit.SECONDS)).isEqualTo("one");
+
+            // a transaction of several statements (a run twice in the batch), finishing two runs
+            List<AppendResult> results = writer.eventLog().append(List.of(
+                    new Append("two", 1, List.of(scheduled("two", 1)), RunStatus.RUNNING),
+                    finish("two", 2),
+                    finish("three", 1)));
+            assertThat(results).allMatch(AppendResult::appended);
+            assertThat(List.of(ended.poll(10, TimeUnit.SECONDS), ended.poll(10, TimeUnit.SECONDS)))
+                    .containsExactlyInAnyOrder("two", "three");
+
+            // neither a refused finishing append nor a run that goes on is named
+            assertThat(writer.eventLog().append(List.of(finish("four", 5))).getFirst().appended()).isFalse();
+            writer.eventLog().append(List.of(new Append("four", 1, List.of(scheduled("four", 1)), RunStatus.RUNNING)));
+            assertThat(ended.poll(500, TimeUnit.MILLISECONDS)).isNull();
+        } finally {
+            subscription.close();
+        }
+        writer.eventLog().append(List.of(finish("four", 2)));
+        assertThat(ended.poll(500, TimeUnit.MILLISECONDS)).as("after closing the subscription").isNull();
+    }
+
+    @Test
+    void aBatchFinishingMoreRunsThanANoticeCanNameSaysSomeEnded() throws Exception {
+        String schema = freshSchema();
+        World listener = open(config(schema));
+        World writer = open(config(schema));
+        BlockingQueue<String> ended = new LinkedBlockingQueue<>();
+        TaskQueue.Subscription subscription = listener.runQueries().subscribeEnded(ended::add);
+        try {
+            List<Append> finishing = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                String id = "a-rather-long-run-identifier-of-forty-" + i;
+                writer.eventLog().create(newRun(id));
+                finishing.add(finish(id, 1));
+            }
+
+            assertThat(writer.eventLog().append(finishing)).allMatch(AppendResult::appended);
+
+            assertThat(ended.poll(10, TimeUnit.SECONDS)).isEqualTo("*");
+            assertThat(ended.poll(300, TimeUnit.MILLISECONDS)).isNull();
+        } finally {
+            subscription.close();
+        }
+    }
+
+    @Test
+    void afterReconnectingTheListenerSaysSomeRunsEnded() throws Exception {
+        String schema = freshSchema();
+        World listener = open(config(schema));
+        World writer = open(config(schema));
+        BlockingQueue<String> ended = new LinkedBlockingQueue<>();
+        TaskQueue.Subscription subscription = listener.runQueries().subscribeEnded(ended::add);
+        try {
+            TestPostgres.shared().execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    + " WHERE query LIKE 'LISTEN \"" + schema + ".%'");
+
+            assertThat(ended.poll(15, TimeUnit.SECONDS)).as("notices were missed meanwhile").isEqualTo("*");
+            writer.eventLog().create(newRun("r1"));
+            writer.eventLog().append(List.of(finish("r1", 1)));
+            assertThat(ended.poll(10, TimeUnit.SECONDS)).isEqualTo("r1");
+        } finally {
+            subscription.close();
+        }
+    }
+
+    private Append finish(String runId, long seq) {
+        List<Event> events = List.of(new WorkflowCompleted(runId, seq, clock.instant(), new Payload("1", "java.lang.Integer")));
+        return new Append(runId, seq, events, RunStatus.COMPLETED);
+    }
+
+    private StepScheduled scheduled(String runId, long seq) {
+        return new StepScheduled(runId, seq, clock.instant(), "s" + seq, "s");
     }
 }
