@@ -276,4 +276,48 @@ public abstract class TimersContract extends WorldContractSupport {
         assertThat(log().read("order-1", 0)).filteredOn(e -> e instanceof TimerFired).hasSize(1);
         assertNothingDue();
     }
+
+    // ---- claiming ahead of the due time ----
+
+    private static final Duration LOOKAHEAD = Duration.ofMillis(50);
+
+    private List<Lease> leaseAhead(String worker) {
+        return tasks().lease(worker, Set.of(QUEUE), 10, LEASE, LOOKAHEAD);
+    }
+
+    @Test
+    void aLookaheadClaimsATurnDueWithinItAndNoneLater() {
+        create("soon");
+        Instant soon = sleep("soon", Duration.ofMinutes(10));
+        create("later");
+        sleep("later", Duration.ofMinutes(10).plus(LOOKAHEAD).plus(MS));
+
+        clock.set(soon.minus(LOOKAHEAD).minus(MS));
+        assertThat(leaseAhead("w")).as("nothing is due within the lookahead yet").isEmpty();
+        clock.set(soon.minus(LOOKAHEAD));
+        assertThat(leaseAhead("w")).extracting(Lease::runId).containsExactly("soon");
+        assertNothingDue();
+        assertThat(leaseAhead("w")).as("'later' is due just past the lookahead").isEmpty();
+    }
+
+    @Test
+    void aLookaheadNeverTakesALeaseBeforeItLapses() {
+        create("order-1");
+        Lease held = leaseRun("order-1");
+
+        clock.set(held.expiresAt().minus(MS));
+        assertThat(leaseAhead("other")).as("the lease is still current").isEmpty();
+        clock.set(held.expiresAt());
+        assertThat(leaseAhead("other")).extracting(Lease::runId).containsExactly("order-1");
+    }
+
+    @Test
+    void aNegativeLookaheadIsRefusedAndClaimsNothing() {
+        create("order-1");
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+                        tasks().lease("w", Set.of(QUEUE), 10, LEASE, Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lookahead");
+        leaseRun("order-1");
+    }
 }

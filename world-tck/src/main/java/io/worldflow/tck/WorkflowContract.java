@@ -65,6 +65,35 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
     }
 
     @Test
+    void inAFanOutAStepRunsOnlyOnceWhatItsOwnCodeSawIsDurable() {
+        java.util.Map<String, List<String>> seenByStep = new java.util.concurrent.ConcurrentHashMap<>();
+        Workflow<Item, String> w = Workflow.define("tck.durable-branches", Item.class, (ctx, item) -> {
+            String runId = ctx.runId();
+            java.util.function.Supplier<List<String>> durable = () -> world.eventLog().read(runId, 0).stream()
+                    .filter(e -> e instanceof StepCompleted).map(e -> ((StepCompleted) e).stepId()).sorted().toList();
+            ctx.step("before", () -> "x");
+            ctx.parallel("fan", List.of("a", "b"), (branch, name) -> {
+                branch.step("first", () -> seenByStep.put(name + ".first", durable.get()));
+                return branch.step("second", () -> seenByStep.put(name + ".second", durable.get()));
+            });
+            ctx.step("after", () -> seenByStep.put("after", durable.get()));
+            return "done";
+        });
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, new Item("mug", 1));
+
+        assertThat(run.result(WAIT)).isEqualTo("done");
+        // what the parent saw before the fork, and each branch's own earlier steps, were durable first
+        assertThat(seenByStep.get("a.first")).contains("before");
+        assertThat(seenByStep.get("b.first")).contains("before");
+        assertThat(seenByStep.get("a.second")).contains("before", "fan/0/first");
+        assertThat(seenByStep.get("b.second")).contains("before", "fan/1/first");
+        // after the join the parent has seen every branch's outcomes
+        assertThat(seenByStep.get("after")).containsExactly("before", "fan/0/first", "fan/0/second",
+                "fan/1/first", "fan/1/second");
+    }
+
+    @Test
     void stepsRunInOrderAndTheResultIsRecorded() {
         Workflow<Item, Label> w = Workflow.define("tck.steps", Item.class, (ctx, item) -> {
             int a = ctx.step("s1", () -> 1);
@@ -181,6 +210,22 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
         clock.advance(Duration.ofMinutes(5));
         assertThat(run.result(WAIT)).isEqualTo("later");
     }
+
+    @Test
+    void aDelayedStartDueSoonIsClaimedAheadButStartsNoEarlier() {
+        Workflow<String, String> w = Workflow.define("tck.delayed-soon", String.class,
+                (ctx, in) -> ctx.step("go", () -> in + "@" + clock.instant().equals(startAt)));
+        worldflow(w);
+        startAt = clock.instant().plusMillis(20);   // within the worker's lookahead: claimed at once
+        RunHandle<String> run = wf.start(w, "soon", StartOptions.defaults().withDelay(Duration.ofMillis(20)));
+        assertStaysFor(run.id(), Duration.ofMillis(300), RunStatus.PENDING);
+        clock.advance(Duration.ofMillis(19));
+        assertStaysFor(run.id(), Duration.ofMillis(200), RunStatus.PENDING);
+        clock.advance(Duration.ofMillis(1));
+        assertThat(run.result(WAIT)).isEqualTo("soon@true");
+    }
+
+    private volatile java.time.Instant startAt;
 
     @Test
     void startingWithAnExistingIdReturnsTheExistingRun() {

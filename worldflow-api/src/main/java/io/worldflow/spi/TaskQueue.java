@@ -22,6 +22,15 @@ public interface TaskQueue {
     List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor);
 
     /**
+     * Like {@link #lease(String, Set, int, Duration)}, but also claims turns that become due within
+     * {@code lookahead} from now, so that a worker can load a sleeping run just before its wake-up and resume
+     * it on time (the orchestrator waits in memory for the rest). The default looks no further than now.
+     */
+    default List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
+        return lease(workerId, queues, max, leaseFor);
+    }
+
+    /**
      * Extends a lease (heartbeat).
      *
      * @return the extended lease, or empty when the lease was lost (expired and taken, or completed)

@@ -22,8 +22,9 @@ import java.util.function.Consumer;
 final class LocalTaskQueue implements TaskQueue {
 
     /**
-     * Leases the best due rows in one statement. ?1 owner, ?2 lease expiry, ?3 now, ?4 max, then the queues.
-     * A turn requested before now is covered by the new lease; one requested for later is kept.
+     * Leases the best due rows in one statement. ?1 owner, ?2 lease expiry, ?3 now, ?4 max, ?5 due by (now
+     * plus the lookahead), then the queues. A turn requested before now is covered by the new lease; one
+     * requested for later is kept.
      */
     private static final String LEASE = """
             UPDATE tasks SET
@@ -32,7 +33,7 @@ final class LocalTaskQueue implements TaskQueue {
                 requested_at = CASE WHEN requested_at <= ?3 THEN NULL ELSE requested_at END
             WHERE run_id IN (
                 SELECT run_id FROM tasks
-                WHERE queue IN (%s) AND available_at <= ?3 AND (lease_expires IS NULL OR lease_expires <= ?3)
+                WHERE queue IN (%s) AND available_at <= ?5 AND (lease_expires IS NULL OR lease_expires <= ?3)
                 ORDER BY priority DESC, available_at, run_id
                 LIMIT ?4)
             RETURNING run_id, lease_token, queue, lease_expires, deliveries, priority, available_at""";
@@ -60,22 +61,29 @@ final class LocalTaskQueue implements TaskQueue {
 
     @Override
     public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor) {
+        return lease(workerId, queues, max, leaseFor, Duration.ZERO);
+    }
+
+    @Override
+    public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
         Objects.requireNonNull(workerId, "workerId");
         requirePositive(leaseFor);
+        requireNotNegative(lookahead);
         if (queues.isEmpty() || max <= 0) {
             return List.of();
         }
         List<String> queueList = List.copyOf(queues);
-        String sql = LEASE.formatted(placeholders(5, queueList.size()));
-        List<Leased> leased = db.write("lease", null, tx -> {
+        String sql = LEASE.formatted(placeholders(6, queueList.size()));
+        List<Leased> leased = db.writeLease("lease", null, tx -> {
             Instant now = clock.instant();
             PreparedStatement ps = tx.prepare(sql);
             ps.setString(1, workerId);
             Micros.bind(ps, 2, now.plus(leaseFor));
             Micros.bind(ps, 3, now);
             ps.setInt(4, max);
+            Micros.bind(ps, 5, now.plus(lookahead));
             for (int i = 0; i < queueList.size(); i++) {
-                ps.setString(5 + i, queueList.get(i));
+                ps.setString(6 + i, queueList.get(i));
             }
             List<Leased> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
@@ -98,7 +106,7 @@ final class LocalTaskQueue implements TaskQueue {
     public Optional<Lease> extend(Lease lease, Duration leaseFor) {
         Objects.requireNonNull(lease, "lease");
         requirePositive(leaseFor);
-        return db.write("extend lease", SqlFailures.run(lease.runId()), tx -> {
+        return db.writeLease("extend lease", SqlFailures.run(lease.runId()), tx -> {
             Instant expires = Micros.truncate(clock.instant().plus(leaseFor));
             PreparedStatement ps = tx.prepare(EXTEND);
             Micros.bind(ps, 1, expires);
@@ -203,6 +211,13 @@ final class LocalTaskQueue implements TaskQueue {
         Objects.requireNonNull(leaseFor, "leaseFor");
         if (leaseFor.isNegative() || leaseFor.isZero()) {
             throw new IllegalArgumentException("leaseFor must be positive, was " + leaseFor);
+        }
+    }
+
+    private static void requireNotNegative(Duration lookahead) {
+        Objects.requireNonNull(lookahead, "lookahead");
+        if (lookahead.isNegative()) {
+            throw new IllegalArgumentException("lookahead must not be negative, was " + lookahead);
         }
     }
 }

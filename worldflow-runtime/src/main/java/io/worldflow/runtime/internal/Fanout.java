@@ -18,11 +18,16 @@ final class Fanout<T, R> {
     private final int limit;
     private final Object[] results;
     private final Throwable[] errors;
+    /** The last outcome each branch's code may have acted on, taken over by the parent after the join. */
+    private final long[] seen;
+    private final RunContext parent;
     private int started;
     private int finished;
 
-    Fanout(RunExecution exec, String parallelId, List<T> items, ParallelOptions options, BranchFunction<T, R> fn) {
+    Fanout(RunExecution exec, RunContext parent, String parallelId, List<T> items, ParallelOptions options,
+           BranchFunction<T, R> fn) {
         this.exec = exec;
+        this.parent = parent;
         this.parallelId = parallelId;
         this.items = new ArrayList<>(items);
         this.fn = fn;
@@ -30,6 +35,8 @@ final class Fanout<T, R> {
         this.limit = options.maxConcurrency() == 0 ? n : Math.min(n, options.maxConcurrency());
         this.results = new Object[n];
         this.errors = new Throwable[n];
+        this.seen = new long[n];
+        java.util.Arrays.fill(seen, -1);
     }
 
     List<R> run() {
@@ -43,6 +50,9 @@ final class Fanout<T, R> {
             }
         });
         exec.awaitInMemory(() -> finished == n);
+        for (long branchSeen : seen) {
+            parent.sawAlso(branchSeen);
+        }
         exec.checkActive();
         for (int i = 0; i < n; i++) {
             Throwable e = errors[i];
@@ -68,7 +78,7 @@ final class Fanout<T, R> {
     }
 
     private void runBranch(int index) {
-        RunContext ctx = new RunContext(exec, Ids.branch(parallelId, index));
+        RunContext ctx = new RunContext(exec, Ids.branch(parallelId, index), parent.seenSeq());
         ctx.enter();
         try {
             R value = fn.apply(ctx, items.get(index));
@@ -80,6 +90,7 @@ final class Fanout<T, R> {
         } catch (Throwable e) {
             errors[index] = e;
         } finally {
+            seen[index] = ctx.seenSeq();
             exec.update(() -> {
                 finished++;
                 if (started < items.size()) {

@@ -11,6 +11,7 @@ import io.worldflow.StepFunction;
 import io.worldflow.StepOptions;
 import io.worldflow.WorkflowContext;
 import io.worldflow.WorldflowException;
+import io.worldflow.event.Event;
 import io.worldflow.event.MarkerRecorded;
 import io.worldflow.event.ParallelCompleted;
 import io.worldflow.event.ParallelStarted;
@@ -38,6 +39,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongFunction;
 
 /**
  * The {@link WorkflowContext} of one scope of a run: the root, or one branch of a fan-out. Each
@@ -55,10 +57,31 @@ final class RunContext implements WorkflowContext {
     private final String scope;
     private final Map<String, Integer> occurrences = new HashMap<>();
     private int position;
+    /**
+     * The seq of the last outcome this scope's code may have acted on: its own, and its parent's up to the
+     * fork; -1 for none recorded in this turn (a replayed outcome is durable already).
+     */
+    private long seenSeq;
 
-    RunContext(RunExecution exec, String scope) {
+    RunContext(RunExecution exec, String scope, long seenSeq) {
         this.exec = exec;
         this.scope = scope;
+        this.seenSeq = seenSeq;
+    }
+
+    /** The last outcome this scope's code may have acted on (see {@link #seenSeq}). */
+    long seenSeq() {
+        return seenSeq;
+    }
+
+    /** After a fan-out: the parent's code has now seen what its branches saw. */
+    void sawAlso(long branchSeenSeq) {
+        seenSeq = Math.max(seenSeq, branchSeenSeq);
+    }
+
+    /** Buffers an event of this scope, noting it when it is an outcome the code acts on. */
+    private void record(LongFunction<Event> make) {
+        seenSeq = Math.max(seenSeq, exec.record(make));
     }
 
     @Override
@@ -135,7 +158,7 @@ final class RunContext implements WorkflowContext {
         int before = recorded == null ? 0 : recorded.attemptsBeforeRetry;
         int attempt = before + 1;
         if (recorded == null) {
-            exec.record(seq -> new StepScheduled(exec.runId, seq, exec.now(), id, name));
+            record(seq -> new StepScheduled(exec.runId, seq, exec.now(), id, name));
         } else {
             StepRetrying retrying = recorded.last(StepRetrying.class);
             StepStarted started = recorded.last(StepStarted.class);
@@ -151,7 +174,7 @@ final class RunContext implements WorkflowContext {
                     ErrorInfo err = ErrorInfo.of(StepInterruptedException.class.getName(), "attempt " + started.attempt()
                             + " of at-most-once step '" + id + "' was interrupted and is not run again");
                     int a = started.attempt();
-                    exec.record(seq -> new StepFailed(exec.runId, seq, exec.now(), id, a, err));
+                    record(seq -> new StepFailed(exec.runId, seq, exec.now(), id, a, err));
                     throw new StepFailedException(id, a, err, null);
                 }
                 attempt = started.attempt();
@@ -163,11 +186,11 @@ final class RunContext implements WorkflowContext {
         while (true) {
             exec.beginLive();
             int a = attempt;
-            exec.record(seq -> new StepStarted(exec.runId, seq, exec.now(), id, a));
+            record(seq -> new StepStarted(exec.runId, seq, exec.now(), id, a));
             if (options.atMostOnce()) {
                 exec.flush();
             } else {
-                exec.flushOutcomes();
+                exec.flushOutcomes(seenSeq);
             }
             Throwable error;
             try {
@@ -177,7 +200,7 @@ final class RunContext implements WorkflowContext {
                 // the code continues with what replay would see: the value as decoded from the log
                 T recordedValue = exec.engine.codec.decode(result, null, what);
                 // durable with the next side effect or the turn's end, whichever comes first
-                exec.record(seq -> new StepCompleted(exec.runId, seq, exec.now(), id, a, result));
+                record(seq -> new StepCompleted(exec.runId, seq, exec.now(), id, a, result));
                 return recordedValue;
             } catch (ExecutionStop stop) {
                 throw stop;
@@ -189,12 +212,12 @@ final class RunContext implements WorkflowContext {
             ErrorInfo err = ErrorInfo.of(error);
             if (policy.shouldRetry(error, a - before)) {
                 Instant retryAt = exec.now().plus(policy.delayAfter(a - before, ThreadLocalRandom.current()));
-                exec.record(seq -> new StepRetrying(exec.runId, seq, exec.now(), id, a, err, retryAt));
+                record(seq -> new StepRetrying(exec.runId, seq, exec.now(), id, a, err, retryAt));
                 waitUntil(retryAt, false);
                 attempt++;
                 continue;
             }
-            exec.record(seq -> new StepFailed(exec.runId, seq, exec.now(), id, a, err));
+            record(seq -> new StepFailed(exec.runId, seq, exec.now(), id, a, err));
             throw new StepFailedException(id, a, err, error);
         }
     }
@@ -258,10 +281,10 @@ final class RunContext implements WorkflowContext {
             fireAt = recorded.first(TimerScheduled.class).fireAt();
         } else {
             fireAt = until != null ? until : exec.now().plus(duration);
-            exec.record(seq -> new TimerScheduled(exec.runId, seq, exec.now(), id, name, fireAt));
+            record(seq -> new TimerScheduled(exec.runId, seq, exec.now(), id, name, fireAt));
         }
         waitUntil(fireAt, false);
-        exec.record(seq -> new TimerFired(exec.runId, seq, exec.now(), id));
+        record(seq -> new TimerFired(exec.runId, seq, exec.now(), id));
     }
 
     /** Waits durably until {@code at} (never returns before it). */
@@ -306,18 +329,18 @@ final class RunContext implements WorkflowContext {
             timeoutAt = recorded.first(SignalRequested.class).timeoutAt();
         } else {
             timeoutAt = timeout == null ? null : exec.now().plus(timeout);
-            exec.record(seq -> new SignalRequested(exec.runId, seq, exec.now(), id, name, timeoutAt));
+            record(seq -> new SignalRequested(exec.runId, seq, exec.now(), id, name, timeoutAt));
         }
         while (true) {
             long generation = exec.pokeCount();
             Optional<PendingSignal> signal = exec.claimSignal(name);
             if (signal.isPresent()) {
                 PendingSignal s = signal.get();
-                exec.record(seq -> new SignalReceived(exec.runId, seq, exec.now(), id, name, s.payload(), s.sentAt()));
+                record(seq -> new SignalReceived(exec.runId, seq, exec.now(), id, name, s.payload(), s.sentAt()));
                 return Optional.ofNullable(decodeSignal(s.payload(), type, id));
             }
             if (timeoutAt != null && !exec.now().isBefore(timeoutAt)) {
-                exec.record(seq -> new SignalTimedOut(exec.runId, seq, exec.now(), id, name));
+                record(seq -> new SignalTimedOut(exec.runId, seq, exec.now(), id, name));
                 return Optional.empty();
             }
             exec.awaitDurable(generation, timeoutAt, true);
@@ -351,11 +374,11 @@ final class RunContext implements WorkflowContext {
             }
         } else {
             exec.beginLive();
-            exec.record(seq -> new ParallelStarted(exec.runId, seq, exec.now(), id, name, items.size()));
+            record(seq -> new ParallelStarted(exec.runId, seq, exec.now(), id, name, items.size()));
         }
-        List<R> results = new Fanout<>(exec, id, items, options, fn).run();
+        List<R> results = new Fanout<>(exec, this, id, items, options, fn).run();
         if (recorded == null || !recorded.has(ParallelCompleted.class)) {
-            exec.record(seq -> new ParallelCompleted(exec.runId, seq, exec.now(), id));
+            record(seq -> new ParallelCompleted(exec.runId, seq, exec.now(), id));
         }
         return results;
     }
@@ -401,7 +424,7 @@ final class RunContext implements WorkflowContext {
             throw new WorldflowException(what + " threw: " + e, e);
         }
         Payload payload = exec.engine.codec.encode(value, what);
-        exec.record(seq -> new MarkerRecorded(exec.runId, seq, exec.now(), id, kind, payload));
+        record(seq -> new MarkerRecorded(exec.runId, seq, exec.now(), id, kind, payload));
         return exec.engine.codec.decode(payload, type, what);
     }
 
@@ -426,7 +449,7 @@ final class RunContext implements WorkflowContext {
             return minSupported;
         }
         Payload payload = exec.engine.codec.encode(maxSupported, "version " + id);
-        exec.record(seq -> new MarkerRecorded(exec.runId, seq, exec.now(), id, "version", payload));
+        record(seq -> new MarkerRecorded(exec.runId, seq, exec.now(), id, "version", payload));
         return maxSupported;
     }
 

@@ -131,7 +131,7 @@ final class RunExecution {
 
     /** Starts the workflow code on its main virtual thread. */
     void start() {
-        RunContext root = new RunContext(this, "");
+        RunContext root = new RunContext(this, "", -1);
         spawn("main", () -> runMain(root));
     }
 
@@ -416,9 +416,13 @@ final class RunExecution {
         return runLog.claimSignal(name);
     }
 
-    /** Buffers an event; it becomes durable with the next flush. */
-    void record(LongFunction<Event> make) {
-        runLog.record(make);
+    /**
+     * Buffers an event; it becomes durable with the next flush.
+     *
+     * @return its seq when it is an outcome the recording code may act on, else -1 (see {@link RunLog#record})
+     */
+    long record(LongFunction<Event> make) {
+        return runLog.record(make);
     }
 
     /** Makes everything buffered durable before the caller proceeds (group-committed with other runs). */
@@ -426,18 +430,31 @@ final class RunExecution {
         submit(RunStatus.RUNNING, null);
     }
 
-    /** Before a side effect: makes durable every outcome the code may have acted on (nothing else to write: no-op). */
-    void flushOutcomes() {
-        if (runLog.hasOutcomes()) {
-            flush();
+    /**
+     * Before a side effect: makes durable every outcome up to {@code seenSeq}, the last one the code about to
+     * cause it may have acted on (-1: none, nothing to wait for). Outcomes other branches recorded since
+     * need not wait: this code has not seen them.
+     */
+    void flushOutcomes(long seenSeq) {
+        if (seenSeq >= 0) {
+            checkWritable();
+            await(runLog.through(seenSeq, RunStatus.RUNNING));
         }
     }
 
     private void submit(RunStatus status, TurnEnd end) {
+        checkWritable();
+        await(runLog.submit(status, end));
+    }
+
+    private void checkWritable() {
         if (phase == Phase.ABORTED) {
             throw new ExecutionStop(ExecutionStop.Reason.ABORTED); // an abandoned turn never writes
         }
-        CompletableFuture<AppendResult> future = runLog.submit(status, end);
+    }
+
+    /** Waits for an append of this run (null: nothing was written); a failed or fenced one aborts the turn. */
+    private void await(CompletableFuture<AppendResult> future) {
         if (future == null) {
             return;
         }

@@ -4,6 +4,7 @@ import io.worldflow.RunStatus;
 import io.worldflow.event.Event;
 import io.worldflow.event.StepScheduled;
 import io.worldflow.event.StepStarted;
+import io.worldflow.event.TimerFired;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.PendingSignal;
@@ -33,7 +34,8 @@ final class RunLog {
     private List<Long> consumed = new ArrayList<>();
     private final Set<Long> claimedSignals = new HashSet<>();
     private volatile RunStatus projected;
-    private boolean outcomes;
+    /** The last append sent (null before the first): it holds every event before the buffered ones. */
+    private CompletableFuture<AppendResult> lastAppend;
 
     RunLog(Engine engine, String runId, long nextSeq, RunStatus projected) {
         this.engine = engine;
@@ -42,31 +44,46 @@ final class RunLog {
         this.projected = projected;
     }
 
-    /** Buffers an event with the next sequence number; it becomes durable with the next append. */
-    void record(LongFunction<Event> make) {
+    /**
+     * Buffers an event with the next sequence number; it becomes durable with the next append.
+     *
+     * @return the event's seq when it is an outcome the recording code may act on ({@link #isOutcome}), else -1
+     */
+    long record(LongFunction<Event> make) {
         lock.lock();
         try {
             Event e = make.apply(nextSeq++);
             pending.add(e);
-            if (!(e instanceof StepScheduled) && !(e instanceof StepStarted)) {
-                outcomes = true;
-            }
+            return isOutcome(e) ? e.seq() : -1;
         } finally {
             lock.unlock();
         }
     }
 
     /**
-     * Whether something buffered is an outcome (a step's result, a fired timer, a received signal, a recorded
-     * value, …) that code about to cause a side effect may have seen: it must be durable first.
+     * The append that makes every event up to {@code seq} durable: the last one sent when it holds that
+     * event (in flight or done; appends of a run complete in order), else a new one of everything buffered.
      */
-    boolean hasOutcomes() {
+    CompletableFuture<AppendResult> through(long seq, RunStatus status) {
         lock.lock();
         try {
-            return outcomes;
+            if (seq < nextSeq - pending.size()) {
+                return lastAppend;
+            }
+            return submit(status, null);
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Whether code may act on the event differently had it been otherwise. A step being scheduled or started
+     * is not; nor is a plain timer having fired: lost in a crash, it fires again on replay and the code
+     * after it does the same (a signal's timeout, which decides between two paths, is a
+     * {@code SignalTimedOut}, an outcome).
+     */
+    private static boolean isOutcome(Event e) {
+        return !(e instanceof StepScheduled) && !(e instanceof StepStarted) && !(e instanceof TimerFired);
     }
 
     /** The oldest pending signal of that name not yet taken by another wait of this turn, claimed. */
@@ -103,13 +120,13 @@ final class RunLog {
             Append append = new Append(runId, nextSeq - pending.size(), pending, status, consumed, end);
             pending = new ArrayList<>();
             consumed = new ArrayList<>();
-            outcomes = false;
-            return engine.committer.submit(append).thenApply(result -> {
+            lastAppend = engine.committer.submit(append).thenApply(result -> {
                 if (result.appended()) {
                     projected = status;
                 }
                 return result;
             });
+            return lastAppend;
         } finally {
             lock.unlock();
         }

@@ -34,6 +34,12 @@ public final class WorkerLoop implements AutoCloseable {
     private static final int MAX_LEASE_BATCH = 64;
     /** How long a nearly full worker waits for more free slots before leasing. */
     private static final Duration GATHER = Duration.ofMillis(5);
+    /**
+     * How far ahead of a turn's due time the worker claims it, at most: the run is read and replayed
+     * meanwhile and waits in memory for the rest, so that it resumes on time instead of after a lease, a
+     * read and a replay. Capped at half the sticky wait, within which a turn waits in memory.
+     */
+    private static final Duration MAX_LOOKAHEAD = Duration.ofMillis(50);
 
     /** What one worker does; see {@code WorkerOptions} for meanings. */
     public record Settings(String workerId, int concurrency, Set<String> queues, Duration lease,
@@ -64,6 +70,7 @@ public final class WorkerLoop implements AutoCloseable {
     private volatile boolean timerWoke;
     /** Free slots worth a lease when the worker is busy: an eighth of its concurrency (at least 1). */
     private final int refill;
+    private final Duration lookahead;
     /** When the loop last asked the world for the next due time (nanoTime); only the loop thread uses it. */
     private long lastNextDue = System.nanoTime() - Duration.ofDays(1).toNanos();
     private final Thread thread;
@@ -74,6 +81,8 @@ public final class WorkerLoop implements AutoCloseable {
         this.engine = engine;
         this.settings = settings;
         this.refill = Math.max(1, Math.min(MAX_LEASE_BATCH, settings.concurrency() / 8));
+        Duration halfSticky = engine.stickyWait.dividedBy(2);
+        this.lookahead = halfSticky.compareTo(MAX_LOOKAHEAD) < 0 ? halfSticky : MAX_LOOKAHEAD;
         this.wakes = new Wakes(engine.scheduler, () -> {
             timerWoke = true;
             signal();
@@ -101,8 +110,11 @@ public final class WorkerLoop implements AutoCloseable {
      * for, so it only sets flags and wakes the loop; run locks are taken elsewhere.
      */
     private void dueAt(Instant at) {
-        if (!at.isAfter(engine.clock.instant())) {
+        Instant now = engine.clock.instant();
+        if (!at.isAfter(now)) {
             pokeSignalWaiters = true;
+            signal();
+        } else if (!at.isAfter(now.plus(lookahead))) {
             signal();
         } else {
             scheduleWake(at);
@@ -124,8 +136,14 @@ public final class WorkerLoop implements AutoCloseable {
         }
     }
 
+    /**
+     * Wakes the loop when a turn due at {@code at} can be claimed: {@link #lookahead} before it, or at
+     * {@code at} itself when that is already past (an instant the world names that a lease just now did
+     * not claim is a lease's expiry, which only passing time makes claimable).
+     */
     private void scheduleWake(Instant at) {
-        wakes.add(at);
+        Instant early = at.minus(lookahead);
+        wakes.add(early.isAfter(engine.clock.instant()) ? early : at);
     }
 
     private void signal() {
@@ -152,7 +170,7 @@ public final class WorkerLoop implements AutoCloseable {
                 int want = Math.min(free, MAX_LEASE_BATCH);
                 List<Lease> leases;
                 try {
-                    leases = tasks.lease(settings.workerId(), settings.queues(), want, settings.lease());
+                    leases = tasks.lease(settings.workerId(), settings.queues(), want, settings.lease(), lookahead);
                     failures = 0;
                 } catch (RuntimeException e) {
                     failures++;
@@ -314,7 +332,12 @@ public final class WorkerLoop implements AutoCloseable {
                 }
                 finished(runId, slot);
             });
-            exec.start();
+            if (info.availableAt() != null && info.availableAt().isAfter(engine.clock.instant())) {
+                // a delayed start claimed ahead of its time: the workflow code starts no earlier than asked
+                engine.scheduler.schedule(info.availableAt(), exec::start);
+            } else {
+                exec.start();
+            }
         } catch (RuntimeException e) {
             log.warn("run {}: could not start its turn ({}); handing it back", runId, e.toString());
             try {

@@ -49,18 +49,28 @@ final class DynamoTaskQueue implements TaskQueue {
 
     @Override
     public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor) {
+        return lease(workerId, queues, max, leaseFor, Duration.ZERO);
+    }
+
+    /** Claims pending turns due by now plus {@code lookahead}, and leased ones whose lease has lapsed by now. */
+    @Override
+    public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
+        if (lookahead.isNegative()) {
+            throw new IllegalArgumentException("lookahead must not be negative, was " + lookahead);
+        }
         List<Lease> leased = new ArrayList<>();
         if (max <= 0 || queues.isEmpty()) {
             return leased;
         }
         Instant now = store.clock.instant();
         long nowMicros = micros(now);
+        long dueByMicros = micros(now.plus(lookahead));
         Instant expiresAt = now.plus(leaseFor);
         for (int round = 0; round < 10 && leased.size() < max; round++) {
             List<Candidate> candidates = new ArrayList<>();
             boolean full = false;
             for (String queue : queues) {
-                List<Map<String, AttributeValue>> items = due(queue, nowMicros, WINDOW);
+                List<Map<String, AttributeValue>> items = due(queue, dueByMicros, WINDOW);
                 full |= items.size() == WINDOW;
                 for (Map<String, AttributeValue> item : items) {
                     candidates.add(new Candidate(str(item, RunItem.ID), (int) num(item, RunItem.PRIORITY, 0),
@@ -74,7 +84,7 @@ final class DynamoTaskQueue implements TaskQueue {
                 if (leased.size() >= max) {
                     break;
                 }
-                Optional<Lease> lease = claim(c, nowMicros, expiresAt);
+                Optional<Lease> lease = claim(c, nowMicros, dueByMicros, expiresAt);
                 if (lease.isPresent()) {
                     leased.add(lease.get());
                 } else {
@@ -88,16 +98,18 @@ final class DynamoTaskQueue implements TaskQueue {
         return leased;
     }
 
-    private Optional<Lease> claim(Candidate c, long nowMicros, Instant expiresAt) {
+    private Optional<Lease> claim(Candidate c, long nowMicros, long dueByMicros, Instant expiresAt) {
         TurnState turn = TurnState.of(c.item());
-        if (!turn.hasTurn() || turn.available() > nowMicros) {
+        // a pending turn may be claimed ahead of its time; a leased one only once its lease lapsed
+        long limit = turn.isLeased() ? nowMicros : dueByMicros;
+        if (!turn.hasTurn() || turn.available() > limit) {
             return Optional.empty();
         }
         TurnState next = turn.lease(UUID.randomUUID().toString(), micros(expiresAt));
         Update u = new Update(store.tables.runs(), RunItem.key(c.runId()));
         next.writeTo(u, c.runId());
         turn.expectOn(u);
-        u.when("#" + TurnState.AVAILABLE + " <= ?", n(nowMicros));
+        u.when("#" + TurnState.AVAILABLE + " <= ?", n(limit));
         try {
             AwsFailures.call("leasing run " + c.runId(), () -> store.dynamo.updateItem(u.request()));
         } catch (ConditionalCheckFailedException lostRace) {
