@@ -84,7 +84,7 @@ final class Workloads {
         return new Drain(n / ((t1 - t0) / 1e9), n / span.seconds(), m);
     }
 
-    /** W2: idle worker, then runs one at a time, submit → seen completed (primary-key lookups). */
+    /** W2: idle worker, then runs one at a time, submit → seen completed (the world's push, see {@link Session#awaitRuns}). */
     private Map<String, Double> w2(Target t) {
         Map<String, Double> f = new LinkedHashMap<>();
         try (Session s = new Session(t, "w2", sizes, logDir)) {
@@ -101,11 +101,6 @@ final class Workloads {
                 String id = c.submit(BenchWorkflows.NOOP3.name(), i);
                 s.awaitRuns(List.of(id), 60_000);
                 ms[i] = (System.nanoTime() - t0) / 1e6;
-            }
-            if (System.getenv("W2_TRACE") != null) {
-                for (int k = 0; k < ms.length; k += 25) {
-                    System.err.printf("W2 %d..: p50 %.2f%n", k, Stats.percentile(java.util.Arrays.copyOfRange(ms, k, Math.min(ms.length, k + 25)), 50));
-                }
             }
             f.put("w2.p50", Stats.percentile(ms, 50));
             f.put("w2.p99", Stats.percentile(ms, 99));
