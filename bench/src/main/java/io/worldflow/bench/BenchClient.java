@@ -12,6 +12,9 @@ interface BenchClient extends AutoCloseable {
     /** Starts a run of a bench workflow; returns its id. One call, one run. */
     String submit(String workflow, int input);
 
+    /** Sends the run a signal whose payload is a number. */
+    void signal(String runId, String name, long payload);
+
     /** The run's status: a primary-key lookup. */
     RunStatus status(String runId);
 

@@ -52,24 +52,30 @@ public final class BenchWorkflows {
                 return last;
             });
 
-    /** How long the history workflow sleeps: longer than the worker's sticky wait, so it resumes by replay. */
-    static final long HISTORY_NAP_MS = 1_000;
+    /** The signal that resumes {@link #HISTORY}. */
+    static final String HISTORY_SIGNAL = "go";
 
     /**
-     * Scale: a history of {@code steps} steps (3 events each), a durable sleep of 1 s, then a step that returns
-     * how long after the timer's due time it ran — the resume of the whole history (lease, read, decode,
-     * replay) plus one step.
+     * Scale: a history of {@code steps} steps (3 events each), then a wait for the signal {@code go}, whose
+     * payload is the sender's wall clock in epoch microseconds; the run has left memory by then (a wait for a
+     * signal ends its turn). The last step returns how long after the send it ran, in ms: the resume of the
+     * whole history (signal, lease, read, decode, replay) plus one step.
      */
-    public static final Workflow<Integer, Long> HISTORY = Workflow.define("bench.history", Integer.class,
+    public static final Workflow<Integer, Double> HISTORY = Workflow.define("bench.history", Integer.class,
             (ctx, steps) -> {
                 for (int i = 0; i < steps; i++) {
                     int v = i;
                     ctx.step("s", () -> v);
                 }
-                long due = ctx.step("due", () -> System.currentTimeMillis() + HISTORY_NAP_MS);
-                ctx.sleepUntil("nap", Instant.ofEpochMilli(due));
-                return ctx.step("resumed", () -> System.currentTimeMillis() - due);
+                long sentMicros = ctx.awaitSignal(HISTORY_SIGNAL, Long.class);
+                return ctx.step("resumed", () -> (epochMicros() - sentMicros) / 1_000.0);
             });
+
+    /** The wall clock in epoch microseconds (the same clock in every process of this machine). */
+    static long epochMicros() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+    }
 
     /** Scale: a run that sleeps {@code minutes} and then ends. */
     public static final Workflow<Integer, Integer> SLEEPER = Workflow.define("bench.sleeper", Integer.class,

@@ -73,6 +73,10 @@ final class ControlServer implements AutoCloseable {
         return switch (w[0]) {
             case "PING" -> "PONG";
             case "SUBMIT" -> client.submit(w[1], Integer.parseInt(w[2]));
+            case "SIGNAL" -> {
+                client.signal(w[1], w[2], Long.parseLong(w[3]));
+                yield "";
+            }
             case "STATUS" -> client.status(w[1]).name();
             case "COUNT" -> Long.toString(client.count(w[1], RunStatus.valueOf(w[2])));
             case "AWAIT" -> {

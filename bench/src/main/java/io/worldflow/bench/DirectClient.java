@@ -42,6 +42,11 @@ final class DirectClient implements BenchClient {
     }
 
     @Override
+    public void signal(String runId, String name, long payload) {
+        wf.signal(runId, name, payload);
+    }
+
+    @Override
     public RunStatus status(String runId) {
         return wf.run(runId).map(RunInfo::status).orElseThrow(() -> new RunNotFoundException(runId));
     }

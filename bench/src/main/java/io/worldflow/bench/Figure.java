@@ -72,7 +72,8 @@ record Figure(String key, String label, String unit, boolean higherBetter, Doubl
             new Figure("scale.steps_small", "scale: short sequential run", "ms", false, null, Map.of()),
             new Figure("scale.steps_large", "scale: long sequential run", "ms", false, null, Map.of()),
             new Figure("scale.ratio", "scale: long / short time", "×", false, 12.0, Map.of()),
-            new Figure("scale.replay", "scale: resume of the long history", "ms", false, 100.0, Map.of()),
+            new Figure("scale.replay_cold", "scale: resume of the long history, first", "ms", false, null, Map.of()),
+            new Figure("scale.replay", "scale: resume of the long history, second", "ms", false, 100.0, Map.of()),
             new Figure("scale.replay_events", "scale: events in that history", "events", true, null, Map.of()),
             new Figure("scale.sleepers_heap", "scale: worker heap after GC, all sleeping", "MiB", false, 512.0, Map.of()),
             new Figure("scale.sleepers_rss", "scale: worker RSS, all sleeping", "MiB", false, null, Map.of()));

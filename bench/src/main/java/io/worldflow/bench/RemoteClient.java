@@ -58,6 +58,11 @@ final class RemoteClient implements BenchClient {
     }
 
     @Override
+    public void signal(String runId, String name, long payload) {
+        call("SIGNAL", runId, name, Long.toString(payload));
+    }
+
+    @Override
     public RunStatus status(String runId) {
         return RunStatus.valueOf(call("STATUS", runId));
     }

@@ -122,6 +122,19 @@ final class Session implements AutoCloseable {
         }
     }
 
+    /** Waits until the run has {@code status}, looking it up every runPollMs. */
+    void awaitStatus(String runId, RunStatus status, long timeoutMs) {
+        BenchClient c = client();
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        RunStatus seen;
+        while ((seen = c.status(runId)) != status) {
+            if (seen.isTerminal() || System.nanoTime() > end) {
+                throw new IllegalStateException("run " + runId + " is " + seen + ", not " + status);
+            }
+            sleep(sizes.runPollMs());
+        }
+    }
+
     private static boolean done(BenchClient c, String id) {
         RunStatus s = c.status(id);
         if (s == RunStatus.COMPLETED) {
