@@ -2,6 +2,8 @@ package io.worldflow.runtime.internal;
 
 import io.worldflow.RunStatus;
 import io.worldflow.event.Event;
+import io.worldflow.event.ParallelCompleted;
+import io.worldflow.event.ParallelStarted;
 import io.worldflow.event.StepScheduled;
 import io.worldflow.event.StepStarted;
 import io.worldflow.event.TimerFired;
@@ -78,12 +80,13 @@ final class RunLog {
 
     /**
      * Whether code may act on the event differently had it been otherwise. A step being scheduled or started
-     * is not; nor is a plain timer having fired: lost in a crash, it fires again on replay and the code
-     * after it does the same (a signal's timeout, which decides between two paths, is a
-     * {@code SignalTimedOut}, an outcome).
+     * is not, nor a fan-out starting or joining (its branches' outcomes are theirs), nor a plain timer having
+     * fired: lost in a crash, it fires again on replay and the code after it does the same (a signal's
+     * timeout, which decides between two paths, is a {@code SignalTimedOut}, an outcome).
      */
     private static boolean isOutcome(Event e) {
-        return !(e instanceof StepScheduled) && !(e instanceof StepStarted) && !(e instanceof TimerFired);
+        return !(e instanceof StepScheduled || e instanceof StepStarted || e instanceof TimerFired
+                || e instanceof ParallelStarted || e instanceof ParallelCompleted);
     }
 
     /** The oldest pending signal of that name not yet taken by another wait of this turn, claimed. */
