@@ -22,21 +22,38 @@ import java.util.function.Consumer;
 final class LocalTaskQueue implements TaskQueue {
 
     /**
-     * Leases the best due rows in one statement. ?1 owner, ?2 lease expiry, ?3 now, ?4 max, ?5 due by (now
-     * plus the lookahead), then the queues. A turn requested before now is covered by the new lease; one
-     * requested for later is kept.
+     * The next priority level below ?2 that has an unleased turn in queue ?1: one step down the
+     * {@code tasks_fresh} index.
      */
-    private static final String LEASE = """
+    private static final String NEXT_LEVEL = """
+            SELECT priority FROM tasks INDEXED BY tasks_fresh
+            WHERE queue = ?1 AND lease_expires IS NULL AND priority < ?2
+            ORDER BY priority DESC LIMIT 1""";
+    /** The earliest ?4 unleased turns of queue ?1 at priority ?2 due by ?3, in leasing order. */
+    private static final String FRESH = """
+            SELECT run_id, priority, available_at FROM tasks INDEXED BY tasks_fresh
+            WHERE queue = ?1 AND lease_expires IS NULL AND priority = ?2 AND available_at <= ?3
+            ORDER BY available_at, run_id LIMIT ?4""";
+    /** The best ?4 turns of queue ?1 whose lease lapsed by ?2 and that are due by ?3 (few: turns in flight). */
+    private static final String LAPSED = """
+            SELECT run_id, priority, available_at FROM tasks
+            WHERE queue = ?1 AND lease_expires IS NOT NULL AND lease_expires <= ?2 AND available_at <= ?3
+            ORDER BY priority DESC, available_at, run_id LIMIT ?4""";
+    /**
+     * Leases the chosen rows: ?1 owner, ?2 lease expiry, ?3 now, then the run ids. A turn requested before now
+     * is covered by the new lease; one requested for later is kept.
+     */
+    private static final String CLAIM = """
             UPDATE tasks SET
                 lease_token = lower(hex(randomblob(16))), lease_owner = ?1, lease_expires = ?2,
                 deliveries = deliveries + 1,
                 requested_at = CASE WHEN requested_at <= ?3 THEN NULL ELSE requested_at END
-            WHERE run_id IN (
-                SELECT run_id FROM tasks
-                WHERE queue IN (%s) AND available_at <= ?5 AND (lease_expires IS NULL OR lease_expires <= ?3)
-                ORDER BY priority DESC, available_at, run_id
-                LIMIT ?4)
+            WHERE run_id IN (%s)
             RETURNING run_id, lease_token, queue, lease_expires, deliveries, priority, available_at""";
+    /** Leasing order: highest priority first, then earliest due, then run id. */
+    private static final Comparator<Candidate> LEASING_ORDER = Comparator.comparingInt(Candidate::priority).reversed()
+            .thenComparingLong(Candidate::availableAt)
+            .thenComparing(Candidate::runId);
     private static final String EXTEND = """
             UPDATE tasks SET lease_expires = ? WHERE run_id = ? AND lease_token = ?
             RETURNING queue, deliveries""";
@@ -72,34 +89,89 @@ final class LocalTaskQueue implements TaskQueue {
         if (queues.isEmpty() || max <= 0) {
             return List.of();
         }
-        List<String> queueList = List.copyOf(queues);
-        String sql = LEASE.formatted(placeholders(6, queueList.size()));
         List<Leased> leased = db.writeLease("lease", null, tx -> {
             Instant now = clock.instant();
-            PreparedStatement ps = tx.prepare(sql);
+            long nowMicros = Micros.of(now);
+            long dueBy = Micros.of(now.plus(lookahead));
+            List<Candidate> candidates = new ArrayList<>();
+            for (String queue : queues) {
+                fresh(tx, queue, dueBy, max, candidates);
+                lapsed(tx, queue, nowMicros, dueBy, max, candidates);
+            }
+            if (candidates.isEmpty()) {
+                return List.of();
+            }
+            candidates.sort(LEASING_ORDER);
+            List<Candidate> chosen = candidates.subList(0, Math.min(max, candidates.size()));
+            PreparedStatement ps = tx.prepare(CLAIM.formatted(placeholders(4, chosen.size())));
             ps.setString(1, workerId);
             Micros.bind(ps, 2, now.plus(leaseFor));
-            Micros.bind(ps, 3, now);
-            ps.setInt(4, max);
-            Micros.bind(ps, 5, now.plus(lookahead));
-            for (int i = 0; i < queueList.size(); i++) {
-                ps.setString(6 + i, queueList.get(i));
+            ps.setLong(3, nowMicros);
+            for (int i = 0; i < chosen.size(); i++) {
+                ps.setString(4 + i, chosen.get(i).runId());
             }
             List<Leased> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     Lease lease = new Lease(rs.getString(1), rs.getString(2), rs.getString(3), Micros.read(rs, 4),
                             rs.getInt(5));
-                    out.add(new Leased(lease, rs.getInt(6), rs.getLong(7)));
+                    out.add(new Leased(lease, new Candidate(lease.runId(), rs.getInt(6), rs.getLong(7))));
                 }
             }
             return out;
         });
         // RETURNING gives rows in no particular order: restore the leasing order.
-        leased.sort(Comparator.comparingInt(Leased::priority).reversed()
-                .thenComparingLong(Leased::availableAt)
-                .thenComparing(l -> l.lease().runId()));
-        return leased.stream().map(Leased::lease).toList();
+        return leased.stream().sorted(Comparator.comparing(Leased::candidate, LEASING_ORDER)).map(Leased::lease).toList();
+    }
+
+    /**
+     * Adds up to {@code max} unleased turns of {@code queue} due by {@code dueBy}, level by level from the
+     * highest priority down, each level read in due order from the index: the cost follows the turns taken
+     * and the levels passed, not the number of due turns.
+     */
+    private static void fresh(Tx tx, String queue, long dueBy, int max, List<Candidate> out) throws SQLException {
+        long below = Long.MAX_VALUE;
+        int found = 0;
+        while (found < max) {
+            PreparedStatement level = tx.prepare(NEXT_LEVEL);
+            level.setString(1, queue);
+            level.setLong(2, below);
+            int priority;
+            try (ResultSet rs = level.executeQuery()) {
+                if (!rs.next()) {
+                    return;
+                }
+                priority = rs.getInt(1);
+            }
+            PreparedStatement due = tx.prepare(FRESH);
+            due.setString(1, queue);
+            due.setInt(2, priority);
+            due.setLong(3, dueBy);
+            due.setInt(4, max - found);
+            found += read(due, out);
+            below = priority;
+        }
+    }
+
+    private static void lapsed(Tx tx, String queue, long now, long dueBy, int max, List<Candidate> out)
+            throws SQLException {
+        PreparedStatement ps = tx.prepare(LAPSED);
+        ps.setString(1, queue);
+        ps.setLong(2, now);
+        ps.setLong(3, dueBy);
+        ps.setInt(4, max);
+        read(ps, out);
+    }
+
+    private static int read(PreparedStatement ps, List<Candidate> out) throws SQLException {
+        int n = 0;
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.add(new Candidate(rs.getString(1), rs.getInt(2), rs.getLong(3)));
+                n++;
+            }
+        }
+        return n;
     }
 
     @Override
@@ -180,7 +252,11 @@ final class LocalTaskQueue implements TaskQueue {
     }
 
     /** A lease with what orders it among the others of the same call. */
-    private record Leased(Lease lease, int priority, long availableAt) {
+    /** A turn that may be leased, with what orders it. */
+    private record Candidate(String runId, int priority, long availableAt) {
+    }
+
+    private record Leased(Lease lease, Candidate candidate) {
     }
 
     private static Instant first(Statements sql, String query, String queue) throws SQLException {

@@ -49,6 +49,36 @@ class LocalTaskQueueTest extends LocalWorldTestSupport {
     }
 
     @Test
+    void leaseSkipsLevelsWhoseTurnsAreNotDueAndMixesInLapsedLeases() {
+        world.eventLog().create(newRun("top-future", "wf", now().plusSeconds(60), QUEUE, 9));
+        world.eventLog().create(newRun("mid-due", "wf", now().minusSeconds(1), QUEUE, 5));
+        world.eventLog().create(newRun("mid-future", "wf", now().plusSeconds(1), QUEUE, 5));
+        world.eventLog().create(newRun("low-due", "wf", now().minusSeconds(30), QUEUE, -3));
+        world.eventLog().create(newRun("zero-due", "wf", now().minusSeconds(60), QUEUE, 0));
+        assertThat(queue().lease("other", Set.of(QUEUE), 1, Duration.ofSeconds(1)))
+                .extracting(Lease::runId).containsExactly("mid-due");
+        clock.advance(Duration.ofSeconds(2));         // mid-future is due, and the lease on mid-due lapsed
+
+        assertThat(lease(10)).extracting(Lease::runId).containsExactly("mid-due", "mid-future", "zero-due", "low-due");
+        assertThat(lease(10)).isEmpty();
+    }
+
+    @Test
+    void leaseReadsUnleasedTurnsInLeasingOrderFromAnIndexWithoutSortingThem() throws Exception {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dbFile());
+             java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("EXPLAIN QUERY PLAN SELECT run_id, priority, available_at"
+                     + " FROM tasks INDEXED BY tasks_fresh WHERE queue = 'default' AND lease_expires IS NULL"
+                     + " AND priority = 0 AND available_at <= 1 ORDER BY available_at, run_id LIMIT 64")) {
+            StringBuilder plan = new StringBuilder();
+            while (rs.next()) {
+                plan.append(rs.getString(4)).append('\n');
+            }
+            assertThat(plan.toString()).contains("tasks_fresh").doesNotContain("TEMP B-TREE");
+        }
+    }
+
+    @Test
     void leaseFillsTheLeaseFromTheClock() {
         create("r1");
 

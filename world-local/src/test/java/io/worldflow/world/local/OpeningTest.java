@@ -56,6 +56,9 @@ class OpeningTest extends LocalWorldTestSupport {
                 rs.next();
                 assertThat(rs.getInt(1)).isEqualTo(2);
                 assertThat(rs.getString(2)).isEqualTo("V2__signal_keys.sql");
+                rs.next();
+                assertThat(rs.getInt(1)).isEqualTo(3);
+                assertThat(rs.getString(2)).isEqualTo("V3__lease_order.sql");
                 assertThat(rs.next()).isFalse();
             }
         }
