@@ -1,7 +1,6 @@
 package io.worldflow.world.postgres;
 
 import io.worldflow.ErrorInfo;
-import io.worldflow.Payload;
 import io.worldflow.RunStatus;
 import io.worldflow.event.Event;
 import io.worldflow.spi.Append;
@@ -15,7 +14,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -52,11 +50,6 @@ final class AppendBatch {
         RunStatus status;
         long logLength;
         boolean cancelRequested;
-    }
-
-    /** The projection of one run after the batch's last successful append to it. */
-    private record RunUpdate(String status, long logLength, long updatedAt, String outputJson, String outputType,
-                             String error) {
     }
 
     private final EventCodec codec;
@@ -131,16 +124,13 @@ final class AppendBatch {
     private final class Writes {
         final WriteColumns columns = new WriteColumns();
         /** The projection after each run's last successful append. */
-        final Map<String, RunUpdate> updates = new LinkedHashMap<>();
+        final ProjectionColumns updates = new ProjectionColumns();
         final List<TaskRows.End> ends = new ArrayList<>();
 
         void add(Encoded encoded, Instant now) {
             Append a = encoded.append();
             columns.add(encoded);
-            Payload output = a.output();
-            updates.put(a.runId(), new RunUpdate(a.status().name(), a.nextSeq(),
-                    Micros.of(a.events().isEmpty() ? now : a.lastAt()), output == null ? null : output.json(),
-                    output == null ? null : output.type(), encoded.error()));
+            updates.add(encoded, now);
             if (!a.status().isTerminal() && a.turnEnd() != null) {
                 ends.add(TaskRows.End.of(a.turnEnd().lease(), a.turnEnd().wakeAt()));
             }
@@ -157,38 +147,13 @@ final class AppendBatch {
             int key = columns.key();
             try (Sql.Call call = tx.call(writeStatements[key])) {
                 columns.bind(call, key);
-                bindUpdates(call);
+                updates.bind(call, "prId");
                 call.query().close();
             }
             if (!ends.isEmpty()) {
                 ends.removeIf(e -> columns.isFinished(e.runId()));
                 taskRows.complete(tx, ends);
             }
-        }
-
-        private void bindUpdates(Sql.Call call) throws SQLException {
-            int n = updates.size();
-            String[] ids = new String[n];
-            String[] statuses = new String[n];
-            Long[] lengths = new Long[n];
-            Long[] updated = new Long[n];
-            String[] outputs = new String[n];
-            String[] outputTypes = new String[n];
-            String[] errors = new String[n];
-            int i = 0;
-            for (Map.Entry<String, RunUpdate> entry : updates.entrySet()) {
-                RunUpdate u = entry.getValue();
-                ids[i] = entry.getKey();
-                statuses[i] = u.status();
-                lengths[i] = u.logLength();
-                updated[i] = u.updatedAt();
-                outputs[i] = u.outputJson();
-                outputTypes[i] = u.outputType();
-                errors[i] = u.error();
-                i++;
-            }
-            call.set("prId", ids).set("prStatus", statuses).set("prLength", lengths).set("prUpdated", updated)
-                    .set("prOutput", outputs).set("prOutputType", outputTypes).set("prError", errors);
         }
     }
 

@@ -1,6 +1,5 @@
 package io.worldflow.world.postgres;
 
-import io.worldflow.Payload;
 import io.worldflow.RunStatus;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
@@ -81,14 +80,8 @@ final class AppendStatement {
     /** Runs the batch (which {@link #fits}) on {@code tx} in autocommit mode. */
     List<AppendResult> apply(Tx tx, List<AppendBatch.Encoded> appends, Instant now) throws SQLException {
         int n = appends.size();
-        String[] ids = new String[n];
         Long[] expected = new Long[n];
-        String[] statuses = new String[n];
-        Long[] lengths = new Long[n];
-        Long[] updated = new Long[n];
-        String[] outputs = new String[n];
-        String[] outputTypes = new String[n];
-        String[] errors = new String[n];
+        ProjectionColumns projections = new ProjectionColumns();
         WriteColumns columns = new WriteColumns();
         List<String> endRuns = new ArrayList<>();
         List<String> endTokens = new ArrayList<>();
@@ -96,15 +89,8 @@ final class AppendStatement {
         for (int i = 0; i < n; i++) {
             AppendBatch.Encoded encoded = appends.get(i);
             Append a = encoded.append();
-            ids[i] = a.runId();
             expected[i] = a.expectedSeq();
-            statuses[i] = a.status().name();
-            lengths[i] = a.nextSeq();
-            updated[i] = Micros.of(a.events().isEmpty() ? now : a.lastAt());
-            Payload output = a.output();
-            outputs[i] = output == null ? null : output.json();
-            outputTypes[i] = output == null ? null : output.type();
-            errors[i] = encoded.error();
+            projections.add(encoded, now);
             columns.add(encoded);
             if (!a.status().isTerminal() && a.turnEnd() != null) {
                 endRuns.add(a.runId());
@@ -116,9 +102,9 @@ final class AppendStatement {
         Map<String, long[]> found = new HashMap<>(n * 2);
         Long earliest = null;
         try (Sql.Call call = tx.call(statement(key))) {
-            call.set("ids", ids).set("expected", expected).set("terminal", TERMINAL)
-                    .set("prStatus", statuses).set("prLength", lengths).set("prUpdated", updated)
-                    .set("prOutput", outputs).set("prOutputType", outputTypes).set("prError", errors);
+            // each run once (fits), so the projections' run ids are in the appends' order, as expected[] is
+            projections.bind(call, "ids");
+            call.set("expected", expected).set("terminal", TERMINAL);
             columns.bind(call, key);
             if ((key & 8) != 0) {
                 call.set("endRun", endRuns.toArray(String[]::new)).set("endToken", endTokens.toArray(String[]::new))
