@@ -11,6 +11,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
@@ -49,6 +51,8 @@ public final class JsonCodec {
 
     private final ObjectMapper payloads;
     private final ObjectMapper events;
+    private final ObjectWriter eventListWriter;
+    private final ObjectReader eventListReader;
     private final int maxPayloadChars;
     private final EventCodec eventCodec = new EventCodec() {
         @Override
@@ -59,6 +63,29 @@ public final class JsonCodec {
         @Override
         public Event decode(String json) {
             return decodeEvent(json);
+        }
+
+        @Override
+        public String encodeAll(List<Event> list) {
+            try {
+                return eventListWriter.writeValueAsString(list);
+            } catch (JsonProcessingException e) {
+                throw new SerializationException("cannot serialize " + list.size() + " events"
+                        + (list.isEmpty() ? "" : " of run " + list.getFirst().runId()), e);
+            }
+        }
+
+        @Override
+        public List<Event> decodeAll(String json) {
+            try {
+                List<Event> list = eventListReader.readValue(json);
+                if (list == null || list.contains(null)) {
+                    throw new SerializationException("cannot read events " + abbreviate(json) + ": not an array of events", null);
+                }
+                return list;
+            } catch (JsonProcessingException e) {
+                throw new SerializationException("cannot read events " + abbreviate(json) + ": " + e.getOriginalMessage(), e);
+            }
         }
 
         @Override
@@ -91,6 +118,9 @@ public final class JsonCodec {
         }
         this.maxPayloadChars = maxPayloadChars;
         this.events = eventMapper();
+        JavaType eventList = events.getTypeFactory().constructCollectionType(List.class, Event.class);
+        this.eventListWriter = events.writerFor(eventList);
+        this.eventListReader = events.readerFor(eventList);
     }
 
     /** The mapper used for payloads unless another is given: Java time as ISO strings, unknown properties ignored. */

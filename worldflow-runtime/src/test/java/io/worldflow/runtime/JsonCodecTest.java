@@ -297,6 +297,45 @@ class JsonCodecTest {
     }
 
     @Test
+    void theEventsOfAnAppendRoundTripAsOneCompactArrayOfTheSameObjects() throws Exception {
+        List<Event> all = oneOfEach();
+
+        String text = events.encodeAll(all);
+
+        assertThat(text).doesNotContain("\n").startsWith("[{").endsWith("}]");
+        JsonNode node = json.readTree(text);
+        for (int i = 0; i < all.size(); i++) {
+            assertThat(node.get(i)).isEqualTo(json.readTree(events.encode(all.get(i))));
+        }
+        assertThat(events.decodeAll(text)).containsExactlyElementsOf(all);
+        assertThat(events.decodeAll(events.encodeAll(List.of()))).isEmpty();
+    }
+
+    @Test
+    void aPrettyPrintedPayloadInAnArrayOfEventsDecodesToTheSameValue() {
+        Payload pretty = new Payload("{\n  \"a\" : 1,\n  \"b\" : [ 2, 3 ]\n}", "java.util.Map");
+        List<Event> two = List.of(new MarkerRecorded("r1", 1, T0, "m", "m", pretty),
+                new WorkflowCompleted("r1", 2, T0, pretty));
+
+        List<Event> back = events.decodeAll(events.encodeAll(two));
+
+        assertThat(back).hasSize(2);
+        assertThat(((WorkflowCompleted) back.get(1)).output().type()).isEqualTo("java.util.Map");
+        assertThat(codec.decode(((WorkflowCompleted) back.get(1)).output(), Map.class, "output"))
+                .isEqualTo(Map.of("a", 1, "b", List.of(2, 3)));
+    }
+
+    @Test
+    void decodingSomethingOtherThanAnArrayOfEventsNamesTheText() {
+        assertThatThrownBy(() -> events.decodeAll("[{\"type\":\"Nope\"}]"))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("cannot read events [{\"type\":\"Nope\"}]");
+        assertThatThrownBy(() -> events.decodeAll("[null]"))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("not an array of events");
+        assertThatThrownBy(() -> events.decodeAll("{"))
+                .isInstanceOf(SerializationException.class);
+    }
+
+    @Test
     void errorsRoundTripWithTheirCauses() {
         ErrorInfo error = ErrorInfo.of(new IllegalStateException("boom", new IOException("disk full")));
 

@@ -2,7 +2,6 @@ package io.worldflow.world.postgres;
 
 import io.worldflow.ErrorInfo;
 import io.worldflow.RunStatus;
-import io.worldflow.event.Event;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.EventCodec;
@@ -41,8 +40,8 @@ import static org.jooq.impl.DSL.with;
  */
 final class AppendBatch {
 
-    /** An append with its JSON made before the transaction. */
-    record Encoded(Append append, List<String> events, String error) {
+    /** An append with its JSON made before the transaction: its events as one array (null when it has none). */
+    record Encoded(Append append, String events, String error) {
     }
 
     /** What the batch knows of a run, kept current as its appends go through. */
@@ -80,10 +79,7 @@ final class AppendBatch {
     List<Encoded> encode(List<Append> appends) {
         List<Encoded> out = new ArrayList<>(appends.size());
         for (Append a : appends) {
-            List<String> events = new ArrayList<>(a.events().size());
-            for (Event e : a.events()) {
-                events.add(codec.encode(e));
-            }
+            String events = a.events().isEmpty() ? null : codec.encodeAll(a.events());
             ErrorInfo error = a.error();
             out.add(new Encoded(a, events, error == null ? null : codec.encodeError(error)));
         }
@@ -165,15 +161,11 @@ final class AppendBatch {
     private Sql writeStatement(boolean withEvents, boolean withSignals, boolean withFinished) {
         List<CommonTableExpression<?>> parts = new ArrayList<>();
         if (withEvents) {
-            Tables.Events e = tables.events;
-            Table<?> rows = table("unnest({0}, {1}, {2}, {3}, {4})", param("evRun", String[].class),
-                    param("evSeq", Long[].class), param("evType", String[].class), param("evAt", Long[].class),
-                    param("evJson", String[].class)).as("ev", "run_id", "seq", "type", "at", "json");
-            parts.add(name("logged").as(insertInto(e.table, e.runId, e.seq, e.type, e.at, e.json)
-                    .select(select(field(name("ev", "run_id"), String.class), field(name("ev", "seq"), Long.class),
-                            field(name("ev", "type"), String.class), field(name("ev", "at"), Long.class),
-                            field(name("ev", "json"), String.class)).from(rows))
-                    .returningResult(e.seq)));
+            Tables.Log l = tables.log;
+            parts.add(name("logged").as(insertInto(l.table, l.runId, l.seq, l.lastSeq, l.events)
+                    .select(select(WriteColumns.LOG_RUN, WriteColumns.LOG_SEQ, WriteColumns.LOG_LAST,
+                            WriteColumns.LOG_EVENTS).from(WriteColumns.logRows()))
+                    .returningResult(l.seq)));
         }
         Tables.Runs r = tables.runs;
         Table<?> projections = table("unnest({0}, {1}, {2}, {3}, {4}, {5}, {6})", param("prId", String[].class),

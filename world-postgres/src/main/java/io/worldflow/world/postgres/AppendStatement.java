@@ -167,16 +167,12 @@ final class AppendStatement {
                                 .and(field(name("cur", "status"), String.class)
                                         .ne(all(param("terminal", String[].class)))))));
         if (withEvents) {
-            Tables.Events e = tables.events;
-            Table<?> rows = table("unnest({0}, {1}, {2}, {3}, {4})", param("evRun", String[].class),
-                    param("evSeq", Long[].class), param("evType", String[].class), param("evAt", Long[].class),
-                    param("evJson", String[].class)).as("ev", "run_id", "seq", "type", "at", "json");
-            Field<String> evRun = field(name("ev", "run_id"), String.class);
-            parts.add(name("logged").as(insertInto(e.table, e.runId, e.seq, e.type, e.at, e.json)
-                    .select(select(evRun, field(name("ev", "seq"), Long.class), field(name("ev", "type"), String.class),
-                            field(name("ev", "at"), Long.class), field(name("ev", "json"), String.class))
-                            .from(rows).where(evRun.in(select(OK_ID).from(name("ok")))))
-                    .returningResult(e.seq)));
+            Tables.Log l = tables.log;
+            parts.add(name("logged").as(insertInto(l.table, l.runId, l.seq, l.lastSeq, l.events)
+                    .select(select(WriteColumns.LOG_RUN, WriteColumns.LOG_SEQ, WriteColumns.LOG_LAST,
+                            WriteColumns.LOG_EVENTS).from(WriteColumns.logRows())
+                            .where(WriteColumns.LOG_RUN.in(select(OK_ID).from(name("ok")))))
+                    .returningResult(l.seq)));
         }
         Table<?> projections = table("unnest({0}, {1}, {2}, {3}, {4}, {5}, {6})", param("ids", String[].class),
                 param("prStatus", String[].class), param("prLength", Long[].class), param("prUpdated", Long[].class),

@@ -32,16 +32,18 @@ import java.util.Objects;
 import java.util.Optional;
 
 import static org.jooq.impl.DSL.any;
+import static org.jooq.impl.DSL.coalesce;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.insertInto;
+import static org.jooq.impl.DSL.max;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.param;
 import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.selectOne;
 import static org.jooq.impl.DSL.with;
 
-/** Runs and their event logs in the {@code runs} and {@code events} tables. */
+/** Runs and their event logs in the {@code runs} and {@code event_log} tables. */
 final class PgEventLog implements EventLog {
 
     private final Database db;
@@ -70,17 +72,20 @@ final class PgEventLog implements EventLog {
         this.batch = new AppendBatch(codec, tables, taskRows, db.endChannel());
         this.oneStatement = new AppendStatement(tables, db.channel(), db.endChannel());
         this.create = createStatement(tables);
-        Tables.Events e = tables.events;
-        this.read = Sql.of(select(e.json).from(e.table)
-                .where(e.runId.eq(param("runId", String.class)).and(e.seq.ge(param("fromSeq", Long.class))))
-                .orderBy(e.seq));
+        Tables.Log l = tables.log;
+        // from the row that holds fromSeq: the last one starting at or before it
+        Field<Long> firstRow = field(select(coalesce(max(l.seq), inline(0L))).from(l.table)
+                .where(l.runId.eq(param("runId", String.class)).and(l.seq.le(param("fromSeq", Long.class)))));
+        this.read = Sql.of(select(l.events).from(l.table)
+                .where(l.runId.eq(param("runId", String.class)).and(l.seq.ge(firstRow)))
+                .orderBy(l.seq));
         this.exists = Sql.of(selectOne().from(tables.runs.table)
                 .where(tables.runs.runId.eq(param("runId", String.class))));
         this.loadRuns = Sql.of(select(rows.columns).from(tables.runs.table)
                 .where(tables.runs.runId.eq(any(param("ids", String[].class)))));
-        this.loadEvents = Sql.of(select(e.runId, e.json).from(e.table)
-                .where(e.runId.eq(any(param("ids", String[].class))))
-                .orderBy(e.runId, e.seq));
+        this.loadEvents = Sql.of(select(l.runId, l.events).from(l.table)
+                .where(l.runId.eq(any(param("ids", String[].class))))
+                .orderBy(l.runId, l.seq));
     }
 
     /**
@@ -89,7 +94,7 @@ final class PgEventLog implements EventLog {
      */
     private static Sql createStatement(Tables tables) {
         Tables.Runs r = tables.runs;
-        Tables.Events e = tables.events;
+        Tables.Log l = tables.log;
         Tables.Tasks t = tables.tasks;
         Field<String> createdId = field(name("created", "run_id"), String.class);
         Field<Long> createdAt = param("createdAt", Long.class);
@@ -105,11 +110,10 @@ final class PgEventLog implements EventLog {
                         param("deadline", Long.class), queue, priority, inline(1L))
                 .onConflictDoNothing()
                 .returningResult(r.runId));
-        CommonTableExpression<?> logged = name("logged").as(insertInto(e.table)
-                .columns(e.runId, e.seq, e.type, e.at, e.json)
-                .select(select(createdId, inline(0L), param("type", String.class), param("at", Long.class),
-                        param("json", String.class)).from(created))
-                .returningResult(e.runId));
+        CommonTableExpression<?> logged = name("logged").as(insertInto(l.table)
+                .columns(l.runId, l.seq, l.lastSeq, l.events)
+                .select(select(createdId, inline(0L), inline(0L), param("events", String.class)).from(created))
+                .returningResult(l.runId));
         CommonTableExpression<?> queued = name("queued").as(insertInto(t.table)
                 .columns(t.runId, t.queue, t.priority, t.availableAt, t.deliveries)
                 .select(select(createdId, queue, priority, availableAt, inline(0)).from(created))
@@ -123,7 +127,7 @@ final class PgEventLog implements EventLog {
     public CreateResult create(NewRun run) {
         Objects.requireNonNull(run, "run");
         WorkflowStarted started = run.startedEvent();
-        String json = codec.encode(started);
+        String events = codec.encodeAll(List.of(started));
         return db.autocommit("create", SqlFailures.run(run.runId()), tx -> {
             boolean isNew;
             try (Sql.Call call = tx.call(create)
@@ -132,7 +136,7 @@ final class PgEventLog implements EventLog {
                     .set("createdAt", Micros.of(run.createdAt())).set("availableAt", Micros.of(run.availableAt()))
                     .set("deadline", Micros.orNull(run.deadline())).set("queue", run.queue())
                     .set("priority", run.priority())
-                    .set("type", started.type()).set("at", Micros.of(started.at())).set("json", json)
+                    .set("events", events)
                     .set("channel", db.channel()).set("due", Database.announcement(run.availableAt()));
                  ResultSet rs = call.query()) {
                 isNew = rs.next();
@@ -182,9 +186,13 @@ final class PgEventLog implements EventLog {
         if (json == null) {
             throw new RunNotFoundException(runId);
         }
-        List<Event> events = new ArrayList<>(json.size());
-        for (String j : json) {
-            events.add(codec.decode(j));
+        List<Event> events = new ArrayList<>();
+        for (String row : json) {
+            for (Event e : codec.decodeAll(row)) {
+                if (e.seq() >= fromSeq) {
+                    events.add(e);
+                }
+            }
         }
         return events;
     }
@@ -216,8 +224,8 @@ final class PgEventLog implements EventLog {
             RunInfo info = infos.get(id);
             if (info != null) {
                 List<Event> events = new ArrayList<>();
-                for (String json : logs.getOrDefault(id, List.of())) {
-                    events.add(codec.decode(json));
+                for (String row : logs.getOrDefault(id, List.of())) {
+                    events.addAll(codec.decodeAll(row));
                 }
                 out.put(id, new LoadedRun(info, events));
             }
@@ -250,9 +258,9 @@ final class PgEventLog implements EventLog {
     public void reopen(WorkflowRetried retried) {
         Objects.requireNonNull(retried, "retried");
         String runId = retried.runId();
-        String json = codec.encode(retried);
+        String events = codec.encodeAll(List.of(retried));
         Tables.Runs r = tables.runs;
-        Tables.Events e = tables.events;
+        Tables.Log l = tables.log;
         db.write("reopen", SqlFailures.run(runId), tx -> {
             RunTarget target = locker.lock(tx, runId).orElseThrow(() -> new RunNotFoundException(runId));
             if (target.status() != RunStatus.FAILED) {
@@ -262,8 +270,8 @@ final class PgEventLog implements EventLog {
             if (length == null || length != retried.seq()) {
                 throw RunStateException.logMoved(runId, length, retried.seq());
             }
-            tx.dsl().insertInto(e.table).columns(e.runId, e.seq, e.type, e.at, e.json)
-                    .values(runId, retried.seq(), retried.type(), Micros.of(retried.at()), json)
+            tx.dsl().insertInto(l.table).columns(l.runId, l.seq, l.lastSeq, l.events)
+                    .values(runId, retried.seq(), retried.seq(), events)
                     .execute();
             tx.dsl().update(r.table)
                     .set(r.status, RunStatus.PENDING.name())

@@ -16,7 +16,7 @@ import static org.jooq.impl.DSL.table;
 final class Tables {
 
     final Runs runs;
-    final Events events;
+    final Log log;
     final Tasks tasks;
     final Signals signals;
     final SignalKeys signalKeys;
@@ -24,7 +24,7 @@ final class Tables {
 
     Tables(String schema, String prefix) {
         this.runs = new Runs(name(schema, prefix + "runs"));
-        this.events = new Events(name(schema, prefix + "events"));
+        this.log = new Log(name(schema, prefix + "event_log"));
         this.tasks = new Tasks(name(schema, prefix + "tasks"));
         this.signals = new Signals(name(schema, prefix + "signals"));
         this.signalKeys = new SignalKeys(name(schema, prefix + "signal_keys"));
@@ -78,22 +78,20 @@ final class Tables {
         }
     }
 
-    /** The event logs. */
-    static final class Events {
+    /** The event logs: a row per append, its events {@code seq .. lastSeq} as one JSON array. */
+    static final class Log {
         final Table<Record> table;
         final Field<String> runId;
         final Field<Long> seq;
-        final Field<String> type;
-        final Field<Long> at;
-        final Field<String> json;
+        final Field<Long> lastSeq;
+        final Field<String> events;
 
-        private Events(Name t) {
+        private Log(Name t) {
             table = table(t);
             runId = field(t.append("run_id"), String.class);
             seq = field(t.append("seq"), Long.class);
-            type = field(t.append("type"), String.class);
-            at = field(t.append("at"), Long.class);
-            json = field(t.append("json"), String.class);
+            lastSeq = field(t.append("last_seq"), Long.class);
+            events = field(t.append("events"), String.class);
         }
     }
 

@@ -1,7 +1,8 @@
 package io.worldflow.world.postgres;
 
-import io.worldflow.event.Event;
 import io.worldflow.spi.Append;
+import org.jooq.Field;
+import org.jooq.Table;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
@@ -10,35 +11,48 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.param;
+import static org.jooq.impl.DSL.table;
+
 /**
  * What successful appends write besides the projection, gathered column-wise for {@code unnest}: their
- * events, the signals they consume and the runs they finish (named in a NOTIFY on the world's end channel,
+ * log rows (one per append with events), the signals they consume and the runs they finish (named in a NOTIFY on the world's end channel,
  * delivered when the write commits). Shared by both ways of writing a batch.
  */
 final class WriteColumns {
 
-    private final List<String> eventRun = new ArrayList<>();
-    private final List<Long> eventSeq = new ArrayList<>();
-    private final List<String> eventType = new ArrayList<>();
-    private final List<Long> eventAt = new ArrayList<>();
-    private final List<String> eventJson = new ArrayList<>();
+    static final Field<String> LOG_RUN = field(name("lg", "run_id"), String.class);
+    static final Field<Long> LOG_SEQ = field(name("lg", "seq"), Long.class);
+    static final Field<Long> LOG_LAST = field(name("lg", "last_seq"), Long.class);
+    static final Field<String> LOG_EVENTS = field(name("lg", "events"), String.class);
+
+    private final List<String> logRun = new ArrayList<>();
+    private final List<Long> logSeq = new ArrayList<>();
+    private final List<Long> logLast = new ArrayList<>();
+    private final List<String> logEvents = new ArrayList<>();
     private final List<Long> signalIds = new ArrayList<>();
     private final List<String> signalRuns = new ArrayList<>();
     private final Set<String> finished = new LinkedHashSet<>();
     /** Under PostgreSQL's 8,000-byte NOTIFY payload limit. */
     private static final int MAX_PAYLOAD_BYTES = 7_900;
 
-    /** Adds one append's events (with their JSON), consumed signals and, when terminal, its run as finished. */
+    /** The log rows bound by {@link #bind}, as the table {@code lg}. */
+    static Table<?> logRows() {
+        return table("unnest({0}, {1}, {2}, {3})", param("logRun", String[].class), param("logSeq", Long[].class),
+                param("logLast", Long[].class), param("logEvents", String[].class))
+                .as("lg", "run_id", "seq", "last_seq", "events");
+    }
+
+    /** Adds one append's log row (when it has events), consumed signals and, when terminal, its run as finished. */
     void add(AppendBatch.Encoded encoded) {
         Append a = encoded.append();
-        List<Event> events = a.events();
-        for (int i = 0; i < events.size(); i++) {
-            Event event = events.get(i);
-            eventRun.add(a.runId());
-            eventSeq.add(event.seq());
-            eventType.add(event.type());
-            eventAt.add(Micros.of(event.at()));
-            eventJson.add(encoded.events().get(i));
+        if (encoded.events() != null) {
+            logRun.add(a.runId());
+            logSeq.add(a.expectedSeq());
+            logLast.add(a.nextSeq() - 1);
+            logEvents.add(encoded.events());
         }
         for (Long id : a.consumedSignals()) {
             signalIds.add(id);
@@ -64,15 +78,14 @@ final class WriteColumns {
 
     /** Which parts the write statement needs: 1 events, 2 consumed signals, 4 finished runs. */
     int key() {
-        return (eventRun.isEmpty() ? 0 : 1) | (signalIds.isEmpty() ? 0 : 2) | (finished.isEmpty() ? 0 : 4);
+        return (logRun.isEmpty() ? 0 : 1) | (signalIds.isEmpty() ? 0 : 2) | (finished.isEmpty() ? 0 : 4);
     }
 
     /** Binds the parts that {@code key} names. */
     void bind(Sql.Call call, int key) throws SQLException {
         if ((key & 1) != 0) {
-            call.set("evRun", eventRun.toArray(String[]::new)).set("evSeq", eventSeq.toArray(Long[]::new))
-                    .set("evType", eventType.toArray(String[]::new)).set("evAt", eventAt.toArray(Long[]::new))
-                    .set("evJson", eventJson.toArray(String[]::new));
+            call.set("logRun", logRun.toArray(String[]::new)).set("logSeq", logSeq.toArray(Long[]::new))
+                    .set("logLast", logLast.toArray(Long[]::new)).set("logEvents", logEvents.toArray(String[]::new));
         }
         if ((key & 2) != 0) {
             call.set("sigId", signalIds.toArray(Long[]::new)).set("sigRun", signalRuns.toArray(String[]::new));

@@ -73,10 +73,11 @@ class AppendTest extends PgTestSupport {
         assertThat(world.runQueries().countByStatus(RunQuery.all()))
                 .containsEntry(RunStatus.RUNNING, 499L).containsEntry(RunStatus.PENDING, 1L);
         try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT count(*), count(DISTINCT xmin::text) FROM " + schema
-                     + ".wf_events WHERE seq > 0")) {
+             ResultSet rs = st.executeQuery("SELECT count(*), count(DISTINCT xmin::text), "
+                     + "count(*) FILTER (WHERE seq = 1 AND last_seq = 3) FROM " + schema + ".wf_event_log WHERE seq > 0")) {
             rs.next();
-            assertThat(rs.getLong(1)).isEqualTo(499 * 3);
+            assertThat(rs.getLong(1)).as("a row per append").isEqualTo(499);
+            assertThat(rs.getLong(3)).as("each holding the append's three events").isEqualTo(499);
             assertThat(rs.getLong(2)).as("transactions that wrote the batch's events").isEqualTo(1);
         }
     }
@@ -212,21 +213,26 @@ class AppendTest extends PgTestSupport {
     }
 
     @Test
-    void eventJsonIsStoredAsTheCodecWroteItCharacterForCharacter() throws Exception {
+    void anAppendsEventsAreStoredAsTheCodecWroteThemCharacterForCharacter() throws Exception {
         String schema = freshSchema();
         World world = open(config(schema));
         world.eventLog().create(newRun("r1"));
         Payload odd = new Payload("{\"b\":1,  \"a\":[1.50, 2e3, {\"z\":null}],\"ü\":\"\\u00fc ✓\"}", "com.acme.Odd");
         Event event = new StepCompleted("r1", 1, clock.instant(), "s", 1, odd);
+        Event marker = new MarkerRecorded("r1", 2, clock.instant(), "m", "note", odd);
 
-        world.eventLog().append(List.of(new Append("r1", 1, List.of(event), RunStatus.RUNNING)));
+        world.eventLog().append(List.of(new Append("r1", 1, List.of(event, marker), RunStatus.RUNNING)));
 
         try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT json FROM " + schema + ".wf_events WHERE seq = 1")) {
+             ResultSet rs = st.executeQuery("SELECT events, last_seq FROM " + schema + ".wf_event_log WHERE seq = 1")) {
             rs.next();
-            assertThat(rs.getString(1)).isEqualTo(codec.eventCodec().encode(event));
+            assertThat(rs.getString(1)).isEqualTo(codec.eventCodec().encodeAll(List.of(event, marker)));
+            assertThat(rs.getLong(2)).isEqualTo(2);
         }
-        assertThat(world.eventLog().read("r1", 1))
-                .containsExactly(codec.eventCodec().decode(codec.eventCodec().encode(event)));
+        String stored = codec.eventCodec().encodeAll(List.of(event, marker));
+        assertThat(world.eventLog().read("r1", 1)).containsExactlyElementsOf(codec.eventCodec().decodeAll(stored));
+        assertThat(world.eventLog().read("r1", 2)).as("read from inside a row")
+                .containsExactly(codec.eventCodec().decodeAll(stored).get(1));
+        assertThat(world.eventLog().read("r1", 3)).isEmpty();
     }
 }

@@ -1,12 +1,18 @@
 package io.worldflow.world.postgres;
 
+import io.worldflow.Payload;
+import io.worldflow.RunStatus;
 import io.worldflow.SchemaVersionException;
 import io.worldflow.WorldException;
+import io.worldflow.event.Event;
+import io.worldflow.event.MarkerRecorded;
+import io.worldflow.spi.Append;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldConfig;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -31,8 +37,8 @@ class MigrationTest extends PgTestSupport {
 
         open(config(schema));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2);
-        assertThat(tables(schema)).containsExactlyInAnyOrder("wf_events", "wf_runs", "wf_schema_version",
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3);
+        assertThat(tables(schema)).containsExactlyInAnyOrder("wf_event_log", "wf_runs", "wf_schema_version",
                 "wf_signals", "wf_signal_keys", "wf_tasks");
     }
 
@@ -44,8 +50,45 @@ class MigrationTest extends PgTestSupport {
 
         World second = open(config(schema));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3);
         assertThat(second.eventLog().read("r1", 0)).hasSize(1);
+    }
+
+    @Test
+    void aVersion2LogOfARowPerEventIsCarriedOverEventForEvent() throws Exception {
+        String schema = freshSchema();
+        WorldConfig config = config(schema);
+        String printed = PrintSchema.migrationSql(config);
+        String upToVersion2 = printed.substring(0, printed.indexOf("\n-- V3__")) + "\nCOMMIT;\n";
+        Event started = newRun("r1").startedEvent();
+        Event marker = new MarkerRecorded("r1", 1, clock.instant(), "m", "note", new Payload("[1,2]", null));
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+            st.execute(upToVersion2);
+            st.execute("INSERT INTO " + schema + ".wf_runs (run_id, workflow, status, input_json, created_at,"
+                    + " updated_at, available_at, queue, priority, log_length) VALUES ('r1', 'wf', 'RUNNING', '1', 0,"
+                    + " 0, 0, 'default', 0, 2)");
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + schema
+                    + ".wf_events (run_id, seq, type, at, json) VALUES ('r1', ?, ?, 0, ?)")) {
+                for (Event e : List.of(started, marker)) {
+                    ps.setLong(1, e.seq());
+                    ps.setString(2, e.type());
+                    ps.setString(3, codec.eventCodec().encode(e));
+                    ps.executeUpdate();
+                }
+            }
+        }
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2);
+
+        World world = open(config);
+
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3);
+        assertThat(tables(schema)).contains("wf_event_log").doesNotContain("wf_events");
+        assertThat(world.eventLog().read("r1", 0)).containsExactly(started, marker);
+        assertThat(world.eventLog().read("r1", 1)).containsExactly(marker);
+        Event next = new MarkerRecorded("r1", 2, clock.instant(), "m2", "note", new Payload("3", null));
+        assertThat(world.eventLog().append(List.of(new Append("r1", 2, List.of(next), RunStatus.RUNNING))).getFirst()
+                .appended()).isTrue();
+        assertThat(world.eventLog().read("r1", 0)).containsExactly(started, marker, next);
     }
 
     @Test
@@ -56,7 +99,7 @@ class MigrationTest extends PgTestSupport {
         a.eventLog().create(newRun("r1"));
 
         assertThat(b.runQueries().get("r1")).isEmpty();
-        assertThat(versions(schema, "other_")).containsExactly(1, 2);
+        assertThat(versions(schema, "other_")).containsExactly(1, 2, 3);
         assertThat(tables(schema)).contains("wf_runs", "other_runs");
     }
 
@@ -70,7 +113,7 @@ class MigrationTest extends PgTestSupport {
                 .isInstanceOf(SchemaVersionException.class)
                 .satisfies(e -> assertThat(((WorldException) e).isTransient()).isFalse())
                 .hasMessageContaining("schema version 7")
-                .hasMessageContaining("supports up to 2")
+                .hasMessageContaining("supports up to 3")
                 .hasMessageContaining(schema + ".wf_");
     }
 
@@ -114,7 +157,7 @@ class MigrationTest extends PgTestSupport {
         }
 
         assertThat(worlds).hasSize(workers);
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3);
         worlds.getFirst().eventLog().create(newRun("r1"));
         assertThat(worlds.getLast().eventLog().read("r1", 0)).hasSize(1);
     }
@@ -143,7 +186,7 @@ class MigrationTest extends PgTestSupport {
             pool.shutdownNow();
         }
         for (int i = 0; i < workers; i++) {
-            assertThat(versions(schema, "p" + i + "_")).containsExactly(1, 2);
+            assertThat(versions(schema, "p" + i + "_")).containsExactly(1, 2, 3);
         }
     }
 
@@ -157,10 +200,10 @@ class MigrationTest extends PgTestSupport {
         try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
             st.execute(sql);
         }
-        assertThat(versions(schema, "dba_")).containsExactly(1, 2);
+        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3);
         World world = open(config);
 
-        assertThat(versions(schema, "dba_")).containsExactly(1, 2);
+        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3);
         assertThat(world.eventLog().create(newRun("r1")).created()).isTrue();
         assertThat(world.eventLog().read("r1", 0)).hasSize(1);
     }
@@ -169,7 +212,7 @@ class MigrationTest extends PgTestSupport {
     void thePrintedSchemaNeedsNoUrlButValidatesTheNames() {
         String sql = PrintSchema.migrationSql(WorldConfig.of(java.util.Map.of()));
 
-        assertThat(sql).contains("CREATE SCHEMA IF NOT EXISTS worldflow").contains("worldflow.wf_events")
+        assertThat(sql).contains("CREATE SCHEMA IF NOT EXISTS worldflow").contains("worldflow.wf_event_log")
                 .contains("pg_advisory_xact_lock(").contains("BEGIN;").contains("COMMIT;");
         assertThatThrownBy(() -> PrintSchema.migrationSql(WorldConfig.of(java.util.Map.of(
                 PostgresWorldProvider.SCHEMA, "bad-name"))))
