@@ -31,15 +31,15 @@ final class AppendBatch {
 
     private static final String STATES = "SELECT run_id, status, log_length, cancel_requested FROM runs WHERE run_id IN ("
             + String.join(", ", java.util.Collections.nCopies(CHUNK, "?")) + ")";
-    private static final String INSERT_EVENT = "INSERT INTO events (run_id, seq, type, at, json) VALUES (?, ?, ?, ?, ?)";
+    static final String INSERT_LOG_ROW = "INSERT INTO event_log (run_id, seq, last_seq, events) VALUES (?, ?, ?, ?)";
     private static final String UPDATE_RUN = """
             UPDATE runs SET status = ?, log_length = ?, updated_at = ?, output_json = ?, output_type = ?, error = ?,
                 held = NULL
             WHERE run_id = ?""";
     private static final String CONSUME_SIGNAL = "DELETE FROM signals WHERE id = ? AND run_id = ?";
 
-    /** An append with its JSON made outside the write lock. */
-    record Encoded(Append append, List<String> events, String error) {
+    /** An append with its JSON made outside the write lock: its events as one array (null when it has none). */
+    record Encoded(Append append, String events, String error) {
     }
 
     /** What the batch knows of a run, kept current as its appends go through. */
@@ -59,10 +59,7 @@ final class AppendBatch {
     List<Encoded> encode(List<Append> appends) {
         List<Encoded> out = new ArrayList<>(appends.size());
         for (Append a : appends) {
-            List<String> events = new ArrayList<>(a.events().size());
-            for (Event e : a.events()) {
-                events.add(codec.encode(e));
-            }
+            String events = a.events().isEmpty() ? null : codec.encodeAll(a.events());
             ErrorInfo error = a.error();
             out.add(new Encoded(a, events, error == null ? null : codec.encodeError(error)));
         }
@@ -76,11 +73,11 @@ final class AppendBatch {
      */
     List<AppendResult> apply(Tx tx, List<Encoded> appends, Instant now) throws SQLException {
         Map<String, RunState> states = loadStates(tx, appends);
-        PreparedStatement events = tx.prepare(INSERT_EVENT);
+        PreparedStatement log = tx.prepare(INSERT_LOG_ROW);
         PreparedStatement runs = tx.prepare(UPDATE_RUN);
         PreparedStatement signals = tx.prepare(CONSUME_SIGNAL);
         int signalCount = 0;
-        int eventCount = 0;
+        int logRows = 0;
         List<AppendResult> results = new ArrayList<>(appends.size());
         for (Encoded encoded : appends) {
             Append a = encoded.append();
@@ -93,8 +90,14 @@ final class AppendBatch {
                 results.add(new AppendResult(false, state.logLength, state.cancelRequested));
                 continue;
             }
-            addEvents(events, a, encoded.events());
-            eventCount += a.events().size();
+            if (encoded.events() != null) {
+                log.setString(1, a.runId());
+                log.setLong(2, a.expectedSeq());
+                log.setLong(3, a.nextSeq() - 1);
+                log.setString(4, encoded.events());
+                log.addBatch();
+                logRows++;
+            }
             addRunUpdate(runs, a, encoded.error(), now);
             for (Long id : a.consumedSignals()) {
                 signals.setLong(1, id);
@@ -111,27 +114,14 @@ final class AppendBatch {
             state.status = a.status();
             results.add(new AppendResult(true, state.logLength, state.cancelRequested));
         }
-        if (eventCount > 0) {
-            events.executeBatch();
+        if (logRows > 0) {
+            log.executeBatch();
         }
         runs.executeBatch();
         if (signalCount > 0) {
             signals.executeBatch();
         }
         return results;
-    }
-
-    private static void addEvents(PreparedStatement ps, Append a, List<String> json) throws SQLException {
-        List<Event> list = a.events();
-        for (int i = 0; i < list.size(); i++) {
-            Event e = list.get(i);
-            ps.setString(1, a.runId());
-            ps.setLong(2, e.seq());
-            ps.setString(3, e.type());
-            ps.setLong(4, Micros.of(e.at()));
-            ps.setString(5, json.get(i));
-            ps.addBatch();
-        }
     }
 
     private static void addRunUpdate(PreparedStatement ps, Append a, String errorJson, Instant now)

@@ -32,7 +32,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-/** Runs and their event logs in the {@code runs} and {@code events} tables. */
+/** Runs and their event logs in the {@code runs} and {@code event_log} tables. */
 final class LocalEventLog implements EventLog {
 
     private static final String INSERT_RUN = """
@@ -40,8 +40,12 @@ final class LocalEventLog implements EventLog {
                               deadline, queue, priority, log_length)
             VALUES (?, ?, 'PENDING', ?, ?, ?, ?, ?, ?, ?, ?, 1)
             ON CONFLICT (run_id) DO NOTHING""";
-    private static final String INSERT_EVENT = "INSERT INTO events (run_id, seq, type, at, json) VALUES (?, ?, ?, ?, ?)";
-    private static final String READ = "SELECT json FROM events WHERE run_id = ? AND seq >= ? ORDER BY seq";
+    /** From the row that holds fromSeq: the last one starting at or before it. */
+    private static final String READ = """
+            SELECT events FROM event_log
+            WHERE run_id = ?1
+              AND seq >= coalesce((SELECT max(seq) FROM event_log WHERE run_id = ?1 AND seq <= ?2), 0)
+            ORDER BY seq""";
     private static final String EXISTS = "SELECT 1 FROM runs WHERE run_id = ?";
     private static final String REQUEST_CANCEL = """
             UPDATE runs SET cancel_requested = 1, cancel_reason = ?, cancel_requested_at = ?, updated_at = ?
@@ -73,7 +77,7 @@ final class LocalEventLog implements EventLog {
     public CreateResult create(NewRun run) {
         Objects.requireNonNull(run, "run");
         WorkflowStarted started = run.startedEvent();
-        String json = codec.encode(started);
+        String events = codec.encodeAll(List.of(started));
         return db.write("create", SqlFailures.run(run.runId()), tx -> {
             PreparedStatement insert = tx.prepare(INSERT_RUN);
             insert.setString(1, run.runId());
@@ -88,13 +92,12 @@ final class LocalEventLog implements EventLog {
             insert.setInt(10, run.priority());
             boolean created = insert.executeUpdate() > 0;
             if (created) {
-                PreparedStatement event = tx.prepare(INSERT_EVENT);
-                event.setString(1, run.runId());
-                event.setLong(2, 0);
-                event.setString(3, started.type());
-                Micros.bind(event, 4, started.at());
-                event.setString(5, json);
-                event.executeUpdate();
+                PreparedStatement log = tx.prepare(AppendBatch.INSERT_LOG_ROW);
+                log.setString(1, run.runId());
+                log.setLong(2, 0);
+                log.setLong(3, 0);
+                log.setString(4, events);
+                log.executeUpdate();
                 TaskRows.insert(tx, run.runId(), run.queue(), run.priority(), run.availableAt());
             }
             RunInfo info = rows.find(tx, run.runId()).orElseThrow();
@@ -134,9 +137,13 @@ final class LocalEventLog implements EventLog {
         if (json == null) {
             throw new RunNotFoundException(runId);
         }
-        List<Event> events = new ArrayList<>(json.size());
-        for (String j : json) {
-            events.add(codec.decode(j));
+        List<Event> events = new ArrayList<>();
+        for (String row : json) {
+            for (Event e : codec.decodeAll(row)) {
+                if (e.seq() >= fromSeq) {
+                    events.add(e);
+                }
+            }
         }
         return events;
     }
@@ -162,12 +169,13 @@ final class LocalEventLog implements EventLog {
                     }
                 }
                 Map<String, List<Event>> logs = new HashMap<>();
-                PreparedStatement events = sql.prepare("SELECT run_id, json FROM events WHERE run_id IN (" + marks
-                        + ") ORDER BY run_id, seq");
+                PreparedStatement events = sql.prepare("SELECT run_id, events FROM event_log WHERE run_id IN ("
+                        + marks + ") ORDER BY run_id, seq");
                 bind(events, chunk);
                 try (ResultSet rs = events.executeQuery()) {
                     while (rs.next()) {
-                        logs.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(codec.decode(rs.getString(2)));
+                        logs.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
+                                .addAll(codec.decodeAll(rs.getString(2)));
                     }
                 }
                 for (String id : chunk) {
@@ -211,7 +219,7 @@ final class LocalEventLog implements EventLog {
     public void reopen(WorkflowRetried retried) {
         Objects.requireNonNull(retried, "retried");
         String runId = retried.runId();
-        String json = codec.encode(retried);
+        String events = codec.encodeAll(List.of(retried));
         db.write("reopen", SqlFailures.run(runId), tx -> {
             RunTarget target = RunTarget.find(tx, runId).orElseThrow(() -> new RunNotFoundException(runId));
             if (target.status() != RunStatus.FAILED) {
@@ -221,13 +229,12 @@ final class LocalEventLog implements EventLog {
             if (length != retried.seq()) {
                 throw RunStateException.logMoved(runId, length, retried.seq());
             }
-            PreparedStatement event = tx.prepare(INSERT_EVENT);
-            event.setString(1, runId);
-            event.setLong(2, retried.seq());
-            event.setString(3, retried.type());
-            Micros.bind(event, 4, retried.at());
-            event.setString(5, json);
-            event.executeUpdate();
+            PreparedStatement log = tx.prepare(AppendBatch.INSERT_LOG_ROW);
+            log.setString(1, runId);
+            log.setLong(2, retried.seq());
+            log.setLong(3, retried.seq());
+            log.setString(4, events);
+            log.executeUpdate();
             PreparedStatement ps = tx.prepare(REOPEN);
             ps.setLong(1, retried.seq() + 1);
             Micros.bind(ps, 2, retried.at());

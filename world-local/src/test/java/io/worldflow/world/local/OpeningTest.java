@@ -1,7 +1,12 @@
 package io.worldflow.world.local;
 
+import io.worldflow.Payload;
+import io.worldflow.RunStatus;
 import io.worldflow.SchemaVersionException;
 import io.worldflow.WorldException;
+import io.worldflow.event.Event;
+import io.worldflow.event.MarkerRecorded;
+import io.worldflow.spi.Append;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldConfig;
 import org.junit.jupiter.api.Test;
@@ -17,10 +22,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -59,8 +66,60 @@ class OpeningTest extends LocalWorldTestSupport {
                 rs.next();
                 assertThat(rs.getInt(1)).isEqualTo(3);
                 assertThat(rs.getString(2)).isEqualTo("V3__lease_order.sql");
+                rs.next();
+                assertThat(rs.getInt(1)).isEqualTo(4);
+                assertThat(rs.getString(2)).isEqualTo("V4__log_rows.sql");
                 assertThat(rs.next()).isFalse();
             }
+        }
+    }
+
+    @Test
+    void aVersion3LogOfARowPerEventIsCarriedOverEventForEvent() throws Exception {
+        Path old = dir.resolve("v3.db");
+        Event started = newRun("r1").startedEvent();
+        Event marker = new MarkerRecorded("r1", 1, now(), "m", "note", new Payload("[1,2]", null));
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + old); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE schema_version (version INTEGER NOT NULL PRIMARY KEY, description TEXT NOT NULL,"
+                    + " applied_at INTEGER NOT NULL)");
+            for (int version = 1; version <= 3; version++) {
+                String script = Migrations.SCRIPTS.get(version - 1);
+                try (var in = Migrations.class.getResourceAsStream("migrations/" + script)) {
+                    for (String statement : Migrations.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
+                        st.execute(statement);
+                    }
+                }
+                st.execute("INSERT INTO schema_version VALUES (" + version + ", '" + script + "', 0)");
+            }
+            st.execute("INSERT INTO runs (run_id, workflow, status, input_json, created_at, updated_at, available_at,"
+                    + " queue, priority, log_length) VALUES ('r1', 'wf', 'RUNNING', '1', 0, 0, 0, 'default', 0, 2)");
+            try (PreparedStatement ps = c.prepareStatement(
+                    "INSERT INTO events (run_id, seq, type, at, json) VALUES ('r1', ?, ?, 0, ?)")) {
+                for (Event e : List.of(started, marker)) {
+                    ps.setLong(1, e.seq());
+                    ps.setString(2, e.type());
+                    ps.setString(3, codec.eventCodec().encode(e));
+                    ps.executeUpdate();
+                }
+            }
+        }
+
+        World migrated = open(configFor(old));
+        try {
+            assertThat(migrated.eventLog().read("r1", 0)).containsExactly(started, marker);
+            assertThat(migrated.eventLog().read("r1", 1)).containsExactly(marker);
+            Event next = new MarkerRecorded("r1", 2, now(), "m2", "note", new Payload("3", null));
+            assertThat(migrated.eventLog().append(List.of(new Append("r1", 2, List.of(next), RunStatus.RUNNING)))
+                    .getFirst().appended()).isTrue();
+            assertThat(migrated.eventLog().read("r1", 0)).containsExactly(started, marker, next);
+        } finally {
+            migrated.close();
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + old); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'event%'")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).isEqualTo("event_log");
+            assertThat(rs.next()).isFalse();
         }
     }
 
