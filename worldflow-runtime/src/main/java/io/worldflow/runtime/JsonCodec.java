@@ -3,6 +3,7 @@ package io.worldflow.runtime;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
@@ -26,9 +27,11 @@ import io.worldflow.ErrorInfo;
 import io.worldflow.Payload;
 import io.worldflow.SerializationException;
 import io.worldflow.event.Event;
+import io.worldflow.runtime.internal.IsoInstants;
 import io.worldflow.spi.EventCodec;
 
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.Deque;
@@ -296,6 +299,8 @@ public final class JsonCodec {
         SimpleModule module = new SimpleModule("worldflow-events");
         module.addSerializer(Payload.class, new PayloadSerializer());
         module.addDeserializer(Payload.class, new PayloadDeserializer());
+        module.addSerializer(Instant.class, new InstantSerializer());
+        module.addDeserializer(Instant.class, new InstantDeserializer());
         ObjectMapper mapper = JsonMapper.builder()
                 .addModule(new JavaTimeModule())
                 .addModule(module)
@@ -336,6 +341,28 @@ public final class JsonCodec {
             gen.writeFieldName("value");
             gen.writeRawValue(p.json());
             gen.writeEndObject();
+        }
+    }
+
+    /** An event's instant as {@link Instant#toString()} writes it (see {@link IsoInstants}). */
+    private static final class InstantSerializer extends JsonSerializer<Instant> {
+        @Override
+        public void serialize(Instant value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
+            gen.writeString(IsoInstants.format(value));
+        }
+    }
+
+    /** Reads the usual form directly; anything else goes to Jackson's own, which reads (or refuses) it as before. */
+    private static final class InstantDeserializer extends JsonDeserializer<Instant> {
+        @Override
+        public Instant deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            if (p.hasToken(JsonToken.VALUE_STRING)) {
+                Instant fast = IsoInstants.tryParse(p.getText());
+                if (fast != null) {
+                    return fast;
+                }
+            }
+            return com.fasterxml.jackson.datatype.jsr310.deser.InstantDeserializer.INSTANT.deserialize(p, ctxt);
         }
     }
 

@@ -326,6 +326,16 @@ class JsonCodecTest {
     }
 
     @Test
+    void anInstantInAnotherIsoFormIsStillReadAndAnUnreadableOneIsRefused() {
+        String offset = "{\"type\":\"WorkflowCanceled\",\"runId\":\"r1\",\"seq\":3,\"at\":\"2026-11-22T05:58:40.5+01:00\"}";
+        String garbage = offset.replace("2026-11-22T05:58:40.5+01:00", "yesterday");
+
+        assertThat(events.decode(offset).at()).isEqualTo(Instant.parse("2026-11-22T04:58:40.5Z"));
+        assertThatThrownBy(() -> events.decode(garbage))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("yesterday");
+    }
+
+    @Test
     void decodingSomethingOtherThanAnArrayOfEventsNamesTheText() {
         assertThatThrownBy(() -> events.decodeAll("[{\"type\":\"Nope\"}]"))
                 .isInstanceOf(SerializationException.class).hasMessageContaining("cannot read events [{\"type\":\"Nope\"}]");
