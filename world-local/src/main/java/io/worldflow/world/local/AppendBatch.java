@@ -91,10 +91,7 @@ final class AppendBatch {
                 continue;
             }
             if (encoded.events() != null) {
-                log.setString(1, a.runId());
-                log.setLong(2, a.expectedSeq());
-                log.setLong(3, a.nextSeq() - 1);
-                log.setString(4, encoded.events());
+                bindLogRow(log, a.runId(), a.expectedSeq(), a.nextSeq() - 1, encoded.events());
                 log.addBatch();
                 logRows++;
             }
@@ -122,6 +119,15 @@ final class AppendBatch {
             signals.executeBatch();
         }
         return results;
+    }
+
+    /** Binds {@link #INSERT_LOG_ROW}: the events {@code seq} … {@code lastSeq} of one append, as one JSON array. */
+    static void bindLogRow(PreparedStatement ps, String runId, long seq, long lastSeq, String events)
+            throws SQLException {
+        ps.setString(1, runId);
+        ps.setLong(2, seq);
+        ps.setLong(3, lastSeq);
+        ps.setString(4, events);
     }
 
     private static void addRunUpdate(PreparedStatement ps, Append a, String errorJson, Instant now)

@@ -93,10 +93,7 @@ final class LocalEventLog implements EventLog {
             boolean created = insert.executeUpdate() > 0;
             if (created) {
                 PreparedStatement log = tx.prepare(AppendBatch.INSERT_LOG_ROW);
-                log.setString(1, run.runId());
-                log.setLong(2, 0);
-                log.setLong(3, 0);
-                log.setString(4, events);
+                AppendBatch.bindLogRow(log, run.runId(), 0, 0, events);
                 log.executeUpdate();
                 TaskRows.insert(tx, run.runId(), run.queue(), run.priority(), run.availableAt());
             }
@@ -230,10 +227,7 @@ final class LocalEventLog implements EventLog {
                 throw RunStateException.logMoved(runId, length, retried.seq());
             }
             PreparedStatement log = tx.prepare(AppendBatch.INSERT_LOG_ROW);
-            log.setString(1, runId);
-            log.setLong(2, retried.seq());
-            log.setLong(3, retried.seq());
-            log.setString(4, events);
+            AppendBatch.bindLogRow(log, runId, retried.seq(), retried.seq(), events);
             log.executeUpdate();
             PreparedStatement ps = tx.prepare(REOPEN);
             ps.setLong(1, retried.seq() + 1);
