@@ -219,8 +219,7 @@ public final class JsonCodec {
     /** A whole timeline as one JSON array, the format saved histories use. */
     public String encodeEvents(List<Event> timeline) {
         try {
-            return events.writerFor(events.getTypeFactory().constructCollectionType(List.class, Event.class))
-                    .withDefaultPrettyPrinter().writeValueAsString(timeline);
+            return eventListWriter.withDefaultPrettyPrinter().writeValueAsString(timeline);
         } catch (JsonProcessingException e) {
             throw new SerializationException("cannot serialize a timeline of " + timeline.size() + " events", e);
         }
@@ -228,7 +227,7 @@ public final class JsonCodec {
 
     public List<Event> decodeEvents(String json) {
         try {
-            return events.readValue(json, events.getTypeFactory().constructCollectionType(List.class, Event.class));
+            return eventListReader.readValue(json);
         } catch (JsonProcessingException e) {
             throw new SerializationException("cannot read a timeline: " + e.getOriginalMessage(), e);
         }

@@ -48,17 +48,24 @@ final class DynamoEventLog implements EventLog {
         this.cleanup = cleanup;
     }
 
-    @Override
-    public CreateResult create(NewRun run) {
-        List<TransactWriteItem> items = new ArrayList<>();
-        items.add(TransactWriteItem.builder().put(Put.builder().tableName(store.tables.runs())
-                .item(RunItem.created(run)).conditionExpression("attribute_not_exists(#id)")
-                .expressionAttributeNames(Map.of("#id", RunItem.ID)).build()).build());
-        for (Map<String, AttributeValue> page : EventPages.items(run.runId(), List.of(run.startedEvent()),
-                store.codec)) {
+    /** One transaction's items: {@code first}, then a put of each event page. */
+    private List<TransactWriteItem> withPages(TransactWriteItem first, List<Map<String, AttributeValue>> pages) {
+        List<TransactWriteItem> items = new ArrayList<>(pages.size() + 1);
+        items.add(first);
+        for (Map<String, AttributeValue> page : pages) {
             items.add(TransactWriteItem.builder().put(Put.builder().tableName(store.tables.events()).item(page)
                     .build()).build());
         }
+        return items;
+    }
+
+    @Override
+    public CreateResult create(NewRun run) {
+        List<TransactWriteItem> items = withPages(TransactWriteItem.builder().put(Put.builder()
+                .tableName(store.tables.runs()).item(RunItem.created(run))
+                .conditionExpression("attribute_not_exists(#id)")
+                .expressionAttributeNames(Map.of("#id", RunItem.ID)).build()).build(),
+                EventPages.items(run.runId(), List.of(run.startedEvent()), store.codec));
         for (int attempt = 1; ; attempt++) {
             try {
                 AwsFailures.run("creating run " + run.runId(),
@@ -165,12 +172,7 @@ final class DynamoEventLog implements EventLog {
             }
             u.when("#" + RunItem.LENGTH + " = ?", n(a.expectedSeq()));
             turn.expectOn(u);
-            List<TransactWriteItem> items = new ArrayList<>();
-            items.add(u.transactItem());
-            for (Map<String, AttributeValue> page : pages) {
-                items.add(TransactWriteItem.builder().put(Put.builder().tableName(store.tables.events()).item(page)
-                        .build()).build());
-            }
+            List<TransactWriteItem> items = withPages(u.transactItem(), pages);
             try {
                 AwsFailures.run("appending to run " + a.runId(),
                         () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
@@ -304,12 +306,7 @@ final class DynamoEventLog implements EventLog {
             next.writeTo(u, runId);
             u.when("#" + RunItem.LENGTH + " = ?", n(retried.seq()));
             turn.expectOn(u);
-            List<TransactWriteItem> items = new ArrayList<>();
-            items.add(u.transactItem());
-            for (Map<String, AttributeValue> page : pages) {
-                items.add(TransactWriteItem.builder().put(Put.builder().tableName(store.tables.events()).item(page)
-                        .build()).build());
-            }
+            List<TransactWriteItem> items = withPages(u.transactItem(), pages);
             try {
                 AwsFailures.run("retrying run " + runId, () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
             } catch (TransactionCanceledException e) {
