@@ -214,4 +214,20 @@ class BadInputTest {
         assertThat(read.raw().headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
         t.wf.cancel("h<b>\"'");
     }
+
+    @org.junit.jupiter.api.Test
+    void aClientStillSendingAnOversizedBodyGetsItsAnswerNotAResetConnection() {
+        String big = "{\"pad\":\"" + "x".repeat(1024 * 1024) + "\"}";
+        for (int i = 0; i < 50; i++) {
+            TestDashboard.Reply declared = t.post("/api/runs", big);
+            TestDashboard.Reply chunked = t.send(HttpRequest.newBuilder(t.uri("/api/runs"))
+                    .header("Authorization", "Bearer " + TestDashboard.TOKEN).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofInputStream(
+                            () -> new java.io.ByteArrayInputStream(big.getBytes(java.nio.charset.StandardCharsets.UTF_8)))));
+
+            assertThat(declared.status()).as("with Content-Length, try %d", i).isEqualTo(413);
+            assertThat(chunked.status()).as("chunked, try %d", i).isEqualTo(413);
+            assertThat(chunked.error()).isEqualTo("body_too_large");
+        }
+    }
 }

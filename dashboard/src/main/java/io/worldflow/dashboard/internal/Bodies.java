@@ -8,8 +8,14 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Locale;
 
-/** Request bodies, read no further than the limit. */
+/**
+ * Request bodies, kept no further than the limit. A body over the limit is still read and dropped, up to
+ * {@value #DRAIN_BYTES} bytes, before the 413 goes out: a server that answers and closes while the client is
+ * still sending resets the connection, and the client may lose the answer.
+ */
 final class Bodies {
+
+    static final long DRAIN_BYTES = 32L * 1024 * 1024;
 
     private final int maxBytes;
 
@@ -24,24 +30,39 @@ final class Bodies {
     /** The raw body; 413 when it is larger than the limit (by its declared length, or as read). */
     byte[] read(Context ctx) {
         String declared = ctx.header("Content-Length");
+        long length = -1;
         if (declared != null) {
             try {
-                if (Long.parseLong(declared.strip()) > maxBytes) {
-                    throw tooLarge();
-                }
+                length = Long.parseLong(declared.strip());
             } catch (NumberFormatException e) {
                 throw ApiException.badRequest("Content-Length is not a number: " + declared);
             }
         }
         try (InputStream in = ctx.bodyInputStream()) {
+            if (length > maxBytes) {
+                throw tooLarge(in, length <= DRAIN_BYTES);
+            }
             byte[] bytes = in.readNBytes(maxBytes + 1);
             if (bytes.length > maxBytes) {
-                throw tooLarge();
+                throw tooLarge(in, true);
             }
             return bytes;
         } catch (IOException e) {
             throw new UncheckedIOException("reading a request body", e);
         }
+    }
+
+    /** The 413, after dropping what is left of the body (at most {@value #DRAIN_BYTES} bytes) when asked. */
+    private ApiException tooLarge(InputStream in, boolean drain) throws IOException {
+        if (drain) {
+            byte[] scratch = new byte[16 * 1024];
+            long left = DRAIN_BYTES;
+            int n;
+            while (left > 0 && (n = in.read(scratch, 0, (int) Math.min(scratch.length, left))) >= 0) {
+                left -= n;
+            }
+        }
+        return tooLarge();
     }
 
     /**
