@@ -1,9 +1,11 @@
 package io.worldflow.runtime;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
@@ -128,7 +130,7 @@ public final class JsonCodec {
 
     /** The mapper used for payloads unless another is given: Java time as ISO strings, unknown properties ignored. */
     public static ObjectMapper defaultPayloadMapper() {
-        return JsonMapper.builder()
+        return JsonMapper.builder(sharedBufferFactory())
                 .addModule(new JavaTimeModule())
                 .addModule(new Jdk8Module())
                 .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
@@ -294,13 +296,22 @@ public final class JsonCodec {
         return null;
     }
 
+    /**
+     * A factory whose parse and write buffers are pooled across threads. Jackson's default pool is per thread,
+     * which gives nothing on virtual threads (steps and loads run on new ones): every read and write would
+     * allocate its buffers anew.
+     */
+    private static JsonFactory sharedBufferFactory() {
+        return JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build();
+    }
+
     private static ObjectMapper eventMapper() {
         SimpleModule module = new SimpleModule("worldflow-events");
         module.addSerializer(Payload.class, new PayloadSerializer());
         module.addDeserializer(Payload.class, new PayloadDeserializer());
         module.addSerializer(Instant.class, new InstantSerializer());
         module.addDeserializer(Instant.class, new InstantDeserializer());
-        ObjectMapper mapper = JsonMapper.builder()
+        ObjectMapper mapper = JsonMapper.builder(sharedBufferFactory())
                 .addModule(new JavaTimeModule())
                 .addModule(module)
                 .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)

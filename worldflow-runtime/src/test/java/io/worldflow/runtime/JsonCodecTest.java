@@ -1,5 +1,7 @@
 package io.worldflow.runtime;
 
+import com.fasterxml.jackson.core.util.BufferRecycler;
+import com.fasterxml.jackson.core.util.RecyclerPool;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.worldflow.ErrorInfo;
@@ -631,5 +633,22 @@ class JsonCodecTest {
                 new StepCompleted("r1", i, T0.plusMillis(i), "s~" + i, 1, payload(new Label("sku-" + i, i)))));
 
         assertThat(codec.decodeEvents(codec.encodeEvents(timeline))).isEqualTo(timeline);
+    }
+
+    @Test
+    void readsAndWritesOnVirtualThreadsShareParseBuffersInsteadOfAllocatingThemPerThread() throws Exception {
+        RecyclerPool<BufferRecycler> pool = codec.payloadMapper().getFactory()._getRecyclerPool();
+        List<Event> two = List.of(new WorkflowStarted("r1", 0, T0, "w", Payload.NULL, null),
+                new StepCompleted("r1", 1, T0, "pay", 1, new Payload("\"ok\"", "java.lang.String")));
+        for (int i = 0; i < 20; i++) {
+            Thread t = Thread.ofVirtual().start(() -> {
+                assertThat(events.decodeAll(events.encodeAll(two))).isEqualTo(two);
+                codec.payloadMapper().valueToTree(Map.of("k", 1));
+            });
+            t.join();
+        }
+        // one thread at a time: the recyclers released by one are taken by the next (a per-thread pool,
+        // which virtual threads never reuse, reports -1 here)
+        assertThat(pool.pooledCount()).isBetween(1, 3);
     }
 }
