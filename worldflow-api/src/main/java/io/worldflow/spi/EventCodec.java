@@ -16,15 +16,21 @@ public interface EventCodec {
      */
     Event decode(String json);
 
-    /** Events as one compact JSON array, in order: how a world keeps the events of one append in one record. */
+    /**
+     * The events of one append as one compact JSON array, in order: how a world keeps them in one record.
+     * The objects leave out {@code runId} and {@code seq}: the record holds the run and the first seq.
+     *
+     * @throws IllegalArgumentException when the events are not of one run with consecutive seq
+     */
     String encodeAll(List<Event> events);
 
     /**
-     * The events of a JSON array written by {@link #encodeAll}, in order.
+     * The events of a record written by {@link #encodeAll}, in order, numbered from {@code firstSeq}.
      *
-     * @throws io.worldflow.SerializationException when the text is not an array of events this version knows
+     * @throws io.worldflow.SerializationException when the text is not an array of events this version knows,
+     *                                             or an object in it names another run or seq
      */
-    List<Event> decodeAll(String json);
+    List<Event> decodeAll(String runId, long firstSeq, String json);
 
     /** An error as JSON, for a world's run projection (a run's failure, why it is held). */
     String encodeError(ErrorInfo error);

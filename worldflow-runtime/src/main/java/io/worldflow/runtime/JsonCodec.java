@@ -24,12 +24,14 @@ import com.fasterxml.jackson.databind.jsontype.NamedType;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import com.fasterxml.jackson.annotation.JsonFilter;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.worldflow.ErrorInfo;
 import io.worldflow.Payload;
 import io.worldflow.SerializationException;
 import io.worldflow.event.Event;
 import io.worldflow.runtime.internal.IsoInstants;
+import io.worldflow.runtime.internal.LogRowCodec;
 import io.worldflow.spi.EventCodec;
 
 import java.io.IOException;
@@ -58,6 +60,7 @@ public final class JsonCodec {
     private final ObjectMapper events;
     private final ObjectWriter eventListWriter;
     private final ObjectReader eventListReader;
+    private final LogRowCodec logRows;
     private final int maxPayloadChars;
     private final EventCodec eventCodec = new EventCodec() {
         @Override
@@ -72,25 +75,12 @@ public final class JsonCodec {
 
         @Override
         public String encodeAll(List<Event> list) {
-            try {
-                return eventListWriter.writeValueAsString(list);
-            } catch (JsonProcessingException e) {
-                throw new SerializationException("cannot serialize " + list.size() + " events"
-                        + (list.isEmpty() ? "" : " of run " + list.getFirst().runId()), e);
-            }
+            return logRows.encode(list);
         }
 
         @Override
-        public List<Event> decodeAll(String json) {
-            try {
-                List<Event> list = eventListReader.readValue(json);
-                if (list == null || list.contains(null)) {
-                    throw new SerializationException("cannot read events " + abbreviate(json) + ": not an array of events", null);
-                }
-                return list;
-            } catch (JsonProcessingException e) {
-                throw new SerializationException("cannot read events " + abbreviate(json) + ": " + e.getOriginalMessage(), e);
-            }
+        public List<Event> decodeAll(String runId, long firstSeq, String json) {
+            return logRows.decode(runId, firstSeq, json);
         }
 
         @Override
@@ -126,6 +116,7 @@ public final class JsonCodec {
         JavaType eventList = events.getTypeFactory().constructCollectionType(List.class, Event.class);
         this.eventListWriter = events.writerFor(eventList);
         this.eventListReader = events.readerFor(eventList);
+        this.logRows = new LogRowCodec(events);
     }
 
     /** The mapper used for payloads unless another is given: Java time as ISO strings, unknown properties ignored. */
@@ -320,6 +311,7 @@ public final class JsonCodec {
                 .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                 // payload JSON is kept as written: 12.50 must not come back as 12.5
                 .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+                .filterProvider(LogRowCodec.allProperties())
                 .build();
         mapper.addMixIn(Event.class, EventMixin.class);
         Deque<Class<?>> todo = new ArrayDeque<>(List.of(Event.class));
@@ -337,6 +329,7 @@ public final class JsonCodec {
     }
 
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
+    @JsonFilter(LogRowCodec.FILTER)
     private interface EventMixin {
     }
 

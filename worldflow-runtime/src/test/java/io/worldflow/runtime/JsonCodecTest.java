@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.util.BufferRecycler;
 import com.fasterxml.jackson.core.util.RecyclerPool;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.worldflow.ErrorInfo;
 import io.worldflow.Payload;
 import io.worldflow.SerializationException;
@@ -299,18 +300,69 @@ class JsonCodecTest {
     }
 
     @Test
-    void theEventsOfAnAppendRoundTripAsOneCompactArrayOfTheSameObjects() throws Exception {
+    void theEventsOfAnAppendRoundTripAsOneCompactArrayOfTheSameObjectsWithoutTheirRunAndNumber() throws Exception {
         List<Event> all = oneOfEach();
 
         String text = events.encodeAll(all);
 
-        assertThat(text).doesNotContain("\n").startsWith("[{").endsWith("}]");
+        assertThat(text).doesNotContain("\n").doesNotContain("\"runId\"").doesNotContain("\"seq\"")
+                .startsWith("[{\"type\":").endsWith("}]");
         JsonNode node = json.readTree(text);
         for (int i = 0; i < all.size(); i++) {
-            assertThat(node.get(i)).isEqualTo(json.readTree(events.encode(all.get(i))));
+            ObjectNode whole = (ObjectNode) json.readTree(events.encode(all.get(i)));
+            whole.remove(List.of("runId", "seq"));
+            assertThat(node.get(i)).isEqualTo(whole);
         }
-        assertThat(events.decodeAll(text)).containsExactlyElementsOf(all);
-        assertThat(events.decodeAll(events.encodeAll(List.of()))).isEmpty();
+        assertThat(events.decodeAll("r1", 0, text)).containsExactlyElementsOf(all);
+        assertThat(events.decodeAll("r1", 0, events.encodeAll(List.of()))).isEmpty();
+        // a single event keeps its run and number: the HTTP API and saved histories read it alone
+        assertThat(events.encode(all.get(3))).contains("\"runId\":\"r1\",\"seq\":3,");
+    }
+
+    @Test
+    void theRecordGivesTheEventsTheirRunAndNumbersFromItsFirstOn() {
+        List<Event> two = List.of(new StepScheduled("r1", 7, T0, "pay", "pay"), new StepStarted("r1", 8, T0, "pay", 1));
+        String text = events.encodeAll(two);
+
+        assertThat(events.decodeAll("r1", 7, text)).containsExactlyElementsOf(two);
+        assertThat(events.decodeAll("other", 40, text)).containsExactly(new StepScheduled("other", 40, T0, "pay", "pay"),
+                new StepStarted("other", 41, T0, "pay", 1));
+    }
+
+    @Test
+    void aRecordWrittenWithEachEventsRunAndNumberIsReadWhenTheyAgreeAndRefusedWhenNot() {
+        List<Event> two = List.of(new StepScheduled("r1", 7, T0, "pay", "pay"), new StepStarted("r1", 8, T0, "pay", 1));
+        String whole = "[" + events.encode(two.get(0)) + "," + events.encode(two.get(1)) + "]";
+
+        assertThat(events.decodeAll("r1", 7, whole)).containsExactlyElementsOf(two);
+        assertThatThrownBy(() -> events.decodeAll("r2", 7, whole))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("run r2")
+                .hasMessageContaining("names run r1");
+        assertThatThrownBy(() -> events.decodeAll("r1", 6, whole))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("event 6 is numbered 7");
+    }
+
+    @Test
+    void eventsOfSeveralRunsOrWithAGapInTheirNumbersAreNotOneRecord() {
+        assertThatThrownBy(() -> events.encodeAll(List.of(new StepScheduled("r1", 1, T0, "a", "a"),
+                new StepScheduled("r2", 2, T0, "b", "b"))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("seq 2 of run r2");
+        assertThatThrownBy(() -> events.encodeAll(List.of(new StepScheduled("r1", 1, T0, "a", "a"),
+                new StepScheduled("r1", 3, T0, "b", "b"))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("event 1 is seq 3 of run r1");
+    }
+
+    @Test
+    void payloadNumbersInARecordComeBackAsFromASingleEvent() {
+        Payload exact = new Payload("{\"total\":12.50,\"big\":1e400,\"n\":12345678901234567890123,\"f\":0.1}",
+                "java.util.Map");
+        List<Event> two = List.of(new MarkerRecorded("r1", 1, T0, "m", "m", exact), new WorkflowCompleted("r1", 2, T0, exact));
+
+        List<Event> back = events.decodeAll("r1", 1, events.encodeAll(two));
+
+        assertThat(back.get(0)).isEqualTo(events.decode(events.encode(two.get(0))));
+        assertThat(back.get(1)).isEqualTo(events.decode(events.encode(two.get(1))));
+        assertThat(((MarkerRecorded) back.get(0)).value().json()).contains("12.50", "12345678901234567890123", "0.1");
     }
 
     @Test
@@ -319,7 +371,7 @@ class JsonCodecTest {
         List<Event> two = List.of(new MarkerRecorded("r1", 1, T0, "m", "m", pretty),
                 new WorkflowCompleted("r1", 2, T0, pretty));
 
-        List<Event> back = events.decodeAll(events.encodeAll(two));
+        List<Event> back = events.decodeAll("r1", 1, events.encodeAll(two));
 
         assertThat(back).hasSize(2);
         assertThat(((WorkflowCompleted) back.get(1)).output().type()).isEqualTo("java.util.Map");
@@ -338,13 +390,14 @@ class JsonCodecTest {
     }
 
     @Test
-    void decodingSomethingOtherThanAnArrayOfEventsNamesTheText() {
-        assertThatThrownBy(() -> events.decodeAll("[{\"type\":\"Nope\"}]"))
-                .isInstanceOf(SerializationException.class).hasMessageContaining("cannot read events [{\"type\":\"Nope\"}]");
-        assertThatThrownBy(() -> events.decodeAll("[null]"))
-                .isInstanceOf(SerializationException.class).hasMessageContaining("not an array of events");
-        assertThatThrownBy(() -> events.decodeAll("{"))
-                .isInstanceOf(SerializationException.class);
+    void decodingSomethingOtherThanAnArrayOfEventsNamesTheRunAndTheText() {
+        assertThatThrownBy(() -> events.decodeAll("r1", 0, "[{\"type\":\"Nope\"}]"))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("cannot read events of run r1 [{\"type\":\"Nope\"}]");
+        for (String bad : List.of("[null]", "{", "[{}", "[1]", "[{\"type\":\"WorkflowCanceled\",\"at\":\"2026-11-22T04:58:40Z\"}] x", "")) {
+            assertThatThrownBy(() -> events.decodeAll("r1", 0, bad)).as(bad)
+                    .isInstanceOf(SerializationException.class).hasMessageContaining("run r1");
+        }
     }
 
     @Test
@@ -642,7 +695,7 @@ class JsonCodecTest {
                 new StepCompleted("r1", 1, T0, "pay", 1, new Payload("\"ok\"", "java.lang.String")));
         for (int i = 0; i < 20; i++) {
             Thread t = Thread.ofVirtual().start(() -> {
-                assertThat(events.decodeAll(events.encodeAll(two))).isEqualTo(two);
+                assertThat(events.decodeAll("r1", 0, events.encodeAll(two))).isEqualTo(two);
                 codec.payloadMapper().valueToTree(Map.of("k", 1));
             });
             t.join();

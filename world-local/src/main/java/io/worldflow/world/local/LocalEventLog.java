@@ -42,7 +42,7 @@ final class LocalEventLog implements EventLog {
             ON CONFLICT (run_id) DO NOTHING""";
     /** From the row that holds fromSeq: the last one starting at or before it. */
     private static final String READ = """
-            SELECT events FROM event_log
+            SELECT seq, events FROM event_log
             WHERE run_id = ?1
               AND seq >= coalesce((SELECT max(seq) FROM event_log WHERE run_id = ?1 AND seq <= ?2), 0)
             ORDER BY seq""";
@@ -116,14 +116,14 @@ final class LocalEventLog implements EventLog {
     @Override
     public List<Event> read(String runId, long fromSeq) {
         Objects.requireNonNull(runId, "runId");
-        List<String> json = db.read("read", SqlFailures.run(runId), sql -> {
+        List<LogRow> json = db.read("read", SqlFailures.run(runId), sql -> {
             PreparedStatement ps = sql.prepare(READ);
             ps.setString(1, runId);
             ps.setLong(2, Math.max(0, fromSeq));
-            List<String> out = new ArrayList<>();
+            List<LogRow> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(rs.getString(1));
+                    out.add(new LogRow(rs.getLong(1), rs.getString(2)));
                 }
             }
             if (out.isEmpty() && !exists(sql, runId)) {
@@ -135,8 +135,8 @@ final class LocalEventLog implements EventLog {
             throw new RunNotFoundException(runId);
         }
         List<Event> events = new ArrayList<>();
-        for (String row : json) {
-            for (Event e : codec.decodeAll(row)) {
+        for (LogRow row : json) {
+            for (Event e : codec.decodeAll(runId, row.seq(), row.events())) {
                 if (e.seq() >= fromSeq) {
                     events.add(e);
                 }
@@ -166,13 +166,14 @@ final class LocalEventLog implements EventLog {
                     }
                 }
                 Map<String, List<Event>> logs = new HashMap<>();
-                PreparedStatement events = sql.prepare("SELECT run_id, events FROM event_log WHERE run_id IN ("
+                PreparedStatement events = sql.prepare("SELECT run_id, seq, events FROM event_log WHERE run_id IN ("
                         + marks + ") ORDER BY run_id, seq");
                 bind(events, chunk);
                 try (ResultSet rs = events.executeQuery()) {
                     while (rs.next()) {
-                        logs.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
-                                .addAll(codec.decodeAll(rs.getString(2)));
+                        String runId = rs.getString(1);
+                        logs.computeIfAbsent(runId, k -> new ArrayList<>())
+                                .addAll(codec.decodeAll(runId, rs.getLong(2), rs.getString(3)));
                     }
                 }
                 for (String id : chunk) {
@@ -276,5 +277,9 @@ final class LocalEventLog implements EventLog {
         try (ResultSet rs = ps.executeQuery()) {
             return rs.next();
         }
+    }
+
+    /** A stored row of the log: the events of one append, the first numbered {@code seq}. */
+    private record LogRow(long seq, String events) {
     }
 }

@@ -76,14 +76,14 @@ final class PgEventLog implements EventLog {
         // from the row that holds fromSeq: the last one starting at or before it
         Field<Long> firstRow = field(select(coalesce(max(l.seq), inline(0L))).from(l.table)
                 .where(l.runId.eq(param("runId", String.class)).and(l.seq.le(param("fromSeq", Long.class)))));
-        this.read = Sql.of(select(l.events).from(l.table)
+        this.read = Sql.of(select(l.seq, l.events).from(l.table)
                 .where(l.runId.eq(param("runId", String.class)).and(l.seq.ge(firstRow)))
                 .orderBy(l.seq));
         this.exists = Sql.of(selectOne().from(tables.runs.table)
                 .where(tables.runs.runId.eq(param("runId", String.class))));
         this.loadRuns = Sql.of(select(rows.columns).from(tables.runs.table)
                 .where(tables.runs.runId.eq(any(param("ids", String[].class)))));
-        this.loadEvents = Sql.of(select(l.runId, l.events).from(l.table)
+        this.loadEvents = Sql.of(select(l.runId, l.seq, l.events).from(l.table)
                 .where(l.runId.eq(any(param("ids", String[].class))))
                 .orderBy(l.runId, l.seq));
     }
@@ -166,12 +166,12 @@ final class PgEventLog implements EventLog {
     @Override
     public List<Event> read(String runId, long fromSeq) {
         Objects.requireNonNull(runId, "runId");
-        List<String> json = db.read("read", SqlFailures.run(runId), tx -> {
-            List<String> out = new ArrayList<>();
+        List<LogRow> json = db.read("read", SqlFailures.run(runId), tx -> {
+            List<LogRow> out = new ArrayList<>();
             try (Sql.Call call = tx.call(read).set("runId", runId).set("fromSeq", Math.max(0, fromSeq));
                  ResultSet rs = call.query()) {
                 while (rs.next()) {
-                    out.add(rs.getString(1));
+                    out.add(new LogRow(rs.getLong(1), rs.getString(2)));
                 }
             }
             if (out.isEmpty()) {
@@ -187,8 +187,8 @@ final class PgEventLog implements EventLog {
             throw new RunNotFoundException(runId);
         }
         List<Event> events = new ArrayList<>();
-        for (String row : json) {
-            for (Event e : codec.decodeAll(row)) {
+        for (LogRow row : json) {
+            for (Event e : codec.decodeAll(runId, row.seq(), row.events())) {
                 if (e.seq() >= fromSeq) {
                     events.add(e);
                 }
@@ -204,7 +204,7 @@ final class PgEventLog implements EventLog {
             return Map.of();
         }
         Map<String, RunInfo> infos = new HashMap<>();
-        Map<String, List<String>> logs = new HashMap<>();
+        Map<String, List<LogRow>> logs = new HashMap<>();
         db.read("load", ids.length + " runs", tx -> {
             try (Sql.Call call = tx.call(loadRuns).set("ids", ids); ResultSet rs = call.query()) {
                 while (rs.next()) {
@@ -214,7 +214,8 @@ final class PgEventLog implements EventLog {
             }
             try (Sql.Call call = tx.call(loadEvents).set("ids", ids); ResultSet rs = call.query()) {
                 while (rs.next()) {
-                    logs.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
+                    logs.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
+                            .add(new LogRow(rs.getLong(2), rs.getString(3)));
                 }
             }
             return null;
@@ -224,8 +225,8 @@ final class PgEventLog implements EventLog {
             RunInfo info = infos.get(id);
             if (info != null) {
                 List<Event> events = new ArrayList<>();
-                for (String row : logs.getOrDefault(id, List.of())) {
-                    events.addAll(codec.decodeAll(row));
+                for (LogRow row : logs.getOrDefault(id, List.of())) {
+                    events.addAll(codec.decodeAll(id, row.seq(), row.events()));
                 }
                 out.put(id, new LoadedRun(info, events));
             }
@@ -314,5 +315,9 @@ final class PgEventLog implements EventLog {
         return new RunInfo(run.runId(), run.workflow(), RunStatus.PENDING, run.input(), null, null, createdAt,
                 createdAt, Micros.truncate(run.availableAt()), Micros.truncate(run.deadline()), run.queue(),
                 run.priority(), 1, null, null);
+    }
+
+    /** A stored row of the log: the events of one append, the first numbered {@code seq}. */
+    private record LogRow(long seq, String events) {
     }
 }

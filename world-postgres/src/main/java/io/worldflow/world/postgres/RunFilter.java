@@ -6,7 +6,10 @@ import io.worldflow.RunStatus;
 import org.jooq.Condition;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 import static org.jooq.impl.DSL.any;
 import static org.jooq.impl.DSL.condition;
@@ -16,6 +19,9 @@ import static org.jooq.impl.DSL.val;
 
 /** A {@link RunQuery}'s filters as a jOOQ condition over the {@code runs} table. */
 final class RunFilter {
+
+    /** The statuses {@code resting} leaves null: a run's work in flight. */
+    private static final Set<RunStatus> IN_FLIGHT = EnumSet.of(RunStatus.PENDING, RunStatus.RUNNING);
 
     private RunFilter() {
     }
@@ -29,8 +35,7 @@ final class RunFilter {
     static Condition of(Tables.Runs runs, RunQuery query, boolean withStatuses, RunCursor cursor, boolean utf8) {
         List<Condition> conditions = new ArrayList<>();
         if (withStatuses && !query.statuses().isEmpty()) {
-            String[] names = query.statuses().stream().sorted().map(RunStatus::name).toArray(String[]::new);
-            conditions.add(names.length == 1 ? runs.status.eq(names[0]) : runs.status.eq(any(names)));
+            conditions.add(statusIn(runs, query.statuses()));
         }
         if (query.workflow() != null) {
             conditions.add(runs.workflow.eq(query.workflow()));
@@ -56,6 +61,30 @@ final class RunFilter {
             conditions.add(row(runs.createdAt, runs.runId).lt(cursor.createdAtMicros(), cursor.runId()));
         }
         return conditions.isEmpty() ? noCondition() : org.jooq.impl.DSL.and(conditions);
+    }
+
+    /**
+     * A resting status (sleeping, waiting, ended) by {@code resting}, which is indexed; pending and running
+     * among the runs in flight ({@code resting IS NULL}, an index range too) by {@code status}, which no
+     * index holds so that its changes stay HOT.
+     */
+    private static Condition statusIn(Tables.Runs runs, Collection<RunStatus> statuses) {
+        String[] resting = names(statuses, true);
+        String[] inFlight = names(statuses, false);
+        Condition restingIn = resting.length == 1 ? runs.resting.eq(resting[0]) : runs.resting.eq(any(resting));
+        Condition inFlightIn = runs.resting.isNull();
+        if (inFlight.length == 1) {
+            inFlightIn = inFlightIn.and(runs.status.eq(inFlight[0]));
+        }
+        if (inFlight.length == 0) {
+            return restingIn;
+        }
+        return resting.length == 0 ? inFlightIn : restingIn.or(inFlightIn);
+    }
+
+    private static String[] names(Collection<RunStatus> statuses, boolean resting) {
+        return statuses.stream().filter(s -> resting != IN_FLIGHT.contains(s)).sorted().map(RunStatus::name)
+                .toArray(String[]::new);
     }
 
     /**

@@ -37,6 +37,8 @@ final class Tables {
         final Field<String> runId;
         final Field<String> workflow;
         final Field<String> status;
+        /** The status of a resting run (sleeping, waiting, ended), null while pending or running: generated, indexed. */
+        final Field<String> resting;
         final Field<String> inputJson;
         final Field<String> inputType;
         final Field<String> outputJson;
@@ -59,6 +61,7 @@ final class Tables {
             runId = field(t.append("run_id"), String.class);
             workflow = field(t.append("workflow"), String.class);
             status = field(t.append("status"), String.class);
+            resting = field(t.append("resting"), String.class);
             inputJson = field(t.append("input_json"), String.class);
             inputType = field(t.append("input_type"), String.class);
             outputJson = field(t.append("output_json"), String.class);

@@ -230,9 +230,9 @@ class AppendTest extends PgTestSupport {
             assertThat(rs.getLong(2)).isEqualTo(2);
         }
         String stored = codec.eventCodec().encodeAll(List.of(event, marker));
-        assertThat(world.eventLog().read("r1", 1)).containsExactlyElementsOf(codec.eventCodec().decodeAll(stored));
+        assertThat(world.eventLog().read("r1", 1)).containsExactlyElementsOf(codec.eventCodec().decodeAll("r1", 1, stored));
         assertThat(world.eventLog().read("r1", 2)).as("read from inside a row")
-                .containsExactly(codec.eventCodec().decodeAll(stored).get(1));
+                .containsExactly(codec.eventCodec().decodeAll("r1", 1, stored).get(1));
         assertThat(world.eventLog().read("r1", 3)).isEmpty();
     }
 }

@@ -1,12 +1,16 @@
 package io.worldflow.world.postgres;
 
 import io.worldflow.Payload;
+import io.worldflow.RunInfo;
+import io.worldflow.RunPage;
+import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
 import io.worldflow.SchemaVersionException;
 import io.worldflow.WorldException;
 import io.worldflow.event.Event;
 import io.worldflow.event.MarkerRecorded;
 import io.worldflow.spi.Append;
+import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldConfig;
 import org.junit.jupiter.api.Test;
@@ -37,7 +41,7 @@ class MigrationTest extends PgTestSupport {
 
         open(config(schema));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4);
         assertThat(tables(schema)).containsExactlyInAnyOrder("wf_event_log", "wf_runs", "wf_schema_version",
                 "wf_signals", "wf_signal_keys", "wf_tasks");
     }
@@ -50,7 +54,7 @@ class MigrationTest extends PgTestSupport {
 
         World second = open(config(schema));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4);
         assertThat(second.eventLog().read("r1", 0)).hasSize(1);
     }
 
@@ -81,7 +85,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4);
         assertThat(tables(schema)).contains("wf_event_log").doesNotContain("wf_events");
         assertThat(world.eventLog().read("r1", 0)).containsExactly(started, marker);
         assertThat(world.eventLog().read("r1", 1)).containsExactly(marker);
@@ -92,6 +96,62 @@ class MigrationTest extends PgTestSupport {
     }
 
     @Test
+    void aVersion3SchemaListsItsRunsByStatusAsBeforeWithNoIndexOnTheStatus() throws Exception {
+        String schema = freshSchema();
+        WorldConfig config = config(schema);
+        String printed = PrintSchema.migrationSql(config);
+        String upToVersion3 = printed.substring(0, printed.indexOf("\n-- V4__")) + "\nCOMMIT;\n";
+        String[][] runs = {{"done", "COMPLETED"}, {"live", "RUNNING"}, {"nap", "SLEEPING"}, {"bad", "FAILED"},
+                {"new", "PENDING"}};
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+            st.execute(upToVersion3);
+            for (int i = 0; i < runs.length; i++) {
+                st.execute("INSERT INTO " + schema + ".wf_runs (run_id, workflow, status, input_json, created_at,"
+                        + " updated_at, available_at, queue, priority, log_length) VALUES ('" + runs[i][0]
+                        + "', 'wf', '" + runs[i][1] + "', '1', " + i + ", 0, 0, 'default', 0, 1)");
+            }
+        }
+
+        World world = open(config);
+
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4);
+        RunQueries queries = world.runQueries();
+        assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.COMPLETED)))).containsExactly("done");
+        assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.RUNNING)))).containsExactly("live");
+        assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.RUNNING, RunStatus.FAILED,
+                RunStatus.PENDING)))).containsExactly("new", "bad", "live");
+        assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.SLEEPING)))).containsExactly("nap");
+        assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.PENDING, RunStatus.RUNNING))))
+                .containsExactly("new", "live");
+        assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.SLEEPING, RunStatus.PENDING))))
+                .containsExactly("new", "nap");
+        assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.CANCELED)))).isEmpty();
+        assertThat(ids(queries.list(RunQuery.all()))).containsExactly("new", "bad", "nap", "live", "done");
+        assertThat(queries.countByStatus(RunQuery.all())).containsEntry(RunStatus.SLEEPING, 1L)
+                .containsEntry(RunStatus.COMPLETED, 1L).containsEntry(RunStatus.CANCELED, 0L);
+        // a pending or running run's updates can be HOT only while no index reads the status
+        assertThat(indexedColumns(schema, "wf_runs")).contains("resting", "created_at", "run_id", "workflow")
+                .doesNotContain("status");
+    }
+
+    private static List<String> ids(RunPage page) {
+        return page.runs().stream().map(RunInfo::runId).toList();
+    }
+
+    private static List<String> indexedColumns(String schema, String table) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT DISTINCT a.attname FROM pg_index i"
+                     + " JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)"
+                     + " WHERE i.indrelid = '" + schema + "." + table + "'::regclass")) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    @Test
     void theTablePrefixSeparatesWorldsInOneSchema() throws Exception {
         String schema = freshSchema();
         World a = open(config(schema));
@@ -99,7 +159,7 @@ class MigrationTest extends PgTestSupport {
         a.eventLog().create(newRun("r1"));
 
         assertThat(b.runQueries().get("r1")).isEmpty();
-        assertThat(versions(schema, "other_")).containsExactly(1, 2, 3);
+        assertThat(versions(schema, "other_")).containsExactly(1, 2, 3, 4);
         assertThat(tables(schema)).contains("wf_runs", "other_runs");
     }
 
@@ -113,7 +173,7 @@ class MigrationTest extends PgTestSupport {
                 .isInstanceOf(SchemaVersionException.class)
                 .satisfies(e -> assertThat(((WorldException) e).isTransient()).isFalse())
                 .hasMessageContaining("schema version 7")
-                .hasMessageContaining("supports up to 3")
+                .hasMessageContaining("supports up to 4")
                 .hasMessageContaining(schema + ".wf_");
     }
 
@@ -157,7 +217,7 @@ class MigrationTest extends PgTestSupport {
         }
 
         assertThat(worlds).hasSize(workers);
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4);
         worlds.getFirst().eventLog().create(newRun("r1"));
         assertThat(worlds.getLast().eventLog().read("r1", 0)).hasSize(1);
     }
@@ -186,7 +246,7 @@ class MigrationTest extends PgTestSupport {
             pool.shutdownNow();
         }
         for (int i = 0; i < workers; i++) {
-            assertThat(versions(schema, "p" + i + "_")).containsExactly(1, 2, 3);
+            assertThat(versions(schema, "p" + i + "_")).containsExactly(1, 2, 3, 4);
         }
     }
 
@@ -200,10 +260,10 @@ class MigrationTest extends PgTestSupport {
         try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
             st.execute(sql);
         }
-        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3);
+        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4);
         World world = open(config);
 
-        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3);
+        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4);
         assertThat(world.eventLog().create(newRun("r1")).created()).isTrue();
         assertThat(world.eventLog().read("r1", 0)).hasSize(1);
     }
