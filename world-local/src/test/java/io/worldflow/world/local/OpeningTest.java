@@ -69,6 +69,9 @@ class OpeningTest extends LocalWorldTestSupport {
                 rs.next();
                 assertThat(rs.getInt(1)).isEqualTo(4);
                 assertThat(rs.getString(2)).isEqualTo("V4__log_rows.sql");
+                rs.next();
+                assertThat(rs.getInt(1)).isEqualTo(5);
+                assertThat(rs.getString(2)).isEqualTo("V5__log_rows_without_identity.sql");
                 assertThat(rs.next()).isFalse();
             }
         }

@@ -1,4 +1,6 @@
 -- Worldflow Postgres world, schema version 4.
+-- From this version on, the JSON objects in event_log.events also leave out runId and seq, which the row holds
+-- (run_id, and seq for the first of them); rows written before still carry them and read as they did.
 
 -- Every run passes through PENDING and RUNNING, and its updates there (the first step, every step after it)
 -- are the most frequent writes of all. While no index holds the status, those updates are HOT: a new tuple

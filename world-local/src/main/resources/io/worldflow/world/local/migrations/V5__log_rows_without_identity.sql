@@ -1,0 +1,4 @@
+-- Worldflow local world, schema version 5: no change to the tables.
+-- From this version on, the JSON objects in event_log.events leave out runId and seq, which the row holds
+-- (run_id, and seq for the first of them). Rows written before still carry them and read as they did. A
+-- Worldflow that expects them in every object refuses this file as newer instead of misreading it.
