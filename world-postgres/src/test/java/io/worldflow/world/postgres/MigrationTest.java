@@ -62,8 +62,7 @@ class MigrationTest extends PgTestSupport {
     void aVersion2LogOfARowPerEventIsCarriedOverEventForEvent() throws Exception {
         String schema = freshSchema();
         WorldConfig config = config(schema);
-        String printed = PrintSchema.migrationSql(config);
-        String upToVersion2 = printed.substring(0, printed.indexOf("\n-- V3__")) + "\nCOMMIT;\n";
+        String upToVersion2 = printedUpTo(config, 2);
         Event started = newRun("r1").startedEvent();
         Event marker = new MarkerRecorded("r1", 1, clock.instant(), "m", "note", new Payload("[1,2]", null));
         try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
@@ -99,8 +98,7 @@ class MigrationTest extends PgTestSupport {
     void aVersion3SchemaListsItsRunsByStatusAsBeforeWithNoIndexOnTheStatus() throws Exception {
         String schema = freshSchema();
         WorldConfig config = config(schema);
-        String printed = PrintSchema.migrationSql(config);
-        String upToVersion3 = printed.substring(0, printed.indexOf("\n-- V4__")) + "\nCOMMIT;\n";
+        String upToVersion3 = printedUpTo(config, 3);
         String[][] runs = {{"done", "COMPLETED"}, {"live", "RUNNING"}, {"nap", "SLEEPING"}, {"bad", "FAILED"},
                 {"new", "PENDING"}};
         try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
@@ -132,6 +130,12 @@ class MigrationTest extends PgTestSupport {
         // a pending or running run's updates can be HOT only while no index reads the status
         assertThat(indexedColumns(schema, "wf_runs")).contains("resting", "created_at", "run_id", "workflow")
                 .doesNotContain("status");
+    }
+
+    /** The printed schema script cut after version {@code last}, committed: a schema as that version left it. */
+    private static String printedUpTo(WorldConfig config, int last) {
+        String printed = PrintSchema.migrationSql(config);
+        return printed.substring(0, printed.indexOf("\n-- V" + (last + 1) + "__")) + "\nCOMMIT;\n";
     }
 
     private static List<String> ids(RunPage page) {
