@@ -56,22 +56,14 @@ class OpeningTest extends LocalWorldTestSupport {
             }
             try (ResultSet rs = st.executeQuery(
                     "SELECT version, description, applied_at FROM schema_version ORDER BY version")) {
-                rs.next();
-                assertThat(rs.getInt(1)).isEqualTo(1);
-                assertThat(rs.getString(2)).isEqualTo("V1__init.sql");
-                assertThat(rs.getLong(3)).isEqualTo(Micros.of(now()));
-                rs.next();
-                assertThat(rs.getInt(1)).isEqualTo(2);
-                assertThat(rs.getString(2)).isEqualTo("V2__signal_keys.sql");
-                rs.next();
-                assertThat(rs.getInt(1)).isEqualTo(3);
-                assertThat(rs.getString(2)).isEqualTo("V3__lease_order.sql");
-                rs.next();
-                assertThat(rs.getInt(1)).isEqualTo(4);
-                assertThat(rs.getString(2)).isEqualTo("V4__log_rows.sql");
-                rs.next();
-                assertThat(rs.getInt(1)).isEqualTo(5);
-                assertThat(rs.getString(2)).isEqualTo("V5__log_rows_without_identity.sql");
+                List<String> scripts = List.of("V1__init.sql", "V2__signal_keys.sql", "V3__lease_order.sql",
+                        "V4__log_rows.sql", "V5__log_rows_without_identity.sql");
+                for (int version = 1; version <= scripts.size(); version++) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getInt(1)).isEqualTo(version);
+                    assertThat(rs.getString(2)).isEqualTo(scripts.get(version - 1));
+                    assertThat(rs.getLong(3)).isEqualTo(Micros.of(now()));
+                }
                 assertThat(rs.next()).isFalse();
             }
         }

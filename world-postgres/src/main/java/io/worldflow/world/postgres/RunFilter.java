@@ -73,8 +73,9 @@ final class RunFilter {
         String[] inFlight = names(statuses, false);
         Condition restingIn = resting.length == 1 ? runs.resting.eq(resting[0]) : runs.resting.eq(any(resting));
         Condition inFlightIn = runs.resting.isNull();
-        if (inFlight.length == 1) {
-            inFlightIn = inFlightIn.and(runs.status.eq(inFlight[0]));
+        if (inFlight.length < IN_FLIGHT.size()) {     // all of them: the range alone
+            inFlightIn = inFlightIn.and(inFlight.length == 1 ? runs.status.eq(inFlight[0])
+                    : runs.status.eq(any(inFlight)));
         }
         if (inFlight.length == 0) {
             return restingIn;
