@@ -550,4 +550,44 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         assertThat(world.load(List.of())).isEmpty();
         assertThat(world.load(List.of("ghost"))).isEmpty();
     }
+
+    @Test
+    void leaseAndLoadLeasesAsLeaseDoesAndWhatItReadsIsTheWholeRun() {
+        create(newRun("low", QUEUE, 0, now()));
+        create(newRun("high", QUEUE, 5, now()));
+        markRunning("high");
+        appendStep("high", RunStatus.RUNNING);
+        create(newRun("later", QUEUE, 9, now().plusSeconds(60)));
+        create(newRun("elsewhere", "other", 9, now()));
+
+        io.worldflow.spi.LeasedRuns leased = world.leaseAndLoad("worker-a", Set.of(QUEUE), 10, LEASE, Duration.ZERO);
+
+        assertThat(leased.leases()).extracting(Lease::runId).containsExactly("high", "low");
+        assertThat(leased.leases()).allSatisfy(l -> assertThat(l.deliveries()).isEqualTo(1));
+        assertThat(leased.runs().keySet()).isSubsetOf("high", "low");
+        leased.runs().forEach((id, run) -> {
+            assertThat(run.info()).as(id).isEqualTo(info(id));
+            assertThat(run.events()).as(id).isEqualTo(log().read(id, 0));
+        });
+        assertNothingDue();
+        for (Lease l : leased.leases()) {
+            assertThat(tasks().extend(l, LEASE)).as(l.runId()).isPresent();
+        }
+        assertThat(world.leaseAndLoad("worker-b", Set.of(QUEUE), 10, LEASE, Duration.ofSeconds(61)).leases())
+                .extracting(Lease::runId).containsExactly("later");
+    }
+
+    @Test
+    void leaseAndLoadRefusesBadArgumentsAndLeasesNothing() {
+        create("order-1");
+
+        assertThatThrownBy(() -> world.leaseAndLoad("w", Set.of(QUEUE), 10, Duration.ZERO, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseFor");
+        assertThatThrownBy(() -> world.leaseAndLoad("w", Set.of(QUEUE), 10, LEASE, Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lookahead");
+        assertThat(world.leaseAndLoad("w", Set.of(), 10, LEASE, Duration.ZERO).leases()).isEmpty();
+        assertThat(world.leaseAndLoad("w", Set.of(QUEUE), 0, LEASE, Duration.ZERO).leases()).isEmpty();
+
+        leaseRun("order-1");
+    }
 }

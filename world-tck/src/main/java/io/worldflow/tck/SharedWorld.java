@@ -46,6 +46,12 @@ final class SharedWorld implements World {
     }
 
     @Override
+    public io.worldflow.spi.LeasedRuns leaseAndLoad(String workerId, java.util.Set<String> queues, int max,
+                                                    java.time.Duration leaseFor, java.time.Duration lookahead) {
+        return world.leaseAndLoad(workerId, queues, max, leaseFor, lookahead);
+    }
+
+    @Override
     public void close() {
         // the owner closes it
     }

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -186,6 +187,26 @@ public abstract class TaskQueueContract extends WorldContractSupport {
         clock.set(lease.expiresAt().plus(MS));
         assertThat(lease("worker-b", 10)).as("not redelivered after the original expiry").isEmpty();
         clock.set(extended.get().expiresAt().plus(MS));
+        assertThat(lease("worker-b", 10)).extracting(Lease::runId).containsExactly("order-1");
+    }
+
+    @Test
+    void aLeaseForNoTimeOrLessIsRefusedAndChangesNothing() {
+        create("order-1");
+        for (Duration bad : List.of(Duration.ZERO, Duration.ofSeconds(-1))) {
+            assertThatThrownBy(() -> tasks().lease("worker-a", Set.of(QUEUE), 10, bad))
+                    .as("lease for %s", bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseFor");
+        }
+        assertThatThrownBy(() -> tasks().lease("worker-a", Set.of(QUEUE), 10, LEASE, Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lookahead");
+        Lease lease = leaseRun("order-1");
+        for (Duration bad : List.of(Duration.ZERO, Duration.ofSeconds(-1))) {
+            assertThatThrownBy(() -> tasks().extend(lease, bad))
+                    .as("extend by %s", bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseFor");
+        }
+        clock.set(lease.expiresAt().minus(MS));
+        assertThat(lease("worker-b", 10)).as("the lease still runs until its expiry").isEmpty();
+        clock.set(lease.expiresAt().plus(MS));
         assertThat(lease("worker-b", 10)).extracting(Lease::runId).containsExactly("order-1");
     }
 

@@ -1,8 +1,10 @@
 package io.worldflow.spi;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Where runs live and how work reaches workers. A world is made of small facets; each world
@@ -39,6 +41,16 @@ public interface World extends AutoCloseable {
             });
         }
         return out;
+    }
+
+    /**
+     * Leases turns as {@link TaskQueue#lease(String, Set, int, Duration, Duration)} does and, where the store can
+     * do both in one request, reads their runs as {@link #load} would: an idle worker then starts a turn after
+     * one round trip instead of two. The default only leases; the worker reads the runs it is not given with
+     * {@link #load}, off its leasing thread.
+     */
+    default LeasedRuns leaseAndLoad(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
+        return new LeasedRuns(taskQueue().lease(workerId, queues, max, leaseFor, lookahead), Map.of());
     }
 
     /** Releases connections and threads. Idempotent. */

@@ -1,31 +1,46 @@
 package io.worldflow.world.postgres;
 
+import io.worldflow.RunInfo;
+import io.worldflow.event.Event;
 import io.worldflow.spi.DueNotifier;
+import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.Lease;
+import io.worldflow.spi.LeasedRuns;
+import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.TaskQueue;
 import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
 import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.SelectField;
+import org.jooq.UpdateResultStep;
+import org.jooq.UpdateSetFirstStep;
 
+import java.sql.Array;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 
 import static org.jooq.impl.DSL.any;
+import static org.jooq.impl.DSL.arrayAgg;
 import static org.jooq.impl.DSL.asterisk;
 import static org.jooq.impl.DSL.castNull;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.function;
 import static org.jooq.impl.DSL.greatest;
 import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.lateral;
 import static org.jooq.impl.DSL.least;
 import static org.jooq.impl.DSL.min;
 import static org.jooq.impl.DSL.name;
@@ -44,20 +59,30 @@ import static org.jooq.impl.DSL.with;
  */
 final class PgTaskQueue implements TaskQueue {
 
+    /** The columns a lease statement returns first, in order. */
+    private static final String[] LEASED_COLUMNS = {"run_id", "lease_token", "queue", "lease_expires", "deliveries",
+            "priority", "available_at"};
+
     private final Database db;
     private final TaskRows taskRows;
     private final RunTarget.Locker locker;
     private final InstantSource clock;
     private final DueNotifier notifier;
     private final DueListener listener;
+    private final EventCodec codec;
+    private final RunRows runRows;
     /** For one queue, and for several. */
     private final Sql[] lease;
+    /** The same, also reading the leased runs with their logs; for one queue, and for several. */
+    private final Sql[] leaseAndLoad;
     private final Sql extend;
     private final Sql release;
     private final Sql nextDue;
 
-    PgTaskQueue(Database db, InstantSource clock, DueNotifier notifier, DueListener listener) {
+    PgTaskQueue(Database db, EventCodec codec, InstantSource clock, DueNotifier notifier, DueListener listener) {
         this.db = db;
+        this.codec = codec;
+        this.runRows = new RunRows(db.tables, codec);
         this.taskRows = new TaskRows(db.tables, db.channel());
         this.locker = new RunTarget.Locker(db.tables);
         this.clock = clock;
@@ -73,6 +98,8 @@ final class PgTaskQueue implements TaskQueue {
         // covered by the new lease; one requested for later is kept. One query per count of queues: with one,
         // the planner can read the index in order and stop early.
         this.lease = new Sql[]{leaseStatement(t, true), leaseStatement(t, false)};
+        this.leaseAndLoad = new Sql[]{leaseAndLoadStatement(db.tables, runRows, true),
+                leaseAndLoadStatement(db.tables, runRows, false)};
         Condition held = t.runId.eq(param("runId", String.class)).and(t.leaseToken.eq(param("token", String.class)));
         this.extend = Sql.of(with(softCommit())
                 .update(t.table)
@@ -115,7 +142,8 @@ final class PgTaskQueue implements TaskQueue {
                 select(function("set_config", String.class, inline("synchronous_commit"), inline("off"), inline(true))));
     }
 
-    private static Sql leaseStatement(Tables.Tasks t, boolean oneQueue) {
+    /** The turns to lease: {@code fresh} and {@code lapsed} candidates, the best of both {@code picked}, and {@code soft}. */
+    private static List<CommonTableExpression<?>> leaseChoice(Tables.Tasks t, boolean oneQueue) {
         Field<Long> now = param("now", Long.class);
         Field<Long> dueBy = param("dueBy", Long.class);
         Field<Integer> max = param("max", Integer.class);
@@ -141,8 +169,13 @@ final class PgTaskQueue implements TaskQueue {
                                 .asTable("c"))
                         .orderBy(field(name("c", "priority")).desc(), field(name("c", "available_at")), candidateId)
                         .limit(max));
-        return Sql.of(with(fresh).with(lapsed).with(picked).with(softCommit())
-                .update(t.table)
+        return List.of(fresh, lapsed, picked, softCommit());
+    }
+
+    /** Leases the {@code picked} turns, returning the columns {@link #leased} reads from {@code offset + 1} on. */
+    private static UpdateResultStep<?> leasePicked(UpdateSetFirstStep<Record> update, Tables.Tasks t) {
+        Field<Long> now = param("now", Long.class);
+        return update
                 .set(t.leaseToken, uuid().cast(String.class))
                 .set(t.leaseOwner, param("owner", String.class))
                 .set(t.leaseExpires, param("expires", Long.class))
@@ -151,7 +184,40 @@ final class PgTaskQueue implements TaskQueue {
                 .from(table(name("picked")), table(name("soft")))
                 .where(t.runId.eq(field(name("picked", "run_id"), String.class)))
                 .returningResult(t.runId, t.leaseToken, t.queue, t.leaseExpires, t.deliveries, t.priority,
-                        t.availableAt));
+                        t.availableAt);
+    }
+
+    private static Sql leaseStatement(Tables.Tasks t, boolean oneQueue) {
+        return Sql.of(leasePicked(with(leaseChoice(t, oneQueue)).update(t.table), t));
+    }
+
+    /**
+     * The lease statement with the leased runs read in it: each leased turn's columns, then its run's row (null
+     * when the run is gone), then its log rows' first seqs and events as two arrays in log order. The run and
+     * its log are read as of the statement's start, like a read right after the lease, and an append that
+     * raced with it is fenced off by its expected sequence as always.
+     */
+    private static Sql leaseAndLoadStatement(Tables tables, RunRows rows, boolean oneQueue) {
+        Tables.Tasks t = tables.tasks;
+        Tables.Log l = tables.log;
+        List<CommonTableExpression<?>> ctes = new ArrayList<>(leaseChoice(t, oneQueue));
+        ctes.add(name("leased").fields(LEASED_COLUMNS).as(leasePicked(update(t.table), t)));
+        Field<String> leasedRunId = field(name("leased", "run_id"), String.class);
+        List<SelectField<?>> columns = new ArrayList<>();
+        for (String c : LEASED_COLUMNS) {
+            columns.add(field(name("leased", c)));
+        }
+        columns.addAll(List.of(rows.columns));
+        columns.add(field(name("log", "seqs")));
+        columns.add(field(name("log", "events")));
+        return Sql.of(with(ctes)
+                .select(columns)
+                .from(table(name("leased")))
+                .leftJoin(tables.runs.table).on(tables.runs.runId.eq(leasedRunId))
+                .crossJoin(lateral(select(arrayAgg(l.seq).orderBy(l.seq), arrayAgg(l.events).orderBy(l.seq))
+                        .from(l.table)
+                        .where(l.runId.eq(leasedRunId)))
+                        .as("log", "seqs", "events")));
     }
 
     @Override
@@ -161,19 +227,57 @@ final class PgTaskQueue implements TaskQueue {
 
     @Override
     public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
+        return leaseWith(lease, workerId, queues, max, leaseFor, lookahead, (rs, granted) -> { }).leases();
+    }
+
+    /** {@link #lease} with the leased runs read in the same statement: see {@link io.worldflow.spi.World#leaseAndLoad}. */
+    LeasedRuns leaseAndLoad(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
+        Map<String, LoadedRun> runs = new HashMap<>();
+        LeasedRuns leased = leaseWith(leaseAndLoad, workerId, queues, max, leaseFor, lookahead, (rs, granted) -> {
+            LoadedRun run = loaded(rs, granted.runId());
+            if (run != null) {
+                runs.put(granted.runId(), run);
+            }
+        });
+        return new LeasedRuns(leased.leases(), runs);
+    }
+
+    /** The run and log columns of a {@link #leaseAndLoadStatement} row, or null when the run is gone. */
+    private LoadedRun loaded(ResultSet rs, String runId) throws SQLException {
+        int at = LEASED_COLUMNS.length;
+        if (rs.getString(at + 1) == null) {
+            return null;
+        }
+        RunInfo info = runRows.map(rs, at);
+        Array seqs = rs.getArray(at + runRows.columns.length + 1);
+        Array rows = rs.getArray(at + runRows.columns.length + 2);
+        List<Event> events = new ArrayList<>();
+        if (seqs != null && rows != null) {
+            Object[] first = (Object[]) seqs.getArray();
+            Object[] json = (Object[]) rows.getArray();
+            for (int i = 0; i < first.length; i++) {
+                events.addAll(codec.decodeAll(runId, ((Number) first[i]).longValue(), (String) json[i]));
+            }
+        }
+        return new LoadedRun(info, events);
+    }
+
+    /** Runs a lease statement; {@code more} reads what else a row holds beyond the lease's columns. */
+    private LeasedRuns leaseWith(Sql[] statements, String workerId, Set<String> queues, int max, Duration leaseFor,
+                                 Duration lookahead, RowReader more) {
         Objects.requireNonNull(workerId, "workerId");
         requirePositive(leaseFor);
         requireNotNegative(lookahead);
         if (queues.isEmpty() || max <= 0) {
-            return List.of();
+            return LeasedRuns.none();
         }
         String[] queueArray = queues.toArray(String[]::new);
         List<Leased> leased = db.autocommit("lease", null, tx -> {
             Instant now = clock.instant();
             List<Leased> out = new ArrayList<>();
             Sql.Call statement = queueArray.length == 1
-                    ? tx.call(lease[0]).set("queue", queueArray[0])
-                    : tx.call(lease[1]).set("queues", queueArray);
+                    ? tx.call(statements[0]).set("queue", queueArray[0])
+                    : tx.call(statements[1]).set("queues", queueArray);
             try (Sql.Call call = statement.set("now", Micros.of(now)).set("dueBy", Micros.of(now.plus(lookahead)))
                     .set("max", max).set("owner", workerId).set("expires", Micros.of(now.plus(leaseFor)));
                  ResultSet rs = call.query()) {
@@ -181,6 +285,7 @@ final class PgTaskQueue implements TaskQueue {
                     Lease granted = new Lease(rs.getString(1), rs.getString(2), rs.getString(3),
                             Micros.toInstant(rs.getLong(4)), rs.getInt(5));
                     out.add(new Leased(granted, rs.getInt(6), rs.getLong(7)));
+                    more.read(rs, granted);
                 }
             }
             return out;
@@ -189,7 +294,13 @@ final class PgTaskQueue implements TaskQueue {
         leased.sort(Comparator.comparingInt(Leased::priority).reversed()
                 .thenComparingLong(Leased::availableAt)
                 .thenComparing(l -> l.lease().runId()));
-        return leased.stream().map(Leased::lease).toList();
+        return new LeasedRuns(leased.stream().map(Leased::lease).toList(), Map.of());
+    }
+
+    /** Reads more of a lease statement's row. */
+    @FunctionalInterface
+    private interface RowReader {
+        void read(ResultSet rs, Lease granted) throws SQLException;
     }
 
     @Override

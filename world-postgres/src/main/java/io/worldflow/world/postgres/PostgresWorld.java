@@ -2,6 +2,7 @@ package io.worldflow.world.postgres;
 
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.EventLog;
+import io.worldflow.spi.LeasedRuns;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.Signals;
@@ -15,8 +16,10 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Set;
 
 /** The Postgres world: every facet over one {@link Database}, with wake-ups by LISTEN/NOTIFY. */
 final class PostgresWorld implements World {
@@ -40,7 +43,7 @@ final class PostgresWorld implements World {
         this.notifier = notifier;
         this.listener = listener;
         this.eventLog = new PgEventLog(db, context.codec(), context.clock());
-        this.taskQueue = new PgTaskQueue(db, context.clock(), notifier, listener);
+        this.taskQueue = new PgTaskQueue(db, context.codec(), context.clock(), notifier, listener);
         this.signals = new PgSignals(db, context.clock());
         this.runQueries = new PgRunQueries(db, context.codec(), utf8, listener);
     }
@@ -113,6 +116,12 @@ final class PostgresWorld implements World {
     @Override
     public Map<String, LoadedRun> load(Collection<String> runIds) {
         return eventLog.load(runIds);
+    }
+
+    /** One statement leases and reads the leased runs with their logs. */
+    @Override
+    public LeasedRuns leaseAndLoad(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
+        return taskQueue.leaseAndLoad(workerId, queues, max, leaseFor, lookahead);
     }
 
     @Override

@@ -42,25 +42,31 @@ final class RunRows {
 
     /** The current row (selected with {@link #columns}) as a run. Cancellation counts only until the run finished. */
     RunInfo map(ResultSet rs) throws SQLException {
-        String runId = rs.getString(1);
-        RunStatus status = status(rs.getString(3), runId);
-        boolean cancelRequested = rs.getBoolean(16) && !status.isTerminal();
+        return map(rs, 0);
+    }
+
+    /** Like {@link #map(ResultSet)}, with {@link #columns} from column {@code offset + 1} on. */
+    RunInfo map(ResultSet rs, int offset) throws SQLException {
+        int o = offset;
+        String runId = rs.getString(o + 1);
+        RunStatus status = status(rs.getString(o + 3), runId);
+        boolean cancelRequested = rs.getBoolean(o + 16) && !status.isTerminal();
         return new RunInfo(
                 runId,
-                rs.getString(2),
+                rs.getString(o + 2),
                 status,
-                new Payload(rs.getString(4), rs.getString(5)),
-                payload(rs.getString(6), rs.getString(7)),
-                error(rs.getString(8)),
-                instant(rs, 9),
-                instant(rs, 10),
-                instant(rs, 11),
-                instant(rs, 12),
-                rs.getString(13),
-                rs.getInt(14),
-                rs.getLong(15),
-                cancelRequested ? new RunInfo.CancelRequest(rs.getString(18), instant(rs, 19)) : null,
-                error(rs.getString(17)));
+                new Payload(rs.getString(o + 4), rs.getString(o + 5)),
+                payload(rs.getString(o + 6), rs.getString(o + 7)),
+                error(rs.getString(o + 8)),
+                instant(rs, o + 9),
+                instant(rs, o + 10),
+                instant(rs, o + 11),
+                instant(rs, o + 12),
+                rs.getString(o + 13),
+                rs.getInt(o + 14),
+                rs.getLong(o + 15),
+                cancelRequested ? new RunInfo.CancelRequest(rs.getString(o + 18), instant(rs, o + 19)) : null,
+                error(rs.getString(o + 17)));
     }
 
     /** The column as an instant, or null when it is NULL. */

@@ -5,6 +5,7 @@ import io.worldflow.RunInfo;
 import io.worldflow.Workflow;
 import io.worldflow.event.Event;
 import io.worldflow.spi.Lease;
+import io.worldflow.spi.LeasedRuns;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.TaskQueue;
 import org.slf4j.Logger;
@@ -13,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -168,9 +170,10 @@ public final class WorkerLoop implements AutoCloseable {
             }
             if (free > 0) {
                 int want = Math.min(free, MAX_LEASE_BATCH);
-                List<Lease> leases;
+                LeasedRuns leased;
                 try {
-                    leases = tasks.lease(settings.workerId(), settings.queues(), want, settings.lease(), lookahead);
+                    leased = engine.world.leaseAndLoad(settings.workerId(), settings.queues(), want, settings.lease(),
+                            lookahead);
                     failures = 0;
                 } catch (RuntimeException e) {
                     failures++;
@@ -179,6 +182,7 @@ public final class WorkerLoop implements AutoCloseable {
                     idle(Duration.ofMillis(backoff));
                     continue;
                 }
+                List<Lease> leases = leased.leases();
                 List<Fresh> fresh = new ArrayList<>(leases.size());
                 for (Lease l : leases) {
                     Slot slot = begin(l);
@@ -187,7 +191,7 @@ public final class WorkerLoop implements AutoCloseable {
                     }
                 }
                 if (!fresh.isEmpty()) {
-                    Thread.ofVirtual().name("wf-load").start(() -> startFresh(fresh));
+                    Thread.ofVirtual().name("wf-start").start(() -> startFresh(fresh, leased.runs()));
                 }
                 if (leases.size() == want) {
                     continue;
@@ -250,16 +254,22 @@ public final class WorkerLoop implements AutoCloseable {
     }
 
     /**
-     * Starts the fresh turns of one lease batch, reading their runs in one go, off the leasing thread so that
-     * the next batch is leased meanwhile. A run the read left out is read by itself.
+     * Starts the fresh turns of one lease batch, off the leasing thread so that the next batch is leased
+     * meanwhile. The runs the world did not read along with the leases are read here in one go; a run that
+     * read left out is read by itself.
      */
-    private void startFresh(List<Fresh> fresh) {
-        Map<String, LoadedRun> loaded;
-        try {
-            loaded = engine.world.load(fresh.stream().map(f -> f.lease().runId()).toList());
-        } catch (RuntimeException e) {
-            log.debug("loading {} leased runs at once failed ({}); each is read by itself", fresh.size(), e.toString());
-            loaded = Map.of();
+    private void startFresh(List<Fresh> fresh, Map<String, LoadedRun> leasedWith) {
+        Map<String, LoadedRun> loaded = leasedWith;
+        List<String> missing = fresh.stream().map(f -> f.lease().runId()).filter(id -> !leasedWith.containsKey(id))
+                .toList();
+        if (!missing.isEmpty()) {
+            try {
+                loaded = new HashMap<>(leasedWith);
+                loaded.putAll(engine.world.load(missing));
+            } catch (RuntimeException e) {
+                log.debug("loading {} leased runs at once failed ({}); each is read by itself", missing.size(),
+                        e.toString());
+            }
         }
         for (Fresh f : fresh) {
             load(f.slot(), f.lease(), loaded.get(f.lease().runId()));

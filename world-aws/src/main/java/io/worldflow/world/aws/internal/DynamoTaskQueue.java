@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -55,6 +56,8 @@ final class DynamoTaskQueue implements TaskQueue {
     /** Claims pending turns due by now plus {@code lookahead}, and leased ones whose lease has lapsed by now. */
     @Override
     public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
+        requirePositive(leaseFor);
+        Objects.requireNonNull(lookahead, "lookahead");
         if (lookahead.isNegative()) {
             throw new IllegalArgumentException("lookahead must not be negative, was " + lookahead);
         }
@@ -130,6 +133,8 @@ final class DynamoTaskQueue implements TaskQueue {
 
     @Override
     public Optional<Lease> extend(Lease lease, Duration leaseFor) {
+        Objects.requireNonNull(lease, "lease");
+        requirePositive(leaseFor);
         Instant expiresAt = store.clock.instant().plus(leaseFor);
         TurnState done = mutate(lease.runId(), "extending the lease of run " + lease.runId(), (item, turn) ->
                 lease.token().equals(turn.token()) ? turn.extend(micros(expiresAt)) : null);
@@ -241,5 +246,12 @@ final class DynamoTaskQueue implements TaskQueue {
             consumer.start();
         }
         return s;
+    }
+
+    private static void requirePositive(Duration leaseFor) {
+        Objects.requireNonNull(leaseFor, "leaseFor");
+        if (leaseFor.isNegative() || leaseFor.isZero()) {
+            throw new IllegalArgumentException("leaseFor must be positive, was " + leaseFor);
+        }
     }
 }
