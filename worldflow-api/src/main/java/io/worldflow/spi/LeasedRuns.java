@@ -13,15 +13,8 @@ import java.util.Objects;
  */
 public record LeasedRuns(List<Lease> leases, Map<String, LoadedRun> runs) {
 
-    private static final LeasedRuns NONE = new LeasedRuns(List.of(), Map.of());
-
     public LeasedRuns {
         leases = List.copyOf(leases);
         runs = Map.copyOf(Objects.requireNonNull(runs, "runs"));
-    }
-
-    /** Nothing leased. */
-    public static LeasedRuns none() {
-        return NONE;
     }
 }

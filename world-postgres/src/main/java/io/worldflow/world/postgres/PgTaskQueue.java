@@ -172,7 +172,7 @@ final class PgTaskQueue implements TaskQueue {
         return List.of(fresh, lapsed, picked, softCommit());
     }
 
-    /** Leases the {@code picked} turns, returning the columns {@link #leased} reads from {@code offset + 1} on. */
+    /** Leases the {@code picked} turns, returning the {@link #LEASED_COLUMNS}. */
     private static UpdateResultStep<?> leasePicked(UpdateSetFirstStep<Record> update, Tables.Tasks t) {
         Field<Long> now = param("now", Long.class);
         return update
@@ -227,19 +227,19 @@ final class PgTaskQueue implements TaskQueue {
 
     @Override
     public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
-        return leaseWith(lease, workerId, queues, max, leaseFor, lookahead, (rs, granted) -> { }).leases();
+        return leaseWith(lease, workerId, queues, max, leaseFor, lookahead, (rs, granted) -> { });
     }
 
     /** {@link #lease} with the leased runs read in the same statement: see {@link io.worldflow.spi.World#leaseAndLoad}. */
     LeasedRuns leaseAndLoad(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
         Map<String, LoadedRun> runs = new HashMap<>();
-        LeasedRuns leased = leaseWith(leaseAndLoad, workerId, queues, max, leaseFor, lookahead, (rs, granted) -> {
+        List<Lease> leases = leaseWith(leaseAndLoad, workerId, queues, max, leaseFor, lookahead, (rs, granted) -> {
             LoadedRun run = loaded(rs, granted.runId());
             if (run != null) {
                 runs.put(granted.runId(), run);
             }
         });
-        return new LeasedRuns(leased.leases(), runs);
+        return new LeasedRuns(leases, runs);
     }
 
     /** The run and log columns of a {@link #leaseAndLoadStatement} row, or null when the run is gone. */
@@ -263,13 +263,13 @@ final class PgTaskQueue implements TaskQueue {
     }
 
     /** Runs a lease statement; {@code more} reads what else a row holds beyond the lease's columns. */
-    private LeasedRuns leaseWith(Sql[] statements, String workerId, Set<String> queues, int max, Duration leaseFor,
-                                 Duration lookahead, RowReader more) {
+    private List<Lease> leaseWith(Sql[] statements, String workerId, Set<String> queues, int max, Duration leaseFor,
+                                  Duration lookahead, RowReader more) {
         Objects.requireNonNull(workerId, "workerId");
         requirePositive(leaseFor);
         requireNotNegative(lookahead);
         if (queues.isEmpty() || max <= 0) {
-            return LeasedRuns.none();
+            return List.of();
         }
         String[] queueArray = queues.toArray(String[]::new);
         List<Leased> leased = db.autocommit("lease", null, tx -> {
@@ -294,7 +294,7 @@ final class PgTaskQueue implements TaskQueue {
         leased.sort(Comparator.comparingInt(Leased::priority).reversed()
                 .thenComparingLong(Leased::availableAt)
                 .thenComparing(l -> l.lease().runId()));
-        return new LeasedRuns(leased.stream().map(Leased::lease).toList(), Map.of());
+        return leased.stream().map(Leased::lease).toList();
     }
 
     /** Reads more of a lease statement's row. */

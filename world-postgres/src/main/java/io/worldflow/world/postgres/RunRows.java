@@ -45,9 +45,8 @@ final class RunRows {
         return map(rs, 0);
     }
 
-    /** Like {@link #map(ResultSet)}, with {@link #columns} from column {@code offset + 1} on. */
-    RunInfo map(ResultSet rs, int offset) throws SQLException {
-        int o = offset;
+    /** Like {@link #map(ResultSet)}, with {@link #columns} from column {@code o + 1} on. */
+    RunInfo map(ResultSet rs, int o) throws SQLException {
         String runId = rs.getString(o + 1);
         RunStatus status = status(rs.getString(o + 3), runId);
         boolean cancelRequested = rs.getBoolean(o + 16) && !status.isTerminal();
