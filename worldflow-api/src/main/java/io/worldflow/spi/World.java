@@ -46,7 +46,7 @@ public interface World extends AutoCloseable {
     /**
      * Leases turns as {@link TaskQueue#lease(String, Set, int, Duration, Duration)} does and, where the store can
      * do both in one request, reads their runs as {@link #load} would: an idle worker then starts a turn after
-     * one round trip instead of two. The default only leases; the worker reads the runs it is not given with
+     * one round trip instead of one for the lease and more for the read. The default only leases; the worker reads the runs it is not given with
      * {@link #load}, off its leasing thread.
      */
     default LeasedRuns leaseAndLoad(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
