@@ -19,6 +19,7 @@ import io.worldflow.runtime.internal.Handle;
 import io.worldflow.runtime.internal.Registry;
 import io.worldflow.runtime.internal.RetryPlan;
 import io.worldflow.runtime.internal.RunCompletions;
+import io.worldflow.runtime.internal.RunIds;
 import io.worldflow.runtime.internal.SignalUrls;
 import io.worldflow.runtime.internal.WorkerLoop;
 import io.worldflow.runtime.internal.WorldLoader;
@@ -38,7 +39,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * The entry point: a client for starting, signaling, canceling and reading runs, and optionally a
@@ -203,7 +203,7 @@ public final class Worldflow implements AutoCloseable {
         ensureOpen();
         var payload = codec.encode(input, "input of workflow '" + workflowName + "'");
         Instant now = clock.instant();
-        String runId = options.id() != null ? options.id() : UUID.randomUUID().toString();
+        String runId = options.id() != null ? options.id() : RunIds.next(now.toEpochMilli());
         Instant availableAt = options.availableAt() != null ? options.availableAt()
                 : options.delay() != null ? now.plus(options.delay()) : now;
         Instant deadline = options.deadline() != null ? options.deadline()
