@@ -347,11 +347,16 @@ public final class JsonCodec {
         }
     }
 
-    /** An event's instant as {@link Instant#toString()} writes it (see {@link IsoInstants}). */
+    /**
+     * An event's instant as {@link Instant#toString()} writes it (see {@link IsoInstants}); an event's {@code at}
+     * in a log record as {@link LogRowCodec} writes it.
+     */
     private static final class InstantSerializer extends JsonSerializer<Instant> {
         @Override
         public void serialize(Instant value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
-            gen.writeString(IsoInstants.format(value));
+            if (!LogRowCodec.writeAt(value, gen, serializers)) {
+                gen.writeString(IsoInstants.format(value));
+            }
         }
     }
 
@@ -359,6 +364,9 @@ public final class JsonCodec {
     private static final class InstantDeserializer extends JsonDeserializer<Instant> {
         @Override
         public Instant deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            if (p.hasToken(JsonToken.VALUE_EMBEDDED_OBJECT) && p.getEmbeddedObject() instanceof Instant read) {
+                return read;    // an event's at, read by LogRowCodec
+            }
             if (p.hasToken(JsonToken.VALUE_STRING)) {
                 Instant fast = IsoInstants.tryParse(p.getText());
                 if (fast != null) {

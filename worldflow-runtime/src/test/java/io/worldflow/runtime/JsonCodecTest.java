@@ -306,17 +306,73 @@ class JsonCodecTest {
         String text = events.encodeAll(all);
 
         assertThat(text).doesNotContain("\n").doesNotContain("\"runId\"").doesNotContain("\"seq\"")
-                .startsWith("[{\"type\":").endsWith("}]");
+                .doesNotContain(":null").startsWith("[{\"type\":").endsWith("}]");
         JsonNode node = json.readTree(text);
         for (int i = 0; i < all.size(); i++) {
             ObjectNode whole = (ObjectNode) json.readTree(events.encode(all.get(i)));
             whole.remove(List.of("runId", "seq"));
+            List<String> nulls = new ArrayList<>();
+            whole.properties().forEach(p -> {
+                if (p.getValue().isNull()) {
+                    nulls.add(p.getKey());
+                }
+            });
+            whole.remove(nulls);
+            if (i > 0) {
+                whole.set("at", json.readTree(Long.toString(Duration.between(all.get(i - 1).at(), all.get(i).at()).toNanos())));
+            }
             assertThat(node.get(i)).isEqualTo(whole);
         }
         assertThat(events.decodeAll("r1", 0, text)).containsExactlyElementsOf(all);
         assertThat(events.decodeAll("r1", 0, events.encodeAll(List.of()))).isEmpty();
         // a single event keeps its run and number: the HTTP API and saved histories read it alone
         assertThat(events.encode(all.get(3))).contains("\"runId\":\"r1\",\"seq\":3,");
+    }
+
+    @Test
+    void eachLaterEventsTimeIsStoredAsTheNanosecondsAfterThePreviousAndComesBackExactly() {
+        Instant t = Instant.parse("2026-11-22T08:36:33.288246250Z");
+        List<Event> four = List.of(new StepScheduled("r1", 4, t, "a", "a"),
+                new StepStarted("r1", 5, t.plusNanos(2_694), "a", 1),
+                new StepStarted("r1", 6, t.minusSeconds(3).plusNanos(1), "a", 2),   // the clock stepped back
+                new TimerScheduled("r1", 7, t.plusMillis(5), "nap", "nap", t.plusSeconds(60)));
+
+        String text = events.encodeAll(four);
+
+        assertThat(text).contains("\"at\":\"2026-11-22T08:36:33.288246250Z\"", "\"at\":2694,",
+                "\"at\":-3000002693,", "\"at\":3004999999,", "\"fireAt\":\"2026-11-22T08:37:33.288246250Z\"");
+        assertThat(events.decodeAll("r1", 4, text)).containsExactlyElementsOf(four);
+    }
+
+    @Test
+    void timesTooFarApartForANumberOfNanosecondsAreStoredAsText() {
+        Instant early = Instant.parse("0001-01-01T00:00:00.000000001Z");
+        Instant late = Instant.parse("9999-12-31T23:59:59.999999999Z");
+        List<Event> two = List.of(new StepScheduled("r1", 0, early, "a", "a"), new StepStarted("r1", 1, late, "a", 1));
+
+        String text = events.encodeAll(two);
+
+        assertThat(text).contains("\"at\":\"9999-12-31T23:59:59.999999999Z\"");
+        assertThat(events.decodeAll("r1", 0, text)).containsExactlyElementsOf(two);
+    }
+
+    @Test
+    void aRecordWhoseTimesAreNotInstantsIsRefusedNamingTheEvent() {
+        String first = "{\"type\":\"StepScheduled\",\"at\":\"2026-11-22T08:36:33Z\",\"stepId\":\"a\",\"name\":\"a\"}";
+
+        assertThatThrownBy(() -> events.decodeAll("r1", 0,
+                "[{\"type\":\"StepScheduled\",\"at\":2694,\"stepId\":\"a\",\"name\":\"a\"}]"))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("run r1")
+                .hasMessageContaining("event 0 has at 2694 nanoseconds after the previous event, and is the first");
+        assertThatThrownBy(() -> events.decodeAll("r1", 0,
+                "[" + first + ",{\"type\":\"StepStarted\",\"at\":1.5,\"stepId\":\"a\",\"attempt\":1}]"))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("event 1 has at 1.5, not an instant");
+        assertThatThrownBy(() -> events.decodeAll("r1", 0,
+                "[" + first + ",{\"type\":\"StepStarted\",\"at\":\"soon\",\"stepId\":\"a\",\"attempt\":1}]"))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("event 1 has at soon, not an instant");
+        assertThatThrownBy(() -> events.decodeAll("r1", 0,
+                "[" + first + ",{\"type\":\"StepStarted\",\"at\":99999999999999999999,\"stepId\":\"a\",\"attempt\":1}]"))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("event 1 has at 99999999999999999999");
     }
 
     @Test
