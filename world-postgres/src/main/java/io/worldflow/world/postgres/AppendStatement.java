@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -29,6 +30,7 @@ import static org.jooq.impl.DSL.insertInto;
 import static org.jooq.impl.DSL.least;
 import static org.jooq.impl.DSL.min;
 import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.noCondition;
 import static org.jooq.impl.DSL.param;
 import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.table;
@@ -38,11 +40,13 @@ import static org.jooq.impl.DSL.with;
 /**
  * A batch of appends as <b>one self-committing statement</b> — one round trip, commit included — when each
  * run appears in it once and no turn ends without a next time (the usual case: a step's flush, a sleep, a
- * run's end). Its {@code WITH} parts lock the runs in run id order ({@code FOR UPDATE}), keep those whose log
- * length is the expected one and which have not finished, and only for those insert the events, update the
- * projections, consume the signals, remove a finished run's turn and end the turns, announcing the earliest
- * next one and naming the finished runs on the end channel. The main query returns each run's state as found, from which each append's result follows by
- * the same rule. Other batches go through {@link AppendBatch} (a transaction of a few statements).
+ * run's end). Its {@code WITH} parts lock the runs in run id order ({@code FOR UPDATE}) when there are several,
+ * update the projections of those whose log length is the expected one and which have not finished (the update
+ * is the check: a single run is not locked before it, and costs one row version in the WAL, not a lock and then
+ * a version); and only for those insert the events, consume
+ * the signals, remove a finished run's turn and end the turns, announcing the earliest next one and naming the
+ * finished runs on the end channel. The main query returns each run's state as found and whether its append
+ * went through. Other batches go through {@link AppendBatch} (a transaction of a few statements).
  */
 final class AppendStatement {
 
@@ -51,15 +55,21 @@ final class AppendStatement {
             RunStatus.CANCELED.name()};
 
     private final Tables tables;
+    private final Sql current;
     private final String channel;
     private final String endChannel;
-    /** The statement for each combination of parts (1 events, 2 signals, 4 finished runs, 8 turn ends). */
-    private final AtomicReferenceArray<Sql> statements = new AtomicReferenceArray<>(16);
+    /**
+     * The statement for each combination of parts (1 events, 2 signals, 4 finished runs, 8 turn ends) and
+     * count of runs (16 several).
+     */
+    private final AtomicReferenceArray<Sql> statements = new AtomicReferenceArray<>(32);
 
     AppendStatement(Tables tables, String channel, String endChannel) {
         this.tables = tables;
         this.channel = channel;
         this.endChannel = endChannel;
+        this.current = Sql.of(select(tables.runs.logLength, tables.runs.cancelRequested).from(tables.runs.table)
+                .where(tables.runs.runId.eq(param("runId", String.class))));
     }
 
     /** Whether the batch can go as one statement: each run once, and every turn end has a next time. */
@@ -86,8 +96,10 @@ final class AppendStatement {
         List<String> endRuns = new ArrayList<>();
         List<String> endTokens = new ArrayList<>();
         List<Long> endWakes = new ArrayList<>();
+        List<AppendBatch.Encoded> byRunId = new ArrayList<>(appends);
+        byRunId.sort(Comparator.comparing(e -> e.append().runId()));
         for (int i = 0; i < n; i++) {
-            AppendBatch.Encoded encoded = appends.get(i);
+            AppendBatch.Encoded encoded = byRunId.get(i);
             Append a = encoded.append();
             expected[i] = a.expectedSeq();
             projections.add(encoded, now);
@@ -98,11 +110,11 @@ final class AppendStatement {
                 endWakes.add(Micros.of(a.turnEnd().wakeAt()));
             }
         }
-        int key = columns.key() | (endRuns.isEmpty() ? 0 : 8);
+        int key = columns.key() | (endRuns.isEmpty() ? 0 : 8) | (n > 1 ? 16 : 0);
         Map<String, long[]> found = new HashMap<>(n * 2);
         Long earliest = null;
         try (Sql.Call call = tx.call(statement(key))) {
-            // each run once (fits), so the projections' run ids are in the appends' order, as expected[] is
+            // each run once (fits), so the projections' run ids are in run id order, as expected[] is
             projections.bind(call, "ids");
             call.set("expected", expected).set("terminal", TERMINAL);
             columns.bind(call, key);
@@ -113,8 +125,9 @@ final class AppendStatement {
             try (ResultSet rs = call.query()) {
                 while (rs.next()) {
                     String runId = rs.getString(1);
-                    RunStatus status = RunRows.status(rs.getString(4), runId);
-                    found.put(runId, new long[]{rs.getLong(2), rs.getBoolean(3) ? 1 : 0, status.isTerminal() ? 1 : 0});
+                    boolean terminal = RunRows.status(rs.getString(4), runId).isTerminal();
+                    found.put(runId, new long[]{rs.getLong(2), rs.getBoolean(3) ? 1 : 0, rs.getBoolean(8) ? 1 : 0,
+                            terminal ? 1 : 0});
                     if ((key & 8) != 0) {
                         long e = rs.getLong(5);
                         earliest = rs.wasNull() ? earliest : Long.valueOf(e);
@@ -131,56 +144,56 @@ final class AppendStatement {
             long[] state = found.get(a.runId());
             if (state == null) {
                 results.add(AppendResult.missing());
-            } else if (state[0] != a.expectedSeq() || state[2] == 1) {
-                results.add(new AppendResult(false, state[0], state[1] == 1));
-            } else {
+            } else if (state[2] == 1) {
                 results.add(new AppendResult(true, a.nextSeq(), state[1] == 1));
+            } else if (n == 1 && state[0] == a.expectedSeq() && state[3] == 0) {
+                // refused because of an append that committed after this statement's snapshot, which is
+                // what the unlocked read of a single run found: the length that made it conflict is newer
+                results.add(current(tx, a.runId()));
+            } else {
+                results.add(new AppendResult(false, state[0], state[1] == 1));
             }
         }
         return results;
     }
 
+    /** The run's state now, for an append refused. */
+    private AppendResult current(Tx tx, String runId) throws SQLException {
+        try (Sql.Call call = tx.call(current).set("runId", runId); ResultSet rs = call.query()) {
+            return rs.next() ? new AppendResult(false, rs.getLong(1), rs.getBoolean(2)) : AppendResult.missing();
+        }
+    }
+
     private Sql statement(int key) {
         Sql sql = statements.get(key);
         if (sql == null) {
-            sql = build((key & 1) != 0, (key & 2) != 0, (key & 4) != 0, (key & 8) != 0);
+            sql = build((key & 1) != 0, (key & 2) != 0, (key & 4) != 0, (key & 8) != 0, (key & 16) != 0);
             statements.compareAndSet(key, null, sql);
         }
         return sql;
     }
 
-    private Sql build(boolean withEvents, boolean withSignals, boolean withFinished, boolean withEnds) {
+    private Sql build(boolean withEvents, boolean withSignals, boolean withFinished, boolean withEnds,
+                      boolean severalRuns) {
         Tables.Runs r = tables.runs;
         Tables.Tasks t = tables.tasks;
         List<CommonTableExpression<?>> parts = new ArrayList<>();
-        parts.add(name("cur").fields("run_id", "status", "log_length", "cancel_requested").asMaterialized(
-                select(r.runId, r.status, r.logLength, r.cancelRequested).from(r.table)
-                        .where(r.runId.eq(any(param("ids", String[].class))))
-                        .orderBy(r.runId)
-                        .forUpdate()));
-        Table<?> expected = table("unnest({0}, {1})", param("ids", String[].class), param("expected", Long[].class))
-                .as("x", "run_id", "expected");
-        parts.add(name("ok").fields("run_id").asMaterialized(
-                select(field(name("cur", "run_id"), String.class)).from(name("cur")).join(expected)
-                        .on(field(name("x", "run_id"), String.class).eq(field(name("cur", "run_id"), String.class)))
-                        .where(field(name("cur", "log_length"), Long.class).eq(field(name("x", "expected"), Long.class))
-                                .and(field(name("cur", "status"), String.class)
-                                        .ne(all(param("terminal", String[].class)))))));
-        if (withEvents) {
-            Tables.Log l = tables.log;
-            parts.add(name("logged").as(insertInto(l.table, l.runId, l.seq, l.lastSeq, l.events)
-                    .select(select(WriteColumns.LOG_RUN, WriteColumns.LOG_SEQ, WriteColumns.LOG_LAST,
-                            WriteColumns.LOG_EVENTS).from(WriteColumns.logRows())
-                            .where(WriteColumns.LOG_RUN.in(select(OK_ID).from(name("ok")))))
-                    .returningResult(l.seq)));
-        }
-        Table<?> projections = table("unnest({0}, {1}, {2}, {3}, {4}, {5}, {6})", param("ids", String[].class),
-                param("prStatus", String[].class), param("prLength", Long[].class), param("prUpdated", Long[].class),
-                param("prOutput", String[].class), param("prOutputType", String[].class),
-                param("prError", String[].class))
-                .as("pr", "run_id", "status", "log_length", "updated_at", "output_json", "output_type", "error");
-        Field<String> prRun = field(name("pr", "run_id"), String.class);
-        parts.add(name("projected").as(update(r.table)
+        // The state as found, for the appends refused. Several runs are locked here first, in run id order, so
+        // that batches of different workers touching the same runs queue up instead of deadlocking (an update's
+        // order of rows is the plan's); a single run needs no order, and its update below takes the lock.
+        var found = select(r.runId, r.status, r.logLength, r.cancelRequested).from(r.table)
+                .where(r.runId.eq(any(param("ids", String[].class))));
+        parts.add(name("cur").fields("run_id", "status", "log_length", "cancel_requested")
+                .asMaterialized(severalRuns ? found.orderBy(r.runId).forUpdate() : found));
+        Table<?> projections = table("unnest({0}, {1}, {2}, {3}, {4}, {5}, {6}, {7})", param("ids", String[].class),
+                param("expected", Long[].class), param("prStatus", String[].class), param("prLength", Long[].class),
+                param("prUpdated", Long[].class), param("prOutput", String[].class),
+                param("prOutputType", String[].class), param("prError", String[].class))
+                .as("pr", "run_id", "expected", "status", "log_length", "updated_at", "output_json", "output_type",
+                        "error");
+        // The check and the update are one: an unlocked row is locked by the update, which re-checks the
+        // condition on its newest version when another transaction changed it meanwhile.
+        parts.add(name("ok").fields("run_id", "cancel_requested").as(update(r.table)
                 .set(r.status, field(name("pr", "status"), String.class))
                 .set(r.logLength, field(name("pr", "log_length"), Long.class))
                 .set(r.updatedAt, field(name("pr", "updated_at"), Long.class))
@@ -189,8 +202,21 @@ final class AppendStatement {
                 .set(r.error, field(name("pr", "error"), String.class))
                 .set(r.held, inline((String) null))
                 .from(projections)
-                .where(r.runId.eq(prRun).and(prRun.in(select(OK_ID).from(name("ok")))))
-                .returningResult(r.runId)));
+                .where(r.runId.eq(field(name("pr", "run_id"), String.class))
+                        .and(r.logLength.eq(field(name("pr", "expected"), Long.class)))
+                        .and(r.status.ne(all(param("terminal", String[].class))))
+                        // several: only rows that cur locked, which makes cur lock them first
+                        .and(severalRuns ? r.runId.in(select(field(name("cur", "run_id"), String.class)).from(name("cur")))
+                                : noCondition()))
+                .returningResult(r.runId, r.cancelRequested)));
+        if (withEvents) {
+            Tables.Log l = tables.log;
+            parts.add(name("logged").as(insertInto(l.table, l.runId, l.seq, l.lastSeq, l.events)
+                    .select(select(WriteColumns.LOG_RUN, WriteColumns.LOG_SEQ, WriteColumns.LOG_LAST,
+                            WriteColumns.LOG_EVENTS).from(WriteColumns.logRows())
+                            .where(WriteColumns.LOG_RUN.in(select(OK_ID).from(name("ok")))))
+                    .returningResult(l.seq)));
+        }
         if (withSignals) {
             Tables.Signals sg = tables.signals;
             Table<?> consumed = table("unnest({0}, {1})", param("sigId", Long[].class), param("sigRun", String[].class))
@@ -238,10 +264,12 @@ final class AppendStatement {
             ended = field(select(Database.endNotice(endChannel)).from(name("ok"))
                     .where(OK_ID.eq(any(param("finished", String[].class)))).limit(inline(1)));
         }
+        Field<Boolean> okCancel = field(name("ok", "cancel_requested"), Boolean.class);
         return Sql.of(with(parts)
                 .select(field(name("cur", "run_id")), field(name("cur", "log_length")),
-                        field(name("cur", "cancel_requested")), field(name("cur", "status")), earliest, announced,
-                        ended)
-                .from(name("cur")));
+                        coalesce(okCancel, field(name("cur", "cancel_requested"), Boolean.class)),
+                        field(name("cur", "status")), earliest, announced, ended, OK_ID.isNotNull())
+                .from(name("cur"))
+                .leftJoin(name("ok")).on(OK_ID.eq(field(name("cur", "run_id"), String.class))));
     }
 }

@@ -19,6 +19,7 @@ import org.jooq.CommonTableExpression;
 import org.jooq.Field;
 
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -90,7 +91,10 @@ final class PgEventLog implements EventLog {
 
     /**
      * One statement, so one round trip and one commit: the run's row (unless the id exists), its first event,
-     * its first turn and the NOTIFY that announces it, as data-modifying parts of one {@code WITH}.
+     * its first turn and the NOTIFY that announces it, as data-modifying parts of one {@code WITH}. The row is
+     * inserted where no run has the id, not with {@code ON CONFLICT}, whose speculative insertion writes a
+     * second WAL record per run; two creates of one id at the same moment meet at the primary key instead
+     * ({@link #create}).
      */
     private static Sql createStatement(Tables tables) {
         Tables.Runs r = tables.runs;
@@ -101,14 +105,15 @@ final class PgEventLog implements EventLog {
         Field<Long> availableAt = param("availableAt", Long.class);
         Field<String> queue = param("queue", String.class);
         Field<Integer> priority = param("priority", Integer.class);
+        Field<String> runId = param("runId", String.class);
         CommonTableExpression<?> created = name("created").as(insertInto(r.table)
                 .columns(r.runId, r.workflow, r.status, r.inputJson, r.inputType, r.createdAt, r.updatedAt,
                         r.availableAt, r.deadline, r.queue, r.priority, r.logLength)
-                .values(param("runId", String.class), param("workflow", String.class),
+                .select(select(runId, param("workflow", String.class),
                         inline(RunStatus.PENDING.name()), param("inputJson", String.class),
                         param("inputType", String.class), createdAt, createdAt, availableAt,
                         param("deadline", Long.class), queue, priority, inline(1L))
-                .onConflictDoNothing()
+                        .whereNotExists(selectOne().from(r.table).where(r.runId.eq(runId))))
                 .returningResult(r.runId));
         CommonTableExpression<?> logged = name("logged").as(insertInto(l.table)
                 .columns(l.runId, l.seq, l.lastSeq, l.events)
@@ -140,6 +145,11 @@ final class PgEventLog implements EventLog {
                     .set("channel", db.channel()).set("due", Database.announcement(run.availableAt()));
                  ResultSet rs = call.query()) {
                 isNew = rs.next();
+            } catch (SQLException e) {
+                if (!SqlFailures.isDuplicateKey(e, tables.runs.table.getName())) {
+                    throw e;
+                }
+                isNew = false;      // created by another transaction since this statement began
             }
             if (isNew) {
                 tx.announced(Micros.truncate(run.availableAt()));

@@ -1,6 +1,7 @@
 package io.worldflow.world.postgres;
 
 import io.worldflow.WorldException;
+import org.postgresql.util.PSQLException;
 
 import java.io.IOException;
 import java.sql.SQLException;
@@ -74,6 +75,12 @@ final class SqlFailures {
             }
         }
         return false;
+    }
+
+    /** Whether the failure is a unique violation (23505) on a key of {@code table} (unqualified). */
+    static boolean isDuplicateKey(SQLException e, String table) {
+        return "23505".equals(e.getSQLState()) && e instanceof PSQLException p && p.getServerErrorMessage() != null
+                && table.equals(p.getServerErrorMessage().getTable());
     }
 
     /** Whether the server refused the credentials (class 28: invalid authorization). */

@@ -53,6 +53,51 @@ class AppendTest extends PgTestSupport {
     }
 
     @Test
+    void appendsOfOneRunAtTheSameMomentWithTheSameExpectedSeqGoThroughOnce() throws Exception {
+        World world = open(config(freshSchema()));
+        int runs = 20;
+        int writers = 6;
+        for (int i = 0; i < runs; i++) {
+            world.eventLog().create(newRun("run-" + i));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        try {
+            for (int round = 1; round <= 3; round++) {
+                for (int i = 0; i < runs; i++) {
+                    String runId = "run-" + i;
+                    long expected = 1 + 2L * (round - 1);
+                    CountDownLatch go = new CountDownLatch(1);
+                    List<Future<AppendResult>> results = new ArrayList<>();
+                    for (int w = 0; w < writers; w++) {
+                        results.add(pool.submit(() -> {
+                            go.await();
+                            // a batch of one run: its update is the check, with no lock taken before it
+                            return world.eventLog().append(List.of(markerAppend(runId, expected, 2, RunStatus.RUNNING)))
+                                    .getFirst();
+                        }));
+                    }
+                    go.countDown();
+                    List<AppendResult> got = new ArrayList<>();
+                    for (Future<AppendResult> f : results) {
+                        got.add(f.get(30, TimeUnit.SECONDS));
+                    }
+                    assertThat(got).as(runId + " round " + round)
+                            .containsOnlyOnce(new AppendResult(true, expected + 2, false))
+                            .filteredOn(r -> !r.appended()).hasSize(writers - 1)
+                            .allSatisfy(r -> assertThat(r.logLength()).isEqualTo(expected + 2));
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (int i = 0; i < runs; i++) {
+            List<Event> log = world.eventLog().read("run-" + i, 0);
+            assertThat(log).hasSize(7);
+            assertThat(world.runQueries().get("run-" + i).orElseThrow().logLength()).isEqualTo(7);
+        }
+    }
+
+    @Test
     void fiveHundredAppendsCommitInOneTransactionAndAConflictDoesNotAffectTheOthers() throws Exception {
         String schema = freshSchema();
         World world = open(config(schema));
