@@ -11,7 +11,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -43,9 +42,8 @@ import static org.jooq.impl.DSL.with;
  * run's end). Its {@code WITH} parts lock the runs in run id order ({@code FOR UPDATE}) when there are several,
  * update the projections of those whose log length is the expected one and which have not finished (the update
  * is the check: a single run is not locked before it, and costs one row version in the WAL, not a lock and then
- * a version); and only for those insert the events, consume
- * the signals, remove a finished run's turn and end the turns, announcing the earliest next one and naming the
- * finished runs on the end channel. The main query returns each run's state as found and whether its append
+ * a version); and only for those insert the events, consume the signals, remove a finished run's turn and end
+ * the turns, announcing the earliest next one and naming the finished runs on the end channel. The main query returns each run's state as found and whether its append
  * went through. Other batches go through {@link AppendBatch} (a transaction of a few statements).
  */
 final class AppendStatement {
@@ -96,10 +94,8 @@ final class AppendStatement {
         List<String> endRuns = new ArrayList<>();
         List<String> endTokens = new ArrayList<>();
         List<Long> endWakes = new ArrayList<>();
-        List<AppendBatch.Encoded> byRunId = new ArrayList<>(appends);
-        byRunId.sort(Comparator.comparing(e -> e.append().runId()));
         for (int i = 0; i < n; i++) {
-            AppendBatch.Encoded encoded = byRunId.get(i);
+            AppendBatch.Encoded encoded = appends.get(i);
             Append a = encoded.append();
             expected[i] = a.expectedSeq();
             projections.add(encoded, now);
@@ -114,7 +110,7 @@ final class AppendStatement {
         Map<String, long[]> found = new HashMap<>(n * 2);
         Long earliest = null;
         try (Sql.Call call = tx.call(statement(key))) {
-            // each run once (fits), so the projections' run ids are in run id order, as expected[] is
+            // each run once (fits), so the projections' run ids are in the appends' order, as expected[] is
             projections.bind(call, "ids");
             call.set("expected", expected).set("terminal", TERMINAL);
             columns.bind(call, key);
