@@ -48,6 +48,7 @@ final class Fanout<T, R> {
             while (started < limit) {
                 startNext();
             }
+            return false;
         });
         exec.awaitInMemory(() -> finished == n);
         for (long branchSeen : seen) {
@@ -96,6 +97,7 @@ final class Fanout<T, R> {
                 if (started < items.size()) {
                     startNext();
                 }
+                return finished == items.size();    // the parent waits for all of them, and only for that
             });
         }
     }

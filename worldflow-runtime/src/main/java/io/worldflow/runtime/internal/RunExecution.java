@@ -202,7 +202,8 @@ final class RunExecution {
             } else if (phase == Phase.ACTIVE && allBlocked()) {
                 suspendIfIdle();
             }
-            changed.signalAll();
+            // no wake-up: what a waiter waits for (a poke, its time, an in-memory condition) is not changed
+            // by a thread's exit, and the one check that is, whether every thread now waits, was just made
         } finally {
             lock.unlock();
         }
@@ -324,12 +325,16 @@ final class RunExecution {
         block(new Wait(null, false, 0, condition));
     }
 
-    /** Runs {@code change} under the run's lock and wakes waiters (for in-memory conditions). */
-    void update(Runnable change) {
+    /**
+     * Runs {@code change} under the run's lock; when it returns true (an in-memory condition may now hold),
+     * wakes the waiting threads to re-check theirs.
+     */
+    void update(BooleanSupplier change) {
         lock.lock();
         try {
-            change.run();
-            changed.signalAll();
+            if (change.getAsBoolean()) {
+                changed.signalAll();
+            }
         } finally {
             lock.unlock();
         }
