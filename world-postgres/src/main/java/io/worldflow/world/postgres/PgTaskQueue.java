@@ -34,8 +34,8 @@ import java.util.function.Consumer;
 
 import static org.jooq.impl.DSL.any;
 import static org.jooq.impl.DSL.arrayAgg;
-import static org.jooq.impl.DSL.asterisk;
 import static org.jooq.impl.DSL.castNull;
+import static org.jooq.impl.DSL.coalesce;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.function;
 import static org.jooq.impl.DSL.greatest;
@@ -48,7 +48,6 @@ import static org.jooq.impl.DSL.param;
 import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.table;
 import static org.jooq.impl.DSL.update;
-import static org.jooq.impl.DSL.uuid;
 import static org.jooq.impl.DSL.when;
 import static org.jooq.impl.DSL.with;
 
@@ -62,6 +61,13 @@ final class PgTaskQueue implements TaskQueue {
     /** The columns a lease statement returns first, in order. */
     private static final String[] LEASED_COLUMNS = {"run_id", "lease_token", "queue", "lease_expires", "deliveries",
             "priority", "available_at"};
+
+    /**
+     * A new lease's token: 122 random bits ({@code gen_random_uuid()}) in 22 characters of URL-safe base64, not the
+     * 36 of a UUID's text, in every leased row's new version.
+     */
+    private static final Field<String> LEASE_TOKEN = field(
+            "rtrim(translate(encode(uuid_send(gen_random_uuid()), 'base64'), '+/', '-_'), '=')", String.class);
 
     private final Database db;
     private final TaskRows taskRows;
@@ -93,10 +99,9 @@ final class PgTaskQueue implements TaskQueue {
         Field<String[]> queues = param("queues", String[].class);
 
         // Picks the most urgent due rows that no other transaction holds (skipping locked ones rather than
-        // waiting) and leases them: the best of the unleased and the best of the lapsed turns, each read in
-        // leasing order from its own partial index, then the best of both. A turn requested before now is
-        // covered by the new lease; one requested for later is kept. One query per count of queues: with one,
-        // the planner can read the index in order and stop early.
+        // waiting) and leases them: turns never leased and turns whose lease lapsed, read in leasing order. A turn
+        // requested before now is covered by the new lease; one requested for later is kept. One query per count
+        // of queues: with one, the planner can read the index in order and stop early.
         this.lease = new Sql[]{leaseStatement(t, true), leaseStatement(t, false)};
         this.leaseAndLoad = new Sql[]{leaseAndLoadStatement(db.tables, runRows, true),
                 leaseAndLoadStatement(db.tables, runRows, false)};
@@ -120,15 +125,22 @@ final class PgTaskQueue implements TaskQueue {
                 .select(Database.announce())
                 .from(name("released")));
 
-        // per queue, the first entry of the due index; and the earliest expiry of a leased turn
+        // Per queue, the earliest unleased turn, and the earliest leased one, which is due again at the later of
+        // its due time and its lease's expiry: only those due before the earliest unleased turn can come first. A
+        // leased turn stays at the due time it was leased at, so they are at the start of the due index, as many
+        // as the leases held.
+        Field<String> queue = field(name("q", "queue"), String.class);
         Field<Long> firstUnleased = field(select(t.availableAt).from(t.table)
-                .where(t.queue.eq(field(name("q", "queue"), String.class)).and(t.leaseToken.isNull()))
+                .where(t.queue.eq(queue).and(t.leaseToken.isNull()))
                 .orderBy(t.availableAt).limit(inline(1)));
-        Field<Long> unleasedMin = field(select(min(firstUnleased))
-                .from(table("unnest({0})", queues).as("q", "queue")));
-        Field<Long> leasedMin = field(select(min(greatest(t.availableAt, t.leaseExpires))).from(t.table)
-                .where(t.queue.eq(any(queues)).and(t.leaseToken.isNotNull())));
-        this.nextDue = Sql.of(select(least(unleasedMin, leasedMin)));
+        Field<String> perQueue = field(name("f", "queue"), String.class);
+        Field<Long> first = field(name("f", "first"), Long.class);
+        Field<Long> firstLapse = field(select(min(greatest(t.availableAt, t.leaseExpires))).from(t.table)
+                .where(t.queue.eq(perQueue).and(t.leaseToken.isNotNull())
+                        .and(t.availableAt.lt(coalesce(first, inline(Long.MAX_VALUE))))));
+        this.nextDue = Sql.of(select(min(least(first, firstLapse)))
+                .from(select(queue, firstUnleased.as("first"))
+                        .from(table("unnest({0})", queues).as("q", "queue")).asTable("f")));
     }
 
     /**
@@ -142,41 +154,27 @@ final class PgTaskQueue implements TaskQueue {
                 select(function("set_config", String.class, inline("synchronous_commit"), inline("off"), inline(true))));
     }
 
-    /** The turns to lease: {@code fresh} and {@code lapsed} candidates, the best of both {@code picked}, and {@code soft}. */
+    /** The turns to lease ({@code picked}) and {@code soft}. */
     private static List<CommonTableExpression<?>> leaseChoice(Tables.Tasks t, boolean oneQueue) {
         Field<Long> now = param("now", Long.class);
         Field<Long> dueBy = param("dueBy", Long.class);
-        Field<Integer> max = param("max", Integer.class);
         Condition inQueues = oneQueue ? t.queue.eq(param("queue", String.class))
                 : t.queue.eq(any(param("queues", String[].class)));
-        CommonTableExpression<?> fresh = name("fresh").fields("run_id", "priority", "available_at").asMaterialized(
-                select(t.runId, t.priority, t.availableAt).from(t.table)
-                        .where(t.leaseToken.isNull().and(inQueues).and(t.availableAt.le(dueBy)))
-                        .orderBy(t.priority.desc(), t.availableAt, t.runId)
-                        .limit(max)
-                        .forUpdate().skipLocked());
-        CommonTableExpression<?> lapsed = name("lapsed").fields("run_id", "priority", "available_at").asMaterialized(
-                select(t.runId, t.priority, t.availableAt).from(t.table)
-                        .where(t.leaseToken.isNotNull().and(inQueues).and(t.leaseExpires.le(now))
-                                .and(t.availableAt.le(dueBy)))
-                        .orderBy(t.priority.desc(), t.availableAt, t.runId)
-                        .limit(max)
-                        .forUpdate().skipLocked());
-        Field<String> candidateId = field(name("c", "run_id"), String.class);
         CommonTableExpression<?> picked = name("picked").fields("run_id").asMaterialized(
-                select(candidateId)
-                        .from(select(asterisk()).from(name("fresh")).unionAll(select(asterisk()).from(name("lapsed")))
-                                .asTable("c"))
-                        .orderBy(field(name("c", "priority")).desc(), field(name("c", "available_at")), candidateId)
-                        .limit(max));
-        return List.of(fresh, lapsed, picked, softCommit());
+                select(t.runId).from(t.table)
+                        .where(inQueues.and(t.availableAt.le(dueBy))
+                                .and(t.leaseToken.isNull().or(t.leaseExpires.le(now))))
+                        .orderBy(t.priority.desc(), t.availableAt, t.runId)
+                        .limit(param("max", Integer.class))
+                        .forUpdate().skipLocked());
+        return List.of(picked, softCommit());
     }
 
     /** Leases the {@code picked} turns, returning the {@link #LEASED_COLUMNS}. */
     private static UpdateResultStep<?> leasePicked(UpdateSetFirstStep<Record> update, Tables.Tasks t) {
         Field<Long> now = param("now", Long.class);
         return update
-                .set(t.leaseToken, uuid().cast(String.class))
+                .set(t.leaseToken, LEASE_TOKEN)
                 .set(t.leaseOwner, param("owner", String.class))
                 .set(t.leaseExpires, param("expires", Long.class))
                 .set(t.deliveries, t.deliveries.plus(inline(1)))

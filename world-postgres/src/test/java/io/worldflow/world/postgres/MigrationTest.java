@@ -10,6 +10,7 @@ import io.worldflow.WorldException;
 import io.worldflow.event.Event;
 import io.worldflow.event.MarkerRecorded;
 import io.worldflow.spi.Append;
+import io.worldflow.spi.Lease;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldConfig;
@@ -20,6 +21,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -41,7 +43,7 @@ class MigrationTest extends PgTestSupport {
 
         open(config(schema));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5);
         assertThat(tables(schema)).containsExactlyInAnyOrder("wf_event_log", "wf_runs", "wf_schema_version",
                 "wf_signals", "wf_signal_keys", "wf_tasks");
     }
@@ -54,7 +56,7 @@ class MigrationTest extends PgTestSupport {
 
         World second = open(config(schema));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5);
         assertThat(second.eventLog().read("r1", 0)).hasSize(1);
     }
 
@@ -84,7 +86,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5);
         assertThat(tables(schema)).contains("wf_event_log").doesNotContain("wf_events");
         assertThat(world.eventLog().read("r1", 0)).containsExactly(started, marker);
         assertThat(world.eventLog().read("r1", 1)).containsExactly(marker);
@@ -112,7 +114,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5);
         RunQueries queries = world.runQueries();
         assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.COMPLETED)))).containsExactly("done");
         assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.RUNNING)))).containsExactly("live");
@@ -130,6 +132,53 @@ class MigrationTest extends PgTestSupport {
         // a pending or running run's updates can be HOT only while no index reads the status
         assertThat(indexedColumns(schema, "wf_runs")).contains("resting", "created_at", "run_id", "workflow")
                 .doesNotContain("status");
+    }
+
+    @Test
+    void aVersion4QueueKeepsItsTurnsAndNoIndexHoldsWhatALeaseChanges() throws Exception {
+        String schema = freshSchema();
+        WorldConfig config = config(schema);
+        String upToVersion4 = printedUpTo(config, 4);
+        long now = Micros.of(clock.instant());
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+            st.execute(upToVersion4);
+            st.execute("INSERT INTO " + schema + ".wf_tasks (run_id, queue, priority, available_at, lease_token,"
+                    + " lease_owner, lease_expires, deliveries) VALUES"
+                    + " ('due', 'default', 0, " + (now - 1_000) + ", NULL, NULL, NULL, 0),"
+                    + " ('in-flight', 'default', 0, " + (now - 3_000) + ", 'tok-a', 'w0', " + (now + 60_000_000) + ", 1),"
+                    + " ('lapsed', 'default', 0, " + (now - 2_000) + ", 'tok-b', 'w0', " + (now - 10) + ", 1),"
+                    + " ('later', 'default', 0, " + (now + 3_600_000_000L) + ", NULL, NULL, NULL, 0)");
+        }
+
+        World world = open(config);
+
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5);
+        // leasing changes no indexed column (nor one an index's predicate reads): its updates can be HOT
+        assertThat(indexDefinitions(schema, "wf_tasks")).hasSize(3)
+                .noneMatch(d -> d.contains("lease_") || d.contains("deliveries") || d.contains("requested_at"));
+        assertThat(world.taskQueue().nextDue(java.util.Set.of("default"))).contains(Micros.toInstant(now - 1_000));
+        List<Lease> leased = world.taskQueue().lease("w1", java.util.Set.of("default"), 10, Duration.ofSeconds(30));
+        assertThat(leased).extracting(Lease::runId).containsExactly("lapsed", "due");
+        assertThat(leased).extracting(Lease::deliveries).containsExactly(2, 1);
+        // next: the earliest lease to lapse, before the in-flight turn's and the sleeping turn's due time
+        assertThat(world.taskQueue().nextDue(java.util.Set.of("default")))
+                .contains(Micros.toInstant(now).plusSeconds(30));
+        assertThat(world.taskQueue().lease("w2", java.util.Set.of("default"), 10, Duration.ofSeconds(30))).isEmpty();
+        clock.advance(Duration.ofSeconds(31));
+        assertThat(world.taskQueue().lease("w2", java.util.Set.of("default"), 10, Duration.ofSeconds(30)))
+                .extracting(Lease::runId).containsExactly("lapsed", "due");
+    }
+
+    private static List<String> indexDefinitions(String schema, String table) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT pg_get_indexdef(indexrelid) FROM pg_index"
+                     + " WHERE indrelid = '" + schema + "." + table + "'::regclass")) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
     }
 
     /** The printed schema script cut after version {@code last}, committed: a schema as that version left it. */
@@ -163,7 +212,7 @@ class MigrationTest extends PgTestSupport {
         a.eventLog().create(newRun("r1"));
 
         assertThat(b.runQueries().get("r1")).isEmpty();
-        assertThat(versions(schema, "other_")).containsExactly(1, 2, 3, 4);
+        assertThat(versions(schema, "other_")).containsExactly(1, 2, 3, 4, 5);
         assertThat(tables(schema)).contains("wf_runs", "other_runs");
     }
 
@@ -177,7 +226,7 @@ class MigrationTest extends PgTestSupport {
                 .isInstanceOf(SchemaVersionException.class)
                 .satisfies(e -> assertThat(((WorldException) e).isTransient()).isFalse())
                 .hasMessageContaining("schema version 7")
-                .hasMessageContaining("supports up to 4")
+                .hasMessageContaining("supports up to 5")
                 .hasMessageContaining(schema + ".wf_");
     }
 
@@ -221,7 +270,7 @@ class MigrationTest extends PgTestSupport {
         }
 
         assertThat(worlds).hasSize(workers);
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5);
         worlds.getFirst().eventLog().create(newRun("r1"));
         assertThat(worlds.getLast().eventLog().read("r1", 0)).hasSize(1);
     }
@@ -250,7 +299,7 @@ class MigrationTest extends PgTestSupport {
             pool.shutdownNow();
         }
         for (int i = 0; i < workers; i++) {
-            assertThat(versions(schema, "p" + i + "_")).containsExactly(1, 2, 3, 4);
+            assertThat(versions(schema, "p" + i + "_")).containsExactly(1, 2, 3, 4, 5);
         }
     }
 
@@ -264,10 +313,10 @@ class MigrationTest extends PgTestSupport {
         try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
             st.execute(sql);
         }
-        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4);
+        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5);
         World world = open(config);
 
-        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4);
+        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5);
         assertThat(world.eventLog().create(newRun("r1")).created()).isTrue();
         assertThat(world.eventLog().read("r1", 0)).hasSize(1);
     }
