@@ -24,6 +24,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -156,16 +157,16 @@ class MigrationTest extends PgTestSupport {
         // leasing changes no indexed column (nor one an index's predicate reads): its updates can be HOT
         assertThat(indexDefinitions(schema, "wf_tasks")).hasSize(3)
                 .noneMatch(d -> d.contains("lease_") || d.contains("deliveries") || d.contains("requested_at"));
-        assertThat(world.taskQueue().nextDue(java.util.Set.of("default"))).contains(Micros.toInstant(now - 1_000));
-        List<Lease> leased = world.taskQueue().lease("w1", java.util.Set.of("default"), 10, Duration.ofSeconds(30));
+        assertThat(world.taskQueue().nextDue(Set.of("default"))).contains(Micros.toInstant(now - 1_000));
+        List<Lease> leased = world.taskQueue().lease("w1", Set.of("default"), 10, Duration.ofSeconds(30));
         assertThat(leased).extracting(Lease::runId).containsExactly("lapsed", "due");
         assertThat(leased).extracting(Lease::deliveries).containsExactly(2, 1);
         // next: the earliest lease to lapse, before the in-flight turn's and the sleeping turn's due time
-        assertThat(world.taskQueue().nextDue(java.util.Set.of("default")))
+        assertThat(world.taskQueue().nextDue(Set.of("default")))
                 .contains(Micros.toInstant(now).plusSeconds(30));
-        assertThat(world.taskQueue().lease("w2", java.util.Set.of("default"), 10, Duration.ofSeconds(30))).isEmpty();
+        assertThat(world.taskQueue().lease("w2", Set.of("default"), 10, Duration.ofSeconds(30))).isEmpty();
         clock.advance(Duration.ofSeconds(31));
-        assertThat(world.taskQueue().lease("w2", java.util.Set.of("default"), 10, Duration.ofSeconds(30)))
+        assertThat(world.taskQueue().lease("w2", Set.of("default"), 10, Duration.ofSeconds(30)))
                 .extracting(Lease::runId).containsExactly("lapsed", "due");
     }
 
