@@ -24,7 +24,6 @@ import com.fasterxml.jackson.databind.jsontype.NamedType;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import com.fasterxml.jackson.annotation.JsonFilter;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.worldflow.ErrorInfo;
 import io.worldflow.Payload;
@@ -44,6 +43,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * JSON for payloads (workflow inputs and results, step results, signals) and for events. Payloads go
@@ -55,6 +55,7 @@ public final class JsonCodec {
 
     /** Payloads above this many characters are refused with a {@link SerializationException}. */
     public static final int DEFAULT_MAX_PAYLOAD_CHARS = 2 * 1024 * 1024;
+    private static final int MAX_RECORDED_TYPES = 4_096;
 
     private final ObjectMapper payloads;
     private final ObjectMapper events;
@@ -62,6 +63,8 @@ public final class JsonCodec {
     private final ObjectReader eventListReader;
     private final LogRowCodec logRows;
     private final int maxPayloadChars;
+    /** Parsed type descriptors; a log names few types, and past this many the rest are parsed each time. */
+    private final Map<String, JavaType> recordedTypes = new ConcurrentHashMap<>();
     private final EventCodec eventCodec = new EventCodec() {
         @Override
         public String encode(Event event) {
@@ -176,16 +179,28 @@ public final class JsonCodec {
                 T untyped = (T) payloads.readValue(payload.json(), Object.class);
                 return untyped;
             }
-            JavaType javaType = payloads.getTypeFactory().constructFromCanonical(payload.type());
-            if (javaType.getRawClass() == Optional.class && !javaType.isReferenceType()) {
-                // a type parsed from its name is not upgraded to a reference type: its content would decode as a map
-                javaType = payloads.getTypeFactory().constructReferenceType(Optional.class, javaType.containedTypeOrUnknown(0));
-            }
-            return payloads.readValue(payload.json(), javaType);
+            return payloads.readValue(payload.json(), recordedType(payload.type()));
         } catch (JsonProcessingException | IllegalArgumentException e) {
             throw new SerializationException("cannot deserialize " + what + " as "
                     + (type != null ? type.getName() : payload.type()) + ": " + originalMessage(e), e);
         }
+    }
+
+    /** The type a descriptor names, parsed once per descriptor (a replay decodes a result per step). */
+    private JavaType recordedType(String descriptor) {
+        JavaType known = recordedTypes.get(descriptor);
+        if (known != null) {
+            return known;
+        }
+        JavaType javaType = payloads.getTypeFactory().constructFromCanonical(descriptor);
+        if (javaType.getRawClass() == Optional.class && !javaType.isReferenceType()) {
+            // a type parsed from its name is not upgraded to a reference type: its content would decode as a map
+            javaType = payloads.getTypeFactory().constructReferenceType(Optional.class, javaType.containedTypeOrUnknown(0));
+        }
+        if (recordedTypes.size() < MAX_RECORDED_TYPES) {
+            recordedTypes.put(descriptor, javaType);
+        }
+        return javaType;
     }
 
     public String encodeEvent(Event event) {
@@ -311,7 +326,6 @@ public final class JsonCodec {
                 .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                 // payload JSON is kept as written: 12.50 must not come back as 12.5
                 .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
-                .filterProvider(LogRowCodec.allProperties())
                 .build();
         mapper.addMixIn(Event.class, EventMixin.class);
         Deque<Class<?>> todo = new ArrayDeque<>(List.of(Event.class));
@@ -329,7 +343,6 @@ public final class JsonCodec {
     }
 
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
-    @JsonFilter(LogRowCodec.FILTER)
     private interface EventMixin {
     }
 
@@ -347,16 +360,11 @@ public final class JsonCodec {
         }
     }
 
-    /**
-     * An event's instant as {@link Instant#toString()} writes it (see {@link IsoInstants}); an event's {@code at}
-     * in a log record as {@link LogRowCodec} writes it.
-     */
+    /** An event's instant as {@link Instant#toString()} writes it (see {@link IsoInstants}). */
     private static final class InstantSerializer extends JsonSerializer<Instant> {
         @Override
         public void serialize(Instant value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
-            if (!LogRowCodec.writeAt(value, gen, serializers)) {
-                gen.writeString(IsoInstants.format(value));
-            }
+            gen.writeString(IsoInstants.format(value));
         }
     }
 
@@ -364,9 +372,6 @@ public final class JsonCodec {
     private static final class InstantDeserializer extends JsonDeserializer<Instant> {
         @Override
         public Instant deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-            if (p.hasToken(JsonToken.VALUE_EMBEDDED_OBJECT) && p.getEmbeddedObject() instanceof Instant read) {
-                return read;    // an event's at, read by LogRowCodec
-            }
             if (p.hasToken(JsonToken.VALUE_STRING)) {
                 Instant fast = IsoInstants.tryParse(p.getText());
                 if (fast != null) {

@@ -457,6 +457,47 @@ class JsonCodecTest {
     }
 
     @Test
+    void anObjectInARecordThatIsNotAnEventOfThisVersionIsRefusedNamingWhatIsWrong() {
+        String at = "\"at\":\"2026-11-22T04:58:40Z\"";
+        List<String> refusedAndWhy = List.of(
+                "[{\"type\":\"Nope\"," + at + "}]", "event 3 has type Nope, which is no event type",
+                "[{\"type\":7," + at + "}]", "event 3 has type 7, which is no event type",
+                "[{" + at + ",\"stepId\":\"a\"}]", "event 3 has no type",
+                "[{\"type\":\"TimerFired\"," + at + ",\"timerId\":\"t\",\"color\":\"red\"}]",
+                "event 3 (TimerFired) has property color, which a TimerFired has not",
+                "[{\"type\":\"StepStarted\"," + at + ",\"stepId\":\"a\",\"attempt\":3000000000}]",
+                "event 3 has attempt 3000000000, not a whole number in range",
+                "[{\"type\":\"StepStarted\"," + at + ",\"stepId\":\"a\",\"attempt\":\"1\"}]",
+                "event 3 has attempt 1, not a whole number in range",
+                "[{\"type\":\"StepScheduled\"," + at + ",\"stepId\":[\"a\"],\"name\":\"a\"}]",
+                "event 3 has stepId [, not a string",
+                "[{\"type\":\"StepCompleted\"," + at + ",\"stepId\":\"a\",\"attempt\":1,\"result\":\"done\"}]",
+                "event 3 has result done, not a payload",
+                "[{\"type\":\"TimerScheduled\"," + at + ",\"timerId\":\"t\",\"name\":\"t\",\"fireAt\":\"later\"}]",
+                "event 3 has fireAt later, not an instant",
+                "[{\"type\":\"TimerFired\",\"timerId\":\"t\"}]", "event 3 (TimerFired): at");
+
+        for (int i = 0; i < refusedAndWhy.size(); i += 2) {
+            String text = refusedAndWhy.get(i);
+            String why = refusedAndWhy.get(i + 1);
+            assertThatThrownBy(() -> events.decodeAll("r1", 3, text)).as(text)
+                    .isInstanceOf(SerializationException.class)
+                    .hasMessageStartingWith("cannot read events of run r1 " + text + ": " + why);
+        }
+    }
+
+    @Test
+    void anObjectWhoseTypeIsNotItsFirstPropertyIsReadAllTheSame() {
+        String text = "[{\"stepId\":\"pay\",\"at\":\"2030-01-01T00:00:00Z\",\"type\":\"StepCompleted\",\"attempt\":2,"
+                + "\"result\":{\"value\":{\"total\":12.50},\"type\":\"java.util.Map\"}},"
+                + "{\"at\":1000,\"type\":\"TimerFired\",\"timerId\":\"t\"}]";
+
+        assertThat(events.decodeAll("r1", 5, text)).containsExactly(
+                new StepCompleted("r1", 5, T0, "pay", 2, new Payload("{\"total\":12.50}", "java.util.Map")),
+                new TimerFired("r1", 6, T0.plusNanos(1000), "t"));
+    }
+
+    @Test
     void errorsRoundTripWithTheirCauses() {
         ErrorInfo error = ErrorInfo.of(new IllegalStateException("boom", new IOException("disk full")));
 

@@ -1,23 +1,23 @@
 package io.worldflow.runtime.internal;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.databind.ser.impl.SimpleBeanPropertyFilter;
-import com.fasterxml.jackson.databind.ser.impl.SimpleFilterProvider;
-import com.fasterxml.jackson.databind.util.TokenBuffer;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.worldflow.ErrorInfo;
+import io.worldflow.Payload;
 import io.worldflow.SerializationException;
 import io.worldflow.event.Event;
 
 import java.io.IOException;
+import java.io.StringWriter;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -29,37 +29,31 @@ import java.util.List;
  * that are null. Each event's {@code at} after the first is the number of nanoseconds after the previous one's
  * ({@code "at":2694}, not {@code "at":"2026-11-22T08:36:33.288248944Z"}): the events of one append are
  * microseconds apart, and the time of each is the larger part of a small event. On reading, each object gets
- * its run and seq back right after its {@code type}, and its {@code at} as an instant; an object that still
- * carries its run and seq (written before they were left out) must agree with the record, and an {@code at}
- * may be text in any object (written before the numbers).
+ * its run and seq from the record, and its {@code at} as an instant; an object that still carries its run and seq
+ * (written before they were left out) must agree with the record, and an {@code at} may be text in any object
+ * (written before the numbers).
+ *
+ * <p>Every world writes and reads these on each step, so they are written and read token by token along the
+ * events' {@link EventShape shapes}, not through the object mapper: each object is {@code type} and then the
+ * record's components in their order, the form {@link io.worldflow.runtime.JsonCodec#encodeEvent} gives a
+ * single event. Errors, which are rare, go through the mapper.
  */
 public final class LogRowCodec {
 
-    /** The filter id the event mapper puts on every event; see {@link #filters(boolean)}. */
-    public static final String FILTER = "event";
-    private static final String RUN_ID = "runId";
-    private static final String SEQ = "seq";
-    private static final String AT = "at";
-    /** The serialization attribute under which an encoding keeps its {@link AtChain}. */
-    private static final Object AT_CHAIN = AtChain.class;
+    private static final String TYPE = "type";
+    private static final String VALUE = "value";
 
     private final ObjectMapper mapper;
-    private final ObjectWriter writer;
-    private final ObjectReader reader;
+    private final JsonFactory json;
+    private final ObjectWriter errorWriter;
+    private final ObjectReader errorReader;
 
-    /** @param mapper the event mapper, whose events carry the {@link #FILTER} filter */
+    /** @param mapper the event mapper, for errors and for objects whose {@code type} is not their first property */
     public LogRowCodec(ObjectMapper mapper) {
         this.mapper = mapper;
-        JavaType list = mapper.getTypeFactory().constructCollectionType(List.class, Event.class);
-        ObjectMapper withoutNulls = mapper.copy().setDefaultPropertyInclusion(JsonInclude.Include.NON_NULL);
-        this.writer = withoutNulls.writerFor(list).with(new SimpleFilterProvider()
-                .addFilter(FILTER, SimpleBeanPropertyFilter.serializeAllExcept(RUN_ID, SEQ)));
-        this.reader = mapper.readerFor(Event.class);
-    }
-
-    /** The event mapper's own filters: every property of an event. */
-    public static SimpleFilterProvider allProperties() {
-        return new SimpleFilterProvider().addFilter(FILTER, SimpleBeanPropertyFilter.serializeAll());
+        this.json = mapper.getFactory();
+        this.errorWriter = mapper.copy().setDefaultPropertyInclusion(JsonInclude.Include.NON_NULL).writerFor(ErrorInfo.class);
+        this.errorReader = mapper.readerFor(ErrorInfo.class);
     }
 
     /**
@@ -78,141 +72,268 @@ public final class LogRowCodec {
                 }
             }
         }
-        try {
-            return writer.withAttribute(AT_CHAIN, new AtChain()).writeValueAsString(events);
-        } catch (JsonProcessingException e) {
+        StringWriter out = new StringWriter(64 + 160 * events.size());
+        try (JsonGenerator g = json.createGenerator(out)) {
+            g.writeStartArray();
+            Instant previous = null;
+            for (Event event : events) {
+                write(g, event, previous);
+                previous = event.at();
+            }
+            g.writeEndArray();
+        } catch (IOException e) {
             throw new SerializationException("cannot serialize " + events.size() + " events"
                     + (events.isEmpty() ? "" : " of run " + events.getFirst().runId()), e);
         }
+        return out.toString();
     }
 
-    public List<Event> decode(String runId, long firstSeq, String json) {
-        List<Event> out = new ArrayList<>();
-        try (JsonParser p = mapper.createParser(json)) {
-            if (p.nextToken() != JsonToken.START_ARRAY) {
-                throw refused(runId, json, "not an array of events", null);
-            }
-            long seq = firstSeq;
-            Instant[] previousAt = new Instant[1];
-            JsonToken t;
-            while ((t = p.nextToken()) == JsonToken.START_OBJECT) {
-                out.add(reader.readValue(withIdentity(p, runId, seq, previousAt, json)));
-                seq++;
-            }
-            if (t != JsonToken.END_ARRAY || p.nextToken() != null) {
-                throw refused(runId, json, "not an array of events", null);
-            }
-        } catch (JsonProcessingException e) {
-            throw refused(runId, json, e.getOriginalMessage(), e);
-        } catch (IOException e) {
-            throw refused(runId, json, e.getMessage(), e);
-        }
-        return out;
-    }
-
-    /**
-     * The object at {@code p} (its start read) with the run id and seq after its first property, and its
-     * {@code at} as an instant, which becomes {@code previousAt[0]}.
-     */
-    private JsonParser withIdentity(JsonParser p, String runId, long seq, Instant[] previousAt, String json)
-            throws IOException {
-        TokenBuffer tb = new TokenBuffer(p, null);
-        tb.forceUseOfBigDecimal(true);
-        tb.writeStartObject();
-        boolean added = false;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String name = p.currentName();
-            p.nextToken();
-            if (RUN_ID.equals(name)) {
-                if (!runId.equals(p.getValueAsString())) {
-                    throw refused(runId, json, "event " + seq + " names run " + p.getText(), null);
-                }
+    private void write(JsonGenerator g, Event event, Instant previousAt) throws IOException {
+        EventShape shape = EventShape.of(event);
+        g.writeStartObject();
+        g.writeStringField(TYPE, shape.type());
+        for (EventShape.Component c : shape.stored()) {
+            Object value = c.get(event);
+            if (value == null) {
                 continue;
             }
-            if (SEQ.equals(name)) {
-                if (!p.currentToken().isNumeric() || p.getLongValue() != seq) {
-                    throw refused(runId, json, "event " + seq + " is numbered " + p.getText(), null);
-                }
-                continue;
-            }
-            tb.writeFieldName(name);
-            if (AT.equals(name)) {
-                previousAt[0] = at(p, previousAt[0], runId, seq, json);
-                tb.writeEmbeddedObject(previousAt[0]);
-            } else {
-                tb.copyCurrentStructure(p);
-            }
-            if (!added) {
-                tb.writeStringField(RUN_ID, runId);
-                tb.writeNumberField(SEQ, seq);
-                added = true;
+            g.writeFieldName(c.name());
+            switch (c.kind()) {
+                case STRING -> g.writeString((String) value);
+                case INT -> g.writeNumber((int) value);
+                case LONG -> g.writeNumber((long) value);
+                case AT -> writeAt(g, (Instant) value, previousAt);
+                case INSTANT -> g.writeString(IsoInstants.format((Instant) value));
+                case PAYLOAD -> writePayload(g, (Payload) value);
+                case ERROR -> errorWriter.writeValue(g, value);
+                case RUN_ID, SEQ -> throw new IllegalStateException("not stored: " + c.name());
             }
         }
-        tb.writeEndObject();
-        return tb.asParserOnFirstToken();
+        g.writeEndObject();
     }
 
-    /** An event's {@code at}: an instant as text, or nanoseconds after the previous event's. */
-    private static Instant at(JsonParser p, Instant previous, String runId, long seq, String json) throws IOException {
-        if (p.currentToken() == JsonToken.VALUE_STRING) {
-            String text = p.getText();
-            Instant fast = IsoInstants.tryParse(text);
-            if (fast != null) {
-                return fast;
-            }
-            try {
-                return Instant.parse(text);
-            } catch (DateTimeParseException e) {
-                throw refused(runId, json, "event " + seq + " has at " + text + ", not an instant", e);
-            }
-        }
-        if (p.currentToken() != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.LONG
-                && p.getNumberType() != JsonParser.NumberType.INT) {
-            throw refused(runId, json, "event " + seq + " has at " + p.getText() + ", not an instant", null);
-        }
-        if (previous == null) {
-            throw refused(runId, json, "event " + seq + " has at " + p.getText()
-                    + " nanoseconds after the previous event, and is the first", null);
-        }
-        return previous.plusNanos(p.getLongValue());
-    }
-
-    /**
-     * Writes an event's {@code at} in a record: the first as text, each later one as the nanoseconds after the
-     * one before (as text again in the unlikely case that they do not fit in a long). Called by the event
-     * mapper's instant serializer for every instant; other instants it leaves to the caller.
-     *
-     * @return whether it wrote {@code value}
-     */
-    public static boolean writeAt(Instant value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
-        if (!(serializers.getAttribute(AT_CHAIN) instanceof AtChain chain)) {
-            return false;
-        }
-        JsonStreamContext context = gen.getOutputContext();
-        JsonStreamContext event = context.getParent();
-        if (!AT.equals(context.getCurrentName()) || event == null || !event.inArray() || event.getParent() == null
-                || !event.getParent().inRoot()) {
-            return false;
-        }
-        Instant previous = chain.previous;
-        chain.previous = value;
+    /** The first event's time as text, each later one's as the nanoseconds after the one before (as text when too far). */
+    private static void writeAt(JsonGenerator g, Instant at, Instant previous) throws IOException {
         if (previous != null) {
             try {
-                long nanos = Math.addExact(Math.multiplyExact(value.getEpochSecond() - previous.getEpochSecond(),
-                        1_000_000_000L), value.getNano() - previous.getNano());
-                gen.writeNumber(nanos);
-                return true;
+                g.writeNumber(Math.addExact(Math.multiplyExact(at.getEpochSecond() - previous.getEpochSecond(),
+                        1_000_000_000L), at.getNano() - previous.getNano()));
+                return;
             } catch (ArithmeticException tooFarApart) {
                 // as text
             }
         }
-        gen.writeString(IsoInstants.format(value));
-        return true;
+        g.writeString(IsoInstants.format(at));
     }
 
-    /** The {@code at} of the event written last in one encoding. */
-    private static final class AtChain {
-        Instant previous;
+    /** {@code {"type": "<descriptor>", "value": <raw JSON>}}, as the event mapper writes a payload. */
+    private static void writePayload(JsonGenerator g, Payload p) throws IOException {
+        g.writeStartObject();
+        if (p.type() != null) {
+            g.writeStringField(TYPE, p.type());
+        }
+        g.writeFieldName(VALUE);
+        g.writeRawValue(p.json());
+        g.writeEndObject();
+    }
+
+    public List<Event> decode(String runId, long firstSeq, String text) {
+        List<Event> out = new ArrayList<>();
+        try (JsonParser p = json.createParser(text)) {
+            if (p.nextToken() != JsonToken.START_ARRAY) {
+                throw refused(runId, text, "not an array of events", null);
+            }
+            Reading r = new Reading(runId, firstSeq, text);
+            JsonToken t;
+            while ((t = p.nextToken()) == JsonToken.START_OBJECT) {
+                Event e = read(p, r);
+                out.add(e);
+                r.previousAt = e.at();
+                r.seq++;
+            }
+            if (t != JsonToken.END_ARRAY || p.nextToken() != null) {
+                throw refused(runId, text, "not an array of events", null);
+            }
+        } catch (JsonProcessingException e) {
+            throw refused(runId, text, e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw refused(runId, text, e.getMessage(), e);
+        }
+        return out;
+    }
+
+    /** Where a decoding is: the record's run and text, the seq of the object being read, the time of the one before. */
+    private static final class Reading {
+        final String runId;
+        final String text;
+        long seq;
+        Instant previousAt;
+
+        Reading(String runId, long seq, String text) {
+            this.runId = runId;
+            this.seq = seq;
+            this.text = text;
+        }
+
+        SerializationException refused(String why) {
+            return LogRowCodec.refused(runId, text, "event " + seq + " " + why, null);
+        }
+    }
+
+    /** The event whose object's start {@code p} has just read. */
+    private Event read(JsonParser p, Reading r) throws IOException {
+        if (p.nextToken() != JsonToken.FIELD_NAME) {
+            throw r.refused("has no type");
+        }
+        if (!TYPE.equals(p.currentName())) {
+            return read(typeFirst(p, r), r);
+        }
+        p.nextToken();
+        EventShape shape = p.currentToken() == JsonToken.VALUE_STRING ? EventShape.named(p.getText()) : null;
+        if (shape == null) {
+            throw r.refused("has type " + p.getText() + ", which is no event type");
+        }
+        Object[] args = shape.defaults(r.runId, r.seq);
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            EventShape.Component c = shape.component(name);
+            if (c == null) {
+                throw r.refused("(" + shape.type() + ") has property " + name + ", which a " + shape.type() + " has not");
+            }
+            JsonToken t = p.nextToken();
+            switch (c.kind()) {
+                case RUN_ID -> {
+                    if (!r.runId.equals(p.getValueAsString())) {
+                        throw r.refused("names run " + p.getText());
+                    }
+                }
+                case SEQ -> {
+                    if (!t.isNumeric() || p.getLongValue() != r.seq) {
+                        throw r.refused("is numbered " + p.getText());
+                    }
+                }
+                case AT -> args[c.index()] = at(p, r);
+                default -> {
+                    if (t != JsonToken.VALUE_NULL) {
+                        args[c.index()] = value(p, c, r);
+                    }
+                }
+            }
+        }
+        try {
+            return shape.create(args);
+        } catch (RuntimeException e) {
+            throw LogRowCodec.refused(r.runId, r.text, "event " + r.seq + " (" + shape.type() + "): " + e.getMessage(), e);
+        }
+    }
+
+    private Object value(JsonParser p, EventShape.Component c, Reading r) throws IOException {
+        JsonToken t = p.currentToken();
+        return switch (c.kind()) {
+            case STRING -> {
+                if (t != JsonToken.VALUE_STRING) {
+                    throw r.refused("has " + c.name() + " " + p.getText() + ", not a string");
+                }
+                yield p.getText();
+            }
+            case INT, LONG -> {
+                if (t != JsonToken.VALUE_NUMBER_INT || c.kind() == EventShape.Kind.INT
+                        && p.getNumberType() != JsonParser.NumberType.INT) {
+                    throw r.refused("has " + c.name() + " " + p.getText() + ", not a whole number in range");
+                }
+                yield c.kind() == EventShape.Kind.INT ? (Object) p.getIntValue() : (Object) p.getLongValue();
+            }
+            case INSTANT -> {
+                if (t != JsonToken.VALUE_STRING) {
+                    throw r.refused("has " + c.name() + " " + p.getText() + ", not an instant");
+                }
+                yield instant(p.getText(), c.name(), r);
+            }
+            case PAYLOAD -> payload(p, c, r);
+            case ERROR -> errorReader.readValue(p);
+            case RUN_ID, SEQ, AT -> throw new IllegalStateException("read apart: " + c.name());
+        };
+    }
+
+    /** An event's {@code at}: an instant as text, or nanoseconds after the previous event's. */
+    private static Instant at(JsonParser p, Reading r) throws IOException {
+        if (p.currentToken() == JsonToken.VALUE_STRING) {
+            return instant(p.getText(), "at", r);
+        }
+        if (p.currentToken() != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.LONG
+                && p.getNumberType() != JsonParser.NumberType.INT) {
+            throw r.refused("has at " + p.getText() + ", not an instant");
+        }
+        if (r.previousAt == null) {
+            throw r.refused("has at " + p.getText() + " nanoseconds after the previous event, and is the first");
+        }
+        return r.previousAt.plusNanos(p.getLongValue());
+    }
+
+    private static Instant instant(String text, String name, Reading r) {
+        Instant fast = IsoInstants.tryParse(text);
+        if (fast != null) {
+            return fast;
+        }
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            throw LogRowCodec.refused(r.runId, r.text, "event " + r.seq + " has " + name + " " + text + ", not an instant", e);
+        }
+    }
+
+    /**
+     * A payload object: its {@code type} and its {@code value} as JSON text, numbers exactly as written (the form
+     * the event mapper gives a single event's payload); other properties are skipped.
+     */
+    private Payload payload(JsonParser p, EventShape.Component c, Reading r) throws IOException {
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            throw r.refused("has " + c.name() + " " + p.getText() + ", not a payload");
+        }
+        String type = null;
+        String value = "null";
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken t = p.nextToken();
+            if (TYPE.equals(name) && t != JsonToken.VALUE_NULL) {
+                if (t != JsonToken.VALUE_STRING) {
+                    throw r.refused("has a " + c.name() + " whose type is " + p.getText() + ", not a type name");
+                }
+                type = p.getText();
+            } else if (VALUE.equals(name) && t != JsonToken.VALUE_NULL) {
+                StringWriter text = new StringWriter(32);
+                try (JsonGenerator g = json.createGenerator(text)) {
+                    g.copyCurrentStructureExact(p);
+                }
+                value = text.toString();
+            } else {
+                p.skipChildren();
+            }
+        }
+        return new Payload(value, type);
+    }
+
+    /**
+     * The rest of an object whose first property, just read, is not its {@code type}, with its {@code type} first:
+     * a parser at its start.
+     */
+    private JsonParser typeFirst(JsonParser p, Reading r) throws IOException {
+        ObjectNode read = mapper.createObjectNode();
+        do {
+            String name = p.currentName();
+            p.nextToken();
+            read.set(name, mapper.readTree(p));
+        } while (p.nextToken() == JsonToken.FIELD_NAME);
+        JsonNode type = read.remove(TYPE);
+        if (type == null) {
+            throw r.refused("has no type");
+        }
+        ObjectNode ordered = mapper.createObjectNode();
+        ordered.set(TYPE, type);
+        ordered.setAll(read);
+        JsonParser q = mapper.treeAsTokens(ordered);
+        q.nextToken();
+        return q;
     }
 
     private static SerializationException refused(String runId, String json, String why, Exception cause) {
