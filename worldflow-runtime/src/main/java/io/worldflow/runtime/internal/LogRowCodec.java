@@ -139,11 +139,10 @@ public final class LogRowCodec {
 
     public List<Event> decode(String runId, long firstSeq, String text) {
         List<Event> out = new ArrayList<>();
-        try (JsonParser p = json.createParser(text)) {
+        try (JsonParser p = json.createParser(text); Reading r = new Reading(runId, firstSeq, text)) {
             if (p.nextToken() != JsonToken.START_ARRAY) {
                 throw refused(runId, text, "not an array of events", null);
             }
-            Reading r = new Reading(runId, firstSeq, text);
             JsonToken t;
             while ((t = p.nextToken()) == JsonToken.START_OBJECT) {
                 Event e = read(p, r);
@@ -162,17 +161,43 @@ public final class LogRowCodec {
         return out;
     }
 
-    /** Where a decoding is: the record's run and text, the seq of the object being read, the time of the one before. */
-    private static final class Reading {
+    /**
+     * Where a decoding is: the record's run and text, the seq of the object being read, the time of the one before;
+     * and one generator for the record's payloads, made at the first.
+     */
+    private final class Reading implements AutoCloseable {
         final String runId;
         final String text;
         long seq;
         Instant previousAt;
+        private StringWriter copied;
+        private JsonGenerator copier;
 
         Reading(String runId, long seq, String text) {
             this.runId = runId;
             this.seq = seq;
             this.text = text;
+        }
+
+        /** The value at {@code p} as JSON text, numbers exactly as written. */
+        String copy(JsonParser p) throws IOException {
+            if (copier == null) {
+                copied = new StringWriter(32);
+                copier = json.createGenerator(copied);
+                copier.setRootValueSeparator(null);
+            }
+            copier.copyCurrentStructureExact(p);
+            copier.flush();
+            String value = copied.toString();
+            copied.getBuffer().setLength(0);
+            return value;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (copier != null) {
+                copier.close();
+            }
         }
 
         SerializationException refused(String why) {
@@ -301,11 +326,7 @@ public final class LogRowCodec {
                 }
                 type = p.getText();
             } else if (VALUE.equals(name) && t != JsonToken.VALUE_NULL) {
-                StringWriter text = new StringWriter(32);
-                try (JsonGenerator g = json.createGenerator(text)) {
-                    g.copyCurrentStructureExact(p);
-                }
-                value = text.toString();
+                value = r.copy(p);
             } else {
                 p.skipChildren();
             }
