@@ -25,7 +25,7 @@ record EventShape(String type, List<Component> components, List<Component> store
                   Map<String, Component> byName, MethodHandle constructor) {
 
     /** What a component holds, which decides how it is written and read. */
-    enum Kind { RUN_ID, SEQ, AT, STRING, INT, LONG, INSTANT, PAYLOAD, ERROR }
+    enum Kind { RUN_ID, SEQ, AT, STRING, INT, INSTANT, PAYLOAD, ERROR }
 
     /** @param accessor {@code (Event) -> Object} */
     record Component(String name, Kind kind, int index, MethodHandle accessor) {
@@ -83,7 +83,6 @@ record EventShape(String type, List<Component> components, List<Component> store
                 case RUN_ID -> runId;
                 case SEQ -> seq;
                 case INT -> 0;
-                case LONG -> 0L;
                 default -> null;
             };
         }
@@ -147,9 +146,6 @@ record EventShape(String type, List<Component> components, List<Component> store
         }
         if (t == int.class) {
             return Kind.INT;
-        }
-        if (t == long.class) {
-            return Kind.LONG;
         }
         if (t == Instant.class) {
             return Kind.INSTANT;

@@ -101,7 +101,6 @@ public final class LogRowCodec {
             switch (c.kind()) {
                 case STRING -> g.writeString((String) value);
                 case INT -> g.writeNumber((int) value);
-                case LONG -> g.writeNumber((long) value);
                 case AT -> writeAt(g, (Instant) value, previousAt);
                 case INSTANT -> g.writeString(IsoInstants.format((Instant) value));
                 case PAYLOAD -> writePayload(g, (Payload) value);
@@ -261,12 +260,11 @@ public final class LogRowCodec {
                 }
                 yield p.getText();
             }
-            case INT, LONG -> {
-                if (t != JsonToken.VALUE_NUMBER_INT || c.kind() == EventShape.Kind.INT
-                        && p.getNumberType() != JsonParser.NumberType.INT) {
+            case INT -> {
+                if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.INT) {
                     throw r.refused("has " + c.name() + " " + p.getText() + ", not a whole number in range");
                 }
-                yield c.kind() == EventShape.Kind.INT ? (Object) p.getIntValue() : (Object) p.getLongValue();
+                yield p.getIntValue();
             }
             case INSTANT -> {
                 if (t != JsonToken.VALUE_STRING) {
