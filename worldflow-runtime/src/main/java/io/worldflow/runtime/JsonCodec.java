@@ -35,9 +35,7 @@ import io.worldflow.spi.EventCodec;
 
 import java.io.IOException;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.Collection;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -328,16 +326,8 @@ public final class JsonCodec {
                 .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
                 .build();
         mapper.addMixIn(Event.class, EventMixin.class);
-        Deque<Class<?>> todo = new ArrayDeque<>(List.of(Event.class));
-        while (!todo.isEmpty()) {
-            Class<?> c = todo.pop();
-            if (c.isRecord()) {
-                mapper.registerSubtypes(new NamedType(c, c.getSimpleName()));
-            }
-            Class<?>[] permitted = c.getPermittedSubclasses();
-            if (permitted != null) {
-                todo.addAll(List.of(permitted));
-            }
+        for (Class<?> c : LogRowCodec.eventRecords()) {
+            mapper.registerSubtypes(new NamedType(c, c.getSimpleName()));
         }
         return mapper;
     }

@@ -15,6 +15,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One event record type as {@link LogRowCodec} writes and reads it: its stored name, its components in order with
@@ -60,6 +61,10 @@ record EventShape(String type, List<Component> components, List<Component> store
         }
         BY_CLASS = Map.copyOf(byClass);
         BY_NAME = Map.copyOf(byName);
+    }
+
+    static Set<Class<?>> records() {
+        return BY_CLASS.keySet();
     }
 
     static EventShape of(Event event) {

@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The events of one append as a world stores them: one compact JSON array whose objects leave out
@@ -54,6 +55,11 @@ public final class LogRowCodec {
         this.json = mapper.getFactory();
         this.errorWriter = mapper.copy().setDefaultPropertyInclusion(JsonInclude.Include.NON_NULL).writerFor(ErrorInfo.class);
         this.errorReader = mapper.readerFor(ErrorInfo.class);
+    }
+
+    /** Every record type that implements {@link Event}, found from the sealed hierarchy. */
+    public static Set<Class<?>> eventRecords() {
+        return EventShape.records();
     }
 
     /**
