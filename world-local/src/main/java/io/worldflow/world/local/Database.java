@@ -228,6 +228,9 @@ final class Database implements AutoCloseable {
         config.setBusyTimeout(settings.busyTimeoutMillis());
         config.setTempStore(SQLiteConfig.TempStore.MEMORY);
         config.setCacheSize(-CACHE_KIB);
+        // no statement here asks for generated keys; left on, the driver would match every statement's text
+        // against a pattern and run a SELECT last_insert_rowid() after each INSERT
+        config.setGetGeneratedKeys(false);
         SqlSession session = new SqlSession(config.createConnection("jdbc:sqlite:" + settings.path()));
         if (readOnly) {
             session.execute("PRAGMA query_only = 1");
