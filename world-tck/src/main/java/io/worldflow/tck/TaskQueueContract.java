@@ -124,6 +124,25 @@ public abstract class TaskQueueContract extends WorldContractSupport {
     }
 
     @Test
+    void leaseOverSeveralQueuesTakesTheMostUrgentTurnsOfAll() {
+        Instant start = now();
+        create(newRun("alpha-low-first", "alpha", 0, start));
+        create(newRun("alpha-high", "alpha", 7, start.plusSeconds(3)));
+        create(newRun("beta-low", "beta", 0, start.plusSeconds(1)));
+        create(newRun("beta-high", "beta", 7, start.plusSeconds(2)));
+        create(newRun("gamma-mid", "gamma", 3, start.plusSeconds(4)));
+        create(newRun("gamma-low-late", "gamma", 0, start.plusSeconds(60)));
+        clock.advance(Duration.ofSeconds(5));
+        Set<String> all = Set.of("alpha", "beta", "gamma");
+
+        assertThat(tasks().lease("w", all, 2, LEASE)).extracting(Lease::runId)
+                .containsExactlyInAnyOrder("beta-high", "alpha-high");
+        assertThat(tasks().lease("w", all, 2, LEASE)).extracting(Lease::runId)
+                .containsExactlyInAnyOrder("gamma-mid", "alpha-low-first");
+        assertThat(tasks().lease("w", all, 5, LEASE)).extracting(Lease::runId).containsExactly("beta-low");
+    }
+
+    @Test
     void aLeasedTurnIsNotHandedOutTwice() {
         create("order-1");
         leaseRun("order-1");

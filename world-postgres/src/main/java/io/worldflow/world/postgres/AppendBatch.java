@@ -182,7 +182,9 @@ final class AppendBatch {
                 .set(r.error, field(name("pr", "error"), String.class))
                 .set(r.held, inline((String) null))
                 .from(projections)
-                .where(r.runId.eq(field(name("pr", "run_id"), String.class)))
+                // the ids also as a condition of their own: runs is read through its key, not scanned for the join
+                .where(r.runId.eq(any(param("prId", String[].class)))
+                        .and(r.runId.eq(field(name("pr", "run_id"), String.class))))
                 .returningResult(r.runId)));
         if (withSignals) {
             Tables.Signals sg = tables.signals;

@@ -198,7 +198,9 @@ final class AppendStatement {
                 .set(r.error, field(name("pr", "error"), String.class))
                 .set(r.held, inline((String) null))
                 .from(projections)
-                .where(r.runId.eq(field(name("pr", "run_id"), String.class))
+                // the ids also as a condition of their own: runs is read through its key, not scanned for the join
+                .where(r.runId.eq(any(param("ids", String[].class)))
+                        .and(r.runId.eq(field(name("pr", "run_id"), String.class)))
                         .and(r.logLength.eq(field(name("pr", "expected"), Long.class)))
                         .and(r.status.ne(all(param("terminal", String[].class))))
                         // several: only rows that cur locked, which makes cur lock them first
@@ -224,9 +226,11 @@ final class AppendStatement {
                     .returningResult(sg.id)));
         }
         if (withFinished) {
+            // the accepted appends among the finishing ones, then each one's turn by its key: the list of finishing
+            // runs stays out of the key lookup, where the server would sort it again for every row
             parts.add(name("done").as(deleteFrom(t.table)
-                    .where(t.runId.eq(any(param("finished", String[].class)))
-                            .and(t.runId.in(select(OK_ID).from(name("ok")))))
+                    .where(t.runId.in(select(OK_ID).from(name("ok"))
+                            .where(OK_ID.eq(any(param("finished", String[].class))))))
                     .returningResult(t.runId)));
         }
         Field<Long> earliest = inline((Long) null);

@@ -12,7 +12,10 @@ import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
 import org.jooq.Field;
 import org.jooq.Record;
+import org.jooq.Record1;
+import org.jooq.Select;
 import org.jooq.SelectField;
+import org.jooq.Table;
 import org.jooq.UpdateResultStep;
 import org.jooq.UpdateSetFirstStep;
 
@@ -50,6 +53,7 @@ import static org.jooq.impl.DSL.table;
 import static org.jooq.impl.DSL.update;
 import static org.jooq.impl.DSL.when;
 import static org.jooq.impl.DSL.with;
+import static org.jooq.impl.DSL.withRecursive;
 
 /**
  * Turns in the {@code tasks} table. Workers of any number of processes lease with
@@ -100,8 +104,8 @@ final class PgTaskQueue implements TaskQueue {
 
         // Picks the most urgent due rows that no other transaction holds (skipping locked ones rather than
         // waiting) and leases them: turns never leased and turns whose lease lapsed, read in leasing order. A turn
-        // requested before now is covered by the new lease; one requested for later is kept. One query per count
-        // of queues: with one, the planner can read the index in order and stop early.
+        // requested before now is covered by the new lease; one requested for later is kept. One query for one
+        // queue, one for several (see leaseChoice).
         this.lease = new Sql[]{leaseStatement(t, true), leaseStatement(t, false)};
         this.leaseAndLoad = new Sql[]{leaseAndLoadStatement(db.tables, runRows, true),
                 leaseAndLoadStatement(db.tables, runRows, false)};
@@ -154,20 +158,77 @@ final class PgTaskQueue implements TaskQueue {
                 select(function("set_config", String.class, inline("synchronous_commit"), inline("off"), inline(true))));
     }
 
-    /** The turns to lease ({@code picked}) and {@code soft}. */
+    /**
+     * The turns to lease ({@code picked}) and {@code soft}. The due turns are read one priority level at a
+     * time, highest first, and within a level in leasing order: a level's due turns are one range of the
+     * {@code tasks_next} index, read from its start and left as soon as enough are taken. The levels a queue
+     * has are found by stepping down the same index, one probe per level. So a lease reads about as many rows
+     * as it takes, plus the turns in flight it steps over, however many turns are due or sleeping and whatever
+     * the planner's statistics say (a queue that filled up since they were last gathered included).
+     *
+     * <p>With one queue, the levels are read lazily: a lease locks exactly the turns it takes. With several,
+     * each queue's levels are read and the best of them taken; the other rows those reads locked are unlocked
+     * when the lease commits.
+     */
     private static List<CommonTableExpression<?>> leaseChoice(Tables.Tasks t, boolean oneQueue) {
+        Field<Integer> max = param("max", Integer.class);
+        Select<Record1<String>> picked;
+        if (oneQueue) {
+            Field<String> queue = param("queue", String.class);
+            Field<Integer> level = field(name("levels", "priority"), Integer.class);
+            picked = withRecursive(levels(t, queue))
+                    .select(field(name("due", "run_id"), String.class))
+                    .from(table(name("levels")))
+                    .crossJoin(dueAtLevel(t, queue, level))
+                    .where(level.isNotNull())
+                    .limit(max);
+        } else {
+            Field<String> queue = field(name("q", "queue"), String.class);
+            Field<Integer> level = field(name("lv", "priority"), Integer.class);
+            Field<Integer> levelsPriority = field(name("levels", "priority"), Integer.class);
+            picked = select(field(name("due", "run_id"), String.class))
+                    .from(table("unnest({0})", param("queues", String[].class)).as("q", "queue"))
+                    .crossJoin(lateral(withRecursive(levels(t, queue))
+                            .select(levelsPriority).from(table(name("levels"))).where(levelsPriority.isNotNull()))
+                            .as("lv", "priority"))
+                    .crossJoin(dueAtLevel(t, queue, level))
+                    .orderBy(level.desc(), field(name("due", "available_at")), field(name("due", "run_id")))
+                    .limit(max);
+        }
+        return List.of(name("picked").fields("run_id").asMaterialized(picked), softCommit());
+    }
+
+    /**
+     * The priority levels of {@code queue}'s turns, highest first, then a null: a recursive query that steps
+     * down the {@code tasks_next} index one level at a time.
+     */
+    private static CommonTableExpression<Record1<Integer>> levels(Tables.Tasks t, Field<String> queue) {
+        Table<Record> lower = t.table.as("lower");
+        Field<Integer> lowerPriority = field(name("lower", "priority"), Integer.class);
+        Field<Integer> level = field(name("levels", "priority"), Integer.class);
+        return name("levels").fields("priority").as(
+                select(t.priority).from(t.table).where(t.queue.eq(queue))
+                        .orderBy(t.priority.desc()).limit(inline(1))
+                        .unionAll(select(field(select(lowerPriority).from(lower)
+                                        .where(field(name("lower", "queue"), String.class).eq(queue).and(lowerPriority.lt(level)))
+                                        .orderBy(lowerPriority.desc()).limit(inline(1))))
+                                .from(table(name("levels")))
+                                .where(level.isNotNull())));
+    }
+
+    /**
+     * {@code due}: the turns of {@code queue} at priority {@code level} that are due and not leased (or whose
+     * lease lapsed), in leasing order, each locked as it is read, skipping those another transaction holds.
+     */
+    private static Table<?> dueAtLevel(Tables.Tasks t, Field<String> queue, Field<Integer> level) {
         Field<Long> now = param("now", Long.class);
-        Field<Long> dueBy = param("dueBy", Long.class);
-        Condition inQueues = oneQueue ? t.queue.eq(param("queue", String.class))
-                : t.queue.eq(any(param("queues", String[].class)));
-        CommonTableExpression<?> picked = name("picked").fields("run_id").asMaterialized(
-                select(t.runId).from(t.table)
-                        .where(inQueues.and(t.availableAt.le(dueBy))
-                                .and(t.leaseToken.isNull().or(t.leaseExpires.le(now))))
-                        .orderBy(t.priority.desc(), t.availableAt, t.runId)
-                        .limit(param("max", Integer.class))
-                        .forUpdate().skipLocked());
-        return List.of(picked, softCommit());
+        return lateral(select(t.runId, t.availableAt).from(t.table)
+                .where(t.queue.eq(queue).and(t.priority.eq(level)).and(t.availableAt.le(param("dueBy", Long.class)))
+                        .and(t.leaseToken.isNull().or(t.leaseExpires.le(now))))
+                .orderBy(t.availableAt, t.runId)
+                .limit(param("max", Integer.class))
+                .forUpdate().skipLocked())
+                .as("due", "run_id", "available_at");
     }
 
     /** Leases the {@code picked} turns, returning the {@link #LEASED_COLUMNS}. */
@@ -216,6 +277,11 @@ final class PgTaskQueue implements TaskQueue {
                         .from(l.table)
                         .where(l.runId.eq(leasedRunId)))
                         .as("log", "seqs", "events")));
+    }
+
+    /** The lease statement for one queue or for several (its parameters: see {@link #leaseWith}). */
+    Sql leaseStatement(boolean oneQueue) {
+        return lease[oneQueue ? 0 : 1];
     }
 
     @Override

@@ -81,6 +81,11 @@ final class Sql {
         return new Sql(text.toString(), names.toArray(String[]::new), types);
     }
 
+    /** This statement behind {@code prefix}, such as {@code EXPLAIN}, with the same parameters. */
+    Sql prefixed(String prefix) {
+        return new Sql(prefix + text, names, types);
+    }
+
     /** A call of this statement on {@code connection}; set every parameter, then run it, then close it. */
     Call on(Connection connection) throws SQLException {
         return new Call(connection, connection.prepareStatement(text));
