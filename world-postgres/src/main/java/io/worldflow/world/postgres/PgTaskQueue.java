@@ -204,13 +204,14 @@ final class PgTaskQueue implements TaskQueue {
      */
     private static CommonTableExpression<Record1<Integer>> levels(Tables.Tasks t, Field<String> queue) {
         Table<Record> lower = t.table.as("lower");
+        Field<String> lowerQueue = field(name("lower", "queue"), String.class);
         Field<Integer> lowerPriority = field(name("lower", "priority"), Integer.class);
         Field<Integer> level = field(name("levels", "priority"), Integer.class);
         return name("levels").fields("priority").as(
                 select(t.priority).from(t.table).where(t.queue.eq(queue))
                         .orderBy(t.priority.desc()).limit(inline(1))
                         .unionAll(select(field(select(lowerPriority).from(lower)
-                                        .where(field(name("lower", "queue"), String.class).eq(queue).and(lowerPriority.lt(level)))
+                                        .where(lowerQueue.eq(queue).and(lowerPriority.lt(level)))
                                         .orderBy(lowerPriority.desc()).limit(inline(1))))
                                 .from(table(name("levels")))
                                 .where(level.isNotNull())));
