@@ -409,6 +409,23 @@ class JsonCodecTest {
     }
 
     @Test
+    void textThatJsonMustEscapeComesBackFromARecordCharacterForCharacter() throws Exception {
+        String odd = "q\"b\\s/n\nr\rt\tb\bf\fz\u0000e\u001fé€😀";
+        ErrorInfo error = ErrorInfo.of(new IllegalStateException(odd));
+        List<Event> three = List.of(new StepScheduled("r1", 1, T0, "loop/" + odd, odd),
+                new MarkerRecorded("r1", 2, T0, "m", odd, new Payload(codec.encode(odd, "v").json(), odd)),
+                new StepFailed("r1", 3, T0, odd, 2, error));
+
+        String text = events.encodeAll(three);
+
+        assertThat(text).doesNotContain("\n").doesNotContain("\u0000").doesNotContain("\u001f");
+        assertThat(json.readTree(text).get(0).get("name").asText()).isEqualTo(odd);
+        assertThat(events.decodeAll("r1", 1, text)).containsExactlyElementsOf(three);
+        assertThat(codec.decode(((MarkerRecorded) events.decodeAll("r1", 1, text).get(1)).value(), String.class, "v"))
+                .isEqualTo(odd);
+    }
+
+    @Test
     void payloadNumbersInARecordComeBackAsFromASingleEvent() {
         Payload exact = new Payload("{\"total\":12.50,\"big\":1e400,\"n\":12345678901234567890123,\"f\":0.1}",
                 "java.util.Map");

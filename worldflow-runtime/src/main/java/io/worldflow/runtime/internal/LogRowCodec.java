@@ -34,8 +34,8 @@ import java.util.Set;
  * (written before they were left out) must agree with the record, and an {@code at} may be text in any object
  * (written before the numbers).
  *
- * <p>Every world writes and reads these on each step, so they are written and read token by token along the
- * events' {@link EventShape shapes}, not through the object mapper: each object is {@code type} and then the
+ * <p>Every world writes and reads these on each step, so they are written as text and read token by token along
+ * the events' {@link EventShape shapes}, not through the object mapper: each object is {@code type} and then the
  * record's components in their order, the form {@link io.worldflow.runtime.JsonCodec#encodeEvent} gives a
  * single event. Errors, which are rare, go through the mapper.
  */
@@ -78,68 +78,77 @@ public final class LogRowCodec {
                 }
             }
         }
-        StringWriter out = new StringWriter(64 + 160 * events.size());
-        try (JsonGenerator g = json.createGenerator(out)) {
-            g.writeStartArray();
-            Instant previous = null;
-            for (Event event : events) {
-                write(g, event, previous);
-                previous = event.at();
+        StringBuilder out = new StringBuilder(64 + 160 * events.size());
+        out.append('[');
+        Instant previous = null;
+        for (Event event : events) {
+            if (previous != null) {
+                out.append(',');
             }
-            g.writeEndArray();
-        } catch (IOException e) {
-            throw new SerializationException("cannot serialize " + events.size() + " events"
-                    + (events.isEmpty() ? "" : " of run " + events.getFirst().runId()), e);
+            write(out, event, previous);
+            previous = event.at();
         }
-        return out.toString();
+        return out.append(']').toString();
     }
 
-    private void write(JsonGenerator g, Event event, Instant previousAt) throws IOException {
+    /**
+     * One event's object, written directly: it is a handful of strings, numbers and raw payloads, and this is the
+     * path every append of every run takes. Errors, which are rare, go through the mapper.
+     */
+    private void write(StringBuilder out, Event event, Instant previousAt) {
         EventShape shape = EventShape.of(event);
-        g.writeStartObject();
-        g.writeStringField(TYPE, shape.type());
+        out.append("{\"type\":\"").append(shape.type()).append('"');
         for (EventShape.Component c : shape.stored()) {
             Object value = c.get(event);
             if (value == null) {
                 continue;
             }
-            g.writeFieldName(c.name());
+            out.append(",\"").append(c.name()).append("\":");
             switch (c.kind()) {
-                case STRING -> g.writeString((String) value);
-                case INT -> g.writeNumber((int) value);
-                case AT -> writeAt(g, (Instant) value, previousAt);
-                case INSTANT -> g.writeString(IsoInstants.format((Instant) value));
-                case PAYLOAD -> writePayload(g, (Payload) value);
-                case ERROR -> errorWriter.writeValue(g, value);
+                case STRING -> JsonText.string(out, (String) value);
+                case INT -> out.append((int) value);
+                case AT -> writeAt(out, (Instant) value, previousAt);
+                case INSTANT -> out.append('"').append(IsoInstants.format((Instant) value)).append('"');
+                case PAYLOAD -> writePayload(out, (Payload) value);
+                case ERROR -> out.append(error(event, value));
                 case RUN_ID, SEQ -> throw new IllegalStateException("not stored: " + c.name());
             }
         }
-        g.writeEndObject();
+        out.append('}');
+    }
+
+    private String error(Event event, Object error) {
+        try {
+            return errorWriter.writeValueAsString(error);
+        } catch (JsonProcessingException e) {
+            throw new SerializationException("cannot serialize the error of event " + event.type() + " #" + event.seq()
+                    + " of run " + event.runId(), e);
+        }
     }
 
     /** The first event's time as text, each later one's as the nanoseconds after the one before (as text when too far). */
-    private static void writeAt(JsonGenerator g, Instant at, Instant previous) throws IOException {
+    private static void writeAt(StringBuilder out, Instant at, Instant previous) {
         if (previous != null) {
             try {
-                g.writeNumber(Math.addExact(Math.multiplyExact(at.getEpochSecond() - previous.getEpochSecond(),
+                out.append(Math.addExact(Math.multiplyExact(at.getEpochSecond() - previous.getEpochSecond(),
                         1_000_000_000L), at.getNano() - previous.getNano()));
                 return;
             } catch (ArithmeticException tooFarApart) {
                 // as text
             }
         }
-        g.writeString(IsoInstants.format(at));
+        out.append('"').append(IsoInstants.format(at)).append('"');
     }
 
     /** {@code {"type": "<descriptor>", "value": <raw JSON>}}, as the event mapper writes a payload. */
-    private static void writePayload(JsonGenerator g, Payload p) throws IOException {
-        g.writeStartObject();
+    private static void writePayload(StringBuilder out, Payload p) {
+        out.append('{');
         if (p.type() != null) {
-            g.writeStringField(TYPE, p.type());
+            out.append("\"type\":");
+            JsonText.string(out, p.type());
+            out.append(',');
         }
-        g.writeFieldName(VALUE);
-        g.writeRawValue(p.json());
-        g.writeEndObject();
+        out.append("\"value\":").append(p.json()).append('}');
     }
 
     public List<Event> decode(String runId, long firstSeq, String text) {
