@@ -31,6 +31,11 @@ record EventShape(String type, List<Component> components, List<Component> store
     /** @param accessor {@code (Event) -> Object} */
     record Component(String name, Kind kind, int index, MethodHandle accessor) {
 
+        /** The value of an {@link Kind#INT} that a record leaves out: 1 for an {@code attempt} (the first), else 0. */
+        int absentInt() {
+            return name.equals("attempt") ? 1 : 0;
+        }
+
         Object get(Event event) {
             try {
                 return (Object) accessor.invokeExact(event);
@@ -80,14 +85,14 @@ record EventShape(String type, List<Component> components, List<Component> store
         return byName.get(name);
     }
 
-    /** The constructor's arguments before any property is read: the run and seq, zero for numbers, null otherwise. */
+    /** The constructor's arguments before any property is read: the run and seq, {@link Component#absentInt} for numbers, null otherwise. */
     Object[] defaults(String runId, long seq) {
         Object[] args = new Object[components.size()];
         for (Component c : components) {
             args[c.index()] = switch (c.kind()) {
                 case RUN_ID -> runId;
                 case SEQ -> seq;
-                case INT -> 0;
+                case INT -> c.absentInt();
                 default -> null;
             };
         }

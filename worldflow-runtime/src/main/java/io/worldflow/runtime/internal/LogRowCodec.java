@@ -26,13 +26,15 @@ import java.util.Set;
 
 /**
  * The events of one append as a world stores them: one compact JSON array whose objects leave out
- * {@code runId} and {@code seq}, which the stored record already holds (its run, its first seq), and properties
- * that are null. Each event's {@code at} after the first is the number of nanoseconds after the previous one's
- * ({@code "at":2694}, not {@code "at":"2026-11-22T08:36:33.288248944Z"}): the events of one append are
- * microseconds apart, and the time of each is the larger part of a small event. On reading, each object gets
- * its run and seq from the record, and its {@code at} as an instant; an object that still carries its run and seq
- * (written before they were left out) must agree with the record, and an {@code at} may be text in any object
- * (written before the numbers).
+ * {@code runId} and {@code seq}, which the stored record already holds (its run, its first seq), properties
+ * that are null, and an {@code attempt} of 1 (the first). The first event's {@code at} is a number of nanoseconds
+ * since the epoch, each later one's the number of nanoseconds after the previous one's ({@code "at":2694}, not
+ * {@code "at":"2026-11-22T08:36:33.288248944Z"}): the events of one append are microseconds apart, and the time of
+ * each is the larger part of a small event. A payload's type names the common types of {@code java.lang} and
+ * {@code java.util} by their simple names ({@link StoredTypeNames}). On reading, each object gets its run and seq
+ * from the record, its {@code at} as an instant, and an attempt of 1 when it has none; an object that still
+ * carries its run and seq (written before they were left out) must agree with the record, and an {@code at} may
+ * be text in any object (written before the numbers).
  *
  * <p>Every world writes and reads these on each step, so they are written as text and read token by token along
  * the events' {@link EventShape shapes}, not through the object mapper: each object is {@code type} and then the
@@ -43,6 +45,7 @@ public final class LogRowCodec {
 
     private static final String TYPE = "type";
     private static final String VALUE = "value";
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
     private final ObjectMapper mapper;
     private final JsonFactory json;
@@ -100,7 +103,7 @@ public final class LogRowCodec {
         out.append("{\"type\":\"").append(shape.type()).append('"');
         for (EventShape.Component c : shape.stored()) {
             Object value = c.get(event);
-            if (value == null) {
+            if (value == null || c.kind() == EventShape.Kind.INT && (int) value == c.absentInt()) {
                 continue;
             }
             out.append(",\"").append(c.name()).append("\":");
@@ -126,18 +129,18 @@ public final class LogRowCodec {
         }
     }
 
-    /** The first event's time as text, each later one's as the nanoseconds after the one before (as text when too far). */
+    /**
+     * The first event's time as nanoseconds since the epoch, each later one's as the nanoseconds after the one before;
+     * as text when the number would not fit in a long (a first time after 2262, two times 292 years apart).
+     */
     private static void writeAt(StringBuilder out, Instant at, Instant previous) {
-        if (previous != null) {
-            try {
-                out.append(Math.addExact(Math.multiplyExact(at.getEpochSecond() - previous.getEpochSecond(),
-                        1_000_000_000L), at.getNano() - previous.getNano()));
-                return;
-            } catch (ArithmeticException tooFarApart) {
-                // as text
-            }
+        long seconds = previous == null ? at.getEpochSecond() : at.getEpochSecond() - previous.getEpochSecond();
+        int nanos = previous == null ? at.getNano() : at.getNano() - previous.getNano();
+        try {
+            out.append(Math.addExact(Math.multiplyExact(seconds, NANOS_PER_SECOND), nanos));
+        } catch (ArithmeticException tooFar) {
+            out.append('"').append(IsoInstants.format(at)).append('"');
         }
-        out.append('"').append(IsoInstants.format(at)).append('"');
     }
 
     /** {@code {"type": "<descriptor>", "value": <raw JSON>}}, as the event mapper writes a payload. */
@@ -145,7 +148,7 @@ public final class LogRowCodec {
         out.append('{');
         if (p.type() != null) {
             out.append("\"type\":");
-            JsonText.string(out, p.type());
+            JsonText.string(out, StoredTypeNames.shorten(p.type()));
             out.append(',');
         }
         out.append("\"value\":").append(p.json()).append('}');
@@ -293,7 +296,7 @@ public final class LogRowCodec {
         };
     }
 
-    /** An event's {@code at}: an instant as text, or nanoseconds after the previous event's. */
+    /** An event's {@code at}: an instant as text, or nanoseconds since the epoch (the first) or after the previous event's. */
     private static Instant at(JsonParser p, Reading r) throws IOException {
         if (p.currentToken() == JsonToken.VALUE_STRING) {
             return instant(p.getText(), "at", r);
@@ -302,10 +305,11 @@ public final class LogRowCodec {
                 && p.getNumberType() != JsonParser.NumberType.INT) {
             throw r.refused("has at " + p.getText() + ", not an instant");
         }
+        long nanos = p.getLongValue();
         if (r.previousAt == null) {
-            throw r.refused("has at " + p.getText() + " nanoseconds after the previous event, and is the first");
+            return Instant.ofEpochSecond(Math.floorDiv(nanos, NANOS_PER_SECOND), Math.floorMod(nanos, NANOS_PER_SECOND));
         }
-        return r.previousAt.plusNanos(p.getLongValue());
+        return r.previousAt.plusNanos(nanos);
     }
 
     private static Instant instant(String text, String name, Reading r) {
@@ -337,7 +341,7 @@ public final class LogRowCodec {
                 if (t != JsonToken.VALUE_STRING) {
                     throw r.refused("has a " + c.name() + " whose type is " + p.getText() + ", not a type name");
                 }
-                type = p.getText();
+                type = StoredTypeNames.expand(p.getText());
             } else if (VALUE.equals(name) && t != JsonToken.VALUE_NULL) {
                 value = r.copy(p);
             } else {
