@@ -17,6 +17,7 @@ import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
 import org.jooq.CommonTableExpression;
 import org.jooq.Field;
+import org.jooq.SelectField;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -73,24 +74,31 @@ final class PgEventLog implements EventLog {
         this.batch = new AppendBatch(codec, tables, taskRows, db.endChannel());
         this.oneStatement = new AppendStatement(tables, db.channel(), db.endChannel());
         this.create = createStatement(tables);
+        Tables.Runs r = tables.runs;
         Tables.Log l = tables.log;
-        // from the row that holds fromSeq: the last one starting at or before it
+        Field<Long> fromSeq = param("fromSeq", Long.class);
+        // the first record where the runs row holds it (read from seq 0 only), then the log's rows from the one that
+        // holds fromSeq: the last one starting at or before it
         Field<Long> firstRow = field(select(coalesce(max(l.seq), inline(0L))).from(l.table)
-                .where(l.runId.eq(param("runId", String.class)).and(l.seq.le(param("fromSeq", Long.class)))));
-        this.read = Sql.of(select(l.seq, l.events).from(l.table)
-                .where(l.runId.eq(param("runId", String.class)).and(l.seq.ge(firstRow)))
-                .orderBy(l.seq));
-        this.exists = Sql.of(selectOne().from(tables.runs.table)
-                .where(tables.runs.runId.eq(param("runId", String.class))));
-        this.loadRuns = Sql.of(select(rows.columns).from(tables.runs.table)
-                .where(tables.runs.runId.eq(any(param("ids", String[].class)))));
+                .where(l.runId.eq(param("runId", String.class)).and(l.seq.le(fromSeq))));
+        this.read = Sql.of(select(inline(0L), r.started).from(r.table)
+                .where(r.runId.eq(param("runId", String.class)).and(r.started.isNotNull()).and(fromSeq.eq(inline(0L))))
+                .unionAll(select(l.seq, l.events).from(l.table)
+                        .where(l.runId.eq(param("runId", String.class)).and(l.seq.ge(firstRow))))
+                .orderBy(inline(1)));
+        this.exists = Sql.of(selectOne().from(r.table)
+                .where(r.runId.eq(param("runId", String.class))));
+        List<SelectField<?>> withStarted = new ArrayList<>(List.of(rows.columns));
+        withStarted.add(r.started);
+        this.loadRuns = Sql.of(select(withStarted).from(r.table)
+                .where(r.runId.eq(any(param("ids", String[].class)))));
         this.loadEvents = Sql.of(select(l.runId, l.seq, l.events).from(l.table)
                 .where(l.runId.eq(any(param("ids", String[].class))))
                 .orderBy(l.runId, l.seq));
     }
 
     /**
-     * One statement, so one round trip and one commit: the run's row (unless the id exists), its first event,
+     * One statement, so one round trip and one commit: the run's row with its first event (unless the id exists),
      * its first turn and the NOTIFY that announces it, as data-modifying parts of one {@code WITH}. The row is
      * inserted where no run has the id, not with {@code ON CONFLICT}, whose speculative insertion writes a
      * second WAL record per run; two creates of one id at the same moment meet at the primary key instead
@@ -98,7 +106,6 @@ final class PgEventLog implements EventLog {
      */
     private static Sql createStatement(Tables tables) {
         Tables.Runs r = tables.runs;
-        Tables.Log l = tables.log;
         Tables.Tasks t = tables.tasks;
         Field<String> createdId = field(name("created", "run_id"), String.class);
         Field<Long> createdAt = param("createdAt", Long.class);
@@ -108,22 +115,18 @@ final class PgEventLog implements EventLog {
         Field<String> runId = param("runId", String.class);
         CommonTableExpression<?> created = name("created").as(insertInto(r.table)
                 .columns(r.runId, r.workflow, r.status, r.inputJson, r.inputType, r.createdAt, r.updatedAt,
-                        r.availableAt, r.deadline, r.queue, r.priority, r.logLength)
+                        r.availableAt, r.deadline, r.queue, r.priority, r.logLength, r.started)
                 .select(select(runId, param("workflow", String.class),
                         inline(RunStatus.PENDING.name()), param("inputJson", String.class),
                         param("inputType", String.class), createdAt, createdAt, availableAt,
-                        param("deadline", Long.class), queue, priority, inline(1L))
+                        param("deadline", Long.class), queue, priority, inline(1L), param("events", String.class))
                         .whereNotExists(selectOne().from(r.table).where(r.runId.eq(runId))))
                 .returningResult(r.runId));
-        CommonTableExpression<?> logged = name("logged").as(insertInto(l.table)
-                .columns(l.runId, l.seq, l.lastSeq, l.events)
-                .select(select(createdId, inline(0L), inline(0L), param("events", String.class)).from(created))
-                .returningResult(l.runId));
         CommonTableExpression<?> queued = name("queued").as(insertInto(t.table)
                 .columns(t.runId, t.queue, t.priority, t.availableAt, t.deliveries)
                 .select(select(createdId, queue, priority, availableAt, inline(0)).from(created))
                 .returningResult(t.runId));
-        return Sql.of(with(created).with(logged).with(queued)
+        return Sql.of(with(created).with(queued)
                 .select(Database.announce())
                 .from(created));
     }
@@ -197,11 +200,9 @@ final class PgEventLog implements EventLog {
             throw new RunNotFoundException(runId);
         }
         List<Event> events = new ArrayList<>();
-        for (LogRow row : json) {
-            for (Event e : codec.decodeAll(runId, row.seq(), row.events())) {
-                if (e.seq() >= fromSeq) {
-                    events.add(e);
-                }
+        for (Event e : decode(codec, runId, null, json)) {
+            if (e.seq() >= fromSeq) {
+                events.add(e);
             }
         }
         return events;
@@ -214,12 +215,14 @@ final class PgEventLog implements EventLog {
             return Map.of();
         }
         Map<String, RunInfo> infos = new HashMap<>();
+        Map<String, String> started = new HashMap<>();
         Map<String, List<LogRow>> logs = new HashMap<>();
         db.read("load", ids.length + " runs", tx -> {
             try (Sql.Call call = tx.call(loadRuns).set("ids", ids); ResultSet rs = call.query()) {
                 while (rs.next()) {
                     RunInfo info = rows.map(rs);
                     infos.put(info.runId(), info);
+                    started.put(info.runId(), rs.getString(rows.columns.length + 1));
                 }
             }
             try (Sql.Call call = tx.call(loadEvents).set("ids", ids); ResultSet rs = call.query()) {
@@ -234,11 +237,7 @@ final class PgEventLog implements EventLog {
         for (String id : ids) {
             RunInfo info = infos.get(id);
             if (info != null) {
-                List<Event> events = new ArrayList<>();
-                for (LogRow row : logs.getOrDefault(id, List.of())) {
-                    events.addAll(codec.decodeAll(id, row.seq(), row.events()));
-                }
-                out.put(id, new LoadedRun(info, events));
+                out.put(id, new LoadedRun(info, decode(codec, id, started.get(id), logs.getOrDefault(id, List.of()))));
             }
         }
         return out;
@@ -327,7 +326,22 @@ final class PgEventLog implements EventLog {
                 run.priority(), 1, null, null);
     }
 
+    /**
+     * A run's events: its first record as its runs row holds it ({@link Tables.Runs#started}, or null), then its
+     * log's rows in order.
+     */
+    static List<Event> decode(EventCodec codec, String runId, String started, List<LogRow> rows) {
+        List<Event> events = new ArrayList<>();
+        if (started != null) {
+            events.addAll(codec.decodeAll(runId, 0, started));
+        }
+        for (LogRow row : rows) {
+            events.addAll(codec.decodeAll(runId, row.seq(), row.events()));
+        }
+        return events;
+    }
+
     /** A stored row of the log: the events of one append, the first numbered {@code seq}. */
-    private record LogRow(long seq, String events) {
+    record LogRow(long seq, String events) {
     }
 }

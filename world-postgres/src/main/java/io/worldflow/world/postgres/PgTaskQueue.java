@@ -253,7 +253,8 @@ final class PgTaskQueue implements TaskQueue {
 
     /**
      * The lease statement with the leased runs read in it: each leased turn's columns, then its run's row (null
-     * when the run is gone), then its log rows' first seqs and events as two arrays in log order. The run and
+     * when the run is gone) and the first record that row holds, then its log rows' first seqs and events as two
+     * arrays in log order. The run and
      * its log are read as of the statement's start, like a read right after the lease, and an append that
      * raced with it is fenced off by its expected sequence as always.
      */
@@ -268,6 +269,7 @@ final class PgTaskQueue implements TaskQueue {
             columns.add(field(name("leased", c)));
         }
         columns.addAll(List.of(rows.columns));
+        columns.add(tables.runs.started);
         columns.add(field(name("log", "seqs")));
         columns.add(field(name("log", "events")));
         return Sql.of(with(ctes)
@@ -314,17 +316,18 @@ final class PgTaskQueue implements TaskQueue {
             return null;
         }
         RunInfo info = runRows.map(rs, at);
-        Array seqs = rs.getArray(at + runRows.columns.length + 1);
-        Array rows = rs.getArray(at + runRows.columns.length + 2);
-        List<Event> events = new ArrayList<>();
+        String started = rs.getString(at + runRows.columns.length + 1);
+        Array seqs = rs.getArray(at + runRows.columns.length + 2);
+        Array rows = rs.getArray(at + runRows.columns.length + 3);
+        List<PgEventLog.LogRow> log = new ArrayList<>();
         if (seqs != null && rows != null) {
             Object[] first = (Object[]) seqs.getArray();
             Object[] json = (Object[]) rows.getArray();
             for (int i = 0; i < first.length; i++) {
-                events.addAll(codec.decodeAll(runId, ((Number) first[i]).longValue(), (String) json[i]));
+                log.add(new PgEventLog.LogRow(((Number) first[i]).longValue(), (String) json[i]));
             }
         }
-        return new LoadedRun(info, events);
+        return new LoadedRun(info, PgEventLog.decode(codec, runId, started, log));
     }
 
     /** Runs a lease statement; {@code more} reads what else a row holds beyond the lease's columns. */

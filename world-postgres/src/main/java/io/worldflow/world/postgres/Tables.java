@@ -55,6 +55,11 @@ final class Tables {
         final Field<String> cancelReason;
         final Field<Long> cancelRequestedAt;
         final Field<String> held;
+        /**
+         * The run's first log record (its {@code WorkflowStarted}, seq 0), as {@link Log#events} would hold it; null
+         * for a run created before schema version 6, whose first record is its {@code event_log} row at seq 0.
+         */
+        final Field<String> started;
 
         private Runs(Name t) {
             table = table(t);
@@ -78,6 +83,7 @@ final class Tables {
             cancelReason = field(t.append("cancel_reason"), String.class);
             cancelRequestedAt = field(t.append("cancel_requested_at"), Long.class);
             held = field(t.append("held"), String.class);
+            started = field(t.append("started"), String.class);
         }
     }
 

@@ -54,11 +54,13 @@ class CreateTest extends PgTestSupport {
             pool.shutdownNow();
         }
         try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT (SELECT count(*) FROM " + schema + ".wf_runs), (SELECT count(*) FROM "
-                     + schema + ".wf_event_log), (SELECT count(*) FROM " + schema + ".wf_tasks)")) {
+             ResultSet rs = st.executeQuery("SELECT (SELECT count(*) FROM " + schema + ".wf_runs), (SELECT count(started)"
+                     + " FROM " + schema + ".wf_runs), (SELECT count(*) FROM " + schema + ".wf_event_log), (SELECT count(*)"
+                     + " FROM " + schema + ".wf_tasks)")) {
             rs.next();
-            assertThat(List.of(rs.getLong(1), rs.getLong(2), rs.getLong(3))).as("runs, log rows, turns")
-                    .containsExactly((long) ids, (long) ids, (long) ids);
+            assertThat(List.of(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)))
+                    .as("runs, first records in their rows, log rows, turns")
+                    .containsExactly((long) ids, (long) ids, 0L, (long) ids);
         }
     }
 }

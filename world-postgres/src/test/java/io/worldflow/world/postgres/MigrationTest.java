@@ -11,6 +11,7 @@ import io.worldflow.event.Event;
 import io.worldflow.event.MarkerRecorded;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.Lease;
+import io.worldflow.spi.LeasedRuns;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldConfig;
@@ -44,7 +45,7 @@ class MigrationTest extends PgTestSupport {
 
         open(config(schema));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6);
         assertThat(tables(schema)).containsExactlyInAnyOrder("wf_event_log", "wf_runs", "wf_schema_version",
                 "wf_signals", "wf_signal_keys", "wf_tasks");
     }
@@ -57,7 +58,7 @@ class MigrationTest extends PgTestSupport {
 
         World second = open(config(schema));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6);
         assertThat(second.eventLog().read("r1", 0)).hasSize(1);
     }
 
@@ -87,7 +88,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6);
         assertThat(tables(schema)).contains("wf_event_log").doesNotContain("wf_events");
         assertThat(world.eventLog().read("r1", 0)).containsExactly(started, marker);
         assertThat(world.eventLog().read("r1", 1)).containsExactly(marker);
@@ -95,6 +96,53 @@ class MigrationTest extends PgTestSupport {
         assertThat(world.eventLog().append(List.of(new Append("r1", 2, List.of(next), RunStatus.RUNNING))).getFirst()
                 .appended()).isTrue();
         assertThat(world.eventLog().read("r1", 0)).containsExactly(started, marker, next);
+    }
+
+    @Test
+    void aRunCreatedBeforeVersion6KeepsItsFirstRecordInTheLogAndReadsAsBefore() throws Exception {
+        String schema = freshSchema();
+        WorldConfig config = config(schema);
+        Event started = newRun("old").startedEvent();
+        Event marker = new MarkerRecorded("old", 1, clock.instant(), "m", "note", new Payload("[1,2]", null));
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+            st.execute(printedUpTo(config, 5));
+            st.execute("INSERT INTO " + schema + ".wf_runs (run_id, workflow, status, input_json, created_at,"
+                    + " updated_at, available_at, queue, priority, log_length) VALUES ('old', 'wf', 'PENDING', '1', 0,"
+                    + " 0, 0, 'default', 0, 2)");
+            st.execute("INSERT INTO " + schema + ".wf_tasks (run_id, queue, priority, available_at) VALUES ('old',"
+                    + " 'default', 0, 0)");
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + schema
+                    + ".wf_event_log (run_id, seq, last_seq, events) VALUES ('old', ?, ?, ?)")) {
+                for (Event e : List.of(started, marker)) {
+                    ps.setLong(1, e.seq());
+                    ps.setLong(2, e.seq());
+                    ps.setString(3, codec.eventCodec().encodeAll(List.of(e)));
+                    ps.executeUpdate();
+                }
+            }
+        }
+
+        World world = open(config);
+        world.eventLog().create(newRun("new"));
+
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6);
+        assertThat(world.eventLog().read("old", 0)).containsExactly(started, marker);
+        assertThat(world.eventLog().read("old", 1)).containsExactly(marker);
+        assertThat(world.load(List.of("old")).get("old").events()).containsExactly(started, marker);
+        LeasedRuns leased = world.leaseAndLoad("w", Set.of("default"), 10, Duration.ofMinutes(1), Duration.ZERO);
+        assertThat(leased.runs().get("old").events()).containsExactly(started, marker);
+        assertThat(leased.runs().get("new").events()).containsExactly(newRun("new").startedEvent());
+        assertThat(world.eventLog().read("new", 0)).containsExactly(newRun("new").startedEvent());
+        assertThat(world.eventLog().read("new", 1)).isEmpty();
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT run_id, started IS NOT NULL, (SELECT count(*) FROM " + schema
+                     + ".wf_event_log l WHERE l.run_id = r.run_id) FROM " + schema + ".wf_runs r ORDER BY run_id")) {
+            List<String> rows = new ArrayList<>();
+            while (rs.next()) {
+                rows.add(rs.getString(1) + " " + rs.getBoolean(2) + " " + rs.getLong(3));
+            }
+            assertThat(rows).as("run, first record in its row, log rows").containsExactly("new true 0", "old false 2");
+        }
     }
 
     @Test
@@ -115,7 +163,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6);
         RunQueries queries = world.runQueries();
         assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.COMPLETED)))).containsExactly("done");
         assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.RUNNING)))).containsExactly("live");
@@ -153,7 +201,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6);
         // leasing changes no indexed column (nor one an index's predicate reads): its updates can be HOT
         assertThat(indexDefinitions(schema, "wf_tasks")).hasSize(3)
                 .noneMatch(d -> d.contains("lease_") || d.contains("deliveries") || d.contains("requested_at"));
@@ -213,7 +261,7 @@ class MigrationTest extends PgTestSupport {
         a.eventLog().create(newRun("r1"));
 
         assertThat(b.runQueries().get("r1")).isEmpty();
-        assertThat(versions(schema, "other_")).containsExactly(1, 2, 3, 4, 5);
+        assertThat(versions(schema, "other_")).containsExactly(1, 2, 3, 4, 5, 6);
         assertThat(tables(schema)).contains("wf_runs", "other_runs");
     }
 
@@ -227,7 +275,7 @@ class MigrationTest extends PgTestSupport {
                 .isInstanceOf(SchemaVersionException.class)
                 .satisfies(e -> assertThat(((WorldException) e).isTransient()).isFalse())
                 .hasMessageContaining("schema version 7")
-                .hasMessageContaining("supports up to 5")
+                .hasMessageContaining("supports up to 6")
                 .hasMessageContaining(schema + ".wf_");
     }
 
@@ -271,7 +319,7 @@ class MigrationTest extends PgTestSupport {
         }
 
         assertThat(worlds).hasSize(workers);
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6);
         worlds.getFirst().eventLog().create(newRun("r1"));
         assertThat(worlds.getLast().eventLog().read("r1", 0)).hasSize(1);
     }
@@ -300,7 +348,7 @@ class MigrationTest extends PgTestSupport {
             pool.shutdownNow();
         }
         for (int i = 0; i < workers; i++) {
-            assertThat(versions(schema, "p" + i + "_")).containsExactly(1, 2, 3, 4, 5);
+            assertThat(versions(schema, "p" + i + "_")).containsExactly(1, 2, 3, 4, 5, 6);
         }
     }
 
@@ -314,10 +362,10 @@ class MigrationTest extends PgTestSupport {
         try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
             st.execute(sql);
         }
-        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5);
+        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5, 6);
         World world = open(config);
 
-        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5);
+        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5, 6);
         assertThat(world.eventLog().create(newRun("r1")).created()).isTrue();
         assertThat(world.eventLog().read("r1", 0)).hasSize(1);
     }
