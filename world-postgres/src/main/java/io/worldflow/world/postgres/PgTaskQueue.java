@@ -1,7 +1,6 @@
 package io.worldflow.world.postgres;
 
 import io.worldflow.RunInfo;
-import io.worldflow.event.Event;
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.Lease;

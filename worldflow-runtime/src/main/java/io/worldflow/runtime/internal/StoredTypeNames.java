@@ -41,24 +41,24 @@ final class StoredTypeNames {
 
     /** The stored form of a type name such as {@link io.worldflow.runtime.JsonCodec} records. */
     static String shorten(String type) {
-        String known = SHORTENED.get(type);
-        if (known != null) {
-            return known;
-        }
-        String stored = rewrite(type, true);
-        remember(SHORTENED, type, stored);
-        return stored;
+        return cached(SHORTENED, type, true);
     }
 
     /** The type name that {@link #shorten} stored as {@code stored}; a name stored in full comes back as it is. */
     static String expand(String stored) {
-        String known = EXPANDED.get(stored);
-        if (known != null) {
-            return known;
+        return cached(EXPANDED, stored, false);
+    }
+
+    /** {@link #rewrite}, remembered for the first {@link #MAX_CACHED} texts: a log holds few distinct types. */
+    private static String cached(Map<String, String> cache, String text, boolean shorten) {
+        String known = cache.get(text);
+        if (known == null) {
+            known = rewrite(text, shorten);
+            if (cache.size() < MAX_CACHED) {
+                cache.put(text, known);
+            }
         }
-        String type = rewrite(stored, false);
-        remember(EXPANDED, stored, type);
-        return type;
+        return known;
     }
 
     /** Each name between the delimiters of type arguments ({@code <}, {@code ,}, {@code >}) shortened or expanded. */
@@ -96,12 +96,6 @@ final class StoredTypeNames {
             return stored.substring(1);
         }
         return SIMPLE_TO_FULL.getOrDefault(stored, stored);
-    }
-
-    private static void remember(Map<String, String> cache, String key, String value) {
-        if (cache.size() < MAX_CACHED) {
-            cache.put(key, value);
-        }
     }
 
     private static Map<String, String> inverse(Map<String, String> map) {
