@@ -1,5 +1,7 @@
 package io.worldflow.tck;
 
+import io.worldflow.RunStatus;
+import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.TaskQueue;
 import org.junit.jupiter.api.Test;
@@ -32,6 +34,15 @@ public abstract class TaskQueueContract extends WorldContractSupport {
     /** Whether {@link TaskQueue#subscribe} calls its listener. A world without push support overrides this. */
     protected boolean supportsPush() {
         return true;
+    }
+
+    /**
+     * Whether {@link io.worldflow.spi.World#createLeased} leases a new run's turn to the caller. A world that keeps
+     * the interface's default (it creates only) leaves this false, and the kit checks that its turns are then
+     * leased the usual way.
+     */
+    protected boolean leasesAtCreation() {
+        return false;
     }
 
     // ---- what is due ----
@@ -369,6 +380,101 @@ public abstract class TaskQueueContract extends WorldContractSupport {
         clock.advance(Duration.ofSeconds(10));
 
         assertThat(leaseRun("order-1").deliveries()).isEqualTo(1);
+    }
+
+    // ---- a turn leased as its run is created ----
+
+    @Test
+    void aTurnLeasedAtCreationBelongsToTheCallerAlone() {
+        CreateResult created = world.createLeased(newRun("order-1"), "worker-a", LEASE);
+
+        assertThat(created.created()).isTrue();
+        assertThat(created.run().status()).isEqualTo(RunStatus.PENDING);
+        assertThat(created.run().logLength()).isEqualTo(1);
+        if (!leasesAtCreation()) {
+            assertThat(created.lease()).as("a world that keeps the default leases nothing at creation").isNull();
+            leaseRun("order-1");
+            return;
+        }
+        Lease lease = created.lease();
+        assertThat(lease).isNotNull();
+        assertThat(lease.runId()).isEqualTo("order-1");
+        assertThat(lease.queue()).isEqualTo(QUEUE);
+        assertThat(lease.token()).isNotBlank();
+        assertThat(lease.expiresAt()).isEqualTo(now().plus(LEASE));
+        assertThat(lease.deliveries()).isEqualTo(1);
+        assertThat(info("order-1").status()).isEqualTo(RunStatus.PENDING);
+
+        assertNothingDue();
+        clock.set(lease.expiresAt().minus(MS));
+        assertNothingDue();
+        Lease extended = tasks().extend(lease, LEASE).orElseThrow();
+        tasks().complete(extended, null);
+        clock.advance(Duration.ofHours(1));
+        assertNothingDue();
+    }
+
+    @Test
+    void aTurnLeasedAtCreationIsDeliveredAgainWhenItsLeaseLapses() {
+        Lease first = world.createLeased(newRun("order-1"), "worker-a", LEASE).lease();
+        if (!leasesAtCreation()) {
+            assertThat(first).isNull();
+            return;
+        }
+        clock.set(first.expiresAt().plus(MS));
+
+        Lease again = leaseRun("order-1");
+        assertThat(again.token()).isNotEqualTo(first.token());
+        assertThat(again.deliveries()).isEqualTo(2);
+        assertThat(tasks().extend(first, LEASE)).as("the lapsed lease is stale").isEmpty();
+        tasks().complete(first, null);
+        assertThat(tasks().extend(again, LEASE)).as("the stale lease's complete changed nothing").isPresent();
+    }
+
+    @Test
+    void aTurnLeasedAtCreationIsNotLostOnReopen() {
+        Lease lease = world.createLeased(newRun("order-1"), "worker-a", LEASE).lease();
+
+        reopen();
+
+        clock.set((lease == null ? now() : lease.expiresAt()).plus(MS));
+        assertThat(lease("after-restart", 10)).extracting(Lease::runId).containsExactly("order-1");
+    }
+
+    @Test
+    void createLeasedOfAnIdThatExistsLeasesNothingAndChangesNothing() {
+        create("order-1");
+
+        CreateResult again = world.createLeased(newRun("order-1"), "worker-a", LEASE);
+
+        assertThat(again.created()).isFalse();
+        assertThat(again.lease()).isNull();
+        assertThat(again.run().logLength()).isEqualTo(1);
+        leaseRun("order-1");
+    }
+
+    @Test
+    void createLeasedOfADelayedStartLeasesNothingAndTheTurnIsDueAtItsTime() {
+        Instant availableAt = now().plus(Duration.ofMinutes(5));
+
+        CreateResult created = world.createLeased(newRun("order-1", QUEUE, 0, availableAt), "worker-a", LEASE);
+
+        assertThat(created.created()).isTrue();
+        assertThat(created.lease()).isNull();
+        assertNothingDue();
+        clock.set(availableAt);
+        leaseRun("order-1");
+    }
+
+    @Test
+    void createLeasedForNoTimeOrLessIsRefusedAndCreatesNothing() {
+        for (Duration bad : List.of(Duration.ZERO, Duration.ofSeconds(-1))) {
+            assertThatThrownBy(() -> world.createLeased(newRun("order-1"), "worker-a", bad))
+                    .as("createLeased for %s", bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("leaseFor");
+            assertThat(queries().get("order-1")).as("no run after a refused createLeased").isEmpty();
+        }
+        assertNothingDue();
     }
 
     // ---- durability and concurrency ----

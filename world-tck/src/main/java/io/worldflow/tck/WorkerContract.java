@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -64,6 +65,42 @@ public abstract class WorkerContract extends WorkflowContractSupport {
             }
             assertThat(completions).containsOnly(Map.entry("a", 1), Map.entry("b", 1), Map.entry("c", 1));
         }
+    }
+
+    @Test
+    void runsStartedBesideTheWorkerNeverExceedItsConcurrency() throws Exception {
+        AtomicInteger inStep = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        CountDownLatch release = new CountDownLatch(1);
+        Workflow<Integer, Integer> w = Workflow.define("tck.capacity", Integer.class, (ctx, n) -> ctx.step("hold", () -> {
+            bump("entered");
+            most.accumulateAndGet(inStep.incrementAndGet(), Math::max);
+            try {
+                release.await(20, TimeUnit.SECONDS);
+            } finally {
+                inStep.decrementAndGet();
+            }
+            return n;
+        }));
+        wf = Worldflow.builder().world(world).clock(clock).register(w).build();
+        wf.startWorker(workerOptions().withConcurrency(2));
+        List<RunHandle<Integer>> runs = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            runs.add(wf.start(w, i));
+        }
+        long end = System.nanoTime() + WAIT.toNanos();
+        while (inStep.get() < 2 && System.nanoTime() < end) {
+            pause(5);
+        }
+        pause(300);                                                 // time for a third to start, if one could
+
+        assertThat(most.get()).as("runs in their step at once, with concurrency 2").isEqualTo(2);
+        assertThat(count("entered")).as("runs that began their step").isEqualTo(2);
+        release.countDown();
+        for (int i = 0; i < runs.size(); i++) {
+            assertThat(runs.get(i).result(WAIT)).isEqualTo(i);
+        }
+        assertThat(most.get()).isEqualTo(2);
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -51,6 +52,26 @@ public interface World extends AutoCloseable {
      */
     default LeasedRuns leaseAndLoad(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
         return new LeasedRuns(taskQueue().lease(workerId, queues, max, leaseFor, lookahead), Map.of());
+    }
+
+    /**
+     * Creates the run as {@link EventLog#create} does and, when this call created it and its first turn is due by now,
+     * leases that turn to {@code workerId} for {@code leaseFor} in the same write: a run started in a process whose
+     * worker serves its queue then begins there at once, without a wake-up, a lease and a read of what the caller
+     * already has. The turn is like any other leased turn: no other worker gets it while the lease holds, its holder
+     * extends, completes or releases it, and it is delivered again when the lease lapses. The default creates only,
+     * and the turn is leased the usual way.
+     *
+     * @return the result, with the lease when the turn was leased to {@code workerId}
+     * @throws IllegalArgumentException when {@code leaseFor} is not positive (nothing is created)
+     */
+    default CreateResult createLeased(NewRun run, String workerId, Duration leaseFor) {
+        Objects.requireNonNull(workerId, "workerId");
+        Objects.requireNonNull(leaseFor, "leaseFor");
+        if (leaseFor.isNegative() || leaseFor.isZero()) {
+            throw new IllegalArgumentException("leaseFor must be positive, was " + leaseFor);
+        }
+        return eventLog().create(run);
     }
 
     /** Releases connections and threads. Idempotent. */

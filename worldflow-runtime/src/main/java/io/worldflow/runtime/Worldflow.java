@@ -68,7 +68,7 @@ public final class Worldflow implements AutoCloseable {
     private final Registry registry;
     private final RunCompletions completions;
     private final Object workerLock = new Object();
-    private WorkerLoop worker;
+    private volatile WorkerLoop worker;
     private Committer committer;
     private ClockScheduler scheduler;
     private Thread shutdownHook;
@@ -208,8 +208,10 @@ public final class Worldflow implements AutoCloseable {
                 : options.delay() != null ? now.plus(options.delay()) : now;
         Instant deadline = options.deadline() != null ? options.deadline()
                 : options.timeout() != null ? now.plus(options.timeout()) : null;
-        CreateResult created = world.eventLog().create(new NewRun(runId, workflowName, payload, now, availableAt,
-                deadline, options.queue(), options.priority()));
+        NewRun run = new NewRun(runId, workflowName, payload, now, availableAt, deadline, options.queue(),
+                options.priority());
+        WorkerLoop here = worker;
+        CreateResult created = here != null ? here.create(run) : world.eventLog().create(run);
         if (!created.created() && !created.run().workflow().equals(workflowName)) {
             throw new io.worldflow.RunStateException("run id '" + runId + "' already belongs to a run of workflow '"
                     + created.run().workflow() + "', not '" + workflowName + "'");

@@ -13,12 +13,14 @@ import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.EventLog;
+import io.worldflow.spi.Lease;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -75,6 +77,14 @@ final class LocalEventLog implements EventLog {
 
     @Override
     public CreateResult create(NewRun run) {
+        return create(run, null, null);
+    }
+
+    /**
+     * Creates the run; when {@code leaseTo} is not null and the run is new and due by now, its first turn is
+     * leased to that worker for {@code leaseFor} in the same transaction.
+     */
+    CreateResult create(NewRun run, String leaseTo, Duration leaseFor) {
         Objects.requireNonNull(run, "run");
         WorkflowStarted started = run.startedEvent();
         String events = codec.encodeAll(List.of(started));
@@ -91,14 +101,21 @@ final class LocalEventLog implements EventLog {
             insert.setString(9, run.queue());
             insert.setInt(10, run.priority());
             boolean created = insert.executeUpdate() > 0;
+            Lease lease = null;
             if (created) {
                 PreparedStatement log = tx.prepare(AppendBatch.INSERT_LOG_ROW);
                 AppendBatch.bindLogRow(log, run.runId(), 0, 0, events);
                 log.executeUpdate();
-                TaskRows.insert(tx, run.runId(), run.queue(), run.priority(), run.availableAt());
+                Instant now = clock.instant();
+                if (leaseTo != null && !run.availableAt().isAfter(now)) {
+                    lease = TaskRows.insertLeased(tx, run.runId(), run.queue(), run.priority(), run.availableAt(),
+                            leaseTo, Micros.truncate(now.plus(leaseFor)));
+                } else {
+                    TaskRows.insert(tx, run.runId(), run.queue(), run.priority(), run.availableAt());
+                }
             }
             RunInfo info = rows.find(tx, run.runId()).orElseThrow();
-            return new CreateResult(info, created);
+            return new CreateResult(info, created, lease);
         });
     }
 

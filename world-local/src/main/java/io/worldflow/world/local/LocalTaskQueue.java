@@ -251,7 +251,6 @@ final class LocalTaskQueue implements TaskQueue {
         return notifier.subscribe(dueAt);
     }
 
-    /** A lease with what orders it among the others of the same call. */
     /** A turn that may be leased, with what orders it. */
     private record Candidate(String runId, int priority, long availableAt) {
     }
@@ -283,7 +282,7 @@ final class LocalTaskQueue implements TaskQueue {
         return out.toString();
     }
 
-    private static void requirePositive(Duration leaseFor) {
+    static void requirePositive(Duration leaseFor) {
         Objects.requireNonNull(leaseFor, "leaseFor");
         if (leaseFor.isNegative() || leaseFor.isZero()) {
             throw new IllegalArgumentException("leaseFor must be positive, was " + leaseFor);

@@ -1,8 +1,10 @@
 package io.worldflow.world.local;
 
+import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.EventLog;
 import io.worldflow.spi.LoadedRun;
+import io.worldflow.spi.NewRun;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.Signals;
 import io.worldflow.spi.TaskQueue;
@@ -11,8 +13,10 @@ import io.worldflow.spi.WorldContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Objects;
 
 /** The local world: every facet over one {@link Database}. */
 final class LocalWorld implements World {
@@ -84,6 +88,13 @@ final class LocalWorld implements World {
     @Override
     public Map<String, LoadedRun> load(Collection<String> runIds) {
         return eventLog.load(runIds);
+    }
+
+    @Override
+    public CreateResult createLeased(NewRun run, String workerId, Duration leaseFor) {
+        Objects.requireNonNull(workerId, "workerId");
+        LocalTaskQueue.requirePositive(leaseFor);
+        return eventLog.create(run, workerId, leaseFor);
     }
 
     @Override

@@ -16,6 +16,12 @@ final class TaskRows {
     private static final String INSERT = """
             INSERT INTO tasks (run_id, queue, priority, available_at, deliveries) VALUES (?, ?, ?, ?, 0)""";
 
+    /** A new run's first turn, leased at once: ?5 owner, ?6 lease expiry. */
+    private static final String INSERT_LEASED = """
+            INSERT INTO tasks (run_id, queue, priority, available_at, lease_token, lease_owner, lease_expires, deliveries)
+            VALUES (?1, ?2, ?3, ?4, lower(hex(randomblob(16))), ?5, ?6, 1)
+            RETURNING lease_token""";
+
     /**
      * Makes a run due at ?4: a new row; or an unleased row keeps the earlier due time; a leased row records
      * the request for when its lease ends (and, when the lease has expired, is also due at once).
@@ -64,6 +70,22 @@ final class TaskRows {
         Micros.bind(ps, 4, at);
         ps.executeUpdate();
         tx.wakeAt(Micros.truncate(at));
+    }
+
+    /** A new run's first turn, leased to {@code owner} until {@code expires}: nobody else is woken for it. */
+    static Lease insertLeased(Tx tx, String runId, String queue, int priority, Instant at, String owner,
+                              Instant expires) throws SQLException {
+        PreparedStatement ps = tx.prepare(INSERT_LEASED);
+        ps.setString(1, runId);
+        ps.setString(2, queue);
+        ps.setInt(3, priority);
+        Micros.bind(ps, 4, at);
+        ps.setString(5, owner);
+        Micros.bind(ps, 6, expires);
+        try (ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return new Lease(runId, rs.getString(1), queue, expires, 1);
+        }
     }
 
     /** Makes an existing, unfinished run due at {@code at}, or keeps an earlier due time. */

@@ -13,6 +13,7 @@ import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.EventLog;
+import io.worldflow.spi.Lease;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
 import org.jooq.CommonTableExpression;
@@ -21,6 +22,7 @@ import org.jooq.SelectField;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -58,6 +60,7 @@ final class PgEventLog implements EventLog {
     private final AppendBatch batch;
     private final AppendStatement oneStatement;
     private final Sql create;
+    private final Sql createLeased;
     private final Sql read;
     private final Sql exists;
     private final Sql loadRuns;
@@ -73,7 +76,8 @@ final class PgEventLog implements EventLog {
         this.taskRows = new TaskRows(tables, db.channel());
         this.batch = new AppendBatch(codec, tables, taskRows, db.endChannel());
         this.oneStatement = new AppendStatement(tables, db.channel(), db.endChannel());
-        this.create = createStatement(tables);
+        this.create = createStatement(tables, false);
+        this.createLeased = createStatement(tables, true);
         Tables.Runs r = tables.runs;
         Tables.Log l = tables.log;
         Field<Long> fromSeq = param("fromSeq", Long.class);
@@ -102,9 +106,10 @@ final class PgEventLog implements EventLog {
      * its first turn and the NOTIFY that announces it, as data-modifying parts of one {@code WITH}. The row is
      * inserted where no run has the id, not with {@code ON CONFLICT}, whose speculative insertion writes a
      * second WAL record per run; two creates of one id at the same moment meet at the primary key instead
-     * ({@link #create}).
+     * ({@link #create}). With {@code leased}, the turn is inserted leased to {@code :owner} until {@code :expires}
+     * and nobody is notified: the statement returns the lease's token.
      */
-    private static Sql createStatement(Tables tables) {
+    private static Sql createStatement(Tables tables, boolean leased) {
         Tables.Runs r = tables.runs;
         Tables.Tasks t = tables.tasks;
         Field<String> createdId = field(name("created", "run_id"), String.class);
@@ -122,6 +127,16 @@ final class PgEventLog implements EventLog {
                         param("deadline", Long.class), queue, priority, inline(1L), param("events", String.class))
                         .whereNotExists(selectOne().from(r.table).where(r.runId.eq(runId))))
                 .returningResult(r.runId));
+        if (leased) {
+            CommonTableExpression<?> queued = name("queued").as(insertInto(t.table)
+                    .columns(t.runId, t.queue, t.priority, t.availableAt, t.leaseToken, t.leaseOwner, t.leaseExpires,
+                            t.deliveries)
+                    .select(select(createdId, queue, priority, availableAt, PgTaskQueue.LEASE_TOKEN,
+                            param("owner", String.class), param("expires", Long.class), inline(1)).from(created))
+                    .returningResult(t.leaseToken));
+            return Sql.of(with(created).with(queued).select(field(name("queued", "lease_token"), String.class))
+                    .from(name("queued")));
+        }
         CommonTableExpression<?> queued = name("queued").as(insertInto(t.table)
                 .columns(t.runId, t.queue, t.priority, t.availableAt, t.deliveries)
                 .select(select(createdId, queue, priority, availableAt, inline(0)).from(created))
@@ -133,32 +148,51 @@ final class PgEventLog implements EventLog {
 
     @Override
     public CreateResult create(NewRun run) {
+        return create(run, null, null);
+    }
+
+    /**
+     * Creates the run; when {@code leaseTo} is not null and the run is new and due by now, its first turn is
+     * leased to that worker for {@code leaseFor} in the same statement, which then notifies nobody.
+     */
+    CreateResult create(NewRun run, String leaseTo, Duration leaseFor) {
         Objects.requireNonNull(run, "run");
         WorkflowStarted started = run.startedEvent();
         String events = codec.encodeAll(List.of(started));
+        Instant now = clock.instant();
+        boolean leased = leaseTo != null && !run.availableAt().isAfter(now);
+        Instant expires = leased ? Micros.truncate(now.plus(leaseFor)) : null;
         return db.autocommit("create", SqlFailures.run(run.runId()), tx -> {
+            String token = null;
             boolean isNew;
-            try (Sql.Call call = tx.call(create)
+            try (Sql.Call call = tx.call(leased ? createLeased : create)
                     .set("runId", run.runId()).set("workflow", run.workflow())
                     .set("inputJson", run.input().json()).set("inputType", run.input().type())
                     .set("createdAt", Micros.of(run.createdAt())).set("availableAt", Micros.of(run.availableAt()))
                     .set("deadline", Micros.orNull(run.deadline())).set("queue", run.queue())
                     .set("priority", run.priority())
-                    .set("events", events)
-                    .set("channel", db.channel()).set("due", Database.announcement(run.availableAt()));
-                 ResultSet rs = call.query()) {
+                    .set("events", events);
+                 ResultSet rs = (leased ? call.set("owner", leaseTo).set("expires", Micros.of(expires))
+                         : call.set("channel", db.channel()).set("due", Database.announcement(run.availableAt())))
+                         .query()) {
                 isNew = rs.next();
+                if (isNew && leased) {
+                    token = rs.getString(1);
+                }
             } catch (SQLException e) {
                 if (!SqlFailures.isDuplicateKey(e, tables.runs.table.getName())) {
                     throw e;
                 }
                 isNew = false;      // created by another transaction since this statement began
             }
-            if (isNew) {
-                tx.announced(Micros.truncate(run.availableAt()));
-                return new CreateResult(createdInfo(run), true);
+            if (!isNew) {
+                return new CreateResult(rows.find(tx, run.runId()).orElseThrow(), false);
             }
-            return new CreateResult(rows.find(tx, run.runId()).orElseThrow(), false);
+            if (leased) {
+                return new CreateResult(createdInfo(run), true, new Lease(run.runId(), token, run.queue(), expires, 1));
+            }
+            tx.announced(Micros.truncate(run.availableAt()));
+            return new CreateResult(createdInfo(run), true);
         });
     }
 

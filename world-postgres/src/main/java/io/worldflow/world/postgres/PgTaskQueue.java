@@ -69,7 +69,7 @@ final class PgTaskQueue implements TaskQueue {
      * A new lease's token: 122 random bits ({@code gen_random_uuid()}) in 22 characters of URL-safe base64, not the
      * 36 of a UUID's text, in every leased row's new version.
      */
-    private static final Field<String> LEASE_TOKEN = field(
+    static final Field<String> LEASE_TOKEN = field(
             "rtrim(translate(encode(uuid_send(gen_random_uuid()), 'base64'), '+/', '-_'), '=')", String.class);
 
     private final Database db;
@@ -449,7 +449,7 @@ final class PgTaskQueue implements TaskQueue {
     private record Leased(Lease lease, int priority, long availableAt) {
     }
 
-    private static void requirePositive(Duration leaseFor) {
+    static void requirePositive(Duration leaseFor) {
         Objects.requireNonNull(leaseFor, "leaseFor");
         if (leaseFor.isNegative() || leaseFor.isZero()) {
             throw new IllegalArgumentException("leaseFor must be positive, was " + leaseFor);

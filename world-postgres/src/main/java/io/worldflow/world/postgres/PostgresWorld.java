@@ -1,9 +1,11 @@
 package io.worldflow.world.postgres;
 
+import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.EventLog;
 import io.worldflow.spi.LeasedRuns;
 import io.worldflow.spi.LoadedRun;
+import io.worldflow.spi.NewRun;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.Signals;
 import io.worldflow.spi.TaskQueue;
@@ -19,6 +21,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /** The Postgres world: every facet over one {@link Database}, with wake-ups by LISTEN/NOTIFY. */
@@ -122,6 +125,14 @@ final class PostgresWorld implements World {
     @Override
     public LeasedRuns leaseAndLoad(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
         return taskQueue.leaseAndLoad(workerId, queues, max, leaseFor, lookahead);
+    }
+
+    /** One statement creates the run and leases its first turn, without a NOTIFY. */
+    @Override
+    public CreateResult createLeased(NewRun run, String workerId, Duration leaseFor) {
+        Objects.requireNonNull(workerId, "workerId");
+        PgTaskQueue.requirePositive(leaseFor);
+        return eventLog.create(run, workerId, leaseFor);
     }
 
     @Override

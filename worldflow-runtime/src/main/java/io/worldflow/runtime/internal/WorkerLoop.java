@@ -4,9 +4,11 @@ import io.worldflow.ErrorInfo;
 import io.worldflow.RunInfo;
 import io.worldflow.Workflow;
 import io.worldflow.event.Event;
+import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.LeasedRuns;
 import io.worldflow.spi.LoadedRun;
+import io.worldflow.spi.NewRun;
 import io.worldflow.spi.TaskQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,6 +64,10 @@ public final class WorkerLoop implements AutoCloseable {
     }
 
     private final Map<String, Slot> active = new ConcurrentHashMap<>();
+    /** Guards {@link #leasing} and the free-slot checks that count it. */
+    private final Object capacity = new Object();
+    /** Slots the loop's lease in progress may fill: counted as taken until its turns are in {@link #active}. */
+    private int leasing;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wake = lock.newCondition();
     private boolean signaled;
@@ -168,14 +174,15 @@ public final class WorkerLoop implements AutoCloseable {
             if (free > 0 && free < refill) {
                 free = gather();
             }
-            if (free > 0) {
-                int want = Math.min(free, MAX_LEASE_BATCH);
+            int want = free > 0 ? beginLeasing() : 0;
+            if (want > 0) {
                 LeasedRuns leased;
                 try {
                     leased = engine.world.leaseAndLoad(settings.workerId(), settings.queues(), want, settings.lease(),
                             lookahead);
                     failures = 0;
                 } catch (RuntimeException e) {
+                    doneLeasing();
                     failures++;
                     long backoff = Math.min(5_000, 50L << Math.min(failures, 7));
                     log.warn("leasing work failed ({}); retrying in {} ms", e.toString(), backoff);
@@ -190,6 +197,7 @@ public final class WorkerLoop implements AutoCloseable {
                         fresh.add(new Fresh(slot, l));
                     }
                 }
+                doneLeasing();
                 if (!fresh.isEmpty()) {
                     Thread.ofVirtual().name("wf-start").start(() -> startFresh(fresh, leased.runs()));
                 }
@@ -211,6 +219,65 @@ public final class WorkerLoop implements AutoCloseable {
                 }
             }
             idle(settings.pollInterval());
+        }
+    }
+
+    /** How many turns to lease now (runs started here may have taken slots since the loop looked), counted as taken. */
+    private int beginLeasing() {
+        synchronized (capacity) {
+            leasing = Math.max(0, Math.min(settings.concurrency() - active.size(), MAX_LEASE_BATCH));
+            return leasing;
+        }
+    }
+
+    private void doneLeasing() {
+        synchronized (capacity) {
+            leasing = 0;
+        }
+    }
+
+    /**
+     * Creates a run started in this process. When this worker serves the run's queue and workflow, has a free slot,
+     * and the run is due now, the world is asked to lease its first turn here in the same write
+     * ({@link io.worldflow.spi.World#createLeased}); given the lease, the turn starts at once from what this process
+     * already holds, without a wake-up, a lease and a read. Otherwise the run is created and its turn waits to be
+     * leased like any other.
+     */
+    public CreateResult create(NewRun run) {
+        Slot slot = reserve(run);
+        if (slot == null) {
+            return engine.world.eventLog().create(run);
+        }
+        CreateResult created;
+        try {
+            created = engine.world.createLeased(run, settings.workerId(), settings.lease());
+        } catch (RuntimeException e) {
+            finished(run.runId(), slot);
+            throw e;
+        }
+        if (created.lease() == null) {
+            finished(run.runId(), slot);
+        } else if (stopping) {
+            handBack(created.lease());
+            finished(run.runId(), slot);
+        } else {
+            load(slot, created.lease(), new LoadedRun(created.run(), List.of(run.startedEvent())));
+        }
+        return created;
+    }
+
+    /** A slot for a run about to be created and leased here, or null when it should not be. */
+    private Slot reserve(NewRun run) {
+        if (stopping || !settings.queues().contains(run.queue()) || run.availableAt().isAfter(engine.clock.instant())
+                || engine.registry.find(run.workflow()).isEmpty()) {
+            return null;
+        }
+        synchronized (capacity) {
+            if (active.size() + leasing >= settings.concurrency()) {
+                return null;
+            }
+            Slot slot = new Slot();
+            return active.putIfAbsent(run.runId(), slot) == null ? slot : null;
         }
     }
 

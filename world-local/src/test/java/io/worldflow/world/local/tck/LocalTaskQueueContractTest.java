@@ -19,6 +19,11 @@ class LocalTaskQueueContractTest extends TaskQueueContract {
     }
 
     @Override
+    protected boolean leasesAtCreation() {
+        return true;
+    }
+
+    @Override
     protected WorldConfig config(String storageId) {
         return LocalTck.config(dir, storageId);
     }

@@ -14,6 +14,11 @@ class PgTaskQueueContractTest extends TaskQueueContract {
     }
 
     @Override
+    protected boolean leasesAtCreation() {
+        return true;
+    }
+
+    @Override
     protected WorldConfig config(String storageId) {
         return PgTck.config(storageId);
     }
