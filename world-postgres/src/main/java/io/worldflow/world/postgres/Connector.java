@@ -1,6 +1,7 @@
 package io.worldflow.world.postgres;
 
 import io.worldflow.WorldException;
+import io.worldflow.world.postgres.internal.ListenSocketFactory;
 import org.postgresql.Driver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,6 +19,8 @@ final class Connector {
 
     private static final Logger log = LoggerFactory.getLogger(Connector.class);
     private static final Driver DRIVER = new Driver();
+    /** Whether the driver, which loads a socket factory by name, finds {@link ListenSocketFactory} as this class does. */
+    private static final boolean LISTEN_SOCKETS_VISIBLE = visibleToDriver(ListenSocketFactory.class);
     /** The longest a single connection attempt may take (pgjdbc's connectTimeout, in whole seconds). */
     static final int MAX_CONNECT_SECONDS = 10;
     private static final long FIRST_BACKOFF_MILLIS = 100;
@@ -50,7 +53,24 @@ final class Connector {
 
     /** One attempt. */
     Connection connect(int connectTimeoutSeconds) throws SQLException {
-        Connection c = DRIVER.connect(settings.url(), properties(connectTimeoutSeconds));
+        return connect(properties(connectTimeoutSeconds));
+    }
+
+    /**
+     * One attempt at the LISTEN connection: its sockets hand notifications over as soon as they arrive
+     * ({@link ListenSocketFactory}), unless the URL names a socket factory of its own or the driver cannot see
+     * that class.
+     */
+    Connection connectForListening(int connectTimeoutSeconds) throws SQLException {
+        Properties p = properties(connectTimeoutSeconds);
+        if (LISTEN_SOCKETS_VISIBLE) {
+            p.setProperty("socketFactory", ListenSocketFactory.class.getName());
+        }
+        return connect(p);
+    }
+
+    private Connection connect(Properties properties) throws SQLException {
+        Connection c = DRIVER.connect(settings.url(), properties);
         if (c == null) {
             throw new SQLException("the PostgreSQL driver does not accept the URL " + settings.maskedUrl());
         }
@@ -104,6 +124,19 @@ final class Connector {
                 sleep(Math.min(backoff, Math.max(1, (deadline - now) / 1_000_000)));
                 backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
             }
+        }
+    }
+
+    /** Whether the LISTEN connection gets {@link ListenSocketFactory}'s sockets. */
+    static boolean listenSocketsVisible() {
+        return LISTEN_SOCKETS_VISIBLE;
+    }
+
+    private static boolean visibleToDriver(Class<?> type) {
+        try {
+            return Class.forName(type.getName(), false, Driver.class.getClassLoader()) == type;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
         }
     }
 

@@ -132,7 +132,7 @@ final class DueListener implements AutoCloseable {
         long backoff = FIRST_BACKOFF_MILLIS;
         boolean lost = false;
         while (!closed) {
-            try (Connection c = connector.connect(Connector.MAX_CONNECT_SECONDS)) {
+            try (Connection c = connector.connectForListening(Connector.MAX_CONNECT_SECONDS)) {
                 current = c;
                 if (closed) {
                     return;

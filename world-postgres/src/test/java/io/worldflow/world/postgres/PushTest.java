@@ -11,7 +11,11 @@ import io.worldflow.spi.Lease;
 import io.worldflow.spi.TaskQueue;
 import io.worldflow.spi.World;
 import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
 
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,6 +58,42 @@ class PushTest extends PgTestSupport {
         } finally {
             subscription.close();
         }
+    }
+
+    @Test
+    void theListenConnectionHandsEveryNoticeOverThroughItsOwnSockets() throws Exception {
+        assertThat(Connector.listenSocketsVisible()).as("the driver loads the LISTEN sockets' factory by name").isTrue();
+        Connector connector = new Connector(PgSettings.from(config(freshSchema())));
+        try (Connection listen = connector.connectForListening(Connector.MAX_CONNECT_SECONDS);
+             Connection other = TestPostgres.shared().connect();
+             Statement ls = listen.createStatement();
+             Statement os = other.createStatement()) {
+            ls.execute("LISTEN wf_push_test");
+            PGConnection pg = listen.unwrap(PGConnection.class);
+            os.execute("NOTIFY wf_push_test, 'one'");
+            assertThat(notices(pg, 1)).containsExactly("one");
+
+            os.execute("NOTIFY wf_push_test, 'two'");
+            os.execute("NOTIFY wf_push_test, 'three'");
+            assertThat(notices(pg, 2)).containsExactly("two", "three");
+            assertThat(pg.getNotifications(50)).as("nothing more").isNullOrEmpty();
+            ls.execute("SELECT 1");                                 // the connection still serves statements
+        }
+    }
+
+    /** The payloads of the next {@code n} notices, waiting up to 10 s. */
+    private static List<String> notices(PGConnection pg, int n) throws Exception {
+        List<String> out = new ArrayList<>();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (out.size() < n && System.nanoTime() < end) {
+            PGNotification[] got = pg.getNotifications(500);
+            if (got != null) {
+                for (PGNotification g : got) {
+                    out.add(g.getParameter());
+                }
+            }
+        }
+        return out;
     }
 
     @Test

@@ -1,0 +1,115 @@
+package io.worldflow.world.postgres.internal;
+
+import javax.net.SocketFactory;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Sockets for the world's LISTEN connection, named to the PostgreSQL driver by its {@code socketFactory}
+ * property. After the driver reads a notification it looks for more by reading with a timeout of 1 ms, and only
+ * returns the notification when that read times out: every notice would arrive a millisecond or more late. On these
+ * sockets such a look is answered from what the kernel has already received: a read with a 1 ms timeout and
+ * nothing received fails at once with the timeout's exception, as it would have a millisecond later. Every other
+ * read is the socket's own.
+ *
+ * <p>Public only because the driver instantiates it by name; not part of the world's interface.
+ */
+public final class ListenSocketFactory extends SocketFactory {
+
+    /** The read timeout the driver uses to look for more messages without waiting for them. */
+    static final int LOOK_TIMEOUT_MILLIS = 1;
+
+    public ListenSocketFactory() {
+    }
+
+    @Override
+    public Socket createSocket() {
+        return new ListenSocket();
+    }
+
+    @Override
+    public Socket createSocket(String host, int port) throws IOException {
+        return connected(new InetSocketAddress(host, port));
+    }
+
+    @Override
+    public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
+        Socket s = new ListenSocket();
+        s.bind(new InetSocketAddress(localHost, localPort));
+        s.connect(new InetSocketAddress(host, port));
+        return s;
+    }
+
+    @Override
+    public Socket createSocket(InetAddress host, int port) throws IOException {
+        return connected(new InetSocketAddress(host, port));
+    }
+
+    @Override
+    public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort)
+            throws IOException {
+        Socket s = new ListenSocket();
+        s.bind(new InetSocketAddress(localAddress, localPort));
+        s.connect(new InetSocketAddress(address, port));
+        return s;
+    }
+
+    private static Socket connected(InetSocketAddress address) throws IOException {
+        Socket s = new ListenSocket();
+        s.connect(address);
+        return s;
+    }
+
+    /** A socket that remembers its read timeout, for its input stream to look at. */
+    static final class ListenSocket extends Socket {
+
+        private volatile int readTimeout;
+
+        @Override
+        public void setSoTimeout(int timeout) throws SocketException {
+            super.setSoTimeout(timeout);
+            readTimeout = timeout;
+        }
+
+        @Override
+        public InputStream getInputStream() throws IOException {
+            return new LookingInput(super.getInputStream(), () -> readTimeout == LOOK_TIMEOUT_MILLIS);
+        }
+    }
+
+    /** A socket's input whose reads, while {@code looking}, fail at once unless something was received. */
+    static final class LookingInput extends FilterInputStream {
+
+        private final BooleanSupplier looking;
+
+        LookingInput(InputStream in, BooleanSupplier looking) {
+            super(in);
+            this.looking = looking;
+        }
+
+        @Override
+        public int read() throws IOException {
+            nothingToWaitFor();
+            return in.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            nothingToWaitFor();
+            return in.read(b, off, len);
+        }
+
+        private void nothingToWaitFor() throws IOException {
+            if (looking.getAsBoolean() && in.available() == 0) {
+                throw new SocketTimeoutException("nothing received yet");
+            }
+        }
+    }
+}
