@@ -7,17 +7,24 @@ import io.worldflow.spi.EventLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Group commit: appends from all runs of this process queue here, and one thread hands everything
- * queued to the world as one batch (one transaction). While a commit is in flight the next batch
- * gathers, so the number of commits per run falls as load rises. Order is preserved, so a run may
- * pipeline appends.
+ * Group commit: appends from all runs of this process queue here, and everything queued goes to the world as
+ * one batch (one transaction). While a commit is in flight the next batch gathers, so the number of commits per
+ * run falls as load rises. One commit is in flight at a time and batches leave in the order they were queued,
+ * so a run may pipeline appends.
+ *
+ * <p>A batch is committed by the committer's thread or, when the event log appends in this process
+ * ({@link EventLog#appendsInProcess}), by a thread that is about to wait for one of the queued appends
+ * ({@link #help}) and finds no commit in flight: that thread would only wait for the committer's thread to wake,
+ * commit and wake it in turn.
  */
 public final class Committer implements AutoCloseable {
 
@@ -28,7 +35,13 @@ public final class Committer implements AutoCloseable {
     }
 
     private final EventLog eventLog;
-    private final LinkedBlockingQueue<Request> queue = new LinkedBlockingQueue<>();
+    private final boolean helped;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition work = lock.newCondition();
+    /** Guarded by {@link #lock}. */
+    private final ArrayDeque<Request> queue = new ArrayDeque<>();
+    /** Whether a batch is being committed; guarded by {@link #lock}. */
+    private boolean committing;
     private final Thread thread;
     private volatile boolean closed;
     private long commits;
@@ -36,6 +49,7 @@ public final class Committer implements AutoCloseable {
 
     public Committer(EventLog eventLog) {
         this.eventLog = eventLog;
+        this.helped = eventLog.appendsInProcess();
         this.thread = Thread.ofPlatform().daemon().name("worldflow-committer").start(this::loop);
     }
 
@@ -45,32 +59,103 @@ public final class Committer implements AutoCloseable {
             f.completeExceptionally(new WorldException("the committer is closed", false, null));
             return f;
         }
-        queue.add(new Request(append, f));
+        lock.lock();
+        try {
+            queue.add(new Request(append, f));
+            if (!committing) {
+                work.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
         return f;
     }
 
+    /**
+     * Called by a thread about to wait for {@code awaited}: where the event log appends in this process, while
+     * {@code awaited} is not done and no commit is in flight, this thread commits what is queued itself. Returns
+     * when {@code awaited} is done, another thread commits, or the log appends elsewhere.
+     */
+    public void help(CompletableFuture<?> awaited) {
+        while (helped && !awaited.isDone()) {
+            List<Request> batch = take(false);
+            if (batch == null) {
+                return;
+            }
+            commitAndRelease(batch);
+        }
+    }
+
     private void loop() {
-        List<Request> batch = new ArrayList<>(MAX_BATCH);
-        while (!closed || !queue.isEmpty()) {
-            try {
-                Request first = queue.poll(100, TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    continue;
-                }
-                batch.add(first);
-                queue.drainTo(batch, MAX_BATCH - 1);
-                commit(batch);
-            } catch (InterruptedException e) {
-                if (closed) {
-                    break;
-                }
-            } finally {
-                batch.clear();
+        while (true) {
+            List<Request> batch = take(true);
+            if (batch != null) {
+                commitAndRelease(batch);
+            } else if (closed && idle()) {
+                break;
             }
         }
-        Request r;
-        while ((r = queue.poll()) != null) {
-            r.result.completeExceptionally(new WorldException("the committer is closed", false, null));
+        lock.lock();
+        try {
+            for (Request r : queue) {
+                r.result.completeExceptionally(new WorldException("the committer is closed", false, null));
+            }
+            queue.clear();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Nothing queued and nothing in flight. */
+    private boolean idle() {
+        lock.lock();
+        try {
+            return queue.isEmpty() && !committing;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The next batch, marked as being committed; null when there is none to take (nothing queued, or a commit in
+     * flight). With {@code wait}, waits a while for one first.
+     */
+    private List<Request> take(boolean wait) {
+        lock.lock();
+        try {
+            if (wait && (committing || queue.isEmpty())) {
+                work.await(100, TimeUnit.MILLISECONDS);
+            }
+            if (committing || queue.isEmpty()) {
+                return null;
+            }
+            committing = true;
+            List<Request> batch = new ArrayList<>(Math.min(queue.size(), MAX_BATCH));
+            while (!queue.isEmpty() && batch.size() < MAX_BATCH) {
+                batch.add(queue.poll());
+            }
+            return batch;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void commitAndRelease(List<Request> batch) {
+        try {
+            commit(batch);
+        } finally {
+            lock.lock();
+            try {
+                committing = false;
+                if (!queue.isEmpty()) {
+                    work.signal();
+                }
+            } finally {
+                lock.unlock();
+            }
         }
     }
 
@@ -102,6 +187,12 @@ public final class Committer implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        lock.lock();
+        try {
+            work.signal();
+        } finally {
+            lock.unlock();
+        }
         try {
             thread.join(10_000);
         } catch (InterruptedException e) {

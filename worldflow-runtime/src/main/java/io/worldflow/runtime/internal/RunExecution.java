@@ -464,6 +464,7 @@ final class RunExecution {
             return;
         }
         AppendResult result;
+        engine.committer.help(future);
         try {
             result = future.join();
         } catch (CompletionException e) {

@@ -19,6 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,13 +30,38 @@ class CommitterTest {
     /** An event log that records each batch it is given and answers with {@code answer}. */
     private static final class RecordingLog implements EventLog {
         final List<List<String>> batches = new CopyOnWriteArrayList<>();
+        final List<String> threads = new CopyOnWriteArrayList<>();
+        final List<Append> appended = new CopyOnWriteArrayList<>();
+        final AtomicInteger inFlight = new AtomicInteger();
+        volatile int mostInFlight;
+        final boolean inProcess;
         volatile Function<List<Append>, List<AppendResult>> answer =
                 appends -> appends.stream().map(a -> new AppendResult(true, a.nextSeq(), false)).toList();
         volatile CountDownLatch entered = new CountDownLatch(0);
         volatile CountDownLatch release = new CountDownLatch(0);
 
+        RecordingLog(boolean inProcess) {
+            this.inProcess = inProcess;
+        }
+
+        @Override
+        public boolean appendsInProcess() {
+            return inProcess;
+        }
+
         @Override
         public List<AppendResult> append(List<Append> appends) {
+            mostInFlight = Math.max(mostInFlight, inFlight.incrementAndGet());
+            try {
+                return record(appends);
+            } finally {
+                inFlight.decrementAndGet();
+            }
+        }
+
+        private List<AppendResult> record(List<Append> appends) {
+            threads.add(Thread.currentThread().getName());
+            appended.addAll(appends);
             batches.add(appends.stream().map(Append::runId).toList());
             entered.countDown();
             try {
@@ -72,7 +98,7 @@ class CommitterTest {
         }
     }
 
-    private final RecordingLog log = new RecordingLog();
+    private final RecordingLog log = new RecordingLog(false);
     private final Committer committer = new Committer(log);
 
     @AfterEach
@@ -191,5 +217,96 @@ class CommitterTest {
 
         assertThat(await(first).appended()).isTrue();
         assertThat(await(queued).appended()).isTrue();
+    }
+
+    @Test
+    void aWaitingThreadCommitsTheQueueItselfWhenTheLogAppendsInProcess() throws Exception {
+        RecordingLog inProcess = new RecordingLog(true);
+        Committer helped = new Committer(inProcess);
+        try {
+            Thread waiter = Thread.ofPlatform().name("waiting-run").start(() -> {
+                for (int i = 0; i < 200; i++) {
+                    CompletableFuture<AppendResult> f = helped.submit(statusOnly("r", i));
+                    helped.help(f);
+                    assertThat(f.join().logLength()).isEqualTo(i);
+                }
+            });
+            waiter.join(30_000);
+
+            assertThat(inProcess.batches).flatExtracting(b -> b).hasSize(200);
+            assertThat(inProcess.threads).as("batches the waiting thread committed itself").contains("waiting-run");
+            assertThat(inProcess.mostInFlight).as("commits in flight at once").isEqualTo(1);
+        } finally {
+            helped.close();
+        }
+    }
+
+    @Test
+    void aWaitingThreadLeavesTheCommitToTheCommitterWhenTheLogAppendsElsewhere() throws Exception {
+        for (int i = 0; i < 50; i++) {
+            CompletableFuture<AppendResult> f = committer.submit(statusOnly("r", i));
+            committer.help(f);
+            assertThat(await(f).logLength()).isEqualTo(i);
+        }
+
+        assertThat(log.threads).hasSize(50).containsOnly("worldflow-committer");
+    }
+
+    @Test
+    void helpReturnsWithoutWaitingWhileAnotherCommitIsInFlight() throws Exception {
+        RecordingLog inProcess = new RecordingLog(true);
+        inProcess.entered = new CountDownLatch(1);
+        inProcess.release = new CountDownLatch(1);
+        Committer helped = new Committer(inProcess);
+        try {
+            CompletableFuture<AppendResult> first = helped.submit(statusOnly("r0", 0));
+            assertThat(inProcess.entered.await(5, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<AppendResult> queued = helped.submit(statusOnly("r1", 0));
+
+            helped.help(queued);                            // returns: the commit in flight is not this thread's to wait on
+
+            assertThat(queued).isNotDone();
+            inProcess.release.countDown();
+            assertThat(await(first).appended()).isTrue();
+            assertThat(await(queued).appended()).isTrue();
+            assertThat(inProcess.batches).containsExactly(List.of("r0"), List.of("r1"));
+        } finally {
+            inProcess.release.countDown();
+            helped.close();
+        }
+    }
+
+    @Test
+    void helpersAndTheCommitterKeepEachRunsAppendsInOrderAndCommitOneBatchAtATime() throws Exception {
+        RecordingLog inProcess = new RecordingLog(true);
+        Committer helped = new Committer(inProcess);
+        List<Thread> runs = new ArrayList<>();
+        try {
+            for (int r = 0; r < 8; r++) {
+                String runId = "run-" + r;
+                runs.add(Thread.ofVirtual().start(() -> {
+                    for (int seq = 0; seq < 100; seq += 2) {
+                        helped.submit(statusOnly(runId, seq));                  // pipelined: not waited for
+                        CompletableFuture<AppendResult> f = helped.submit(statusOnly(runId, seq + 1));
+                        helped.help(f);
+                        f.join();
+                    }
+                }));
+            }
+            for (Thread t : runs) {
+                t.join(30_000);
+            }
+
+            assertThat(inProcess.mostInFlight).isEqualTo(1);
+            for (int r = 0; r < 8; r++) {
+                String runId = "run-" + r;
+                List<Long> seqs = inProcess.appended.stream().filter(a -> a.runId().equals(runId))
+                        .map(Append::nextSeq).toList();
+                assertThat(seqs).as("appends of %s in the order submitted", runId)
+                        .containsExactlyElementsOf(java.util.stream.LongStream.range(0, 100).boxed().toList());
+            }
+        } finally {
+            helped.close();
+        }
     }
 }
