@@ -64,10 +64,8 @@ public final class WorkerLoop implements AutoCloseable {
     }
 
     private final Map<String, Slot> active = new ConcurrentHashMap<>();
-    /** Guards {@link #leasing} and the free-slot checks that count it. */
-    private final Object capacity = new Object();
-    /** Slots the loop's lease in progress may fill: counted as taken until its turns are in {@link #active}. */
-    private int leasing;
+    /** What the loop is leasing for and whether a run started here may start at once; its monitor guards both. */
+    private final Slots slots;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wake = lock.newCondition();
     private boolean signaled;
@@ -89,6 +87,7 @@ public final class WorkerLoop implements AutoCloseable {
         this.engine = engine;
         this.settings = settings;
         this.refill = Math.max(1, Math.min(MAX_LEASE_BATCH, settings.concurrency() / 8));
+        this.slots = new Slots(settings.concurrency(), MAX_LEASE_BATCH);
         Duration halfSticky = engine.stickyWait.dividedBy(2);
         this.lookahead = halfSticky.compareTo(MAX_LOOKAHEAD) < 0 ? halfSticky : MAX_LOOKAHEAD;
         this.wakes = new Wakes(engine.scheduler, () -> {
@@ -182,7 +181,7 @@ public final class WorkerLoop implements AutoCloseable {
                             lookahead);
                     failures = 0;
                 } catch (RuntimeException e) {
-                    doneLeasing();
+                    doneLeasing(want, -1);
                     failures++;
                     long backoff = Math.min(5_000, 50L << Math.min(failures, 7));
                     log.warn("leasing work failed ({}); retrying in {} ms", e.toString(), backoff);
@@ -197,7 +196,7 @@ public final class WorkerLoop implements AutoCloseable {
                         fresh.add(new Fresh(slot, l));
                     }
                 }
-                doneLeasing();
+                doneLeasing(want, leases.size());
                 if (!fresh.isEmpty()) {
                     Thread.ofVirtual().name("wf-start").start(() -> startFresh(fresh, leased.runs()));
                 }
@@ -224,21 +223,20 @@ public final class WorkerLoop implements AutoCloseable {
 
     /** How many turns to lease now (runs started here may have taken slots since the loop looked), counted as taken. */
     private int beginLeasing() {
-        synchronized (capacity) {
-            leasing = Math.max(0, Math.min(settings.concurrency() - active.size(), MAX_LEASE_BATCH));
-            return leasing;
+        synchronized (slots) {
+            return slots.beginLeasing(active.size());
         }
     }
 
-    private void doneLeasing() {
-        synchronized (capacity) {
-            leasing = 0;
+    private void doneLeasing(int asked, int got) {
+        synchronized (slots) {
+            slots.leased(asked, got);
         }
     }
 
     /**
-     * Creates a run started in this process. When this worker serves the run's queue and workflow, has a free slot,
-     * and the run is due now, the world is asked to lease its first turn here in the same write
+     * Creates a run started in this process. When this worker serves the run's queue and workflow, has a free slot
+     * that no waiting turn is owed ({@link Slots#mayStartHere}), and the run is due now, the world is asked to lease its first turn here in the same write
      * ({@link io.worldflow.spi.World#createLeased}); given the lease, the turn starts at once from what this process
      * already holds, without a wake-up, a lease and a read. Otherwise the run is created and its turn waits to be
      * leased like any other.
@@ -272,8 +270,8 @@ public final class WorkerLoop implements AutoCloseable {
                 || engine.registry.find(run.workflow()).isEmpty()) {
             return null;
         }
-        synchronized (capacity) {
-            if (active.size() + leasing >= settings.concurrency()) {
+        synchronized (slots) {
+            if (!slots.mayStartHere(active.size())) {
                 return null;
             }
             Slot slot = new Slot();
