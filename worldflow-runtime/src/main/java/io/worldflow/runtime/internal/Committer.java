@@ -136,8 +136,7 @@ public final class Committer implements AutoCloseable {
             }
             return batch;
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
+            return null;                    // only the committer's own thread waits here, and it goes on
         } finally {
             lock.unlock();
         }
