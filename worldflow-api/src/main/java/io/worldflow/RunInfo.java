@@ -20,7 +20,9 @@ import java.util.Objects;
  * @param priority        higher is leased first
  * @param logLength       number of events in its log (the next sequence number)
  * @param cancelRequest   the cancellation requested and not yet carried out, or null
- * @param held            why the run is held (a determinism violation), or null when it is not
+ * @param held            why the run is held (its code no longer matches its history, or no worker knows its
+ *                        workflow), or null when it is not; a held run keeps the status it had
+ * @param heldSince       when the run was first held since it last made progress, or null when it is not held
  */
 public record RunInfo(
         String runId,
@@ -37,7 +39,8 @@ public record RunInfo(
         int priority,
         long logLength,
         CancelRequest cancelRequest,
-        ErrorInfo held) {
+        ErrorInfo held,
+        Instant heldSince) {
 
     /**
      * A request to cancel a run.
@@ -64,6 +67,7 @@ public record RunInfo(
         return cancelRequest != null;
     }
 
+    /** Whether the run is held: it neither fails nor goes on until a deploy whose code matches its history. */
     public boolean isHeld() {
         return held != null;
     }

@@ -7,6 +7,7 @@ import java.util.Set;
  * A filter over runs, newest first, paginated by an opaque cursor.
  *
  * @param statuses      only runs in one of these statuses; empty for all
+ * @param held          only held runs when true, only runs not held when false; null for both
  * @param workflow      only runs of this workflow; null for all
  * @param idPrefix      only runs whose id starts with this; null for all
  * @param createdAfter  only runs created at or after this instant; null for no bound
@@ -14,7 +15,7 @@ import java.util.Set;
  * @param limit         page size, 1..1000
  * @param cursor        the {@link RunPage#nextCursor()} of the previous page, or null for the first
  */
-public record RunQuery(Set<RunStatus> statuses, String workflow, String idPrefix,
+public record RunQuery(Set<RunStatus> statuses, Boolean held, String workflow, String idPrefix,
                        Instant createdAfter, Instant createdBefore, int limit, String cursor) {
 
     public static final int MAX_LIMIT = 1000;
@@ -28,30 +29,35 @@ public record RunQuery(Set<RunStatus> statuses, String workflow, String idPrefix
 
     /** All runs, 50 per page. */
     public static RunQuery all() {
-        return new RunQuery(Set.of(), null, null, null, null, 50, null);
+        return new RunQuery(Set.of(), null, null, null, null, null, 50, null);
     }
 
     public RunQuery withStatuses(RunStatus... s) {
-        return new RunQuery(Set.of(s), workflow, idPrefix, createdAfter, createdBefore, limit, cursor);
+        return new RunQuery(Set.of(s), held, workflow, idPrefix, createdAfter, createdBefore, limit, cursor);
+    }
+
+    /** Only held runs ({@code true}), only runs not held ({@code false}), or both ({@code null}). */
+    public RunQuery withHeld(Boolean h) {
+        return new RunQuery(statuses, h, workflow, idPrefix, createdAfter, createdBefore, limit, cursor);
     }
 
     public RunQuery withWorkflow(String w) {
-        return new RunQuery(statuses, w, idPrefix, createdAfter, createdBefore, limit, cursor);
+        return new RunQuery(statuses, held, w, idPrefix, createdAfter, createdBefore, limit, cursor);
     }
 
     public RunQuery withIdPrefix(String p) {
-        return new RunQuery(statuses, workflow, p, createdAfter, createdBefore, limit, cursor);
+        return new RunQuery(statuses, held, workflow, p, createdAfter, createdBefore, limit, cursor);
     }
 
     public RunQuery withCreated(Instant after, Instant before) {
-        return new RunQuery(statuses, workflow, idPrefix, after, before, limit, cursor);
+        return new RunQuery(statuses, held, workflow, idPrefix, after, before, limit, cursor);
     }
 
     public RunQuery withLimit(int l) {
-        return new RunQuery(statuses, workflow, idPrefix, createdAfter, createdBefore, l, cursor);
+        return new RunQuery(statuses, held, workflow, idPrefix, createdAfter, createdBefore, l, cursor);
     }
 
     public RunQuery withCursor(String c) {
-        return new RunQuery(statuses, workflow, idPrefix, createdAfter, createdBefore, limit, c);
+        return new RunQuery(statuses, held, workflow, idPrefix, createdAfter, createdBefore, limit, c);
     }
 }

@@ -80,7 +80,7 @@ public abstract class EventLogContract extends WorldContractSupport {
 
         assertThat(result.created()).isTrue();
         RunInfo expected = new RunInfo("order-1", WORKFLOW, RunStatus.PENDING, run.input(), null, null,
-                createdAt, createdAt, availableAt, deadline, "billing", 7, 1, null, null);
+                createdAt, createdAt, availableAt, deadline, "billing", 7, 1, null, null, null);
         assertThat(result.run()).isEqualTo(expected);
         assertThat(queries().get("order-1")).contains(expected);
         assertThat(log().read("order-1", 0)).containsExactly(

@@ -304,6 +304,37 @@ public abstract class RunProjectionContract extends WorldContractSupport {
     }
 
     @Test
+    void aHoldKeepsTheTimeItBeganUntilTheRunMakesProgress() {
+        create("order-1");
+        markRunning("order-1");
+        assertThat(info("order-1").heldSince()).isNull();
+        Instant first = now();
+
+        log().hold("order-1", ErrorInfo.of("io.worldflow.NonDeterministicWorkflowException", "first"));
+        clock.advance(Duration.ofMinutes(1));
+        ErrorInfo again = ErrorInfo.of("io.worldflow.NonDeterministicWorkflowException", "again");
+        log().hold("order-1", again);
+
+        RunInfo held = info("order-1");
+        assertThat(held.held()).as("the latest reason").isEqualTo(again);
+        assertThat(held.heldSince()).as("since the first hold").isEqualTo(first);
+
+        appendStep("order-1", RunStatus.RUNNING);
+        assertThat(info("order-1").heldSince()).isNull();
+
+        clock.advance(Duration.ofMinutes(1));
+        Instant second = now();
+        log().hold("order-1", again);
+        assertThat(info("order-1").heldSince()).as("a new hold begins anew").isEqualTo(second);
+    }
+
+    @Test
+    void holdOnAnUnknownRunThrowsRunNotFound() {
+        assertThatThrownBy(() -> log().hold("ghost", sampleError())).isInstanceOf(RunNotFoundException.class);
+        assertThat(queries().get("ghost")).isEmpty();
+    }
+
+    @Test
     void holdSurvivesReopen() {
         create("order-1");
         ErrorInfo reason = sampleError();

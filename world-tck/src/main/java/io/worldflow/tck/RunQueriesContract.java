@@ -313,6 +313,50 @@ public abstract class RunQueriesContract extends WorldContractSupport {
     }
 
     @Test
+    void listAndCountFilterByHold() {
+        givenRunsInEveryStatus();
+        log().hold("sleeping", sampleError());
+        log().hold("waiting", sampleError());
+        log().hold("pending", sampleError());
+        appendStep("pending", RunStatus.RUNNING);           // made progress: no longer held
+
+        assertThat(ids(queries().list(RunQuery.all().withHeld(true)))).containsExactly("waiting", "sleeping");
+        assertThat(ids(queries().list(RunQuery.all().withHeld(false))))
+                .containsExactly("canceled", "failed", "completed", "running", "pending");
+        assertThat(ids(queries().list(RunQuery.all().withHeld(true).withStatuses(RunStatus.WAITING))))
+                .containsExactly("waiting");
+        assertThat(ids(queries().list(RunQuery.all().withHeld(true).withWorkflow(WORKFLOW).withIdPrefix("sl"))))
+                .containsExactly("sleeping");
+        assertThat(ids(queries().list(RunQuery.all().withHeld(true).withWorkflow("tck.other")))).isEmpty();
+
+        Map<RunStatus, Long> held = complete(queries().countByStatus(RunQuery.all().withHeld(true)));
+        assertThat(held.get(RunStatus.SLEEPING)).isEqualTo(1);
+        assertThat(held.get(RunStatus.WAITING)).isEqualTo(1);
+        assertThat(held.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(2);
+        Map<RunStatus, Long> notHeld = complete(queries().countByStatus(RunQuery.all().withHeld(false)));
+        assertThat(notHeld.get(RunStatus.SLEEPING)).isZero();
+        assertThat(notHeld.get(RunStatus.RUNNING)).isEqualTo(2);
+        assertThat(notHeld.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(5);
+    }
+
+    @Test
+    void heldRunsPageWithTheirCursor() {
+        List<String> created = givenManyRuns(12);
+        List<String> heldIds = new ArrayList<>();
+        for (int i = 0; i < created.size(); i += 2) {
+            log().hold(created.get(i), sampleError());
+            heldIds.addFirst(created.get(i));
+        }
+
+        List<String> seen = new ArrayList<>();
+        for (RunPage page : allPages(RunQuery.all().withHeld(true).withLimit(4))) {
+            seen.addAll(ids(page));
+        }
+
+        assertThat(seen).containsExactlyElementsOf(heldIds);
+    }
+
+    @Test
     void countByStatusOfAnEmptyWorldIsAllZero() {
         assertThat(complete(queries().countByStatus(RunQuery.all()))).allSatisfy((s, n) -> assertThat(n).isZero());
     }

@@ -3,6 +3,7 @@ package io.worldflow.tck;
 import io.worldflow.DeadlineExceededException;
 import io.worldflow.NonDeterministicWorkflowException;
 import io.worldflow.NonRetryableException;
+import io.worldflow.ResultTimeoutException;
 import io.worldflow.RetryPolicy;
 import io.worldflow.RunFinishedException;
 import io.worldflow.RunHandle;
@@ -189,6 +190,62 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
         clock.advance(Duration.ofMinutes(1));
         assertThat(wf.handle(run.id(), String.class).result(WAIT)).isEqualTo("r1s");
         assertThat(count("reserve")).isEqualTo(1);
+        assertThat(wf.run(run.id()).orElseThrow().isHeld()).isFalse();
+    }
+
+    @Test
+    void aWorkerThatStartsRetriesItsHeldRunsAtOnceAndAReplayThatMatchesClearsTheHold() {
+        Workflow<String, String> v1 = Workflow.define("tck.redeploy", String.class, (ctx, in) -> {
+            String a = ctx.step("reserve", () -> "r" + bump("reserve"));
+            return a + ctx.awaitSignal("go", String.class);
+        });
+        Workflow<String, String> broken = Workflow.define("tck.redeploy", String.class, (ctx, in) -> {
+            String a = ctx.step("charge", () -> "c" + bump("charge"));
+            return a + ctx.awaitSignal("go", String.class);
+        });
+        worldflow(v1);
+        RunHandle<String> run = wf.start(v1, "x");
+        awaitStatus(run.id(), RunStatus.WAITING);
+
+        restart(broken);
+        wf.signal(run.id(), "note", "a signal it does not wait for: its turn replays the changed code");
+        RunInfo held = awaitRun(run.id(), "held", RunInfo::isHeld);
+        assertThat(held.status()).as("a held run keeps its status").isEqualTo(RunStatus.WAITING);
+        assertThat(held.heldSince()).isNotNull();
+        assertThatThrownBy(() -> wf.handle(run.id(), String.class).result(Duration.ofMillis(100)))
+                .isInstanceOf(ResultTimeoutException.class)
+                .hasMessageContaining("held since " + held.heldSince())
+                .hasMessageContaining(NonDeterministicWorkflowException.class.getSimpleName())
+                .hasMessageContaining("reserve");
+
+        restart(v1);    // the manual clock stands still: no hold-retry interval passes
+        RunInfo resumed = awaitRun(run.id(), "no longer held", r -> !r.isHeld());
+        assertThat(resumed.status()).as("it waits for its signal again").isEqualTo(RunStatus.WAITING);
+        assertThat(resumed.heldSince()).isNull();
+        wf.signal(run.id(), "go", "!");
+        assertThat(wf.handle(run.id(), String.class).result(WAIT)).isEqualTo("r1!");
+        assertThat(count("charge")).isZero();
+    }
+
+    @Test
+    void aRunOfAnUnregisteredWorkflowResumesAtOnceWhenAWorkerThatKnowsItStarts() {
+        Workflow<String, String> napper = Workflow.define("tck.napper", String.class, (ctx, in) -> {
+            ctx.sleep("nap", Duration.ofHours(1));
+            return in + ctx.step("wake", () -> "!" + bump("wake"));
+        });
+        Workflow<String, String> other = Workflow.define("tck.other-workflow", String.class, (ctx, in) -> in);
+        worldflow(napper);
+        RunHandle<String> run = wf.start(napper, "x");
+        awaitStatus(run.id(), RunStatus.SLEEPING);
+
+        restart(other);
+        clock.advance(Duration.ofHours(1));
+        RunInfo held = awaitRun(run.id(), "held", RunInfo::isHeld);
+        assertThat(held.held().type()).isEqualTo(UnknownWorkflowException.class.getName());
+        assertThat(held.held().message()).contains("tck.napper");
+
+        restart(napper);
+        assertThat(wf.handle(run.id(), String.class).result(WAIT)).isEqualTo("x!1");
         assertThat(wf.run(run.id()).orElseThrow().isHeld()).isFalse();
     }
 

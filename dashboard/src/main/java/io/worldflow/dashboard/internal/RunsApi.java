@@ -190,7 +190,7 @@ final class RunsApi {
         }
         Instant after = instant(ctx, "createdAfter");
         Instant before = instant(ctx, "createdBefore");
-        return new RunQuery(statuses, param(ctx, "workflow", MAX_TEXT), param(ctx, "idPrefix", MAX_TEXT), after,
+        return new RunQuery(statuses, null, param(ctx, "workflow", MAX_TEXT), param(ctx, "idPrefix", MAX_TEXT), after,
                 before, limit, cursor);
     }
 

@@ -34,7 +34,7 @@ final class AppendBatch {
     static final String INSERT_LOG_ROW = "INSERT INTO event_log (run_id, seq, last_seq, events) VALUES (?, ?, ?, ?)";
     private static final String UPDATE_RUN = """
             UPDATE runs SET status = ?, log_length = ?, updated_at = ?, output_json = ?, output_type = ?, error = ?,
-                held = NULL
+                held = NULL, held_since = NULL
             WHERE run_id = ?""";
     private static final String CONSUME_SIGNAL = "DELETE FROM signals WHERE id = ? AND run_id = ?";
 

@@ -55,9 +55,11 @@ final class LocalEventLog implements EventLog {
     private static final String LOG_STATE = "SELECT log_length FROM runs WHERE run_id = ?";
     private static final String REOPEN = """
             UPDATE runs SET status = 'PENDING', log_length = ?, updated_at = ?, output_json = NULL, output_type = NULL,
-                            error = NULL, held = NULL
+                            error = NULL, held = NULL, held_since = NULL
             WHERE run_id = ?""";
-    private static final String HOLD = "UPDATE runs SET held = ?, updated_at = ? WHERE run_id = ?";
+    /** A hold keeps the time it began while it lasts; an append or a reopen ends it (both columns back to NULL). */
+    private static final String HOLD =
+            "UPDATE runs SET held = ?, held_since = COALESCE(held_since, ?), updated_at = ? WHERE run_id = ?";
 
     static final int LOAD_CHUNK = 200;
 
@@ -285,9 +287,11 @@ final class LocalEventLog implements EventLog {
             }
             if (!target.get().status().isTerminal()) {
                 PreparedStatement ps = tx.prepare(HOLD);
+                Instant now = clock.instant();
                 ps.setString(1, json);
-                Micros.bind(ps, 2, clock.instant());
-                ps.setString(3, runId);
+                Micros.bind(ps, 2, now);
+                Micros.bind(ps, 3, now);
+                ps.setString(4, runId);
                 ps.executeUpdate();
             }
             return null;

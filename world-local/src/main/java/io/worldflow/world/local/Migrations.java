@@ -25,7 +25,7 @@ final class Migrations {
 
     /** The scripts this code knows, oldest first; the last one's version is the newest schema it supports. */
     static final List<String> SCRIPTS = List.of("V1__init.sql", "V2__signal_keys.sql", "V3__lease_order.sql",
-            "V4__log_rows.sql", "V5__log_rows_without_identity.sql");
+            "V4__log_rows.sql", "V5__log_rows_without_identity.sql", "V6__held_since.sql");
     static final int LATEST = SCRIPTS.size();
 
     private static final String VERSION_TABLE = """

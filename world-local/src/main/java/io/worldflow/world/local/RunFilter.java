@@ -29,6 +29,9 @@ final class RunFilter {
             }
             f.conditions.add("status IN (" + String.join(", ", marks) + ")");
         }
+        if (query.held() != null) {
+            f.conditions.add(query.held() ? "held IS NOT NULL" : "held IS NULL");
+        }
         if (query.workflow() != null) {
             f.add("workflow = ?", query.workflow());
         }

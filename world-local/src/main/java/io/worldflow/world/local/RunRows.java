@@ -18,7 +18,7 @@ final class RunRows {
     /** The columns {@link #map} expects, in order. */
     static final String COLUMNS = "run_id, workflow, status, input_json, input_type, output_json, output_type, error,"
             + " created_at, updated_at, available_at, deadline, queue, priority, log_length, cancel_requested, held,"
-            + " cancel_reason, cancel_requested_at";
+            + " cancel_reason, cancel_requested_at, held_since";
 
     private static final String FIND = "SELECT " + COLUMNS + " FROM runs WHERE run_id = ?";
 
@@ -55,7 +55,8 @@ final class RunRows {
                 rs.getLong(15),
                 rs.getInt(16) != 0 && !status.isTerminal()
                         ? new RunInfo.CancelRequest(rs.getString(18), Micros.read(rs, 19)) : null,
-                error(rs.getString(17)));
+                error(rs.getString(17)),
+                Micros.read(rs, 20));
     }
 
     static RunStatus status(String stored, String runId) {

@@ -50,7 +50,7 @@ class LocalEventLogTest extends LocalWorldTestSupport {
         assertThat(result.created()).isTrue();
         assertThat(result.run()).isEqualTo(new RunInfo("r1", "order.v1", RunStatus.PENDING,
                 new Payload("{\"id\":7}", "com.acme.Order"), null, null, now(), now(), now().plusSeconds(5),
-                deadline, "orders", 3, 1, null, null));
+                deadline, "orders", 3, 1, null, null, null));
         assertThat(world.runQueries().get("r1")).contains(result.run());
         assertThat(world.eventLog().read("r1", 0)).containsExactly(newRun.startedEvent());
         assertThat(world.taskQueue().nextDue(Set.of("orders"))).contains(now().plusSeconds(5));

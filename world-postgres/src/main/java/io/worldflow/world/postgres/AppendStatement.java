@@ -197,6 +197,7 @@ final class AppendStatement {
                 .set(r.outputType, field(name("pr", "output_type"), String.class))
                 .set(r.error, field(name("pr", "error"), String.class))
                 .set(r.held, inline((String) null))
+                .set(r.heldSince, inline((Long) null))
                 .from(projections)
                 // the ids also as a condition of their own: runs is read through its key, not scanned for the join
                 .where(r.runId.eq(any(param("ids", String[].class)))

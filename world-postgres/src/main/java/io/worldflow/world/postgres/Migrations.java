@@ -26,7 +26,8 @@ final class Migrations {
 
     /** The scripts this code knows, oldest first; the last one's version is the newest schema it supports. */
     static final List<String> SCRIPTS = List.of("V1__init.sql", "V2__signal_keys.sql", "V3__log_rows.sql",
-            "V4__run_indexes.sql", "V5__task_indexes.sql", "V6__started_in_runs.sql");
+            "V4__run_indexes.sql", "V5__task_indexes.sql", "V6__started_in_runs.sql",
+            "V7__held_since.sql");
     static final int LATEST = SCRIPTS.size();
 
     private static final String VERSION_TABLE = """

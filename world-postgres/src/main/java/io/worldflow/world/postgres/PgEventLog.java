@@ -45,6 +45,7 @@ import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.param;
 import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.selectOne;
+import static org.jooq.impl.DSL.val;
 import static org.jooq.impl.DSL.with;
 
 /** Runs and their event logs in the {@code runs} and {@code event_log} tables. */
@@ -321,7 +322,7 @@ final class PgEventLog implements EventLog {
                     .set(r.status, RunStatus.PENDING.name())
                     .set(r.logLength, retried.seq() + 1)
                     .set(r.updatedAt, Micros.of(retried.at()))
-                    .setNull(r.outputJson).setNull(r.outputType).setNull(r.error).setNull(r.held)
+                    .setNull(r.outputJson).setNull(r.outputType).setNull(r.error).setNull(r.held).setNull(r.heldSince)
                     .where(r.runId.eq(runId))
                     .execute();
             taskRows.makeDue(tx, runId, target.queue(), target.priority(), retried.at(), clock.instant());
@@ -342,9 +343,11 @@ final class PgEventLog implements EventLog {
                 throw new RunNotFoundException(runId);
             }
             if (!target.get().status().isTerminal()) {
+                long now = Micros.of(clock.instant());
                 tx.dsl().update(r.table)
                         .set(r.held, json)
-                        .set(r.updatedAt, Micros.of(clock.instant()))
+                        .set(r.heldSince, coalesce(r.heldSince, val(now)))   // a hold keeps the time it began
+                        .set(r.updatedAt, now)
                         .where(r.runId.eq(runId))
                         .execute();
             }
@@ -357,7 +360,7 @@ final class PgEventLog implements EventLog {
         Instant createdAt = Micros.truncate(run.createdAt());
         return new RunInfo(run.runId(), run.workflow(), RunStatus.PENDING, run.input(), null, null, createdAt,
                 createdAt, Micros.truncate(run.availableAt()), Micros.truncate(run.deadline()), run.queue(),
-                run.priority(), 1, null, null);
+                run.priority(), 1, null, null, null);
     }
 
     /**

@@ -37,6 +37,9 @@ final class RunFilter {
         if (withStatuses && !query.statuses().isEmpty()) {
             conditions.add(statusIn(runs, query.statuses()));
         }
+        if (query.held() != null) {
+            conditions.add(query.held() ? runs.held.isNotNull() : runs.held.isNull());
+        }
         if (query.workflow() != null) {
             conditions.add(runs.workflow.eq(query.workflow()));
         }

@@ -30,7 +30,7 @@ final class RunRows {
         this.columns = new SelectField<?>[]{runs.runId, runs.workflow, runs.status, runs.inputJson, runs.inputType,
                 runs.outputJson, runs.outputType, runs.error, runs.createdAt, runs.updatedAt, runs.availableAt,
                 runs.deadline, runs.queue, runs.priority, runs.logLength, runs.cancelRequested, runs.held,
-                runs.cancelReason, runs.cancelRequestedAt};
+                runs.cancelReason, runs.cancelRequestedAt, runs.heldSince};
         this.find = Sql.of(select(columns).from(runs.table).where(runs.runId.eq(param("runId", String.class))));
     }
 
@@ -65,7 +65,8 @@ final class RunRows {
                 rs.getInt(o + 14),
                 rs.getLong(o + 15),
                 cancelRequested ? new RunInfo.CancelRequest(rs.getString(o + 18), instant(rs, o + 19)) : null,
-                error(rs.getString(o + 17)));
+                error(rs.getString(o + 17)),
+                instant(rs, o + 20));
     }
 
     /** The column as an instant, or null when it is NULL. */

@@ -55,6 +55,8 @@ final class Tables {
         final Field<String> cancelReason;
         final Field<Long> cancelRequestedAt;
         final Field<String> held;
+        /** When the run's hold began (microseconds), null while it is not held. */
+        final Field<Long> heldSince;
         /**
          * The run's first log record (its {@code WorkflowStarted}, seq 0), as {@link Log#events} would hold it; null
          * for a run created before schema version 6, whose first record is its {@code event_log} row at seq 0.
@@ -83,6 +85,7 @@ final class Tables {
             cancelReason = field(t.append("cancel_reason"), String.class);
             cancelRequestedAt = field(t.append("cancel_requested_at"), Long.class);
             held = field(t.append("held"), String.class);
+            heldSince = field(t.append("held_since"), Long.class);
             started = field(t.append("started"), String.class);
         }
     }

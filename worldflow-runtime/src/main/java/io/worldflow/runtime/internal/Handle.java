@@ -67,7 +67,7 @@ public final class Handle<O> implements RunHandle<O> {
                 }
                 long left = end - System.nanoTime();
                 if (left <= 0) {
-                    throw new ResultTimeoutException(runId, timeout, info.status());
+                    throw new ResultTimeoutException(runId, timeout, info);
                 }
                 completions.await(runId, Math.min(poll, left));
                 poll = Math.min(poll * 2, MAX_POLL_NANOS);

@@ -101,7 +101,7 @@ final class RunExecution {
         this.info = info;
         this.workflow = workflow;
         this.history = history;
-        this.runLog = new RunLog(engine, runId, history.size(), info.status());
+        this.runLog = new RunLog(engine, runId, history.size(), info.status(), info.isHeld());
         this.cancelRequested = info.cancelRequested();
     }
 

@@ -36,14 +36,17 @@ final class RunLog {
     private List<Long> consumed = new ArrayList<>();
     private final Set<Long> claimedSignals = new HashSet<>();
     private volatile RunStatus projected;
+    /** Whether the world still marks the run held: its code matched the history this time, so the turn's end clears that. */
+    private boolean held;
     /** The last append sent (null before the first): it holds every event before the buffered ones. */
     private CompletableFuture<AppendResult> lastAppend;
 
-    RunLog(Engine engine, String runId, long nextSeq, RunStatus projected) {
+    RunLog(Engine engine, String runId, long nextSeq, RunStatus projected, boolean held) {
         this.engine = engine;
         this.runId = runId;
         this.nextSeq = nextSeq;
         this.projected = projected;
+        this.held = held;
     }
 
     /**
@@ -109,12 +112,12 @@ final class RunLog {
     /**
      * Sends what is buffered as one append with the run's new status (and, with {@code end}, the end of
      * the turn). When there is nothing to write the turn's end goes straight to the task queue and the
-     * result is null.
+     * result is null. A run that was held ends its turn with an append even so: any append clears the hold.
      */
     CompletableFuture<AppendResult> submit(RunStatus status, TurnEnd end) {
         lock.lock();
         try {
-            if (pending.isEmpty() && consumed.isEmpty() && (end == null || status == projected)) {
+            if (pending.isEmpty() && consumed.isEmpty() && (end == null || (status == projected && !held))) {
                 if (end != null) {
                     engine.world.taskQueue().complete(end.lease(), end.wakeAt());
                 }
@@ -123,6 +126,7 @@ final class RunLog {
             Append append = new Append(runId, nextSeq - pending.size(), pending, status, consumed, end);
             pending = new ArrayList<>();
             consumed = new ArrayList<>();
+            held = false;
             lastAppend = engine.committer.submit(append).thenApply(result -> {
                 if (result.appended()) {
                     projected = status;

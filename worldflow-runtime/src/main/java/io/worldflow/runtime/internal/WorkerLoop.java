@@ -164,6 +164,7 @@ public final class WorkerLoop implements AutoCloseable {
     }
 
     private void loop() {
+        HeldRuns.retry(engine.world, engine.registry.names(), engine.clock.instant());
         long failures = 0;
         while (!stopping) {
             if (pokeSignalWaiters) {

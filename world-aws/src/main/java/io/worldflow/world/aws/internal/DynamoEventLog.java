@@ -91,7 +91,7 @@ final class DynamoEventLog implements EventLog {
         return new RunInfo(run.runId(), run.workflow(), RunStatus.PENDING, run.input(), null, null, created, created,
                 Attrs.instant(micros(run.availableAt())),
                 run.deadline() == null ? null : Attrs.instant(micros(run.deadline())), run.queue(), run.priority(), 1,
-                null, null);
+                null, null, null);
     }
 
     RunInfo info(String runId) {
@@ -158,7 +158,8 @@ final class DynamoEventLog implements EventLog {
             TurnState turn = TurnState.of(item);
             TurnState next = nextTurn(a, turn);
             Update u = new Update(store.tables.runs(), RunItem.key(a.runId()));
-            u.set(RunItem.LENGTH, n(a.nextSeq())).set(RunItem.STATUS, s(a.status().name())).remove(RunItem.HELD);
+            u.set(RunItem.LENGTH, n(a.nextSeq())).set(RunItem.STATUS, s(a.status().name())).remove(RunItem.HELD)
+                    .remove(RunItem.HELD_SINCE).remove(RunItem.HELD_KEY);
             if (a.lastAt() != null) {
                 u.set(RunItem.UPDATED, n(micros(a.lastAt())));
             }
@@ -302,7 +303,8 @@ final class DynamoEventLog implements EventLog {
             Update u = new Update(store.tables.runs(), RunItem.key(runId));
             u.set(RunItem.LENGTH, n(retried.seq() + 1)).set(RunItem.STATUS, s(RunStatus.PENDING.name()))
                     .set(RunItem.UPDATED, n(micros(retried.at())))
-                    .remove(RunItem.ERROR).remove(RunItem.ERROR_REF).remove(RunItem.HELD);
+                    .remove(RunItem.ERROR).remove(RunItem.ERROR_REF).remove(RunItem.HELD)
+                    .remove(RunItem.HELD_SINCE).remove(RunItem.HELD_KEY);
             next.writeTo(u, runId);
             u.when("#" + RunItem.LENGTH + " = ?", n(retried.seq()));
             turn.expectOn(u);
@@ -329,7 +331,11 @@ final class DynamoEventLog implements EventLog {
                     truncate(reason.stackTrace()), reason.causeTypes()));
         }
         Update u = new Update(store.tables.runs(), RunItem.key(runId)).set(RunItem.HELD, s(json))
+                .set(RunItem.HELD_KEY, s(RunItem.HELD_KEY_VALUE))
                 .when("attribute_exists(#" + RunItem.ID + ")");
+        // a hold keeps the time it began while it lasts
+        u.setExpression(u.name(RunItem.HELD_SINCE) + " = if_not_exists(" + u.name(RunItem.HELD_SINCE) + ", "
+                + u.value(n(store.nowMicros())) + ")");
         try {
             AwsFailures.call("holding run " + runId, () -> store.dynamo.updateItem(u.request()));
         } catch (ConditionalCheckFailedException e) {

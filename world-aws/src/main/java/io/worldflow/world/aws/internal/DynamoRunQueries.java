@@ -12,11 +12,14 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
 
 import static io.worldflow.world.aws.internal.Attrs.micros;
 import static io.worldflow.world.aws.internal.Attrs.s;
@@ -26,7 +29,9 @@ import static io.worldflow.world.aws.internal.Attrs.str;
  * Lists runs newest first from the runs table's indexes, all sorted by {@code ck} = creation time and id:
  * {@code byWorkflow} when a workflow is given, else {@code byStatus} (one partition per status asked for,
  * merged) when statuses are given, else {@code byCreated}. The creation range and the cursor bound the key;
- * the other filters (id prefix, status within a workflow) are applied in Java, literally. The indexes project
+ * the other filters (id prefix, status within a workflow) are applied in Java, literally. Held runs are listed
+ * from {@code byHeld}, a sparse index that holds only them (few: each waits for a deploy); runs not held are the
+ * others less those. The indexes project
  * only workflow, status and creation time, so counting reads the index alone and a page's runs are then read
  * in full from the table ({@code BatchGetItem}, consistent).
  */
@@ -82,7 +87,7 @@ final class DynamoRunQueries implements RunQueries {
         for (RunStatus status : RunStatus.values()) {
             long n = 0;
             for (Iterator<Map<String, AttributeValue>> it = matching(query.withStatuses(status), upper,
-                    java.util.Set.of(status)); it.hasNext(); it.next()) {
+                    Set.of(status)); it.hasNext(); it.next()) {
                 n++;
             }
             counts.put(status, n);
@@ -92,10 +97,19 @@ final class DynamoRunQueries implements RunQueries {
 
     /** The runs matching the query's filters below {@code upper} (exclusive), newest first. */
     private Iterator<Map<String, AttributeValue>> matching(RunQuery query, String upper,
-                                                           java.util.Set<RunStatus> statuses) {
+                                                           Set<RunStatus> statuses) {
         String lower = query.createdAfter() == null ? LOWEST : Attrs.pad(micros(query.createdAfter()));
         List<Iterator<Map<String, AttributeValue>>> sources = new ArrayList<>();
-        if (query.workflow() != null) {
+        Set<String> heldIds = Set.of();
+        if (Boolean.FALSE.equals(query.held())) {
+            heldIds = new HashSet<>();
+            for (IndexScan held = heldScan(lower, upper); held.hasNext(); ) {
+                heldIds.add(str(held.next(), RunItem.ID));
+            }
+        }
+        if (Boolean.TRUE.equals(query.held())) {
+            sources.add(heldScan(lower, upper));
+        } else if (query.workflow() != null) {
             sources.add(new IndexScan(Tables.BY_WORKFLOW, RunItem.WORKFLOW, query.workflow(), lower, upper));
         } else if (!statuses.isEmpty()) {
             for (RunStatus status : statuses) {
@@ -105,9 +119,16 @@ final class DynamoRunQueries implements RunQueries {
             sources.add(new IndexScan(Tables.BY_CREATED, RunItem.ALL, RunItem.ALL_VALUE, lower, upper));
         }
         Iterator<Map<String, AttributeValue>> merged = sources.size() == 1 ? sources.getFirst() : new Merge(sources);
+        Set<String> excluded = heldIds;
         return new Filtered(merged, item -> (query.idPrefix() == null || str(item, RunItem.ID)
                 .startsWith(query.idPrefix()))
-                && (statuses.isEmpty() || statuses.contains(RunItem.status(item))));
+                && (statuses.isEmpty() || statuses.contains(RunItem.status(item)))
+                && (query.workflow() == null || query.workflow().equals(str(item, RunItem.WORKFLOW)))
+                && !excluded.contains(str(item, RunItem.ID)));
+    }
+
+    private IndexScan heldScan(String lower, String upper) {
+        return new IndexScan(Tables.BY_HELD, RunItem.HELD_KEY, RunItem.HELD_KEY_VALUE, lower, upper);
     }
 
     /** One index partition, newest first, paged lazily, with {@code ck} in [lower, upper). */
@@ -207,11 +228,11 @@ final class DynamoRunQueries implements RunQueries {
 
     private static final class Filtered implements Iterator<Map<String, AttributeValue>> {
         private final Iterator<Map<String, AttributeValue>> source;
-        private final java.util.function.Predicate<Map<String, AttributeValue>> keep;
+        private final Predicate<Map<String, AttributeValue>> keep;
         private Map<String, AttributeValue> peeked;
 
         Filtered(Iterator<Map<String, AttributeValue>> source,
-                 java.util.function.Predicate<Map<String, AttributeValue>> keep) {
+                 Predicate<Map<String, AttributeValue>> keep) {
             this.source = source;
             this.keep = keep;
         }

@@ -55,6 +55,11 @@ final class RunItem {
     static final String CANCEL_REASON = "crR";
     static final String CANCEL_AT = "crAt";
     static final String HELD = "held";
+    /** When the hold began (microseconds); kept while it lasts. */
+    static final String HELD_SINCE = "hAt";
+    /** Present only while the run is held: the hash key of the sparse index of held runs. */
+    static final String HELD_KEY = "hk";
+    static final String HELD_KEY_VALUE = "held";
     static final String SIGNAL_SEQ = "sigSeq";
     static final String CONSUMED = "cs";
 
@@ -139,7 +144,7 @@ final class RunItem {
         Instant deadline = instant(item, DEADLINE);
         return new RunInfo(runId, str(item, WORKFLOW), status(item), input, output, error, instant(item, CREATED),
                 instant(item, UPDATED), instant(item, AVAILABLE_AT), deadline, str(item, QUEUE),
-                (int) num(item, PRIORITY, 0), length(item), cancel, held);
+                (int) num(item, PRIORITY, 0), length(item), cancel, held, held == null ? null : instant(item, HELD_SINCE));
     }
 
     private static Payload payload(Map<String, AttributeValue> item, String json, String type, String ref,

@@ -8,10 +8,13 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateGlobalSecondaryIndexAction;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.LimitExceededException;
 import software.amazon.awssdk.services.dynamodb.model.Projection;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
@@ -31,7 +34,8 @@ import java.util.List;
  *   <li>{@code <prefix>runs}: key {@code id}; one item per run (projection, turn state, signal counter).
  *       Indexes {@value #BY_CREATED} ({@code all}, {@code ck}), {@value #BY_STATUS} ({@code st}, {@code ck}),
  *       {@value #BY_WORKFLOW} ({@code wf}, {@code ck}) for listing, and {@value #BY_DUE} ({@code tq}, {@code tk})
- *       for leasing, a sparse index of the runs that have a turn.</li>
+ *       for leasing, a sparse index of the runs that have a turn, and {@value #BY_HELD} ({@code hk}, {@code ck}), a
+ *       sparse index of the held runs.</li>
  *   <li>{@code <prefix>events}: key ({@code run}, {@code k}); the log, in pages (see {@link EventPages}).</li>
  *   <li>{@code <prefix>signals}: key ({@code run}, {@code sid}); signals not yet cleaned up after consumption.</li>
  *   <li>{@code <prefix>signal_keys}: key ({@code run}, {@code key}); the idempotency keys signals were sent
@@ -46,6 +50,7 @@ public record Tables(String runs, String events, String signals, String signalKe
     static final String BY_STATUS = "byStatus";
     static final String BY_WORKFLOW = "byWorkflow";
     static final String BY_DUE = "byDue";
+    static final String BY_HELD = "byHeld";
 
     public static Tables named(String prefix) {
         return new Tables(prefix + "runs", prefix + "events", prefix + "signals", prefix + "signal_keys");
@@ -53,13 +58,19 @@ public record Tables(String runs, String events, String signals, String signalKe
 
     /** Makes sure every table exists and is active. */
     public void ensure(DynamoDbClient dynamo, AwsSettings settings) {
-        ensure(dynamo, settings, runsTable());
+        TableDescription runsTable = ensure(dynamo, settings, runsTable());
+        try {
+            ensureHeldIndex(dynamo, settings, runsTable);
+        } catch (SdkException e) {
+            throw new WorldException("AWS world: cannot add index " + BY_HELD + " to DynamoDB table " + runs + ": "
+                    + AwsFailures.describe(e), AwsFailures.isTransient(e), e);
+        }
         ensure(dynamo, settings, eventsTable());
         ensure(dynamo, settings, signalsTable());
         ensure(dynamo, settings, signalKeysTable());
     }
 
-    private static void ensure(DynamoDbClient dynamo, AwsSettings settings, CreateTableRequest request) {
+    private static TableDescription ensure(DynamoDbClient dynamo, AwsSettings settings, CreateTableRequest request) {
         String name = request.tableName();
         try {
             TableDescription t;
@@ -82,6 +93,7 @@ public record Tables(String runs, String events, String signals, String signalKe
             if (t.tableStatus() != TableStatus.ACTIVE) {
                 dynamo.waiter().waitUntilTableExists(b -> b.tableName(name));
             }
+            return t;
         } catch (SdkException e) {
             throw new WorldException("AWS world: cannot reach DynamoDB table " + name + " at the endpoint set by "
                     + settings.dynamoEndpointKey() + " (" + (settings.dynamoEndpoint() == null ? settings.region()
@@ -95,14 +107,44 @@ public record Tables(String runs, String events, String signals, String signalKe
         indexes.add(index(BY_CREATED, "all", "ck", listed));
         indexes.add(index(BY_STATUS, "st", "ck", listed));
         indexes.add(index(BY_WORKFLOW, "wf", "ck", listed));
+        indexes.add(heldIndex());
         indexes.add(index(BY_DUE, "tq", "tk", List.of(RunItem.QUEUE, RunItem.PRIORITY, TurnState.AVAILABLE,
                 TurnState.TOKEN, TurnState.EXPIRES, TurnState.REQUESTED, TurnState.DELIVERIES, TurnState.VERSION)));
         return CreateTableRequest.builder().tableName(runs).billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(attr("id"), attr("all"), attr("ck"), attr("st"), attr("wf"), attr("tq"),
-                        attr("tk"))
+                        attr("tk"), attr(RunItem.HELD_KEY))
                 .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
                 .globalSecondaryIndexes(indexes)
                 .build();
+    }
+
+    private static GlobalSecondaryIndex heldIndex() {
+        return index(BY_HELD, RunItem.HELD_KEY, "ck", List.of(RunItem.WORKFLOW, RunItem.STATUS, RunItem.CREATED));
+    }
+
+    /**
+     * Adds the index of held runs to a runs table created before it existed. DynamoDB builds it in the background;
+     * until then a query for held runs fails with a clear error, and everything else works as before.
+     */
+    private void ensureHeldIndex(DynamoDbClient dynamo, AwsSettings settings, TableDescription t) {
+        if (t.globalSecondaryIndexes().stream().anyMatch(i -> i.indexName().equals(BY_HELD))) {
+            return;
+        }
+        if (!settings.createResources()) {
+            log.warn("DynamoDB table {} has no index {}: listing held runs fails until it is added (see the world-aws "
+                    + "README)", runs, BY_HELD);
+            return;
+        }
+        GlobalSecondaryIndex index = heldIndex();
+        try {
+            dynamo.updateTable(b -> b.tableName(runs).attributeDefinitions(attr(RunItem.HELD_KEY), attr("ck"))
+                    .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder().create(
+                            CreateGlobalSecondaryIndexAction.builder().indexName(BY_HELD).keySchema(index.keySchema())
+                                    .projection(index.projection()).build()).build()));
+            log.info("adding index {} to DynamoDB table {}", BY_HELD, runs);
+        } catch (ResourceInUseException | LimitExceededException raced) {
+            log.debug("index {} of table {} is being changed by another process: {}", BY_HELD, runs, raced.getMessage());
+        }
     }
 
     private CreateTableRequest eventsTable() {
