@@ -1,5 +1,6 @@
 package io.worldflow.world.postgres;
 
+import io.worldflow.ErrorInfo;
 import io.worldflow.Payload;
 import io.worldflow.RunInfo;
 import io.worldflow.RunPage;
@@ -23,6 +24,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -45,7 +47,7 @@ class MigrationTest extends PgTestSupport {
 
         open(config(schema));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
         assertThat(tables(schema)).containsExactlyInAnyOrder("wf_event_log", "wf_runs", "wf_schema_version",
                 "wf_signals", "wf_signal_keys", "wf_tasks");
     }
@@ -58,7 +60,7 @@ class MigrationTest extends PgTestSupport {
 
         World second = open(config(schema));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
         assertThat(second.eventLog().read("r1", 0)).hasSize(1);
     }
 
@@ -88,7 +90,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
         assertThat(tables(schema)).contains("wf_event_log").doesNotContain("wf_events");
         assertThat(world.eventLog().read("r1", 0)).containsExactly(started, marker);
         assertThat(world.eventLog().read("r1", 1)).containsExactly(marker);
@@ -125,7 +127,7 @@ class MigrationTest extends PgTestSupport {
         World world = open(config);
         world.eventLog().create(newRun("new"));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
         assertThat(world.eventLog().read("old", 0)).containsExactly(started, marker);
         assertThat(world.eventLog().read("old", 1)).containsExactly(marker);
         assertThat(world.load(List.of("old")).get("old").events()).containsExactly(started, marker);
@@ -163,7 +165,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
         RunQueries queries = world.runQueries();
         assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.COMPLETED)))).containsExactly("done");
         assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.RUNNING)))).containsExactly("live");
@@ -201,7 +203,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
         // leasing changes no indexed column (nor one an index's predicate reads): its updates can be HOT
         assertThat(indexDefinitions(schema, "wf_tasks")).hasSize(3)
                 .noneMatch(d -> d.contains("lease_") || d.contains("deliveries") || d.contains("requested_at"));
@@ -261,21 +263,51 @@ class MigrationTest extends PgTestSupport {
         a.eventLog().create(newRun("r1"));
 
         assertThat(b.runQueries().get("r1")).isEmpty();
-        assertThat(versions(schema, "other_")).containsExactly(1, 2, 3, 4, 5, 6);
+        assertThat(versions(schema, "other_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
         assertThat(tables(schema)).contains("wf_runs", "other_runs");
+    }
+
+    @Test
+    void aRunHeldBeforeVersion7CountsItsHoldFromItsLastChangeAndIsListedAsHeld() throws Exception {
+        String schema = freshSchema();
+        WorldConfig config = config(schema);
+        String reason = codec.eventCodec().encodeError(ErrorInfo.of("io.worldflow.NonDeterministicWorkflowException", "x"));
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+            st.execute(printedUpTo(config, 6));
+            for (String id : List.of("held", "free")) {
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + schema + ".wf_runs (run_id, workflow,"
+                        + " status, input_json, created_at, updated_at, available_at, queue, priority, log_length, held)"
+                        + " VALUES (?, 'wf', 'SLEEPING', '1', 0, 5000000, 0, 'default', 0, 1, ?)")) {
+                    ps.setString(1, id);
+                    ps.setString(2, id.equals("held") ? reason : null);
+                    ps.executeUpdate();
+                }
+            }
+        }
+
+        World world = open(config);
+
+        RunInfo held = world.runQueries().get("held").orElseThrow();
+        assertThat(held.held()).isEqualTo(ErrorInfo.of("io.worldflow.NonDeterministicWorkflowException", "x"));
+        assertThat(held.heldSince()).isEqualTo(Instant.ofEpochSecond(5));
+        assertThat(world.runQueries().get("free").orElseThrow().heldSince()).isNull();
+        assertThat(ids(world.runQueries().list(RunQuery.all().withHeld(true)))).containsExactly("held");
+        assertThat(ids(world.runQueries().list(RunQuery.all().withHeld(false)))).containsExactly("free");
+        assertThat(indexDefinitions(schema, "wf_runs")).anySatisfy(d -> assertThat(d).contains("runs_held")
+                .contains("WHERE (held IS NOT NULL)"));
     }
 
     @Test
     void aSchemaOfANewerVersionIsRefusedClearly() {
         String schema = freshSchema();
         open(config(schema)).close();
-        TestPostgres.shared().execute("INSERT INTO " + schema + ".wf_schema_version VALUES (7, 'V7__future.sql', 0)");
+        TestPostgres.shared().execute("INSERT INTO " + schema + ".wf_schema_version VALUES (8, 'V8__future.sql', 0)");
 
         assertThatThrownBy(() -> open(config(schema)))
                 .isInstanceOf(SchemaVersionException.class)
                 .satisfies(e -> assertThat(((WorldException) e).isTransient()).isFalse())
-                .hasMessageContaining("schema version 7")
-                .hasMessageContaining("supports up to 6")
+                .hasMessageContaining("schema version 8")
+                .hasMessageContaining("supports up to 7")
                 .hasMessageContaining(schema + ".wf_");
     }
 
@@ -319,7 +351,7 @@ class MigrationTest extends PgTestSupport {
         }
 
         assertThat(worlds).hasSize(workers);
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
         worlds.getFirst().eventLog().create(newRun("r1"));
         assertThat(worlds.getLast().eventLog().read("r1", 0)).hasSize(1);
     }
@@ -348,7 +380,7 @@ class MigrationTest extends PgTestSupport {
             pool.shutdownNow();
         }
         for (int i = 0; i < workers; i++) {
-            assertThat(versions(schema, "p" + i + "_")).containsExactly(1, 2, 3, 4, 5, 6);
+            assertThat(versions(schema, "p" + i + "_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
         }
     }
 
@@ -362,10 +394,10 @@ class MigrationTest extends PgTestSupport {
         try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
             st.execute(sql);
         }
-        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5, 6);
+        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
         World world = open(config);
 
-        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5, 6);
+        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
         assertThat(world.eventLog().create(newRun("r1")).created()).isTrue();
         assertThat(world.eventLog().read("r1", 0)).hasSize(1);
     }

@@ -1,0 +1,70 @@
+package io.worldflow.world.aws;
+
+import io.worldflow.ErrorInfo;
+import io.worldflow.Payload;
+import io.worldflow.RunInfo;
+import io.worldflow.RunQuery;
+import io.worldflow.spi.NewRun;
+import io.worldflow.spi.World;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.DeleteGlobalSecondaryIndexAction;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The sparse index of held runs, added to a runs table created before it existed. */
+class HeldIndexTest {
+
+    @Test
+    void aRunsTableWithoutTheHeldIndexGainsItOnOpenAndListsItsHeldRuns() throws InterruptedException {
+        try (AwsWorlds worlds = new AwsWorlds(); DynamoDbClient dynamo = client()) {
+            World first = worlds.open();
+            Instant now = worlds.clock.instant();
+            for (String id : List.of("held", "free")) {
+                first.eventLog().create(new NewRun(id, "wf", new Payload("1", null), now, now, null, "default", 0));
+            }
+            first.eventLog().hold("held", ErrorInfo.of("io.worldflow.NonDeterministicWorkflowException", "x"));
+            first.close();
+            String runs = worlds.prefix + "runs";
+            dynamo.updateTable(b -> b.tableName(runs).globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
+                    .delete(DeleteGlobalSecondaryIndexAction.builder().indexName("byHeld").build()).build()));
+            long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (indexes(dynamo, runs).contains("byHeld") && System.nanoTime() < end) {
+                Thread.sleep(50);       // DynamoDB drops an index in the background
+            }
+            assertThat(indexes(dynamo, runs)).as("a table as an older version made it").doesNotContain("byHeld");
+
+            World again = worlds.open();
+
+            assertThat(indexes(dynamo, runs)).contains("byHeld");
+            assertThat(again.runQueries().list(RunQuery.all().withHeld(true)).runs()).extracting(RunInfo::runId)
+                    .containsExactly("held");
+            assertThat(again.runQueries().list(RunQuery.all().withHeld(false)).runs()).extracting(RunInfo::runId)
+                    .containsExactly("free");
+            assertThat(again.runQueries().get("held").orElseThrow().heldSince()).isEqualTo(now);
+        }
+    }
+
+    private static List<String> indexes(DynamoDbClient dynamo, String table) {
+        return dynamo.describeTable(b -> b.tableName(table)).table().globalSecondaryIndexes().stream()
+                .map(GlobalSecondaryIndexDescription::indexName).toList();
+    }
+
+    private static DynamoDbClient client() {
+        return DynamoDbClient.builder().endpointOverride(URI.create(Emulators.shared().dynamoEndpoint()))
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .httpClient(UrlConnectionHttpClient.create()).build();
+    }
+}
