@@ -1,6 +1,9 @@
 package io.worldflow.world.local;
 
+import io.worldflow.ErrorInfo;
 import io.worldflow.Payload;
+import io.worldflow.RunInfo;
+import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
 import io.worldflow.SchemaVersionException;
 import io.worldflow.WorldException;
@@ -26,6 +29,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +61,7 @@ class OpeningTest extends LocalWorldTestSupport {
             try (ResultSet rs = st.executeQuery(
                     "SELECT version, description, applied_at FROM schema_version ORDER BY version")) {
                 List<String> scripts = List.of("V1__init.sql", "V2__signal_keys.sql", "V3__lease_order.sql",
-                        "V4__log_rows.sql", "V5__log_rows_without_identity.sql");
+                        "V4__log_rows.sql", "V5__log_rows_without_identity.sql", "V6__held_since.sql");
                 for (int version = 1; version <= scripts.size(); version++) {
                     assertThat(rs.next()).isTrue();
                     assertThat(rs.getInt(1)).isEqualTo(version);
@@ -75,17 +79,7 @@ class OpeningTest extends LocalWorldTestSupport {
         Event started = newRun("r1").startedEvent();
         Event marker = new MarkerRecorded("r1", 1, now(), "m", "note", new Payload("[1,2]", null));
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + old); Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE schema_version (version INTEGER NOT NULL PRIMARY KEY, description TEXT NOT NULL,"
-                    + " applied_at INTEGER NOT NULL)");
-            for (int version = 1; version <= 3; version++) {
-                String script = Migrations.SCRIPTS.get(version - 1);
-                try (var in = Migrations.class.getResourceAsStream("migrations/" + script)) {
-                    for (String statement : Migrations.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
-                        st.execute(statement);
-                    }
-                }
-                st.execute("INSERT INTO schema_version VALUES (" + version + ", '" + script + "', 0)");
-            }
+            migrateUpTo(st, 3);
             st.execute("INSERT INTO runs (run_id, workflow, status, input_json, created_at, updated_at, available_at,"
                     + " queue, priority, log_length) VALUES ('r1', 'wf', 'RUNNING', '1', 0, 0, 0, 'default', 0, 2)");
             try (PreparedStatement ps = c.prepareStatement(
@@ -115,6 +109,51 @@ class OpeningTest extends LocalWorldTestSupport {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getString(1)).isEqualTo("event_log");
             assertThat(rs.next()).isFalse();
+        }
+    }
+
+    @Test
+    void aRunHeldBeforeVersion6CountsItsHoldFromItsLastChangeAndIsListedAsHeld() throws Exception {
+        Path old = dir.resolve("v5.db");
+        ErrorInfo reason = ErrorInfo.of("io.worldflow.NonDeterministicWorkflowException", "x");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + old); Statement st = c.createStatement()) {
+            migrateUpTo(st, 5);
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO runs (run_id, workflow, status, input_json,"
+                    + " created_at, updated_at, available_at, queue, priority, log_length, held)"
+                    + " VALUES (?, 'wf', 'SLEEPING', '1', 0, 5000000, 0, 'default', 0, 1, ?)")) {
+                for (String id : List.of("held", "free")) {
+                    ps.setString(1, id);
+                    ps.setString(2, id.equals("held") ? codec.eventCodec().encodeError(reason) : null);
+                    ps.executeUpdate();
+                }
+            }
+        }
+
+        World migrated = open(configFor(old));
+        try {
+            RunInfo held = migrated.runQueries().get("held").orElseThrow();
+            assertThat(held.held()).isEqualTo(reason);
+            assertThat(held.heldSince()).isEqualTo(Instant.ofEpochSecond(5));
+            assertThat(migrated.runQueries().get("free").orElseThrow().heldSince()).isNull();
+            assertThat(migrated.runQueries().list(RunQuery.all().withHeld(true)).runs()).extracting(RunInfo::runId)
+                    .containsExactly("held");
+        } finally {
+            migrated.close();
+        }
+    }
+
+    /** Makes an empty file the schema that version {@code last} left, as an older Worldflow did. */
+    private static void migrateUpTo(Statement st, int last) throws Exception {
+        st.execute("CREATE TABLE schema_version (version INTEGER NOT NULL PRIMARY KEY, description TEXT NOT NULL,"
+                + " applied_at INTEGER NOT NULL)");
+        for (int version = 1; version <= last; version++) {
+            String script = Migrations.SCRIPTS.get(version - 1);
+            try (var in = Migrations.class.getResourceAsStream("migrations/" + script)) {
+                for (String statement : Migrations.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
+                    st.execute(statement);
+                }
+            }
+            st.execute("INSERT INTO schema_version VALUES (" + version + ", '" + script + "', 0)");
         }
     }
 
