@@ -1,7 +1,10 @@
 package io.worldflow.dashboard;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.worldflow.NonDeterministicWorkflowException;
+import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
+import io.worldflow.UnknownWorkflowException;
 import io.worldflow.event.Event;
 import io.worldflow.runtime.internal.SignalTokens;
 import org.junit.jupiter.api.AfterEach;
@@ -73,6 +76,71 @@ class ApiTest {
         assertThat(counts.path("FAILED").asLong()).isEqualTo(1);
         assertThat(counts.path("COMPLETED").asLong()).isZero();
         assertThat(t.get("/api/counts?idPrefix=a-").json().path("WAITING").asLong()).isEqualTo(2);
+    }
+
+    @Test
+    void heldRunsAreFoundByTheHeldFilterCountedAndCarryWhyAndSinceWhen() {
+        t.waitingRun("w-1");
+        t.heldRun("h-1");
+        t.post("/api/runs", "{\"workflow\":\"elsewhere.v1\",\"id\":\"u-1\"}");
+        RunInfo unknown = t.awaitRun("u-1", RunInfo::isHeld);
+
+        assertThat(ids("/api/runs?held=true")).containsExactly("u-1", "h-1");
+        assertThat(ids("/api/runs?held=false")).containsExactly("w-1");
+        assertThat(ids("/api/runs?held=true&status=WAITING")).containsExactly("h-1");
+        assertThat(ids("/api/runs")).containsExactly("u-1", "h-1", "w-1");
+
+        JsonNode counts = t.get("/api/counts").json();
+        assertThat(counts.path("WAITING").asLong()).isEqualTo(2);
+        assertThat(counts.path(unknown.status().name()).asLong()).isEqualTo(1);
+        assertThat(counts.path("held").asLong()).isEqualTo(2);
+        assertThat(t.get("/api/counts?workflow=approval").json().path("held").asLong()).isEqualTo(1);
+        JsonNode onlyHeld = t.get("/api/counts?held=true").json();
+        assertThat(onlyHeld.path("WAITING").asLong()).isEqualTo(1);
+        assertThat(onlyHeld.path("held").asLong()).isEqualTo(2);
+        JsonNode notHeld = t.get("/api/counts?held=false").json();
+        assertThat(notHeld.path("WAITING").asLong()).isEqualTo(1);
+        assertThat(notHeld.path("held").asLong()).isZero();
+
+        JsonNode list = t.get("/api/runs").json().path("runs");
+        JsonNode h = list.get(1);
+        assertThat(h.path("runId").asText()).isEqualTo("h-1");
+        assertThat(h.path("status").asText()).isEqualTo("WAITING");
+        assertThat(h.path("held").asBoolean()).isTrue();
+        assertThat(Instant.parse(h.path("heldSince").asText())).isEqualTo(t.wf.run("h-1").orElseThrow().heldSince());
+        assertThat(h.path("heldReason").asText()).startsWith(NonDeterministicWorkflowException.class.getName())
+                .contains("no longer matches its history");
+        JsonNode w = list.get(2);
+        assertThat(w.path("held").asBoolean()).isFalse();
+        assertThat(w.path("heldSince").isNull()).isTrue();
+        assertThat(w.path("heldReason").isNull()).isTrue();
+
+        JsonNode detail = t.get("/api/runs/h-1").json();
+        assertThat(detail.path("status").asText()).isEqualTo("WAITING");
+        assertThat(detail.path("held").path("type").asText()).isEqualTo(NonDeterministicWorkflowException.class.getName());
+        assertThat(detail.path("held").path("message").asText()).contains("the code now asks for a timer");
+        assertThat(detail.path("held").path("stackTrace").asText()).contains("NonDeterministicWorkflowException").contains("at ");
+        assertThat(Instant.parse(detail.path("heldSince").asText())).isEqualTo(t.wf.run("h-1").orElseThrow().heldSince());
+        JsonNode u = t.get("/api/runs/u-1").json();
+        assertThat(u.path("held").path("type").asText()).isEqualTo(UnknownWorkflowException.class.getName());
+        assertThat(u.path("heldSince").isTextual()).isTrue();
+        JsonNode free = t.get("/api/runs/w-1").json();
+        assertThat(free.path("held").isNull()).isTrue();
+        assertThat(free.path("heldSince").isNull()).isTrue();
+    }
+
+    @Test
+    void aHeldFilterOtherThanTrueOrFalseIsRefusedNamingTheParameterAndTheValue() {
+        t.heldRun("h-1");
+
+        for (String path : List.of("/api/runs?held=yes", "/api/counts?held=yes", "/api/runs?held=1")) {
+            TestDashboard.Reply r = t.get(path);
+
+            assertThat(r.status()).as(path).isEqualTo(400);
+            assertThat(r.error()).isEqualTo("bad_request");
+            assertThat(r.json().path("message").asText()).as(path).contains("'held'").contains(path.substring(path.indexOf('=') + 1));
+        }
+        assertThat(ids("/api/runs?held=TRUE")).containsExactly("h-1");
     }
 
     private List<String> ids(String path) {

@@ -2,6 +2,8 @@ package io.worldflow.dashboard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.worldflow.ErrorInfo;
+import io.worldflow.NonDeterministicWorkflowException;
 import io.worldflow.RetryPolicy;
 import io.worldflow.RunInfo;
 import io.worldflow.StepOptions;
@@ -105,6 +107,18 @@ final class TestDashboard implements AutoCloseable {
     String waitingRun(String id) {
         wf.start("approval", id, io.worldflow.StartOptions.id(id));
         awaitRun(id, r -> r.status() == io.worldflow.RunStatus.WAITING);
+        return id;
+    }
+
+    /**
+     * Starts an approval run, waits until it waits for its signal, and holds it as a worker does when the run's
+     * code no longer matches its history. Nothing appends to a run that waits for a signal, so the hold stays.
+     */
+    String heldRun(String id) {
+        waitingRun(id);
+        wf.world().eventLog().hold(id, ErrorInfo.of(new NonDeterministicWorkflowException(id,
+                "at 'prepare' the log holds a step, the code now asks for a timer")));
+        awaitRun(id, RunInfo::isHeld);
         return id;
     }
 

@@ -57,12 +57,16 @@ final class RunsApi {
         json(ctx, 200, counts(query(ctx, false)));
     }
 
+    /** The number of runs in each status, then {@code held}: how many of them are held, whatever their status. */
     Map<String, Long> counts(RunQuery query) {
         Map<RunStatus, Long> counted = wf.counts(query);
         Map<String, Long> out = new LinkedHashMap<>();
         for (RunStatus s : RunStatus.values()) {
             out.put(s.name(), counted.getOrDefault(s, 0L));
         }
+        Map<RunStatus, Long> held = query.held() == null ? wf.counts(query.withHeld(true))
+                : query.held() ? counted : Map.of();
+        out.put("held", held.values().stream().mapToLong(Long::longValue).sum());
         return out;
     }
 
@@ -163,7 +167,7 @@ final class RunsApi {
 
     // ---------------------------------------------------------------- parsing
 
-    /** The filters of a list or count: status, workflow, idPrefix, createdAfter, createdBefore, limit, cursor. */
+    /** The filters of a list or count: status, held, workflow, idPrefix, createdAfter, createdBefore, limit, cursor. */
     RunQuery query(Context ctx, boolean paged) {
         Set<RunStatus> statuses = EnumSet.noneOf(RunStatus.class);
         String status = ctx.queryParam("status");
@@ -190,8 +194,8 @@ final class RunsApi {
         }
         Instant after = instant(ctx, "createdAfter");
         Instant before = instant(ctx, "createdBefore");
-        return new RunQuery(statuses, null, param(ctx, "workflow", MAX_TEXT), param(ctx, "idPrefix", MAX_TEXT), after,
-                before, limit, cursor);
+        return new RunQuery(statuses, held(ctx), param(ctx, "workflow", MAX_TEXT), param(ctx, "idPrefix", MAX_TEXT),
+                after, before, limit, cursor);
     }
 
     private static RunStatus status(String s) {
@@ -200,6 +204,19 @@ final class RunsApi {
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest("unknown status '" + s + "'; use one of " + List.of(RunStatus.values()));
         }
+    }
+
+    /** {@code held=true}: only held runs; {@code held=false}: only runs not held; absent: both. */
+    private static Boolean held(Context ctx) {
+        String v = ctx.queryParam("held");
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        return switch (v.strip().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw ApiException.badRequest("'held' must be true or false, was '" + v + "'");
+        };
     }
 
     private static String param(Context ctx, String name, int max) {
