@@ -1,6 +1,8 @@
 package io.worldflow.dashboard;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.worldflow.NonDeterministicWorkflowException;
 import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
@@ -179,7 +181,7 @@ class ApiTest {
     void theTimelineIsExportedInOrderInTheFormatTheCodecReadsBack() {
         t.waitingRun("w-1");
 
-        TestDashboard.Reply r = t.get("/api/runs/w-1/events");
+        TestDashboard.Reply r = t.get("/api/runs/w-1/events?format=codec");
         assertThat(r.status()).isEqualTo(200);
         assertThat(r.raw().headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).contains("application/json"));
         List<Event> decoded = t.wf.codec().decodeEvents(r.body());
@@ -190,7 +192,49 @@ class ApiTest {
         TestDashboard.Reply download = t.get("/api/runs/w-1/events?download=1");
         assertThat(download.raw().headers().firstValue("Content-Disposition"))
                 .hasValue("attachment; filename=\"w-1-events.json\"");
+        assertThat(t.get("/api/runs/w-1/events?download=1&format=codec").raw().headers().firstValue("Content-Disposition"))
+                .hasValue("attachment; filename=\"w-1-history.json\"");
         assertThat(t.get("/api/runs/ghost/events").status()).isEqualTo(404);
+    }
+
+    @Test
+    void theTimelineShowsEachPayloadAsTheUsersValueWithItsTypeBesideIt() throws Exception {
+        t.completedOrder("o-1", new TestDashboard.Order("A-1", 2));
+
+        TestDashboard.Reply r = t.get("/api/runs/o-1/events");
+
+        assertThat(r.status()).isEqualTo(200);
+        JsonNode events = r.json();
+        assertThat(events).extracting(e -> e.path("type").asText()).containsExactly("WorkflowStarted", "StepScheduled",
+                "StepStarted", "StepCompleted", "WorkflowCompleted");
+        JsonNode started = events.get(0);
+        assertThat(started.path("input")).isEqualTo(new ObjectMapper().readTree("{\"sku\":\"A-1\",\"quantity\":2}"));
+        assertThat(started.path("inputType").asText()).isEqualTo(TestDashboard.Order.class.getName()).contains("$");
+        assertThat(events.get(3).path("result").path("sku").asText()).isEqualTo("A-1");
+        assertThat(events.get(3).path("resultType").asText()).isEqualTo(TestDashboard.Receipt.class.getName());
+        assertThat(events.get(4).path("output").path("sku").asText()).isEqualTo("A-1");
+        // no envelope wraps a value, and the value's JSON is as stored (12.50, not 12.5)
+        assertThat(r.body()).doesNotContainPattern("\"type\"\\s*:\\s*\"[^\"]*\\$").doesNotContain("\"value\"")
+                .contains("12.50");
+
+        // nothing is lost: the codec's form, each {"type": t, "value": v} made v with t beside it, is what was shown
+        JsonNode codec = t.get("/api/runs/o-1/events?format=codec").json();
+        assertThat(codec).hasSameSizeAs(events);
+        for (int i = 0; i < codec.size(); i++) {
+            ObjectNode expected = new ObjectMapper().createObjectNode();
+            codec.get(i).properties().forEach(f -> {
+                JsonNode v = f.getValue();
+                if (v.isObject() && v.has("value")) {
+                    expected.set(f.getKey(), v.get("value"));
+                    if (v.has("type")) {
+                        expected.set(f.getKey() + "Type", v.get("type"));
+                    }
+                } else {
+                    expected.set(f.getKey(), v);
+                }
+            });
+            assertThat(events.get(i)).as("event %d", i).isEqualTo(expected);
+        }
     }
 
     @Test

@@ -168,6 +168,7 @@ class BadInputTest {
                 new Case("held not true or false", t -> get(t, "/api/runs?held=yes"), 400, "bad_request"),
                 new Case("hostile held on counts", t -> get(t, "/api/counts?held=" + q(HOSTILE)), 400, "bad_request"),
                 new Case("hostile held on live runs", t -> get(t, "/api/live/runs?held=" + q(HOSTILE)), 400, "bad_request"),
+                new Case("unknown export format", t -> get(t, "/api/runs/w-1/events?format=xml"), 400, "bad_request"),
                 new Case("bad time on counts", t -> get(t, "/api/counts?createdBefore=" + q(HOSTILE)), 400, "bad_request"),
                 new Case("unknown route", t -> get(t, "/api/nothing-here"), 404, "not_found"),
                 new Case("unknown route without login", t -> HttpRequest.newBuilder(t.uri("/api/nothing")).GET(), 401, "unauthorized"),

@@ -200,6 +200,23 @@ class BrowserTest {
     }
 
     @Test
+    void theEventsTableShowsPayloadValuesAndLeavesTheJavaTypeToTheTooltip() throws IOException {
+        t.completedOrder("order-3", new TestDashboard.Order("A-1", 2));
+        browser.get(t.dashboard.loginUrl().toString());
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#runs tr[data-run-id='order-3']")));
+
+        browser.get(t.dashboard.url() + "/run.html?id=order-3");
+
+        By started = By.cssSelector("#events tr[data-type='WorkflowStarted'] td.detail");
+        assertThat(text(started)).isEqualTo("order {\"sku\":\"A-1\",\"quantity\":2}");
+        assertThat(browser.findElement(started).getAttribute("title")).isEqualTo("input: " + TestDashboard.Order.class.getName());
+        assertThat(text(By.cssSelector("#events tr[data-type='StepCompleted'] td.detail")))
+                .isEqualTo("price → {\"sku\":\"A-1\",\"total\":12.5}");
+        assertThat(text(By.cssSelector("#events tbody"))).doesNotContain("TestDashboard$").doesNotContain("\"value\"");
+        screenshot("dashboard-events.png");
+    }
+
+    @Test
     void retryAFailedRunFromItsPage() throws IOException {
         t.failedRun("order-9");
         browser.get(t.dashboard.loginUrl().toString());

@@ -12,6 +12,7 @@ import io.worldflow.runtime.Worldflow;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,9 +24,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 /**
- * A dashboard over a local world in a temporary directory, with a worker running two workflows:
- * {@code approval} (a step, a wait for signal {@code approval}, a step) and {@code checkout} (a step that
- * fails until {@link #cardWorks} is set).
+ * A dashboard over a local world in a temporary directory, with a worker running three workflows:
+ * {@code approval} (a step, a wait for signal {@code approval}, a step), {@code checkout} (a step that
+ * fails until {@link #cardWorks} is set) and {@code order} (an {@link Order} in, a step, a {@link Receipt} out).
  */
 final class TestDashboard implements AutoCloseable {
 
@@ -37,6 +38,14 @@ final class TestDashboard implements AutoCloseable {
     final Dashboard dashboard;
     final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
     final AtomicBoolean cardWorks = new AtomicBoolean();
+
+    /** The input of {@code order}: a class whose name has a {@code $}, as users' nested records do. */
+    record Order(String sku, int quantity) {
+    }
+
+    /** The result of {@code order}'s step and of the run. */
+    record Receipt(String sku, BigDecimal total) {
+    }
 
     /** A response: status, body and headers. */
     record Reply(int status, String body, HttpResponse<String> raw) {
@@ -67,11 +76,13 @@ final class TestDashboard implements AutoCloseable {
                     }
                     return "charged " + in;
                 }));
+        Workflow<Order, Receipt> order = Workflow.define("order", Order.class, (ctx, in) ->
+                ctx.step("price", () -> new Receipt(in.sku(), new BigDecimal("6.25").multiply(BigDecimal.valueOf(in.quantity())))));
         wf = Worldflow.builder()
                 .property("worldflow.local.path", dir.resolve("dashboard.db").toString())
                 .property("worldflow.worker.lease", "5s")
                 .property("worldflow.signal.secret", SECRET)
-                .register(approval).register(checkout)
+                .register(approval).register(checkout).register(order)
                 .build();
         wf.startWorker();
         dashboard = Dashboard.start(wf, new DashboardSettings("127.0.0.1", 0, TOKEN, false, publicReads, 64 * 1024));
@@ -119,6 +130,13 @@ final class TestDashboard implements AutoCloseable {
         wf.world().eventLog().hold(id, ErrorInfo.of(new NonDeterministicWorkflowException(id,
                 "at 'prepare' the log holds a step, the code now asks for a timer")));
         awaitRun(id, RunInfo::isHeld);
+        return id;
+    }
+
+    /** Starts an order run and waits until it has completed. */
+    String completedOrder(String id, Order order) {
+        wf.start("order", order, io.worldflow.StartOptions.id(id));
+        awaitRun(id, r -> r.status() == io.worldflow.RunStatus.COMPLETED);
         return id;
     }
 

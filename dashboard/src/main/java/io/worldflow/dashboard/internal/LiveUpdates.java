@@ -124,7 +124,7 @@ final class LiveUpdates implements AutoCloseable {
         List<Event> events = wf.world().eventLog().read(w.runId, w.nextSeq);
         if (!events.isEmpty()) {
             w.nextSeq = events.getLast().seq() + 1;
-            client.sendEvent("events", wf.codec().encodeEvents(events));
+            client.sendEvent("events", EventViews.write(wf.codec(), events));
         }
         String state = info.get().status().name() + (info.get().isHeld() ? " held" : "");
         if (!state.equals(w.lastState)) {

@@ -77,14 +77,20 @@ final class RunsApi {
         json(ctx, 200, RunViews.detail(info, events, wf.world().signals().pending(runId)));
     }
 
-    /** The timeline in the codec's JSON: the export format, which a replay test reads back. */
+    /**
+     * The timeline, the export format: each payload as its value with its type beside it ({@link EventViews}), or with
+     * {@code format=codec} the codec's own JSON, the saved history that {@code JsonCodec.decodeEvents} reads back.
+     */
     void events(Context ctx) {
         String runId = runId(ctx);
+        boolean codec = codecFormat(ctx);
         List<Event> events = wf.events(runId);
         if ("1".equals(ctx.queryParam("download"))) {
-            ctx.header("Content-Disposition", "attachment; filename=\"" + fileName(runId) + "-events.json\"");
+            ctx.header("Content-Disposition", "attachment; filename=\"" + fileName(runId)
+                    + (codec ? "-history.json" : "-events.json") + "\"");
         }
-        ctx.status(200).contentType("application/json").result(wf.codec().encodeEvents(events));
+        String body = codec ? wf.codec().encodeEvents(events) : EventViews.write(wf.codec(), events);
+        ctx.status(200).contentType("application/json").result(body);
     }
 
     // ---------------------------------------------------------------- actions
@@ -217,6 +223,18 @@ final class RunsApi {
             case "false" -> false;
             default -> throw ApiException.badRequest("'held' must be true or false, was '" + v + "'");
         };
+    }
+
+    /** {@code format=values} (the default) or {@code format=codec}. */
+    private static boolean codecFormat(Context ctx) {
+        String v = ctx.queryParam("format");
+        if (v == null || v.isBlank() || v.strip().equals("values")) {
+            return false;
+        }
+        if (v.strip().equals("codec")) {
+            return true;
+        }
+        throw ApiException.badRequest("'format' must be values or codec, was '" + v + "'");
     }
 
     private static String param(Context ctx, String name, int max) {

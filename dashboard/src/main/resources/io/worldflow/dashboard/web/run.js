@@ -34,10 +34,16 @@
     }
   }
 
+  // the Java type of each payload of an event ("input: com.acme.Order"), which the API gives as <name>Type
+  function payloadTypes(e) {
+    const types = Object.keys(e).filter(k => k.endsWith('Type')).map(k => k.slice(0, -4) + ': ' + e[k]);
+    return types.length ? types.join('\n') : null;
+  }
+
   function renderEvents() {
     document.querySelector('#events tbody').replaceChildren(...events.map(e =>
       el('tr', { 'data-type': e.type }, el('td', {}, e.seq), el('td', {}, e.type), el('td', {}, time(e.at)),
-        el('td', { class: 'detail' }, detail(e)))));
+        el('td', { class: 'detail', title: payloadTypes(e) }, detail(e)))));
     WFTimeline.draw(document.getElementById('timeline'), events, run && ['COMPLETED', 'FAILED', 'CANCELED'].includes(run.status));
   }
 
@@ -134,6 +140,7 @@
     }, 'A URL that delivers ' + name + ' for a day (POST a JSON body to it):');
   });
   document.getElementById('export').setAttribute('href', base + '/events?download=1');
+  document.getElementById('export-codec').setAttribute('href', base + '/events?download=1&format=codec');
 
   api('GET', base + '/events').then(list => { events = list; renderEvents(); }).catch(e => showError(error, e));
   loadRun();
