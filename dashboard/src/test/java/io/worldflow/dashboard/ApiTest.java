@@ -1,7 +1,12 @@
 package io.worldflow.dashboard;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.worldflow.NonDeterministicWorkflowException;
+import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
+import io.worldflow.UnknownWorkflowException;
 import io.worldflow.event.Event;
 import io.worldflow.runtime.internal.SignalTokens;
 import org.junit.jupiter.api.AfterEach;
@@ -75,6 +80,71 @@ class ApiTest {
         assertThat(t.get("/api/counts?idPrefix=a-").json().path("WAITING").asLong()).isEqualTo(2);
     }
 
+    @Test
+    void heldRunsAreFoundByTheHeldFilterCountedAndCarryWhyAndSinceWhen() {
+        t.waitingRun("w-1");
+        t.heldRun("h-1");
+        t.post("/api/runs", "{\"workflow\":\"elsewhere.v1\",\"id\":\"u-1\"}");
+        RunInfo unknown = t.awaitRun("u-1", RunInfo::isHeld);
+
+        assertThat(ids("/api/runs?held=true")).containsExactly("u-1", "h-1");
+        assertThat(ids("/api/runs?held=false")).containsExactly("w-1");
+        assertThat(ids("/api/runs?held=true&status=WAITING")).containsExactly("h-1");
+        assertThat(ids("/api/runs")).containsExactly("u-1", "h-1", "w-1");
+
+        JsonNode counts = t.get("/api/counts").json();
+        assertThat(counts.path("WAITING").asLong()).isEqualTo(2);
+        assertThat(counts.path(unknown.status().name()).asLong()).isEqualTo(1);
+        assertThat(counts.path("held").asLong()).isEqualTo(2);
+        assertThat(t.get("/api/counts?workflow=approval").json().path("held").asLong()).isEqualTo(1);
+        JsonNode onlyHeld = t.get("/api/counts?held=true").json();
+        assertThat(onlyHeld.path("WAITING").asLong()).isEqualTo(1);
+        assertThat(onlyHeld.path("held").asLong()).isEqualTo(2);
+        JsonNode notHeld = t.get("/api/counts?held=false").json();
+        assertThat(notHeld.path("WAITING").asLong()).isEqualTo(1);
+        assertThat(notHeld.path("held").asLong()).isZero();
+
+        JsonNode list = t.get("/api/runs").json().path("runs");
+        JsonNode h = list.get(1);
+        assertThat(h.path("runId").asText()).isEqualTo("h-1");
+        assertThat(h.path("status").asText()).isEqualTo("WAITING");
+        assertThat(h.path("held").asBoolean()).isTrue();
+        assertThat(Instant.parse(h.path("heldSince").asText())).isEqualTo(t.wf.run("h-1").orElseThrow().heldSince());
+        assertThat(h.path("heldReason").asText()).startsWith(NonDeterministicWorkflowException.class.getName())
+                .contains("no longer matches its history");
+        JsonNode w = list.get(2);
+        assertThat(w.path("held").asBoolean()).isFalse();
+        assertThat(w.path("heldSince").isNull()).isTrue();
+        assertThat(w.path("heldReason").isNull()).isTrue();
+
+        JsonNode detail = t.get("/api/runs/h-1").json();
+        assertThat(detail.path("status").asText()).isEqualTo("WAITING");
+        assertThat(detail.path("held").path("type").asText()).isEqualTo(NonDeterministicWorkflowException.class.getName());
+        assertThat(detail.path("held").path("message").asText()).contains("the code now asks for a timer");
+        assertThat(detail.path("held").path("stackTrace").asText()).contains("NonDeterministicWorkflowException").contains("at ");
+        assertThat(Instant.parse(detail.path("heldSince").asText())).isEqualTo(t.wf.run("h-1").orElseThrow().heldSince());
+        JsonNode u = t.get("/api/runs/u-1").json();
+        assertThat(u.path("held").path("type").asText()).isEqualTo(UnknownWorkflowException.class.getName());
+        assertThat(u.path("heldSince").isTextual()).isTrue();
+        JsonNode free = t.get("/api/runs/w-1").json();
+        assertThat(free.path("held").isNull()).isTrue();
+        assertThat(free.path("heldSince").isNull()).isTrue();
+    }
+
+    @Test
+    void aHeldFilterOtherThanTrueOrFalseIsRefusedNamingTheParameterAndTheValue() {
+        t.heldRun("h-1");
+
+        for (String path : List.of("/api/runs?held=yes", "/api/counts?held=yes", "/api/runs?held=1")) {
+            TestDashboard.Reply r = t.get(path);
+
+            assertThat(r.status()).as(path).isEqualTo(400);
+            assertThat(r.error()).isEqualTo("bad_request");
+            assertThat(r.json().path("message").asText()).as(path).contains("'held'").contains(path.substring(path.indexOf('=') + 1));
+        }
+        assertThat(ids("/api/runs?held=TRUE")).containsExactly("h-1");
+    }
+
     private List<String> ids(String path) {
         TestDashboard.Reply r = t.get(path);
         assertThat(r.status()).as(path + " -> " + r.body()).isEqualTo(200);
@@ -111,7 +181,7 @@ class ApiTest {
     void theTimelineIsExportedInOrderInTheFormatTheCodecReadsBack() {
         t.waitingRun("w-1");
 
-        TestDashboard.Reply r = t.get("/api/runs/w-1/events");
+        TestDashboard.Reply r = t.get("/api/runs/w-1/events?format=codec");
         assertThat(r.status()).isEqualTo(200);
         assertThat(r.raw().headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).contains("application/json"));
         List<Event> decoded = t.wf.codec().decodeEvents(r.body());
@@ -122,7 +192,49 @@ class ApiTest {
         TestDashboard.Reply download = t.get("/api/runs/w-1/events?download=1");
         assertThat(download.raw().headers().firstValue("Content-Disposition"))
                 .hasValue("attachment; filename=\"w-1-events.json\"");
+        assertThat(t.get("/api/runs/w-1/events?download=1&format=codec").raw().headers().firstValue("Content-Disposition"))
+                .hasValue("attachment; filename=\"w-1-history.json\"");
         assertThat(t.get("/api/runs/ghost/events").status()).isEqualTo(404);
+    }
+
+    @Test
+    void theTimelineShowsEachPayloadAsTheUsersValueWithItsTypeBesideIt() throws Exception {
+        t.completedOrder("o-1", new TestDashboard.Order("A-1", 2));
+
+        TestDashboard.Reply r = t.get("/api/runs/o-1/events");
+
+        assertThat(r.status()).isEqualTo(200);
+        JsonNode events = r.json();
+        assertThat(events).extracting(e -> e.path("type").asText()).containsExactly("WorkflowStarted", "StepScheduled",
+                "StepStarted", "StepCompleted", "WorkflowCompleted");
+        JsonNode started = events.get(0);
+        assertThat(started.path("input")).isEqualTo(new ObjectMapper().readTree("{\"sku\":\"A-1\",\"quantity\":2}"));
+        assertThat(started.path("inputType").asText()).isEqualTo(TestDashboard.Order.class.getName()).contains("$");
+        assertThat(events.get(3).path("result").path("sku").asText()).isEqualTo("A-1");
+        assertThat(events.get(3).path("resultType").asText()).isEqualTo(TestDashboard.Receipt.class.getName());
+        assertThat(events.get(4).path("output").path("sku").asText()).isEqualTo("A-1");
+        // no envelope wraps a value, and the value's JSON is as stored (12.50, not 12.5)
+        assertThat(r.body()).doesNotContainPattern("\"type\"\\s*:\\s*\"[^\"]*\\$").doesNotContain("\"value\"")
+                .contains("12.50");
+
+        // nothing is lost: the codec's form, each {"type": t, "value": v} made v with t beside it, is what was shown
+        JsonNode codec = t.get("/api/runs/o-1/events?format=codec").json();
+        assertThat(codec).hasSameSizeAs(events);
+        for (int i = 0; i < codec.size(); i++) {
+            ObjectNode expected = new ObjectMapper().createObjectNode();
+            codec.get(i).properties().forEach(f -> {
+                JsonNode v = f.getValue();
+                if (v.isObject() && v.has("value")) {
+                    expected.set(f.getKey(), v.get("value"));
+                    if (v.has("type")) {
+                        expected.set(f.getKey() + "Type", v.get("type"));
+                    }
+                } else {
+                    expected.set(f.getKey(), v);
+                }
+            });
+            assertThat(events.get(i)).as("event %d", i).isEqualTo(expected);
+        }
     }
 
     @Test

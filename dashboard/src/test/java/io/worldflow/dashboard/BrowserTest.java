@@ -15,6 +15,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.io.File;
@@ -23,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -138,6 +140,80 @@ class BrowserTest {
                 .hasSize(1);
         assertThat(t.wf.run("order-7").orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
         screenshot("dashboard-completed-run.png");
+    }
+
+    /** The ids of the runs the list shows, looked up again if the list was replaced meanwhile. */
+    private List<String> listedIds() {
+        return waiting().ignoring(StaleElementReferenceException.class).until(d -> d.findElements(
+                By.cssSelector("#runs tbody tr td:first-child a")).stream().map(WebElement::getText).toList());
+    }
+
+    @Test
+    void aHeldRunIsMarkedCountedFoundByTheFilterAndItsPageSaysWhyAndWhatResumesIt() throws IOException {
+        t.waitingRun("order-1");
+        t.heldRun("order-2");
+        browser.get(t.dashboard.loginUrl().toString());
+
+        // the list: a HELD badge beside the status, and the count of held runs with the counts by status
+        assertThat(text(By.cssSelector("#runs tr[data-run-id='order-2']"))).contains("WAITING").contains("HELD")
+                .contains("no longer matches its history");
+        assertThat(browser.findElements(By.cssSelector("#runs tr[data-run-id='order-2'] .status.HELD"))).hasSize(1);
+        assertThat(browser.findElements(By.cssSelector("#runs tr[data-run-id='order-1'] .status.HELD"))).isEmpty();
+        waiting().until(ExpectedConditions.textToBe(By.cssSelector("#counts button[data-status='WAITING'] .n"), "2"));
+        waiting().until(ExpectedConditions.textToBe(By.cssSelector("#counts button[data-status='HELD'] .n"), "1"));
+        screenshot("dashboard-held-runs.png");
+
+        // the held count filters like the others, through the status filter's "held" choice
+        browser.findElement(By.cssSelector("#counts button[data-status='HELD']")).click();
+        waiting().until(d -> listedIds().equals(List.of("order-2")));
+        assertThat(new Select(browser.findElement(By.name("status"))).getFirstSelectedOption().getText())
+                .isEqualTo("held (any status)");
+        new Select(browser.findElement(By.name("status"))).selectByVisibleText("WAITING");
+        browser.findElement(By.cssSelector("#filters button[type='submit']")).click();
+        waiting().until(d -> listedIds().equals(List.of("order-2", "order-1")));
+        new Select(browser.findElement(By.name("status"))).selectByValue("HELD");
+        browser.findElement(By.cssSelector("#filters button[type='submit']")).click();
+        waiting().until(d -> listedIds().equals(List.of("order-2")));
+
+        // the run page: the hold first, why, since when, and what lets the run go on
+        browser.get(t.dashboard.url() + "/run.html?id=order-2");
+        waiting().until(ExpectedConditions.textToBe(By.id("status"), "WAITING"));
+        waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("held")));
+        assertThat(browser.findElement(By.id("held-badge")).isDisplayed()).isTrue();
+        assertThat(browser.findElement(By.id("held-reason")).getText())
+                .startsWith("io.worldflow.NonDeterministicWorkflowException: run 'order-2' no longer matches its history")
+                .contains("the code now asks for a timer");
+        assertThat(browser.findElement(By.id("held-since")).getText()).isNotBlank();
+        assertThat(browser.findElement(By.id("held-resume")).getText())
+                .contains("it resumes when a worker whose code matches its history starts");
+        assertThat(browser.findElement(By.id("held-trace")).isDisplayed()).as("the stack trace waits in its expander").isFalse();
+        browser.findElement(By.cssSelector("#held-details summary")).click();
+        assertThat(browser.findElement(By.id("held-trace")).getText()).contains("at io.worldflow.dashboard.TestDashboard.heldRun");
+        assertThat(browser.findElements(By.cssSelector("#waits li")).getFirst().getAttribute("data-wait")).isEqualTo("held");
+        screenshot("dashboard-held-run.png");
+
+        // a run that is not held shows none of it
+        browser.get(t.dashboard.url() + "/run.html?id=order-1");
+        waiting().until(ExpectedConditions.textToBe(By.id("status"), "WAITING"));
+        assertThat(browser.findElement(By.id("held")).isDisplayed()).isFalse();
+        assertThat(browser.findElement(By.id("held-badge")).isDisplayed()).isFalse();
+    }
+
+    @Test
+    void theEventsTableShowsPayloadValuesAndLeavesTheJavaTypeToTheTooltip() throws IOException {
+        t.completedOrder("order-3", new TestDashboard.Order("A-1", 2));
+        browser.get(t.dashboard.loginUrl().toString());
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#runs tr[data-run-id='order-3']")));
+
+        browser.get(t.dashboard.url() + "/run.html?id=order-3");
+
+        By started = By.cssSelector("#events tr[data-type='WorkflowStarted'] td.detail");
+        assertThat(text(started)).isEqualTo("order {\"sku\":\"A-1\",\"quantity\":2}");
+        assertThat(browser.findElement(started).getAttribute("title")).isEqualTo("input: " + TestDashboard.Order.class.getName());
+        assertThat(text(By.cssSelector("#events tr[data-type='StepCompleted'] td.detail")))
+                .isEqualTo("price → {\"sku\":\"A-1\",\"total\":12.5}");
+        assertThat(text(By.cssSelector("#events tbody"))).doesNotContain("TestDashboard$").doesNotContain("\"value\"");
+        screenshot("dashboard-events.png");
     }
 
     @Test

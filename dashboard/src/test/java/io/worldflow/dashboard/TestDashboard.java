@@ -2,6 +2,8 @@ package io.worldflow.dashboard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.worldflow.ErrorInfo;
+import io.worldflow.NonDeterministicWorkflowException;
 import io.worldflow.RetryPolicy;
 import io.worldflow.RunInfo;
 import io.worldflow.StepOptions;
@@ -10,6 +12,7 @@ import io.worldflow.runtime.Worldflow;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,9 +24,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 /**
- * A dashboard over a local world in a temporary directory, with a worker running two workflows:
- * {@code approval} (a step, a wait for signal {@code approval}, a step) and {@code checkout} (a step that
- * fails until {@link #cardWorks} is set).
+ * A dashboard over a local world in a temporary directory, with a worker running three workflows:
+ * {@code approval} (a step, a wait for signal {@code approval}, a step), {@code checkout} (a step that
+ * fails until {@link #cardWorks} is set) and {@code order} (an {@link Order} in, a step, a {@link Receipt} out).
  */
 final class TestDashboard implements AutoCloseable {
 
@@ -35,6 +38,14 @@ final class TestDashboard implements AutoCloseable {
     final Dashboard dashboard;
     final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
     final AtomicBoolean cardWorks = new AtomicBoolean();
+
+    /** The input of {@code order}: a class whose name has a {@code $}, as users' nested records do. */
+    record Order(String sku, int quantity) {
+    }
+
+    /** The result of {@code order}'s step and of the run. */
+    record Receipt(String sku, BigDecimal total) {
+    }
 
     /** A response: status, body and headers. */
     record Reply(int status, String body, HttpResponse<String> raw) {
@@ -65,11 +76,13 @@ final class TestDashboard implements AutoCloseable {
                     }
                     return "charged " + in;
                 }));
+        Workflow<Order, Receipt> order = Workflow.define("order", Order.class, (ctx, in) ->
+                ctx.step("price", () -> new Receipt(in.sku(), new BigDecimal("6.25").multiply(BigDecimal.valueOf(in.quantity())))));
         wf = Worldflow.builder()
                 .property("worldflow.local.path", dir.resolve("dashboard.db").toString())
                 .property("worldflow.worker.lease", "5s")
                 .property("worldflow.signal.secret", SECRET)
-                .register(approval).register(checkout)
+                .register(approval).register(checkout).register(order)
                 .build();
         wf.startWorker();
         dashboard = Dashboard.start(wf, new DashboardSettings("127.0.0.1", 0, TOKEN, false, publicReads, 64 * 1024));
@@ -105,6 +118,25 @@ final class TestDashboard implements AutoCloseable {
     String waitingRun(String id) {
         wf.start("approval", id, io.worldflow.StartOptions.id(id));
         awaitRun(id, r -> r.status() == io.worldflow.RunStatus.WAITING);
+        return id;
+    }
+
+    /**
+     * Starts an approval run, waits until it waits for its signal, and holds it as a worker does when the run's
+     * code no longer matches its history. Nothing appends to a run that waits for a signal, so the hold stays.
+     */
+    String heldRun(String id) {
+        waitingRun(id);
+        wf.world().eventLog().hold(id, ErrorInfo.of(new NonDeterministicWorkflowException(id,
+                "at 'prepare' the log holds a step, the code now asks for a timer")));
+        awaitRun(id, RunInfo::isHeld);
+        return id;
+    }
+
+    /** Starts an order run and waits until it has completed. */
+    String completedOrder(String id, Order order) {
+        wf.start("order", order, io.worldflow.StartOptions.id(id));
+        awaitRun(id, r -> r.status() == io.worldflow.RunStatus.COMPLETED);
         return id;
     }
 

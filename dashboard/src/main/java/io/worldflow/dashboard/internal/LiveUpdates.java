@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Server-sent events. {@code /api/live/runs} sends {@code runs} (the counts by status) whenever the counts or
  * the first page of runs change; {@code /api/runs/{id}/live} sends {@code events} (new events, in the export
- * format) as the run's log grows, and {@code run} (its summary) when its status changes. One thread looks for
- * changes for every open stream, twice a second.
+ * format) as the run's log grows, and {@code run} (its summary) when its status changes or a hold begins or ends.
+ * One thread looks for changes for every open stream, twice a second.
  */
 final class LiveUpdates implements AutoCloseable {
 
@@ -56,7 +56,7 @@ final class LiveUpdates implements AutoCloseable {
     private static final class RunWatch implements Watch {
         final String runId;
         long nextSeq;
-        String lastStatus;
+        String lastState;
 
         RunWatch(String runId) {
             this.runId = runId;
@@ -105,7 +105,7 @@ final class LiveUpdates implements AutoCloseable {
         Map<String, Long> counts = runs.counts(w.query);
         RunPage page = wf.runs(w.query.withCursor(null));
         List<List<Object>> firstPage = page.runs().stream()
-                .map(r -> List.<Object>of(r.runId(), r.status().name(), r.updatedAt())).toList();
+                .map(r -> List.<Object>of(r.runId(), r.status().name(), r.updatedAt(), r.isHeld())).toList();
         Object now = List.of(counts, firstPage);
         if (!Objects.equals(now, w.last)) {
             w.last = now;
@@ -124,11 +124,11 @@ final class LiveUpdates implements AutoCloseable {
         List<Event> events = wf.world().eventLog().read(w.runId, w.nextSeq);
         if (!events.isEmpty()) {
             w.nextSeq = events.getLast().seq() + 1;
-            client.sendEvent("events", wf.codec().encodeEvents(events));
+            client.sendEvent("events", EventViews.write(wf.codec(), events));
         }
-        String status = info.get().status().name();
-        if (!status.equals(w.lastStatus)) {
-            w.lastStatus = status;
+        String state = info.get().status().name() + (info.get().isHeld() ? " held" : "");
+        if (!state.equals(w.lastState)) {
+            w.lastState = state;
             client.sendEvent("run", Json.write(RunViews.summary(info.get())));
         }
     }

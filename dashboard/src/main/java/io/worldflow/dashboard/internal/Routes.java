@@ -65,6 +65,8 @@ public final class Routes implements AutoCloseable {
         r.get("/api/runs/{runId}", runs::get);
         r.get("/api/runs/{runId}/events", runs::events);
         r.sse("/api/runs/{runId}/live", client -> live.watchRun(client, RunsApi.runId(client.ctx())));
+        // a stream has answered 200 before its handler runs: its filters are checked first, so that a bad one is a 400
+        r.before("/api/live/runs", ctx -> runs.query(ctx, false));
         r.sse("/api/live/runs", client -> live.watchRuns(client, runs.query(client.ctx(), false)));
 
         r.post("/api/runs", runs::start);

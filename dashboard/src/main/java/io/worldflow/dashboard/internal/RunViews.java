@@ -34,7 +34,9 @@ final class RunViews {
         m.put("status", r.status().name());
         m.put("createdAt", r.createdAt());
         m.put("updatedAt", r.updatedAt());
-        m.put("held", r.held() != null);
+        m.put("held", r.isHeld());
+        m.put("heldSince", r.heldSince());
+        m.put("heldReason", r.isHeld() ? r.held().summary() : null);
         m.put("error", r.error() == null ? null : r.error().summary());
         return m;
     }
@@ -56,6 +58,7 @@ final class RunViews {
         m.put("output", r.output() == null ? null : Json.payload(r.output()));
         m.put("error", error(r.error()));
         m.put("held", error(r.held()));
+        m.put("heldSince", r.heldSince());
         m.put("cancelRequest", r.cancelRequest() == null ? null : Map.of(
                 "reason", String.valueOf(r.cancelRequest().reason()), "requestedAt", r.cancelRequest().requestedAt()));
         m.put("steps", steps(events));

@@ -57,12 +57,16 @@ final class RunsApi {
         json(ctx, 200, counts(query(ctx, false)));
     }
 
+    /** The number of runs in each status, then {@code held}: how many of them are held, whatever their status. */
     Map<String, Long> counts(RunQuery query) {
         Map<RunStatus, Long> counted = wf.counts(query);
         Map<String, Long> out = new LinkedHashMap<>();
         for (RunStatus s : RunStatus.values()) {
             out.put(s.name(), counted.getOrDefault(s, 0L));
         }
+        Map<RunStatus, Long> held = query.held() == null ? wf.counts(query.withHeld(true))
+                : query.held() ? counted : Map.of();
+        out.put("held", held.values().stream().mapToLong(Long::longValue).sum());
         return out;
     }
 
@@ -73,14 +77,20 @@ final class RunsApi {
         json(ctx, 200, RunViews.detail(info, events, wf.world().signals().pending(runId)));
     }
 
-    /** The timeline in the codec's JSON: the export format, which a replay test reads back. */
+    /**
+     * The timeline, the export format: each payload as its value with its type beside it ({@link EventViews}), or with
+     * {@code format=codec} the codec's own JSON, the saved history that {@code JsonCodec.decodeEvents} reads back.
+     */
     void events(Context ctx) {
         String runId = runId(ctx);
+        boolean codec = codecFormat(ctx);
         List<Event> events = wf.events(runId);
         if ("1".equals(ctx.queryParam("download"))) {
-            ctx.header("Content-Disposition", "attachment; filename=\"" + fileName(runId) + "-events.json\"");
+            ctx.header("Content-Disposition", "attachment; filename=\"" + fileName(runId)
+                    + (codec ? "-history.json" : "-events.json") + "\"");
         }
-        ctx.status(200).contentType("application/json").result(wf.codec().encodeEvents(events));
+        String body = codec ? wf.codec().encodeEvents(events) : EventViews.write(wf.codec(), events);
+        ctx.status(200).contentType("application/json").result(body);
     }
 
     // ---------------------------------------------------------------- actions
@@ -163,7 +173,7 @@ final class RunsApi {
 
     // ---------------------------------------------------------------- parsing
 
-    /** The filters of a list or count: status, workflow, idPrefix, createdAfter, createdBefore, limit, cursor. */
+    /** The filters of a list or count: status, held, workflow, idPrefix, createdAfter, createdBefore, limit, cursor. */
     RunQuery query(Context ctx, boolean paged) {
         Set<RunStatus> statuses = EnumSet.noneOf(RunStatus.class);
         String status = ctx.queryParam("status");
@@ -190,8 +200,8 @@ final class RunsApi {
         }
         Instant after = instant(ctx, "createdAfter");
         Instant before = instant(ctx, "createdBefore");
-        return new RunQuery(statuses, null, param(ctx, "workflow", MAX_TEXT), param(ctx, "idPrefix", MAX_TEXT), after,
-                before, limit, cursor);
+        return new RunQuery(statuses, held(ctx), param(ctx, "workflow", MAX_TEXT), param(ctx, "idPrefix", MAX_TEXT),
+                after, before, limit, cursor);
     }
 
     private static RunStatus status(String s) {
@@ -200,6 +210,31 @@ final class RunsApi {
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest("unknown status '" + s + "'; use one of " + List.of(RunStatus.values()));
         }
+    }
+
+    /** {@code held=true}: only held runs; {@code held=false}: only runs not held; absent: both. */
+    private static Boolean held(Context ctx) {
+        String v = ctx.queryParam("held");
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        return switch (v.strip().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw ApiException.badRequest("'held' must be true or false, was '" + v + "'");
+        };
+    }
+
+    /** {@code format=values} (the default) or {@code format=codec}. */
+    private static boolean codecFormat(Context ctx) {
+        String v = ctx.queryParam("format");
+        if (v == null || v.isBlank() || v.strip().equals("values")) {
+            return false;
+        }
+        if (v.strip().equals("codec")) {
+            return true;
+        }
+        throw ApiException.badRequest("'format' must be values or codec, was '" + v + "'");
     }
 
     private static String param(Context ctx, String name, int max) {

@@ -41,6 +41,10 @@ const WF = (() => {
   function statusBadge(status) {
     return el('span', { class: 'status ' + status }, status);
   }
+  // a held run keeps its status: this badge goes beside it
+  function heldBadge(reason) {
+    return el('span', { class: 'status HELD', title: reason || null }, 'HELD');
+  }
   function showError(node, err) {
     node.textContent = err ? (err.message || String(err)) : '';
     node.hidden = !err;
@@ -55,5 +59,5 @@ const WF = (() => {
     }
     return source;
   }
-  return { api, el, time, statusBadge, showError, live };
+  return { api, el, time, statusBadge, heldBadge, showError, live };
 })();

@@ -34,10 +34,16 @@
     }
   }
 
+  // the Java type of each payload of an event ("input: com.acme.Order"), which the API gives as <name>Type
+  function payloadTypes(e) {
+    const types = Object.keys(e).filter(k => k.endsWith('Type')).map(k => k.slice(0, -4) + ': ' + e[k]);
+    return types.length ? types.join('\n') : null;
+  }
+
   function renderEvents() {
     document.querySelector('#events tbody').replaceChildren(...events.map(e =>
       el('tr', { 'data-type': e.type }, el('td', {}, e.seq), el('td', {}, e.type), el('td', {}, time(e.at)),
-        el('td', { class: 'detail' }, detail(e)))));
+        el('td', { class: 'detail', title: payloadTypes(e) }, detail(e)))));
     WFTimeline.draw(document.getElementById('timeline'), events, run && ['COMPLETED', 'FAILED', 'CANCELED'].includes(run.status));
   }
 
@@ -55,18 +61,21 @@
     document.getElementById('output').textContent = r.output === null ? '' : json(r.output);
     document.getElementById('failure').textContent = r.error
       ? r.error.type + ': ' + (r.error.message || '') + '\n\n' + (r.error.stackTrace || '') : '';
-    const held = document.getElementById('held');
-    held.hidden = !r.held;
-    held.textContent = r.held ? 'Held: the code no longer matches this run\'s history. ' + r.held.message : '';
+    renderHold(r);
     const finished = ['COMPLETED', 'FAILED', 'CANCELED'].includes(r.status);
     document.getElementById('cancel').disabled = finished;
     document.getElementById('retry').disabled = r.status !== 'FAILED';
     document.getElementById('send-signal').disabled = finished;
     document.getElementById('make-url').disabled = finished;
     const waits = [];
+    if (r.held) {
+      waits.push(el('li', { 'data-wait': 'held' }, el('strong', {}, 'held'), ' since ' + time(r.heldSince)
+        + ': nothing goes on until a worker whose code matches the history starts'));
+    }
     r.signalWaits.forEach(w => waits.push(el('li', { 'data-wait': 'signal', 'data-name': w.name },
       'signal ', el('strong', {}, w.name), w.timeoutAt ? ' until ' + time(w.timeoutAt) : '')));
-    r.pendingTimers.forEach(t => waits.push(el('li', { 'data-wait': 'timer' }, 'timer ', el('strong', {}, t.name), ' fires at ' + time(t.fireAt))));
+    r.pendingTimers.forEach(t => waits.push(el('li', { 'data-wait': 'timer' }, 'timer ', el('strong', {}, t.name),
+      (Date.parse(t.fireAt) <= Date.now() ? ' was due at ' : ' fires at ') + time(t.fireAt))));
     r.pendingSignals.forEach(s => waits.push(el('li', { 'data-wait': 'pending-signal' }, 'signal ', el('strong', {}, s.name), ' delivered, not yet taken')));
     document.getElementById('waits').replaceChildren(...(waits.length ? waits : [el('li', { class: 'muted' }, 'nothing')]));
     const nameInput = document.getElementById('signal-name');
@@ -74,6 +83,22 @@
     document.querySelector('#steps tbody').replaceChildren(...r.steps.map(s =>
       el('tr', { 'data-step': s.stepId }, el('td', {}, s.stepId), el('td', {}, s.state), el('td', {}, s.attempts),
         el('td', { class: 'detail' }, s.error || ''))));
+  }
+
+  // why the run is held, since when, and what lets it go on; shown before what it waits on
+  function renderHold(r) {
+    const h = r.held;
+    document.getElementById('held-badge').hidden = !h;
+    document.getElementById('held').hidden = !h;
+    document.getElementById('held-since').textContent = h ? time(r.heldSince) : '';
+    document.getElementById('held-reason').textContent = h ? h.type + ': ' + (h.message || '') : '';
+    document.getElementById('held-resume').textContent = !h ? ''
+      : (/UnknownWorkflowException$/.test(h.type) ? 'The worker that took it does not know workflow ' + r.workflow + '. '
+        : 'The code no longer matches this run\'s recorded history. ')
+        + 'The run neither fails nor goes on while it is held (it keeps its status, ' + r.status + '): '
+        + 'it resumes when a worker whose code matches its history starts.';
+    document.getElementById('held-trace').textContent = h ? h.stackTrace || '' : '';
+    document.getElementById('held-details').hidden = !h || !h.stackTrace;
   }
 
   async function loadRun() {
@@ -115,6 +140,7 @@
     }, 'A URL that delivers ' + name + ' for a day (POST a JSON body to it):');
   });
   document.getElementById('export').setAttribute('href', base + '/events?download=1');
+  document.getElementById('export-codec').setAttribute('href', base + '/events?download=1&format=codec');
 
   api('GET', base + '/events').then(list => { events = list; renderEvents(); }).catch(e => showError(error, e));
   loadRun();

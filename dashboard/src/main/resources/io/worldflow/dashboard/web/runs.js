@@ -1,6 +1,6 @@
 'use strict';
 (() => {
-  const { api, el, time, statusBadge, showError, live } = WF;
+  const { api, el, time, statusBadge, heldBadge, showError, live } = WF;
   const STATUSES = ['PENDING', 'RUNNING', 'SLEEPING', 'WAITING', 'COMPLETED', 'FAILED', 'CANCELED'];
   const form = document.getElementById('filters');
   const tbody = document.querySelector('#runs tbody');
@@ -17,6 +17,11 @@
       const v = (data.get(name) || '').trim();
       if (v) q.set(name, v);
     }
+    // held is no status (a held run keeps its own), but the status filter offers it
+    if (q.get('status') === 'HELD') {
+      q.delete('status');
+      q.set('held', 'true');
+    }
     for (const name of ['createdAfter', 'createdBefore']) {
       const v = data.get(name);
       if (v) q.set(name, new Date(v).toISOString());
@@ -27,23 +32,27 @@
   function row(r) {
     const link = el('a', { href: '/run.html?id=' + encodeURIComponent(r.runId) }, r.runId);
     return el('tr', { 'data-run-id': r.runId },
-      el('td', {}, link), el('td', {}, r.workflow), el('td', {}, statusBadge(r.status)),
+      el('td', {}, link), el('td', {}, r.workflow),
+      el('td', {}, statusBadge(r.status), r.held ? ' ' : null, r.held ? heldBadge(r.heldReason) : null),
       el('td', {}, time(r.createdAt)), el('td', {}, time(r.updatedAt)),
-      el('td', { class: 'detail' }, (r.held ? 'held: code does not match history. ' : '') + (r.error || '')));
+      el('td', { class: 'detail' }, (r.held ? 'held since ' + time(r.heldSince) + ': ' + r.heldReason + ' ' : '')
+        + (r.error || '')));
   }
 
   async function loadCounts() {
     const q = filters();
     q.delete('status');
+    q.delete('held');
     const counts = await api('GET', '/api/counts?' + q);
     const selected = new FormData(form).get('status');
     const key = JSON.stringify([counts, selected]);
     if (key === shownCounts) return;
     shownCounts = key;
     const box = document.getElementById('counts');
-    box.replaceChildren(...STATUSES.map(s => {
+    box.replaceChildren(...[...STATUSES, 'HELD'].map(s => {
       const b = el('button', { type: 'button', 'data-status': s, class: s === selected ? 'active' : null },
-        statusBadge(s), el('span', { class: 'n' }, counts[s] || 0));
+        s === 'HELD' ? heldBadge('held runs, whatever their status') : statusBadge(s),
+        el('span', { class: 'n' }, (s === 'HELD' ? counts.held : counts[s]) || 0));
       b.addEventListener('click', () => {
         form.elements.status.value = s === selected ? '' : s;
         reload();

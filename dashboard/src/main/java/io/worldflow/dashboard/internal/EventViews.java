@@ -1,0 +1,90 @@
+package io.worldflow.dashboard.internal;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.worldflow.Payload;
+import io.worldflow.event.Event;
+import io.worldflow.runtime.JsonCodec;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Events as the API shows them: each event as the codec writes it, except that a payload reads as the user's value
+ * and its type descriptor stands beside it as {@code <name>Type}. Where the codec's envelope is
+ * {@code "input": {"type": "com.acme.Orders$Input", "value": {"sku": "A-1"}}}, this writes
+ * {@code "input": {"sku": "A-1"}, "inputType": "com.acme.Orders$Input"}. Nothing is dropped, and the value's JSON is
+ * written as it was stored (12.50 stays 12.50). Payloads are found by the declared type of the event's components.
+ */
+final class EventViews {
+
+    private static final ClassValue<List<RecordComponent>> PAYLOADS = new ClassValue<>() {
+        @Override
+        protected List<RecordComponent> computeValue(Class<?> type) {
+            RecordComponent[] components = type.getRecordComponents();
+            return components == null ? List.of()
+                    : Arrays.stream(components).filter(c -> c.getType() == Payload.class).toList();
+        }
+    };
+
+    private EventViews() {
+    }
+
+    /** A timeline as a JSON array, in order. */
+    static String write(JsonCodec codec, List<Event> events) {
+        StringWriter out = new StringWriter();
+        try (JsonGenerator gen = Json.mapper().createGenerator(out)) {
+            gen.useDefaultPrettyPrinter();
+            gen.writeStartArray();
+            for (Event event : events) {
+                write(gen, codec, event);
+            }
+            gen.writeEndArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing a timeline", e);
+        }
+        return out.toString();
+    }
+
+    private static void write(JsonGenerator gen, JsonCodec codec, Event event) throws IOException {
+        Map<String, Payload> payloads = payloads(event);
+        JsonNode encoded = Json.mapper().readTree(codec.encodeEvent(event));
+        gen.writeStartObject();
+        for (Map.Entry<String, JsonNode> field : encoded.properties()) {
+            gen.writeFieldName(field.getKey());
+            Payload payload = payloads.get(field.getKey());
+            if (payload == null) {
+                gen.writeTree(field.getValue());
+                continue;
+            }
+            gen.writeRawValue(payload.json());
+            if (payload.type() != null) {
+                gen.writeStringField(field.getKey() + "Type", payload.type());
+            }
+        }
+        gen.writeEndObject();
+    }
+
+    /** The event's payloads that are not null, by component name. */
+    private static Map<String, Payload> payloads(Event event) {
+        Map<String, Payload> out = new LinkedHashMap<>();
+        for (RecordComponent c : PAYLOADS.get(event.getClass())) {
+            try {
+                Payload p = (Payload) c.getAccessor().invoke(event);
+                if (p != null) {
+                    out.put(c.getName(), p);
+                }
+            } catch (IllegalAccessException | InvocationTargetException e) {
+                throw new IllegalStateException("reading " + c.getName() + " of " + event.type(), e);
+            }
+        }
+        return out;
+    }
+}
