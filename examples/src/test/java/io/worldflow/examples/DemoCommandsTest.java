@@ -32,7 +32,8 @@ class DemoCommandsTest {
                 OrderFulfilmentMain.class, FEW_QUICK_ORDERS), dir.resolve("local.out"), LIMIT);
 
         assertExitedCleanly(r);
-        assertThat(r.output()).contains("world 'local'", "event timeline of order-", "runs by status");
+        assertThat(r.output()).contains("world 'local'", "event timeline of order-",
+                "runs by status: {COMPLETED=2}");
         assertThat(r.output().lines().filter(l -> l.contains("status=shipped"))).hasSize(2);
     }
 
@@ -48,12 +49,28 @@ class DemoCommandsTest {
 
     @Test
     @Timeout(120)
+    void thePostgresDemoOnItsEmbeddedServerPrintsItsResultsAndExits() throws Exception {
+        ChildJvm.Result r = ChildJvm.run(ChildJvm.command(List.of("-Dworldflow.dashboard.port=0"),
+                PostgresDemoMain.class, FEW_QUICK_ORDERS), dir.resolve("postgres.out"), LIMIT);
+
+        assertExitedCleanly(r);
+        assertThat(r.output()).contains("embedded PostgreSQL on port", "world 'postgres'", "event timeline of order-",
+                "runs by status: {COMPLETED=2}");
+        assertThat(r.output().lines().filter(l -> l.contains("status=shipped"))).hasSize(2);
+        long port = Long.parseLong(r.output().replaceAll("(?s).*embedded PostgreSQL on port (\\d+).*", "$1"));
+        assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains("-p " + port)))
+                .as("the server the demo started is stopped").isEmpty();
+    }
+
+    @Test
+    @Timeout(120)
     void theAwsDemoOnItsInProcessEmulatorsPrintsItsResultsAndExits() throws Exception {
         ChildJvm.Result r = ChildJvm.run(ChildJvm.command(List.of("-Dworldflow.dashboard.port=0"),
                 AwsDemoMain.class, FEW_QUICK_ORDERS), dir.resolve("aws.out"), LIMIT);
 
         assertExitedCleanly(r);
-        assertThat(r.output()).contains("DynamoDB Local on port", "world 'aws'", "event timeline of order-", "runs by status");
+        assertThat(r.output()).contains("DynamoDB Local on port", "world 'aws'", "event timeline of order-",
+                "runs by status: {COMPLETED=2}");
         assertThat(r.output().lines().filter(l -> l.contains("status=shipped"))).hasSize(2);
     }
 
