@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,11 +17,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * One worker JVM ({@link BenchWorker}) on this process's classpath, with default JVM settings: started, waited
- * for until it prints its control port, measured from {@code /proc} (peak RSS = {@code VmHWM}, CPU = user +
- * system time), and stopped with SIGTERM.
+ * One worker JVM ({@link BenchWorker}) on this process's classpath, with default JVM settings but this process's
+ * access flags: started, waited for until it prints its control port, measured from {@code /proc} (peak RSS =
+ * {@code VmHWM}, CPU = user + system time), and stopped with SIGTERM.
  */
 final class WorkerProcess implements AutoCloseable {
+
+    /** How long a worker may take to exit after SIGTERM before it is killed. */
+    static final Duration STOP_WAIT = Duration.ofSeconds(30);
 
     private final Process process;
     private final RemoteClient control;
@@ -38,6 +42,7 @@ final class WorkerProcess implements AutoCloseable {
     static WorkerProcess start(Map<String, String> worldProperties, Path log) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(accessFlags());
         worldProperties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         String extra = System.getProperty("bench.worker.jvm-args", "");
         for (String a : extra.split(" ")) {
@@ -81,6 +86,17 @@ final class WorkerProcess implements AutoCloseable {
             p.destroyForcibly();
             throw new IllegalStateException("the worker JVM failed to start; see " + log, e);
         }
+    }
+
+    /**
+     * The flags this JVM was started with that allow native access and {@code sun.misc.Unsafe} memory access (the
+     * parent pom's {@code worldflow.jvm.flags}, given by the bench profile and by surefire): the worker gets the same,
+     * so that it starts without JDK warnings.
+     */
+    private static List<String> accessFlags() {
+        return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("--enable-native-access=") || a.startsWith("--sun-misc-unsafe-memory-access="))
+                .toList();
     }
 
     private static int waitExit(Process p) {
@@ -143,7 +159,7 @@ final class WorkerProcess implements AutoCloseable {
         control.close();
         process.destroy();                                   // SIGTERM: the worker's shutdown hook drains
         try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            if (!process.waitFor(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
                 process.waitFor(10, TimeUnit.SECONDS);
             }
@@ -152,6 +168,11 @@ final class WorkerProcess implements AutoCloseable {
             process.destroyForcibly();
         }
         return last;
+    }
+
+    /** The worker's exit status, once stopped: 143 when it exited on SIGTERM, 137 when it had to be killed. */
+    int exitValue() {
+        return process.exitValue();
     }
 
     @Override

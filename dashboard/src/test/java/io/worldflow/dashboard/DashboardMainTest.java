@@ -1,11 +1,13 @@
 package io.worldflow.dashboard;
 
+import io.worldflow.RunQuery;
 import io.worldflow.runtime.Worldflow;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,10 +30,12 @@ class DashboardMainTest {
     void theStandaloneDashboardServesWithTheConfiguredTokenAndStopsOnSigterm() throws Exception {
         Path db = dir.resolve("standalone.db");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = List.of(java, "-cp", System.getProperty("java.class.path"),
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(accessFlags());
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"),
                 "-Dworldflow.local.path=" + db, "-Dworldflow.dashboard.port=0",
                 "-Dworldflow.dashboard.token=standalone-token-0123456789",
-                DashboardMain.class.getName());
+                DashboardMain.class.getName()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         List<String> output = new ArrayList<>();
         String login = null;
@@ -44,6 +48,7 @@ class DashboardMainTest {
                 }
             }
             assertThat(login).as("output: %s", output).isNotNull().endsWith("/?token=standalone-token-0123456789");
+            assertThat(output).as("JDK warnings").noneMatch(l -> l.contains("WARNING: A restricted method"));
             URI root = URI.create(login.substring(0, login.indexOf("/?token=")));
             assertThat(root.getHost()).isEqualTo("127.0.0.1");
 
@@ -64,7 +69,14 @@ class DashboardMainTest {
         }
         // the world's file was released: another process may own it now
         try (Worldflow wf = Worldflow.builder().property("worldflow.local.path", db.toString()).build()) {
-            assertThat(wf.runs(io.worldflow.RunQuery.all()).runs()).isEmpty();
+            assertThat(wf.runs(RunQuery.all()).runs()).isEmpty();
         }
+    }
+
+    /** This JVM's native-access and unsafe-access flags (the parent pom's worldflow.jvm.flags): the child gets them too. */
+    private static List<String> accessFlags() {
+        return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("--enable-native-access=") || a.startsWith("--sun-misc-unsafe-memory-access="))
+                .toList();
     }
 }

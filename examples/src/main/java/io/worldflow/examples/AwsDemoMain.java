@@ -1,8 +1,10 @@
 package io.worldflow.examples;
 
+import java.lang.reflect.Field;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * The demo on the AWS world without an AWS account: starts DynamoDB Local and ElasticMQ (an SQS server) in this
@@ -42,7 +44,36 @@ public final class AwsDemoMain {
             OrderFulfilmentMain.main(args);
         } finally {
             sqs.getClass().getMethod("stopAndWait").invoke(sqs);
-            dynamo.getClass().getMethod("stop").invoke(dynamo);
+            stopDynamoDbLocal(dynamo);
         }
+    }
+
+    /**
+     * Stops DynamoDB Local so that nothing of it keeps the JVM alive. Its {@code stop()} shuts each database's job
+     * pool down without interrupting it, and in that pool the stream shard roll-over scheduler, a non-daemon thread,
+     * sleeps 7.5 minutes before it looks whether it should end: the JVM, and {@code exec:java}, which waits for
+     * non-daemon threads, would wait that long. {@code shutdownNow()} on each database client interrupts it (the
+     * database it closes again is already closed, which it allows).
+     */
+    private static void stopDynamoDbLocal(Object server) throws ReflectiveOperationException {
+        server.getClass().getMethod("stop").invoke(server);
+        Object serverHandler = field(server, "serverHandler");
+        Object requestHandler = field(serverHandler, "primaryHandler");
+        for (Object database : ((Map<?, ?>) field(requestHandler, "dbRequestHandlers")).values()) {
+            database.getClass().getMethod("shutdownNow").invoke(database);
+        }
+    }
+
+    private static Object field(Object owner, String name) throws ReflectiveOperationException {
+        for (Class<?> c = owner.getClass(); c != null; c = c.getSuperclass()) {
+            try {
+                Field f = c.getDeclaredField(name);
+                f.setAccessible(true);
+                return f.get(owner);
+            } catch (NoSuchFieldException e) {
+                // declared higher up
+            }
+        }
+        throw new NoSuchFieldException(owner.getClass().getName() + "." + name);
     }
 }

@@ -5,10 +5,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,20 +30,16 @@ class DemoOnPostgresTest {
                 : null;
         try {
             String url = pg != null ? "jdbc:postgresql://localhost:" + pg.getPort() + "/postgres" : external.strip();
-            String java = ProcessHandle.current().info().command().orElse("java");
-            List<String> cmd = List.of(java,
+            List<String> cmd = ChildJvm.command(List.of(
                     "-Dworldflow.world=postgres",
                     "-Dworldflow.dashboard.port=0",
                     "-Dworldflow.postgres.url=" + url,
                     "-Dworldflow.postgres.user=" + (pg != null ? "postgres" : ""),
-                    "-Dworldflow.postgres.schema=demo_" + ProcessHandle.current().pid(),
-                    "-cp", System.getProperty("java.class.path"),
-                    OrderFulfilmentMain.class.getName(), "--orders", "5", "--cool-off", "300");
-            Path out = dir.resolve("demo.out");
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-            assertThat(p.waitFor(150, TimeUnit.SECONDS)).isTrue();
-            String printed = Files.readString(out);
-            assertThat(p.exitValue()).as(printed).isZero();
+                    "-Dworldflow.postgres.schema=demo_" + ProcessHandle.current().pid()),
+                    OrderFulfilmentMain.class, List.of("--orders", "5", "--cool-off", "300"));
+            ChildJvm.Result r = ChildJvm.run(cmd, dir.resolve("demo.out"), Duration.ofSeconds(150));
+            String printed = r.output();
+            assertThat(r.exitValue()).as(printed).isZero();
             assertThat(printed).contains("world 'postgres'").contains("COMPLETED=5").contains("event timeline of order-")
                     .contains("SignalReceived").contains("labels/2/label");
         } finally {

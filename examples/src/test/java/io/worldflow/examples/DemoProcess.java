@@ -47,7 +47,9 @@ final class DemoProcess {
     Process start(String name) throws IOException {
         Set<String> completed = Files.exists(db) ? completedSteps() : Set.of();
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> cmd = new ArrayList<>(List.of(java,
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(ChildJvm.accessFlags());
+        cmd.addAll(List.of(
                 "-Dworldflow.local.path=" + db,
                 "-Dworldflow.worker.lease=2s",
                 "-Dworldflow.dashboard.port=0",
