@@ -164,7 +164,9 @@ public final class WorkerLoop implements AutoCloseable {
     }
 
     private void loop() {
-        HeldRuns.retry(engine.world, engine.registry.names(), engine.clock.instant());
+        // beside the loop, which leases meanwhile: a new deploy's own work does not wait for the look
+        Thread.ofVirtual().name("wf-held-runs").start(() ->
+                HeldRuns.retry(engine.world, engine.registry.names(), engine.clock.instant()));
         long failures = 0;
         while (!stopping) {
             if (pokeSignalWaiters) {
