@@ -19,12 +19,17 @@ import io.worldflow.event.WorkflowRetried;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.Lease;
+import io.worldflow.spi.LeasedRuns;
+import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.PendingSignal;
 import io.worldflow.spi.TurnEnd;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -557,20 +562,21 @@ public abstract class RunProjectionContract extends WorldContractSupport {
 
     // ---------------------------------------------------------------- loading leased runs
 
-    @Test
-    void loadReadsManyRunsWithTheirWholeLogsAndLeavesOutUnknownOnes() {
+    @ParameterizedTest
+    @EnumSource(AccessPath.class)
+    void loadReadsManyRunsWithTheirWholeLogsAndLeavesOutUnknownOnes(AccessPath path) {
         failedRun("order-3");
         create("order-1");
         markRunning("order-1");
         appendStep("order-1", RunStatus.RUNNING);
         create("order-2");
-        List<String> ids = new java.util.ArrayList<>(List.of("order-2", "ghost", "order-1", "order-3", "order-1"));
+        List<String> ids = new ArrayList<>(List.of("order-2", "ghost", "order-1", "order-3", "order-1"));
         for (int i = 0; i < 250; i++) {
             create("bulk-" + i);
             ids.add("bulk-" + i);
         }
 
-        java.util.Map<String, io.worldflow.spi.LoadedRun> loaded = world.load(ids);
+        Map<String, LoadedRun> loaded = path.of(world).load(ids);
 
         assertThat(loaded).hasSize(253).doesNotContainKey("ghost");
         for (String id : List.of("order-1", "order-2", "order-3", "bulk-0", "bulk-249")) {
@@ -578,12 +584,13 @@ public abstract class RunProjectionContract extends WorldContractSupport {
             assertThat(loaded.get(id).events()).as(id).isEqualTo(log().read(id, 0));
         }
         assertThat(loaded.get("order-1").events()).hasSize(3);
-        assertThat(world.load(List.of())).isEmpty();
-        assertThat(world.load(List.of("ghost"))).isEmpty();
+        assertThat(path.of(world).load(List.of())).isEmpty();
+        assertThat(path.of(world).load(List.of("ghost"))).isEmpty();
     }
 
-    @Test
-    void leaseAndLoadLeasesAsLeaseDoesAndWhatItReadsIsTheWholeRun() {
+    @ParameterizedTest
+    @EnumSource(AccessPath.class)
+    void leaseAndLoadLeasesAsLeaseDoesAndWhatItReadsIsTheWholeRun(AccessPath path) {
         create(newRun("low", QUEUE, 0, now()));
         create(newRun("high", QUEUE, 5, now()));
         markRunning("high");
@@ -591,7 +598,7 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         create(newRun("later", QUEUE, 9, now().plusSeconds(60)));
         create(newRun("elsewhere", "other", 9, now()));
 
-        io.worldflow.spi.LeasedRuns leased = world.leaseAndLoad("worker-a", Set.of(QUEUE), 10, LEASE, Duration.ZERO);
+        LeasedRuns leased = path.of(world).leaseAndLoad("worker-a", Set.of(QUEUE), 10, LEASE, Duration.ZERO);
 
         assertThat(leased.leases()).extracting(Lease::runId).containsExactly("high", "low");
         assertThat(leased.leases()).allSatisfy(l -> assertThat(l.deliveries()).isEqualTo(1));
@@ -604,20 +611,21 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         for (Lease l : leased.leases()) {
             assertThat(tasks().extend(l, LEASE)).as(l.runId()).isPresent();
         }
-        assertThat(world.leaseAndLoad("worker-b", Set.of(QUEUE), 10, LEASE, Duration.ofSeconds(61)).leases())
+        assertThat(path.of(world).leaseAndLoad("worker-b", Set.of(QUEUE), 10, LEASE, Duration.ofSeconds(61)).leases())
                 .extracting(Lease::runId).containsExactly("later");
     }
 
-    @Test
-    void leaseAndLoadRefusesBadArgumentsAndLeasesNothing() {
+    @ParameterizedTest
+    @EnumSource(AccessPath.class)
+    void leaseAndLoadRefusesBadArgumentsAndLeasesNothing(AccessPath path) {
         create("order-1");
 
-        assertThatThrownBy(() -> world.leaseAndLoad("w", Set.of(QUEUE), 10, Duration.ZERO, Duration.ZERO))
+        assertThatThrownBy(() -> path.of(world).leaseAndLoad("w", Set.of(QUEUE), 10, Duration.ZERO, Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseFor");
-        assertThatThrownBy(() -> world.leaseAndLoad("w", Set.of(QUEUE), 10, LEASE, Duration.ofSeconds(-1)))
+        assertThatThrownBy(() -> path.of(world).leaseAndLoad("w", Set.of(QUEUE), 10, LEASE, Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lookahead");
-        assertThat(world.leaseAndLoad("w", Set.of(), 10, LEASE, Duration.ZERO).leases()).isEmpty();
-        assertThat(world.leaseAndLoad("w", Set.of(QUEUE), 0, LEASE, Duration.ZERO).leases()).isEmpty();
+        assertThat(path.of(world).leaseAndLoad("w", Set.of(), 10, LEASE, Duration.ZERO).leases()).isEmpty();
+        assertThat(path.of(world).leaseAndLoad("w", Set.of(QUEUE), 0, LEASE, Duration.ZERO).leases()).isEmpty();
 
         leaseRun("order-1");
     }

@@ -4,6 +4,7 @@ import io.worldflow.spi.EventLog;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.Signals;
 import io.worldflow.spi.TaskQueue;
+import io.worldflow.spi.WorkerAccess;
 import io.worldflow.spi.World;
 
 /** Lends a world to a second Worldflow (a second worker) without letting it close the world. */
@@ -41,14 +42,8 @@ final class SharedWorld implements World {
     }
 
     @Override
-    public java.util.Map<String, io.worldflow.spi.LoadedRun> load(java.util.Collection<String> runIds) {
-        return world.load(runIds);
-    }
-
-    @Override
-    public io.worldflow.spi.LeasedRuns leaseAndLoad(String workerId, java.util.Set<String> queues, int max,
-                                                    java.time.Duration leaseFor, java.time.Duration lookahead) {
-        return world.leaseAndLoad(workerId, queues, max, leaseFor, lookahead);
+    public WorkerAccess workerAccess() {
+        return world.workerAccess();
     }
 
     @Override

@@ -5,6 +5,8 @@ import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.TaskQueue;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -41,6 +43,10 @@ public abstract class TaskQueueContract extends WorldContractSupport {
      * the interface's default (it creates only) leaves this false, and the kit checks that its turns are then
      * leased the usual way.
      */
+    private boolean leasesAtCreation(AccessPath path) {
+        return path == AccessPath.WORLD && leasesAtCreation();
+    }
+
     protected boolean leasesAtCreation() {
         return false;
     }
@@ -384,15 +390,16 @@ public abstract class TaskQueueContract extends WorldContractSupport {
 
     // ---- a turn leased as its run is created ----
 
-    @Test
-    void aTurnLeasedAtCreationBelongsToTheCallerAlone() {
-        CreateResult created = world.createLeased(newRun("order-1"), "worker-a", LEASE);
+    @ParameterizedTest
+    @EnumSource(AccessPath.class)
+    void aTurnLeasedAtCreationBelongsToTheCallerAlone(AccessPath path) {
+        CreateResult created = path.of(world).createLeased(newRun("order-1"), "worker-a", LEASE);
 
         assertThat(created.created()).isTrue();
         assertThat(created.run().status()).isEqualTo(RunStatus.PENDING);
         assertThat(created.run().logLength()).isEqualTo(1);
-        if (!leasesAtCreation()) {
-            assertThat(created.lease()).as("a world that keeps the default leases nothing at creation").isNull();
+        if (!leasesAtCreation(path)) {
+            assertThat(created.lease()).as("a path that does not lease at creation leases nothing").isNull();
             leaseRun("order-1");
             return;
         }
@@ -414,10 +421,11 @@ public abstract class TaskQueueContract extends WorldContractSupport {
         assertNothingDue();
     }
 
-    @Test
-    void aTurnLeasedAtCreationIsDeliveredAgainWhenItsLeaseLapses() {
-        Lease first = world.createLeased(newRun("order-1"), "worker-a", LEASE).lease();
-        if (!leasesAtCreation()) {
+    @ParameterizedTest
+    @EnumSource(AccessPath.class)
+    void aTurnLeasedAtCreationIsDeliveredAgainWhenItsLeaseLapses(AccessPath path) {
+        Lease first = path.of(world).createLeased(newRun("order-1"), "worker-a", LEASE).lease();
+        if (!leasesAtCreation(path)) {
             assertThat(first).isNull();
             return;
         }
@@ -431,9 +439,10 @@ public abstract class TaskQueueContract extends WorldContractSupport {
         assertThat(tasks().extend(again, LEASE)).as("the stale lease's complete changed nothing").isPresent();
     }
 
-    @Test
-    void aTurnLeasedAtCreationIsNotLostOnReopen() {
-        Lease lease = world.createLeased(newRun("order-1"), "worker-a", LEASE).lease();
+    @ParameterizedTest
+    @EnumSource(AccessPath.class)
+    void aTurnLeasedAtCreationIsNotLostOnReopen(AccessPath path) {
+        Lease lease = path.of(world).createLeased(newRun("order-1"), "worker-a", LEASE).lease();
 
         reopen();
 
@@ -441,11 +450,12 @@ public abstract class TaskQueueContract extends WorldContractSupport {
         assertThat(lease("after-restart", 10)).extracting(Lease::runId).containsExactly("order-1");
     }
 
-    @Test
-    void createLeasedOfAnIdThatExistsLeasesNothingAndChangesNothing() {
+    @ParameterizedTest
+    @EnumSource(AccessPath.class)
+    void createLeasedOfAnIdThatExistsLeasesNothingAndChangesNothing(AccessPath path) {
         create("order-1");
 
-        CreateResult again = world.createLeased(newRun("order-1"), "worker-a", LEASE);
+        CreateResult again = path.of(world).createLeased(newRun("order-1"), "worker-a", LEASE);
 
         assertThat(again.created()).isFalse();
         assertThat(again.lease()).isNull();
@@ -453,11 +463,12 @@ public abstract class TaskQueueContract extends WorldContractSupport {
         leaseRun("order-1");
     }
 
-    @Test
-    void createLeasedOfADelayedStartLeasesNothingAndTheTurnIsDueAtItsTime() {
+    @ParameterizedTest
+    @EnumSource(AccessPath.class)
+    void createLeasedOfADelayedStartLeasesNothingAndTheTurnIsDueAtItsTime(AccessPath path) {
         Instant availableAt = now().plus(Duration.ofMinutes(5));
 
-        CreateResult created = world.createLeased(newRun("order-1", QUEUE, 0, availableAt), "worker-a", LEASE);
+        CreateResult created = path.of(world).createLeased(newRun("order-1", QUEUE, 0, availableAt), "worker-a", LEASE);
 
         assertThat(created.created()).isTrue();
         assertThat(created.lease()).isNull();
@@ -466,10 +477,11 @@ public abstract class TaskQueueContract extends WorldContractSupport {
         leaseRun("order-1");
     }
 
-    @Test
-    void createLeasedForNoTimeOrLessIsRefusedAndCreatesNothing() {
+    @ParameterizedTest
+    @EnumSource(AccessPath.class)
+    void createLeasedForNoTimeOrLessIsRefusedAndCreatesNothing(AccessPath path) {
         for (Duration bad : List.of(Duration.ZERO, Duration.ofSeconds(-1))) {
-            assertThatThrownBy(() -> world.createLeased(newRun("order-1"), "worker-a", bad))
+            assertThatThrownBy(() -> path.of(world).createLeased(newRun("order-1"), "worker-a", bad))
                     .as("createLeased for %s", bad).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("leaseFor");
             assertThat(queries().get("order-1")).as("no run after a refused createLeased").isEmpty();

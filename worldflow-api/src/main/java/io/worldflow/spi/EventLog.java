@@ -25,17 +25,6 @@ public interface EventLog {
     List<AppendResult> append(List<Append> appends);
 
     /**
-     * Whether {@link #append} does its work in the calling process without waiting on another (an embedded
-     * database). The runtime then lets a workflow thread that is about to wait for an append carry the batch out
-     * itself when no commit is in flight, instead of waking a committing thread and being woken by it. A store
-     * reached over the network keeps the default, false: a virtual thread waiting on a socket costs a hand-off of
-     * its own.
-     */
-    default boolean appendsInProcess() {
-        return false;
-    }
-
-    /**
      * The run's events with seq ≥ {@code fromSeq}, in order.
      *
      * @throws io.worldflow.RunNotFoundException when the run does not exist

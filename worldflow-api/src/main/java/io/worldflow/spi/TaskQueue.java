@@ -17,17 +17,17 @@ public interface TaskQueue {
 
     /**
      * Claims up to {@code max} due, unleased turns from {@code queues}, highest priority first then
-     * earliest due, including turns whose lease has expired.
+     * earliest due, including turns whose lease has expired, and turns that become due within {@code lookahead}
+     * from now, so that a worker can load a sleeping run just before its wake-up and resume it on time (the
+     * orchestrator waits in memory for the rest).
+     *
+     * @throws IllegalArgumentException when {@code leaseFor} is not positive or {@code lookahead} is negative
      */
-    List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor);
+    List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead);
 
-    /**
-     * Like {@link #lease(String, Set, int, Duration)}, but also claims turns that become due within
-     * {@code lookahead} from now, so that a worker can load a sleeping run just before its wake-up and resume
-     * it on time (the orchestrator waits in memory for the rest). The default looks no further than now.
-     */
-    default List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
-        return lease(workerId, queues, max, leaseFor);
+    /** Claims the turns due by now: {@link #lease(String, Set, int, Duration, Duration)} without a lookahead. */
+    default List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor) {
+        return lease(workerId, queues, max, leaseFor, Duration.ZERO);
     }
 
     /**

@@ -123,7 +123,7 @@ public final class Worldflow implements AutoCloseable {
                 throw new IllegalStateException("this Worldflow already runs a worker");
             }
             scheduler = new ClockScheduler(clock);
-            committer = new Committer(world.eventLog());
+            committer = new Committer(world.eventLog(), world.workerAccess().appendsInProcess());
             Engine engine = new Engine(world, codec, clock, scheduler, committer, registry, completions,
                     options.stickyWait(), options.holdRetry());
             worker = new WorkerLoop(engine, new WorkerLoop.Settings(options.workerId(), options.concurrency(),

@@ -132,12 +132,6 @@ final class LocalEventLog implements EventLog {
         return db.write("append", subject, tx -> batch.apply(tx, encoded, clock.instant()));
     }
 
-    /** SQLite runs in this process: the thread that waits for an append may as well make it. */
-    @Override
-    public boolean appendsInProcess() {
-        return true;
-    }
-
     @Override
     public List<Event> read(String runId, long fromSeq) {
         Objects.requireNonNull(runId, "runId");

@@ -77,11 +77,6 @@ final class LocalTaskQueue implements TaskQueue {
     }
 
     @Override
-    public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor) {
-        return lease(workerId, queues, max, leaseFor, Duration.ZERO);
-    }
-
-    @Override
     public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
         Objects.requireNonNull(workerId, "workerId");
         requirePositive(leaseFor);

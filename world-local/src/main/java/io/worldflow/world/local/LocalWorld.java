@@ -5,9 +5,11 @@ import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.EventLog;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
+import io.worldflow.spi.PlainWorkerAccess;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.Signals;
 import io.worldflow.spi.TaskQueue;
+import io.worldflow.spi.WorkerAccess;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldContext;
 import org.slf4j.Logger;
@@ -29,6 +31,7 @@ final class LocalWorld implements World {
     private final LocalTaskQueue taskQueue;
     private final LocalSignals signals;
     private final LocalRunQueries runQueries;
+    private final WorkerAccess workerAccess;
 
     private LocalWorld(Database db, WorldContext context, DueNotifier notifier) {
         this.db = db;
@@ -37,6 +40,7 @@ final class LocalWorld implements World {
         this.taskQueue = new LocalTaskQueue(db, context.clock(), notifier);
         this.signals = new LocalSignals(db, context.clock());
         this.runQueries = new LocalRunQueries(db, context.codec());
+        this.workerAccess = new Access(this);
     }
 
     /**
@@ -86,15 +90,39 @@ final class LocalWorld implements World {
     }
 
     @Override
-    public Map<String, LoadedRun> load(Collection<String> runIds) {
-        return eventLog.load(runIds);
+    public WorkerAccess workerAccess() {
+        return workerAccess;
     }
 
-    @Override
-    public CreateResult createLeased(NewRun run, String workerId, Duration leaseFor) {
-        Objects.requireNonNull(workerId, "workerId");
-        LocalTaskQueue.requirePositive(leaseFor);
-        return eventLog.create(run, workerId, leaseFor);
+    /**
+     * Runs read in chunks, a run created with its first turn leased, and appends made by the thread that waits for
+     * them; a lease is one statement either way, so it reads nothing more.
+     */
+    private static final class Access extends PlainWorkerAccess {
+        private final LocalWorld world;
+
+        Access(LocalWorld world) {
+            super(world);
+            this.world = world;
+        }
+
+        @Override
+        public Map<String, LoadedRun> load(Collection<String> runIds) {
+            return world.eventLog.load(runIds);
+        }
+
+        @Override
+        public CreateResult createLeased(NewRun run, String workerId, Duration leaseFor) {
+            Objects.requireNonNull(workerId, "workerId");
+            LocalTaskQueue.requirePositive(leaseFor);
+            return world.eventLog.create(run, workerId, leaseFor);
+        }
+
+        /** SQLite runs in this process: the thread that waits for an append may as well make it. */
+        @Override
+        public boolean appendsInProcess() {
+            return true;
+        }
     }
 
     @Override

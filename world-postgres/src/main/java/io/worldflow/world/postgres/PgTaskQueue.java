@@ -287,16 +287,11 @@ final class PgTaskQueue implements TaskQueue {
     }
 
     @Override
-    public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor) {
-        return lease(workerId, queues, max, leaseFor, Duration.ZERO);
-    }
-
-    @Override
     public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
         return leaseWith(lease, workerId, queues, max, leaseFor, lookahead, (rs, granted) -> { });
     }
 
-    /** {@link #lease} with the leased runs read in the same statement: see {@link io.worldflow.spi.World#leaseAndLoad}. */
+    /** {@link #lease} with the leased runs read in the same statement: see {@link io.worldflow.spi.WorkerAccess#leaseAndLoad}. */
     LeasedRuns leaseAndLoad(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
         Map<String, LoadedRun> runs = new HashMap<>();
         List<Lease> leases = leaseWith(leaseAndLoad, workerId, queues, max, leaseFor, lookahead, (rs, granted) -> {

@@ -9,6 +9,7 @@ import io.worldflow.spi.NewRun;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.Signals;
 import io.worldflow.spi.TaskQueue;
+import io.worldflow.spi.WorkerAccess;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldContext;
 import org.slf4j.Logger;
@@ -37,6 +38,7 @@ final class PostgresWorld implements World {
     private final PgTaskQueue taskQueue;
     private final PgSignals signals;
     private final PgRunQueries runQueries;
+    private final WorkerAccess workerAccess = new Access();
     private volatile boolean closed;
 
     private PostgresWorld(PgSettings settings, Database db, DueNotifier notifier, DueListener listener,
@@ -117,22 +119,37 @@ final class PostgresWorld implements World {
     }
 
     @Override
-    public Map<String, LoadedRun> load(Collection<String> runIds) {
-        return eventLog.load(runIds);
+    public WorkerAccess workerAccess() {
+        return workerAccess;
     }
 
-    /** One statement leases and reads the leased runs with their logs. */
-    @Override
-    public LeasedRuns leaseAndLoad(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
-        return taskQueue.leaseAndLoad(workerId, queues, max, leaseFor, lookahead);
-    }
+    /** Every request in one statement; appends go over the network, so the committer's thread makes them. */
+    private final class Access implements WorkerAccess {
 
-    /** One statement creates the run and leases its first turn, without a NOTIFY. */
-    @Override
-    public CreateResult createLeased(NewRun run, String workerId, Duration leaseFor) {
-        Objects.requireNonNull(workerId, "workerId");
-        PgTaskQueue.requirePositive(leaseFor);
-        return eventLog.create(run, workerId, leaseFor);
+        /** One statement leases and reads the leased runs with their logs. */
+        @Override
+        public LeasedRuns leaseAndLoad(String workerId, Set<String> queues, int max, Duration leaseFor,
+                                       Duration lookahead) {
+            return taskQueue.leaseAndLoad(workerId, queues, max, leaseFor, lookahead);
+        }
+
+        @Override
+        public Map<String, LoadedRun> load(Collection<String> runIds) {
+            return eventLog.load(runIds);
+        }
+
+        /** One statement creates the run and leases its first turn, without a NOTIFY. */
+        @Override
+        public CreateResult createLeased(NewRun run, String workerId, Duration leaseFor) {
+            Objects.requireNonNull(workerId, "workerId");
+            PgTaskQueue.requirePositive(leaseFor);
+            return eventLog.create(run, workerId, leaseFor);
+        }
+
+        @Override
+        public boolean appendsInProcess() {
+            return false;
+        }
     }
 
     @Override

@@ -47,7 +47,7 @@ class LeaseAndLoadTest extends PgTestSupport {
             seq += rows;
         }
 
-        LeasedRuns leased = world.leaseAndLoad("worker-a", Set.of(QUEUE), 100, LEASE, Duration.ZERO);
+        LeasedRuns leased = world.workerAccess().leaseAndLoad("worker-a", Set.of(QUEUE), 100, LEASE, Duration.ZERO);
 
         assertThat(leased.leases()).hasSize(100);
         assertThat(leased.runs().keySet()).containsExactlyInAnyOrderElementsOf(
@@ -59,10 +59,10 @@ class LeaseAndLoadTest extends PgTestSupport {
         assertThat(leased.runs().get("run-000").events()).hasSize(11)
                 .extracting(Event::seq).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L);
 
-        LeasedRuns rest = world.leaseAndLoad("worker-b", Set.of(QUEUE, "other"), 100, LEASE, Duration.ZERO);
+        LeasedRuns rest = world.workerAccess().leaseAndLoad("worker-b", Set.of(QUEUE, "other"), 100, LEASE, Duration.ZERO);
         assertThat(rest.leases()).hasSize(50);
         assertThat(rest.runs()).hasSize(50);
-        assertThat(world.leaseAndLoad("worker-c", Set.of(QUEUE), 100, LEASE, Duration.ZERO).leases()).isEmpty();
+        assertThat(world.workerAccess().leaseAndLoad("worker-c", Set.of(QUEUE), 100, LEASE, Duration.ZERO).leases()).isEmpty();
     }
 
     @Test
@@ -77,7 +77,7 @@ class LeaseAndLoadTest extends PgTestSupport {
             st.execute("DELETE FROM " + schema + ".wf_runs WHERE run_id = 'gone'");
         }
 
-        LeasedRuns leased = world.leaseAndLoad("worker-a", Set.of(QUEUE), 10, LEASE, Duration.ZERO);
+        LeasedRuns leased = world.workerAccess().leaseAndLoad("worker-a", Set.of(QUEUE), 10, LEASE, Duration.ZERO);
 
         assertThat(leased.leases()).extracting(Lease::runId).containsExactlyInAnyOrder("kept", "gone");
         assertThat(leased.runs().keySet()).containsExactly("kept");

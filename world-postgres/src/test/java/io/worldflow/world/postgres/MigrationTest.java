@@ -130,8 +130,8 @@ class MigrationTest extends PgTestSupport {
         assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
         assertThat(world.eventLog().read("old", 0)).containsExactly(started, marker);
         assertThat(world.eventLog().read("old", 1)).containsExactly(marker);
-        assertThat(world.load(List.of("old")).get("old").events()).containsExactly(started, marker);
-        LeasedRuns leased = world.leaseAndLoad("w", Set.of("default"), 10, Duration.ofMinutes(1), Duration.ZERO);
+        assertThat(world.workerAccess().load(List.of("old")).get("old").events()).containsExactly(started, marker);
+        LeasedRuns leased = world.workerAccess().leaseAndLoad("w", Set.of("default"), 10, Duration.ofMinutes(1), Duration.ZERO);
         assertThat(leased.runs().get("old").events()).containsExactly(started, marker);
         assertThat(leased.runs().get("new").events()).containsExactly(newRun("new").startedEvent());
         assertThat(world.eventLog().read("new", 0)).containsExactly(newRun("new").startedEvent());

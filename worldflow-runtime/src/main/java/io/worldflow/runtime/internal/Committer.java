@@ -22,7 +22,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * so a run may pipeline appends.
  *
  * <p>A batch is committed by the committer's thread or, when the event log appends in this process
- * ({@link EventLog#appendsInProcess}), by a thread that is about to wait for one of the queued appends
+ * ({@link io.worldflow.spi.WorkerAccess#appendsInProcess}), by a thread that is about to wait for one of the queued appends
  * ({@link #help}) and finds no commit in flight: that thread would only wait for the committer's thread to wake,
  * commit and wake it in turn.
  */
@@ -47,9 +47,10 @@ public final class Committer implements AutoCloseable {
     private long commits;
     private long appends;
 
-    public Committer(EventLog eventLog) {
+    /** @param inProcess whether the log appends in this process, so that a waiting thread may commit ({@link #help}) */
+    public Committer(EventLog eventLog, boolean inProcess) {
         this.eventLog = eventLog;
-        this.helped = eventLog.appendsInProcess();
+        this.helped = inProcess;
         this.thread = Thread.ofPlatform().daemon().name("worldflow-committer").start(this::loop);
     }
 

@@ -180,7 +180,7 @@ public final class WorkerLoop implements AutoCloseable {
             if (want > 0) {
                 LeasedRuns leased;
                 try {
-                    leased = engine.world.leaseAndLoad(settings.workerId(), settings.queues(), want, settings.lease(),
+                    leased = engine.world.workerAccess().leaseAndLoad(settings.workerId(), settings.queues(), want, settings.lease(),
                             lookahead);
                     failures = 0;
                 } catch (RuntimeException e) {
@@ -251,7 +251,7 @@ public final class WorkerLoop implements AutoCloseable {
         }
         CreateResult created;
         try {
-            created = engine.world.createLeased(run, settings.workerId(), settings.lease());
+            created = engine.world.workerAccess().createLeased(run, settings.workerId(), settings.lease());
         } catch (RuntimeException e) {
             finished(run.runId(), slot);
             throw e;
@@ -333,7 +333,7 @@ public final class WorkerLoop implements AutoCloseable {
         if (!missing.isEmpty()) {
             try {
                 loaded = new HashMap<>(leasedWith);
-                loaded.putAll(engine.world.load(missing));
+                loaded.putAll(engine.world.workerAccess().load(missing));
             } catch (RuntimeException e) {
                 log.debug("loading {} leased runs at once failed ({}); each is read by itself", missing.size(),
                         e.toString());

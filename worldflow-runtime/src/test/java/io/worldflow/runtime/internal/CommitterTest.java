@@ -45,11 +45,6 @@ class CommitterTest {
         }
 
         @Override
-        public boolean appendsInProcess() {
-            return inProcess;
-        }
-
-        @Override
         public List<AppendResult> append(List<Append> appends) {
             mostInFlight = Math.max(mostInFlight, inFlight.incrementAndGet());
             try {
@@ -99,7 +94,7 @@ class CommitterTest {
     }
 
     private final RecordingLog log = new RecordingLog(false);
-    private final Committer committer = new Committer(log);
+    private final Committer committer = new Committer(log, log.inProcess);
 
     @AfterEach
     void close() {
@@ -222,7 +217,7 @@ class CommitterTest {
     @Test
     void aWaitingThreadCommitsTheQueueItselfWhenTheLogAppendsInProcess() throws Exception {
         RecordingLog inProcess = new RecordingLog(true);
-        Committer helped = new Committer(inProcess);
+        Committer helped = new Committer(inProcess, inProcess.inProcess);
         try {
             Thread waiter = Thread.ofPlatform().name("waiting-run").start(() -> {
                 for (int i = 0; i < 200; i++) {
@@ -257,7 +252,7 @@ class CommitterTest {
         RecordingLog inProcess = new RecordingLog(true);
         inProcess.entered = new CountDownLatch(1);
         inProcess.release = new CountDownLatch(1);
-        Committer helped = new Committer(inProcess);
+        Committer helped = new Committer(inProcess, inProcess.inProcess);
         try {
             CompletableFuture<AppendResult> first = helped.submit(statusOnly("r0", 0));
             assertThat(inProcess.entered.await(5, TimeUnit.SECONDS)).isTrue();
@@ -279,7 +274,7 @@ class CommitterTest {
     @Test
     void helpersAndTheCommitterKeepEachRunsAppendsInOrderAndCommitOneBatchAtATime() throws Exception {
         RecordingLog inProcess = new RecordingLog(true);
-        Committer helped = new Committer(inProcess);
+        Committer helped = new Committer(inProcess, inProcess.inProcess);
         List<Thread> runs = new ArrayList<>();
         try {
             for (int r = 0; r < 8; r++) {

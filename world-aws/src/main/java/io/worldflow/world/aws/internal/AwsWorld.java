@@ -5,6 +5,8 @@ import io.worldflow.spi.EventLog;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.Signals;
 import io.worldflow.spi.TaskQueue;
+import io.worldflow.spi.PlainWorkerAccess;
+import io.worldflow.spi.WorkerAccess;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldContext;
 import org.slf4j.Logger;
@@ -29,6 +31,8 @@ public final class AwsWorld implements World {
     private final DynamoTaskQueue taskQueue;
     private final DynamoSignals signals;
     private final DynamoRunQueries queries;
+    /** DynamoDB reads a run's item and its log pages apart, and leasing is conditional writes: nothing combines. */
+    private final WorkerAccess workerAccess = new PlainWorkerAccess(this);
     private final InstantSource clock;
     private volatile boolean closed;
 
@@ -66,6 +70,11 @@ public final class AwsWorld implements World {
             clients.close();
             throw e;
         }
+    }
+
+    @Override
+    public WorkerAccess workerAccess() {
+        return workerAccess;
     }
 
     public AwsSettings settings() {

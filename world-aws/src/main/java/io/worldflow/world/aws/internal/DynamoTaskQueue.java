@@ -48,11 +48,6 @@ final class DynamoTaskQueue implements TaskQueue {
     private record Candidate(String runId, int priority, long available, Map<String, AttributeValue> item) {
     }
 
-    @Override
-    public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor) {
-        return lease(workerId, queues, max, leaseFor, Duration.ZERO);
-    }
-
     /** Claims pending turns due by now plus {@code lookahead}, and leased ones whose lease has lapsed by now. */
     @Override
     public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {

@@ -1,0 +1,50 @@
+package io.worldflow.spi;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a worker asks of a world to take turns and start them. Each request can be answered the plain way, from the
+ * other facets ({@link PlainWorkerAccess}), or in fewer trips where the store can combine them; every world declares
+ * which through {@link World#workerAccess()}, so that no request falls back silently. Whichever path a world takes,
+ * its answers are the plain ones: the conformance kit checks both.
+ */
+public interface WorkerAccess {
+
+    /**
+     * Leases turns as {@link TaskQueue#lease(String, Set, int, Duration, Duration)} does and, where the store can do
+     * both in one request, reads their runs as {@link #load} would: an idle worker then starts a turn after one round
+     * trip. Runs it leaves out of {@link LeasedRuns#runs()} the worker reads with {@link #load}, off its leasing thread.
+     *
+     * @throws IllegalArgumentException when {@code leaseFor} is not positive or {@code lookahead} is negative
+     */
+    LeasedRuns leaseAndLoad(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead);
+
+    /**
+     * The runs a worker has just leased, each with its projection and whole log. A run that does not exist is left
+     * out.
+     */
+    Map<String, LoadedRun> load(Collection<String> runIds);
+
+    /**
+     * Creates the run as {@link EventLog#create} does and, where the store can, when this call created it and its
+     * first turn is due by now, leases that turn to {@code workerId} for {@code leaseFor} in the same write: a run
+     * started in a process whose worker serves its queue then begins there at once. The turn is like any other leased
+     * turn: no other worker gets it while the lease holds, its holder extends, completes or releases it, and it is
+     * delivered again when the lease lapses.
+     *
+     * @return the result, with the lease when the turn was leased to {@code workerId}
+     * @throws IllegalArgumentException when {@code leaseFor} is not positive (nothing is created)
+     */
+    CreateResult createLeased(NewRun run, String workerId, Duration leaseFor);
+
+    /**
+     * Whether {@link EventLog#append} does its work in the calling process without waiting on another (an embedded
+     * database). The runtime then lets a workflow thread that is about to wait for an append carry the batch out
+     * itself when no commit is in flight, instead of waking a committing thread and being woken by it. A store reached
+     * over the network says false: a virtual thread waiting on a socket costs a hand-off of its own.
+     */
+    boolean appendsInProcess();
+}
