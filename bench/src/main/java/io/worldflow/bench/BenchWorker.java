@@ -3,6 +3,8 @@ package io.worldflow.bench;
 import io.worldflow.runtime.WorkerOptions;
 import io.worldflow.runtime.Worldflow;
 
+import java.util.concurrent.CountDownLatch;
+
 /**
  * The worker JVM of the benchmarks: opens the world named by system properties ({@code worldflow.world} and
  * its keys), starts one worker of concurrency 100 with default settings otherwise, opens its control port
@@ -26,7 +28,7 @@ public final class BenchWorker {
         System.out.println(READY + control.port());
         System.out.flush();
         try {
-            new java.util.concurrent.CountDownLatch(1).await();    // until SIGTERM runs the shutdown hooks
+            new CountDownLatch(1).await();    // until SIGTERM runs the shutdown hooks
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -230,8 +230,8 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         create("order-1");
 
         log().requestCancel("order-1", "first");
-        java.time.Instant first = now();
-        clock.advance(java.time.Duration.ofSeconds(5));
+        Instant first = now();
+        clock.advance(Duration.ofSeconds(5));
         log().requestCancel("order-1", "second");
 
         assertThat(info("order-1").cancelRequest()).isEqualTo(new RunInfo.CancelRequest("first", first));

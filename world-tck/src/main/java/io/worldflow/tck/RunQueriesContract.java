@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -378,7 +379,7 @@ public abstract class RunQueriesContract extends WorldContractSupport {
     /** One run per status, created a second apart in the order of {@link RunStatus#values()}. */
     private void givenRunsInEveryStatus() {
         for (RunStatus status : RunStatus.values()) {
-            String id = status.name().toLowerCase(java.util.Locale.ROOT);
+            String id = status.name().toLowerCase(Locale.ROOT);
             create(id);
             switch (status) {
                 case PENDING -> { }

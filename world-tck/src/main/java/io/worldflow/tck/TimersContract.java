@@ -7,6 +7,7 @@ import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.TurnEnd;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -315,7 +316,7 @@ public abstract class TimersContract extends WorldContractSupport {
     void aNegativeLookaheadIsRefusedAndClaimsNothing() {
         create("order-1");
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+        Assertions.assertThatThrownBy(() ->
                         tasks().lease("w", Set.of(QUEUE), 10, LEASE, Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lookahead");
         leaseRun("order-1");

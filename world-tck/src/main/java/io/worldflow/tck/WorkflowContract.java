@@ -25,7 +25,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,10 +46,10 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
 
     @Test
     void aStepRunsOnlyOnceTheOutcomesBeforeItAreDurable() {
-        List<List<String>> seenByStep = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<List<String>> seenByStep = new CopyOnWriteArrayList<>();
         Workflow<Item, String> w = Workflow.define("tck.durable-before", Item.class, (ctx, item) -> {
             String runId = ctx.runId();
-            java.util.function.Supplier<List<String>> durable = () -> world.eventLog().read(runId, 0).stream()
+            Supplier<List<String>> durable = () -> world.eventLog().read(runId, 0).stream()
                     .filter(e -> e instanceof StepCompleted || e instanceof SignalReceived)
                     .map(e -> e instanceof StepCompleted c ? c.stepId() : "signal").toList();
             ctx.step("s1", () -> seenByStep.add(durable.get()));
@@ -66,10 +69,10 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
 
     @Test
     void inAFanOutAStepRunsOnlyOnceWhatItsOwnCodeSawIsDurable() {
-        java.util.Map<String, List<String>> seenByStep = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, List<String>> seenByStep = new ConcurrentHashMap<>();
         Workflow<Item, String> w = Workflow.define("tck.durable-branches", Item.class, (ctx, item) -> {
             String runId = ctx.runId();
-            java.util.function.Supplier<List<String>> durable = () -> world.eventLog().read(runId, 0).stream()
+            Supplier<List<String>> durable = () -> world.eventLog().read(runId, 0).stream()
                     .filter(e -> e instanceof StepCompleted).map(e -> ((StepCompleted) e).stepId()).sorted().toList();
             ctx.step("before", () -> "x");
             ctx.parallel("fan", List.of("a", "b"), (branch, name) -> {
@@ -225,7 +228,7 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
         assertThat(run.result(WAIT)).isEqualTo("soon@true");
     }
 
-    private volatile java.time.Instant startAt;
+    private volatile Instant startAt;
 
     @Test
     void startingWithAnExistingIdReturnsTheExistingRun() {

@@ -21,6 +21,7 @@ import io.worldflow.WorkflowCanceledException;
 import io.worldflow.WorkflowFailedException;
 import io.worldflow.event.StepFailed;
 import io.worldflow.event.StepRetrying;
+import io.worldflow.event.StepStarted;
 import io.worldflow.event.WorkflowCancelRequested;
 import io.worldflow.event.WorkflowCanceled;
 import io.worldflow.event.WorkflowRetried;
@@ -29,6 +30,8 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -260,7 +263,7 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
         RunHandle<String> run = wf.start(w, "x");
         awaitStatus(run.id(), RunStatus.SLEEPING);
         clock.advance(Duration.ofMinutes(1));
-        java.time.Instant requestedAt = clock.instant();
+        Instant requestedAt = clock.instant();
         wf.cancel(run.id(), "customer changed their mind");
         assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowCanceledException.class);
         assertThat(eventsOf(run.id(), WorkflowCancelRequested.class)).singleElement().satisfies(c -> {
@@ -313,7 +316,7 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
             return v;
         });
         worldflow(w);
-        java.util.List<RunHandle<Integer>> runs = new java.util.ArrayList<>();
+        List<RunHandle<Integer>> runs = new ArrayList<>();
         for (int i = 1; i <= 30; i++) {
             runs.add(wf.start(w, i));
         }
@@ -364,9 +367,9 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
 
         assertThat(count("reserve")).as("the step before the failure ran once").isEqualTo(1);
         assertThat(count("charge")).isEqualTo(5);
-        assertThat(eventsOf(run.id(), io.worldflow.event.StepStarted.class))
+        assertThat(eventsOf(run.id(), StepStarted.class))
                 .filteredOn(s -> s.stepId().equals("charge"))
-                .extracting(io.worldflow.event.StepStarted::attempt).containsExactly(1, 2, 3, 4, 5);
+                .extracting(StepStarted::attempt).containsExactly(1, 2, 3, 4, 5);
         assertThat(eventsOf(run.id(), WorkflowRetried.class)).extracting(WorkflowRetried::stepId, WorkflowRetried::reason)
                 .containsExactly(tuple("charge", "still declined?"), tuple("charge", "card replaced"));
         assertThat(run.info().status()).isEqualTo(RunStatus.COMPLETED);

@@ -7,6 +7,7 @@ import io.worldflow.event.Event;
 import io.worldflow.event.WorkflowCompleted;
 import io.worldflow.event.WorkflowFailed;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 
@@ -72,7 +73,7 @@ public record Append(String runId, long expectedSeq, List<Event> events, RunStat
     }
 
     /** The instant of the last event, which becomes the projection's {@code updatedAt}; null when there are no events. */
-    public java.time.Instant lastAt() {
+    public Instant lastAt() {
         return events.isEmpty() ? null : events.getLast().at();
     }
 }

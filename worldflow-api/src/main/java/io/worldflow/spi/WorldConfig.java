@@ -4,6 +4,7 @@ import io.worldflow.ConfigurationException;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -59,7 +60,7 @@ public final class WorldConfig {
         if (v.isEmpty()) {
             return fallback;
         }
-        return switch (v.get().toLowerCase(java.util.Locale.ROOT)) {
+        return switch (v.get().toLowerCase(Locale.ROOT)) {
             case "true", "yes", "on", "1" -> true;
             case "false", "no", "off", "0" -> false;
             default -> throw new ConfigurationException(key + " must be true or false, was '" + v.get() + "'");
@@ -76,10 +77,10 @@ public final class WorldConfig {
     }
 
     static Duration parseDuration(String key, String text) {
-        String t = text.strip().toLowerCase(java.util.Locale.ROOT);
+        String t = text.strip().toLowerCase(Locale.ROOT);
         try {
             if (t.startsWith("p")) {
-                return Duration.parse(t.toUpperCase(java.util.Locale.ROOT));
+                return Duration.parse(t.toUpperCase(Locale.ROOT));
             }
             int split = 0;
             while (split < t.length() && (Character.isDigit(t.charAt(split)))) {
@@ -123,7 +124,7 @@ public final class WorldConfig {
     }
 
     private static boolean isSecret(String key) {
-        String k = key.toLowerCase(java.util.Locale.ROOT);
+        String k = key.toLowerCase(Locale.ROOT);
         return k.contains("password") || k.contains("secret") || k.contains("token");
     }
 }

@@ -39,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The entry point: a client for starting, signaling, canceling and reading runs, and optionally a
@@ -220,7 +221,7 @@ public final class Worldflow implements AutoCloseable {
     }
 
     /** The names of the workflows registered here. */
-    public java.util.Set<String> workflowNames() {
+    public Set<String> workflowNames() {
         return registry.names();
     }
 

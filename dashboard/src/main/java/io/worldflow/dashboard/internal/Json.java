@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.worldflow.Payload;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -55,7 +56,7 @@ final class Json {
             return node == null ? NullNode.getInstance() : node;
         } catch (JsonProcessingException e) {
             throw new ApiException(400, "malformed_json", "the request body is not valid JSON: " + e.getOriginalMessage(), e);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }

@@ -13,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,7 +31,7 @@ final class AppendBatch {
     static final int CHUNK = 100;
 
     private static final String STATES = "SELECT run_id, status, log_length, cancel_requested FROM runs WHERE run_id IN ("
-            + String.join(", ", java.util.Collections.nCopies(CHUNK, "?")) + ")";
+            + String.join(", ", Collections.nCopies(CHUNK, "?")) + ")";
     static final String INSERT_LOG_ROW = "INSERT INTO event_log (run_id, seq, last_seq, events) VALUES (?, ?, ?, ?)";
     private static final String UPDATE_RUN = """
             UPDATE runs SET status = ?, log_length = ?, updated_at = ?, output_json = ?, output_type = ?, error = ?,

@@ -7,6 +7,7 @@ import io.worldflow.WorldException;
 import org.jooq.Field;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
+import org.postgresql.Driver;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -58,7 +59,7 @@ final class Database implements AutoCloseable {
         HikariConfig config = new HikariConfig();
         config.setPoolName("worldflow-postgres-" + settings.schema());
         config.setJdbcUrl(settings.url());
-        config.setDriverClassName(org.postgresql.Driver.class.getName());
+        config.setDriverClassName(Driver.class.getName());
         config.setDataSourceProperties(connector.properties(Connector.MAX_CONNECT_SECONDS));
         config.setMaximumPoolSize(settings.poolSize());
         config.setMinimumIdle(Math.min(2, settings.poolSize()));

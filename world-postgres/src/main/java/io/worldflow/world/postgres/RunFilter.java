@@ -4,6 +4,7 @@ import io.worldflow.spi.RunCursor;
 import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
 import org.jooq.Condition;
+import org.jooq.impl.DSL;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -63,7 +64,7 @@ final class RunFilter {
         if (cursor != null) {
             conditions.add(row(runs.createdAt, runs.runId).lt(cursor.createdAtMicros(), cursor.runId()));
         }
-        return conditions.isEmpty() ? noCondition() : org.jooq.impl.DSL.and(conditions);
+        return conditions.isEmpty() ? noCondition() : DSL.and(conditions);
     }
 
     /**

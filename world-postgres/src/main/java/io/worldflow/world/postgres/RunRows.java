@@ -10,6 +10,7 @@ import org.jooq.SelectField;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.Optional;
 
 import static org.jooq.impl.DSL.param;
@@ -70,7 +71,7 @@ final class RunRows {
     }
 
     /** The column as an instant, or null when it is NULL. */
-    static java.time.Instant instant(ResultSet rs, int column) throws SQLException {
+    static Instant instant(ResultSet rs, int column) throws SQLException {
         long micros = rs.getLong(column);
         return rs.wasNull() ? null : Micros.toInstant(micros);
     }

@@ -8,6 +8,7 @@ import java.time.InstantSource;
 import java.util.PriorityQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -74,7 +75,7 @@ public final class ClockScheduler implements AutoCloseable {
         long delay = Math.max(0, nanos) + 1_000;
         try {
             timer.schedule(task, delay, TimeUnit.NANOSECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             // closed: nothing more runs
         }
     }
@@ -91,7 +92,7 @@ public final class ClockScheduler implements AutoCloseable {
             }
             try {
                 runner.execute(next.task);
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 return;
             }
         }

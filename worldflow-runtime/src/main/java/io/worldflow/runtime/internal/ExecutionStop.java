@@ -1,5 +1,7 @@
 package io.worldflow.runtime.internal;
 
+import java.util.Locale;
+
 /**
  * Unwinds a run's threads when its turn ends early: suspended (every thread waits on something
  * durable) or aborted (fenced off by another worker, lease lost, shutdown). An {@link Error} so that
@@ -12,7 +14,7 @@ final class ExecutionStop extends Error {
     final Reason reason;
 
     ExecutionStop(Reason reason) {
-        super(reason.name().toLowerCase(java.util.Locale.ROOT), null, false, false);
+        super(reason.name().toLowerCase(Locale.ROOT), null, false, false);
         this.reason = reason;
     }
 }

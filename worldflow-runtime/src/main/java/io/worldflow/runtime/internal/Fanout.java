@@ -36,7 +36,7 @@ final class Fanout<T, R> {
         this.results = new Object[n];
         this.errors = new Throwable[n];
         this.seen = new long[n];
-        java.util.Arrays.fill(seen, -1);
+        Arrays.fill(seen, -1);
     }
 
     List<R> run() {

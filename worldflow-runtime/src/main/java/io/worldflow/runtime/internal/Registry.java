@@ -5,6 +5,7 @@ import io.worldflow.Workflow;
 import io.worldflow.annotation.WorkflowMethod;
 import io.worldflow.internal.StepProxies;
 
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Collections;
@@ -60,7 +61,7 @@ public final class Registry {
         if (!type.isPrimitive()) {
             return type;
         }
-        return java.lang.invoke.MethodType.methodType(type).wrap().returnType();
+        return MethodType.methodType(type).wrap().returnType();
     }
 
     @SuppressWarnings("unchecked")

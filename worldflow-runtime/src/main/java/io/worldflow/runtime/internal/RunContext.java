@@ -33,6 +33,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -106,7 +107,7 @@ final class RunContext implements WorkflowContext {
 
     private String nextId(String name, History.Kind kind) {
         exec.checkActive();
-        Ids.checkName(kind.name().toLowerCase(java.util.Locale.ROOT), name);
+        Ids.checkName(kind.name().toLowerCase(Locale.ROOT), name);
         int occurrence = occurrences.merge(name, 1, Integer::sum);
         String id = Ids.child(scope, name, occurrence);
         History.Recorded recorded = exec.history.at(scope, position);
@@ -127,7 +128,7 @@ final class RunContext implements WorkflowContext {
     }
 
     private static String describe(History.Kind kind, String id) {
-        return kind.name().toLowerCase(java.util.Locale.ROOT) + " '" + id + "'";
+        return kind.name().toLowerCase(Locale.ROOT) + " '" + id + "'";
     }
 
     // ---------------------------------------------------------------- steps

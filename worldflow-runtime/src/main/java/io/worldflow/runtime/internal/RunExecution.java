@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -81,7 +82,7 @@ final class RunExecution {
     private final Condition changed = lock.newCondition();
     private int running;
     private int alive;
-    private final java.util.concurrent.atomic.AtomicInteger signalWaits = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger signalWaits = new AtomicInteger();
     private long pokes;
     private final List<Wait> waits = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();

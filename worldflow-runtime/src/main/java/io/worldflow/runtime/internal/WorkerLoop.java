@@ -131,7 +131,7 @@ public final class WorkerLoop implements AutoCloseable {
     /** A signal may have arrived for a run in memory that waits for one: let it look again. */
     private void pokeSignalWaiters() {
         pokeSignalWaiters = false;
-        List<RunExecution> waiting = new java.util.ArrayList<>();
+        List<RunExecution> waiting = new ArrayList<>();
         for (Slot slot : active.values()) {
             RunExecution e = slot.exec;
             if (e != null && e.hasSignalWaiters()) {

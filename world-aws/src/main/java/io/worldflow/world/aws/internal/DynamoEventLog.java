@@ -7,6 +7,8 @@ import io.worldflow.RunNotFoundException;
 import io.worldflow.RunStateException;
 import io.worldflow.RunStatus;
 import io.worldflow.event.Event;
+import io.worldflow.event.WorkflowCompleted;
+import io.worldflow.event.WorkflowFailed;
 import io.worldflow.event.WorkflowRetried;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
@@ -19,9 +21,12 @@ import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -87,7 +92,7 @@ final class DynamoEventLog implements EventLog {
 
     /** The projection of a run just created, as a read of its item would return it (instants in microseconds). */
     private static RunInfo createdInfo(NewRun run) {
-        java.time.Instant created = Attrs.instant(micros(run.createdAt()));
+        Instant created = Attrs.instant(micros(run.createdAt()));
         return new RunInfo(run.runId(), run.workflow(), RunStatus.PENDING, run.input(), null, null, created, created,
                 Attrs.instant(micros(run.availableAt())),
                 run.deadline() == null ? null : Attrs.instant(micros(run.deadline())), run.queue(), run.priority(), 1,
@@ -114,7 +119,7 @@ final class DynamoEventLog implements EventLog {
         }
         // appends of one run are applied in order (a later one expects the log an earlier one leaves);
         // different runs in parallel
-        java.util.Map<String, List<Integer>> byRun = new java.util.LinkedHashMap<>();
+        Map<String, List<Integer>> byRun = new LinkedHashMap<>();
         for (int i = 0; i < appends.size(); i++) {
             byRun.computeIfAbsent(appends.get(i).runId(), k -> new ArrayList<>()).add(i);
         }
@@ -184,7 +189,7 @@ final class DynamoEventLog implements EventLog {
                 Store.backoff(attempt);
                 continue;   // the next read tells a conflict (length moved) from a race on the turn
             }
-            if (next.hasTurn() && !next.isLeased() && !java.util.Objects.equals(next.available(), turn.available())) {
+            if (next.hasTurn() && !next.isLeased() && !Objects.equals(next.available(), turn.available())) {
                 store.turnDue(next.queue(), a.runId(), next.available());
             }
             if (!a.consumedSignals().isEmpty()) {
@@ -210,14 +215,14 @@ final class DynamoEventLog implements EventLog {
 
     private void projectOutcome(Append a, Update u) {
         for (Event e : a.events()) {
-            if (e instanceof io.worldflow.event.WorkflowCompleted c) {
+            if (e instanceof WorkflowCompleted c) {
                 if (RunItem.fitsInline(c.output().json())) {
                     u.set(RunItem.OUTPUT, s(c.output().json()));
                     u.set(RunItem.OUTPUT_TYPE, c.output().type() == null ? null : s(c.output().type()));
                 } else {
                     u.set(RunItem.OUTPUT_REF, n(c.seq()));
                 }
-            } else if (e instanceof io.worldflow.event.WorkflowFailed f) {
+            } else if (e instanceof WorkflowFailed f) {
                 String json = store.codec.encodeError(f.error());
                 if (RunItem.fitsInline(json)) {
                     u.set(RunItem.ERROR, s(json));

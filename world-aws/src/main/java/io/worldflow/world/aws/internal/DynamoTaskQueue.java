@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
 import static io.worldflow.world.aws.internal.Attrs.micros;
@@ -178,7 +179,7 @@ final class DynamoTaskQueue implements TaskQueue {
      * not change meanwhile, retrying otherwise. Returns the written turn, or null when nothing was written.
      */
     TurnState mutate(String runId, String what,
-                     java.util.function.BiFunction<Map<String, AttributeValue>, TurnState, TurnState> change) {
+                     BiFunction<Map<String, AttributeValue>, TurnState, TurnState> change) {
         for (int attempt = 1; ; attempt++) {
             Map<String, AttributeValue> item = store.run(runId);
             if (item == null) {

@@ -8,6 +8,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,7 +71,7 @@ final class EventPages {
         for (int p = 0; p < parts; p++) {
             int from = p * PART_BYTES;
             int to = Math.min(bytes.length, from + PART_BYTES);
-            byte[] part = java.util.Arrays.copyOfRange(bytes, from, to);
+            byte[] part = Arrays.copyOfRange(bytes, from, to);
             Map<String, AttributeValue> item = new HashMap<>();
             item.put(RUN, s(runId));
             item.put(KEY, s(key(last, p)));

@@ -10,12 +10,14 @@ import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.EventCodec;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -58,18 +60,18 @@ final class Store {
 
     /** The runs' items, read consistently, in the order of {@code runIds}; runs that do not exist are left out. */
     List<Map<String, AttributeValue>> runs(List<String> runIds) {
-        Map<String, Map<String, AttributeValue>> found = new java.util.HashMap<>();
+        Map<String, Map<String, AttributeValue>> found = new HashMap<>();
         for (int from = 0; from < runIds.size(); from += 100) {
             List<Map<String, AttributeValue>> keys = runIds.subList(from, Math.min(runIds.size(), from + 100)).stream()
                     .distinct().map(RunItem::key).toList();
-            Map<String, software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes> request = Map.of(tables.runs(),
-                    software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes.builder().keys(keys)
+            Map<String, KeysAndAttributes> request = Map.of(tables.runs(),
+                    KeysAndAttributes.builder().keys(keys)
                             .consistentRead(true).build());
             for (int round = 0; !request.isEmpty(); round++) {
                 if (round > 0) {
                     backoff(round);
                 }
-                Map<String, software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes> asked = request;
+                Map<String, KeysAndAttributes> asked = request;
                 var response = AwsFailures.call("reading runs", () -> dynamo.batchGetItem(b -> b.requestItems(asked)));
                 for (Map<String, AttributeValue> item : response.responses().getOrDefault(tables.runs(), List.of())) {
                     found.put(item.get(RunItem.ID).s(), item);

@@ -12,6 +12,7 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * Pushes wake-up messages from SQS to the world's {@link io.worldflow.spi.DueNotifier}, so that an idle worker
@@ -28,14 +29,14 @@ final class WakeConsumer implements AutoCloseable {
     private final String prefix;
     private final Duration poll;
     private final InstantSource clock;
-    private final java.util.function.Consumer<Instant> due;
+    private final Consumer<Instant> due;
     private final Set<String> polled = ConcurrentHashMap.newKeySet();
     private volatile boolean started;
     private volatile boolean closed;
     private Thread lister;
 
     WakeConsumer(WakeQueues wakes, String prefix, Duration poll, InstantSource clock,
-                 java.util.function.Consumer<Instant> due) {
+                 Consumer<Instant> due) {
         this.wakes = wakes;
         this.sqs = wakes.client();
         this.prefix = prefix;

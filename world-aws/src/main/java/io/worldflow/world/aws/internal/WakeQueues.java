@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
@@ -137,7 +138,7 @@ public final class WakeQueues implements AutoCloseable {
     public void close() {
         sender.shutdown();
         try {
-            sender.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+            sender.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
