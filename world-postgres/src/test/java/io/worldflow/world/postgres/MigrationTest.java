@@ -16,8 +16,10 @@ import io.worldflow.spi.LeasedRuns;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldConfig;
+import io.worldflow.tck.StoredFixtures;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -295,6 +297,26 @@ class MigrationTest extends PgTestSupport {
         assertThat(ids(world.runQueries().list(RunQuery.all().withHeld(false)))).containsExactly("free");
         assertThat(indexDefinitions(schema, "wf_runs")).anySatisfy(d -> assertThat(d).contains("runs_held")
                 .contains("WHERE (held IS NOT NULL)"));
+    }
+
+    @Test
+    void aDatabaseWrittenAtSchemaVersion6ReadsBackAsItsVersionExportedIt() throws Exception {
+        String schema = freshSchema();
+        WorldConfig config = config(schema);
+        String rows;
+        try (var in = getClass().getResourceAsStream("/fixtures/schema6-rows.sql")) {
+            rows = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${schema}", schema)
+                    .replace("${prefix}", "wf_");
+        }
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+            st.execute(printedUpTo(config, 6));
+            st.execute(rows);
+        }
+
+        World world = open(config);
+
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
+        StoredFixtures.assertTimelinesReadBack(world, getClass().getResourceAsStream("/fixtures/postgres-timelines.json"));
     }
 
     @Test
