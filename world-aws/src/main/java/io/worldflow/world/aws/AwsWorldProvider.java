@@ -12,7 +12,7 @@ import java.util.Map;
 /**
  * The {@code aws} world: each run's event log in DynamoDB (partitioned by run id, appended with conditional
  * transactions), its turn state in DynamoDB next to the run, and wake-up messages for turns on SQS queues,
- * consumed by worker processes or by an AWS Lambda function ({@link io.worldflow.world.aws.lambda.SqsTurnHandler}).
+ * consumed by worker processes or by an AWS Lambda function ({@code SqsTurnHandler}, in {@code world-aws-lambda}).
  * Tables and queues are created when missing unless {@value #CREATE_RESOURCES} is false. See the module's README
  * for the design, its limits and its cost.
  */

@@ -6,18 +6,16 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.worldflow.runtime.WorkerOptions;
 import io.worldflow.runtime.Worldflow;
+import io.worldflow.world.aws.AwsWakeUps;
 import io.worldflow.world.aws.AwsWorldProvider;
-import io.worldflow.world.aws.internal.AwsWorld;
-import io.worldflow.world.aws.internal.WakeQueues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 
 /**
  * The AWS Lambda entry point: an SQS event handler over the world's wake-up queues, so that workers run as
@@ -41,6 +39,7 @@ public abstract class SqsTurnHandler implements RequestHandler<SQSEvent, SQSBatc
     static final Duration VISIBILITY = Duration.ofSeconds(60);
 
     private Worldflow worldflow;
+    private AwsWakeUps wakeUps;
 
     /**
      * The function's Worldflow, with its workflows registered, e.g.
@@ -60,10 +59,11 @@ public abstract class SqsTurnHandler implements RequestHandler<SQSEvent, SQSBatc
         return WorkerOptions.fromConfig(wf.config()).withHandleSigterm(false);
     }
 
-    private synchronized Worldflow started() {
+    private synchronized AwsWakeUps started() {
         if (worldflow == null) {
             Worldflow wf = worldflow().property(AwsWorldProvider.CONSUME_WAKES, "false").build();
-            if (!(wf.world() instanceof AwsWorld)) {
+            Optional<AwsWakeUps> wakes = AwsWakeUps.of(wf.world());
+            if (wakes.isEmpty()) {
                 String name = wf.world().name();
                 wf.close();
                 throw new IllegalStateException("SqsTurnHandler needs worldflow.world=aws, the configuration chose '"
@@ -71,8 +71,9 @@ public abstract class SqsTurnHandler implements RequestHandler<SQSEvent, SQSBatc
             }
             wf.startWorker(workerOptions(wf));
             worldflow = wf;
+            wakeUps = wakes.get();
         }
-        return worldflow;
+        return wakeUps;
     }
 
     /** Closes the function's Worldflow (tests; Lambda just freezes the container). */
@@ -80,6 +81,7 @@ public abstract class SqsTurnHandler implements RequestHandler<SQSEvent, SQSBatc
         if (worldflow != null) {
             worldflow.close();
             worldflow = null;
+            wakeUps = null;
         }
     }
 
@@ -88,8 +90,7 @@ public abstract class SqsTurnHandler implements RequestHandler<SQSEvent, SQSBatc
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        Worldflow wf = started();
-        AwsWorld world = (AwsWorld) wf.world();
+        AwsWakeUps wakes = started();
         long started = System.nanoTime();
         long budget = Math.max(0, context.getRemainingTimeInMillis() - MARGIN.toMillis());
         List<Pending> pending = new ArrayList<>();
@@ -101,13 +102,13 @@ public abstract class SqsTurnHandler implements RequestHandler<SQSEvent, SQSBatc
                 log.warn("SQS message {} holds no run id; dropped", m.getMessageId());
                 continue;
             }
-            Instant now = world.clock().instant();
-            if (dueAt.isAfter(now.plus(Duration.ofSeconds(WakeQueues.MAX_DELAY_SECONDS)))) {
-                String queue = attribute(m, WakeQueues.QUEUE);
+            Instant now = wakes.now();
+            if (dueAt.isAfter(now.plus(AwsWakeUps.MAX_DELAY))) {
+                String queue = attribute(m, AwsWakeUps.QUEUE);
                 if (queue == null) {
                     failures.add(new SQSBatchResponse.BatchItemFailure(m.getMessageId()));
                 } else {
-                    world.wakeQueues().sendNow(queue, runId, dueAt);   // a far timer: delayed again
+                    wakes.sendAgain(queue, runId, dueAt);   // a far timer: delayed again
                 }
                 continue;
             }
@@ -115,13 +116,13 @@ public abstract class SqsTurnHandler implements RequestHandler<SQSEvent, SQSBatc
         }
         long lastBeat = System.nanoTime();
         while (!pending.isEmpty()) {
-            pending.removeIf(p -> !safeHasTurn(world, p));
+            pending.removeIf(p -> !safeHasTurn(wakes, p));
             long elapsed = (System.nanoTime() - started) / 1_000_000;
             if (pending.isEmpty() || elapsed >= budget) {
                 break;
             }
             if (System.nanoTime() - lastBeat > visibilityHeartbeat().toNanos()) {
-                extendVisibility(world, pending);
+                extendVisibility(wakes, pending);
                 lastBeat = System.nanoTime();
             }
             try {
@@ -141,17 +142,16 @@ public abstract class SqsTurnHandler implements RequestHandler<SQSEvent, SQSBatc
         return new SQSBatchResponse(failures);
     }
 
-    private static boolean safeHasTurn(AwsWorld world, Pending p) {
+    private static boolean safeHasTurn(AwsWakeUps wakes, Pending p) {
         try {
-            return world.hasTurnDueBy(p.runId(), p.dueAt());
+            return wakes.hasTurnDueBy(p.runId(), p.dueAt());
         } catch (RuntimeException e) {
             log.debug("checking run {} failed: {}", p.runId(), e.toString());
             return true;
         }
     }
 
-    private void extendVisibility(AwsWorld world, List<Pending> pending) {
-        Map<String, String> urls = new HashMap<>();
+    private void extendVisibility(AwsWakeUps wakes, List<Pending> pending) {
         for (Pending p : pending) {
             String arn = p.message().getEventSourceArn();
             if (arn == null || p.message().getReceiptHandle() == null) {
@@ -159,11 +159,7 @@ public abstract class SqsTurnHandler implements RequestHandler<SQSEvent, SQSBatc
             }
             try {
                 String queueName = arn.substring(arn.lastIndexOf(':') + 1);
-                String url = urls.computeIfAbsent(queueName, n -> world.wakeQueues().client()
-                        .getQueueUrl(b -> b.queueName(n)).queueUrl());
-                world.wakeQueues().client().changeMessageVisibility(b -> b.queueUrl(url)
-                        .receiptHandle(p.message().getReceiptHandle())
-                        .visibilityTimeout((int) VISIBILITY.toSeconds()));
+                wakes.extendVisibility(queueName, p.message().getReceiptHandle(), VISIBILITY);
             } catch (RuntimeException e) {
                 log.debug("could not extend the visibility of message {}: {}", p.message().getMessageId(),
                         e.toString());
@@ -172,7 +168,7 @@ public abstract class SqsTurnHandler implements RequestHandler<SQSEvent, SQSBatc
     }
 
     static Instant dueAt(SQSEvent.SQSMessage m) {
-        String micros = attribute(m, WakeQueues.DUE_AT);
+        String micros = attribute(m, AwsWakeUps.DUE_AT);
         if (micros == null) {
             return Instant.EPOCH;
         }
