@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Timeout;
 import java.util.UUID;
 
 /**
- * The base of every contract class. A world's test module subclasses each contract and says how to
- * reach fresh storage; the kit does the rest. Time is a {@link ManualClock}: no contract sleeps.
+ * The base of every contract class. A world runs them all through one subclass of {@link WorldConformanceKit},
+ * which says how to reach fresh storage; the kit does the rest. Time is a {@link ManualClock}: no contract sleeps.
  */
 @Timeout(60)
 public abstract class WorldContract {

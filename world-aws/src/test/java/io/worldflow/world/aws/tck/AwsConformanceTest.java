@@ -2,11 +2,12 @@ package io.worldflow.world.aws.tck;
 
 import io.worldflow.spi.WorldConfig;
 import io.worldflow.spi.WorldProvider;
-import io.worldflow.tck.SignalsContract;
+import io.worldflow.tck.WorldConformanceKit;
 import io.worldflow.world.aws.AwsWorldProvider;
 import io.worldflow.world.aws.Emulators;
 
-class AwsSignalsContractTest extends SignalsContract {
+/** The conformance kit on the AWS world: one table and queue prefix per storage id, on the shared emulators. */
+class AwsConformanceTest extends WorldConformanceKit {
 
     @Override
     protected WorldProvider provider() {

@@ -1,0 +1,192 @@
+package io.worldflow.tck;
+
+import io.worldflow.spi.WorldConfig;
+import io.worldflow.spi.WorldProvider;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
+
+/**
+ * The whole conformance kit, entered once per world: a world's test module subclasses this class once, says how
+ * to reach fresh storage and what the world can do, and every contract runs against it, one {@link Nested} class
+ * per contract.
+ *
+ * <p>Per-world setup (a temporary folder, a shared server, cleaning up afterwards) goes in the subclass as
+ * {@code static} fields or {@code @BeforeAll}/{@code @AfterAll} methods: they run once around all the contracts.
+ * Each test still gets fresh storage through {@link #config(String)} with a new storage id.
+ *
+ * <p>Each nested class is tagged with its name, so that one contract can be run alone ({@code -Dgroups=TaskQueue}).
+ */
+public abstract class WorldConformanceKit {
+
+    /** The world under test. */
+    protected abstract WorldProvider provider();
+
+    /**
+     * Configuration of an empty world. The same {@code storageId} must reach the same storage, so that a test can
+     * reopen it as after a restart; different ids must not share data.
+     */
+    protected abstract WorldConfig config(String storageId);
+
+    /**
+     * Whether two worlds may be open over the same storage at once (two worker processes on one database). A world
+     * whose storage belongs to one process at a time says false, and the kit checks that a second one is refused.
+     */
+    protected boolean supportsSharedStorage() {
+        return true;
+    }
+
+    /** Whether {@link io.worldflow.spi.TaskQueue#subscribe} calls its listener; without it the push tests are skipped. */
+    protected boolean supportsPush() {
+        return true;
+    }
+
+    /**
+     * Whether {@link io.worldflow.spi.World#createLeased} leases a new run's turn to the caller. A world that keeps
+     * the interface's default (it creates only) says false, and the kit checks that its turns are then leased the
+     * usual way.
+     */
+    protected boolean leasesAtCreation() {
+        return false;
+    }
+
+    @Nested
+    @Tag("EventLog")
+    class EventLog extends EventLogContract {
+        @Override
+        protected WorldProvider provider() {
+            return WorldConformanceKit.this.provider();
+        }
+
+        @Override
+        protected WorldConfig config(String storageId) {
+            return WorldConformanceKit.this.config(storageId);
+        }
+
+        @Override
+        protected boolean supportsSharedStorage() {
+            return WorldConformanceKit.this.supportsSharedStorage();
+        }
+    }
+
+    @Nested
+    @Tag("RunProjection")
+    class RunProjection extends RunProjectionContract {
+        @Override
+        protected WorldProvider provider() {
+            return WorldConformanceKit.this.provider();
+        }
+
+        @Override
+        protected WorldConfig config(String storageId) {
+            return WorldConformanceKit.this.config(storageId);
+        }
+    }
+
+    @Nested
+    @Tag("RunQueries")
+    class RunQueries extends RunQueriesContract {
+        @Override
+        protected WorldProvider provider() {
+            return WorldConformanceKit.this.provider();
+        }
+
+        @Override
+        protected WorldConfig config(String storageId) {
+            return WorldConformanceKit.this.config(storageId);
+        }
+    }
+
+    @Nested
+    @Tag("Signals")
+    class Signals extends SignalsContract {
+        @Override
+        protected WorldProvider provider() {
+            return WorldConformanceKit.this.provider();
+        }
+
+        @Override
+        protected WorldConfig config(String storageId) {
+            return WorldConformanceKit.this.config(storageId);
+        }
+    }
+
+    @Nested
+    @Tag("TaskQueue")
+    class TaskQueue extends TaskQueueContract {
+        @Override
+        protected WorldProvider provider() {
+            return WorldConformanceKit.this.provider();
+        }
+
+        @Override
+        protected WorldConfig config(String storageId) {
+            return WorldConformanceKit.this.config(storageId);
+        }
+
+        @Override
+        protected boolean supportsPush() {
+            return WorldConformanceKit.this.supportsPush();
+        }
+
+        @Override
+        protected boolean leasesAtCreation() {
+            return WorldConformanceKit.this.leasesAtCreation();
+        }
+    }
+
+    @Nested
+    @Tag("Timers")
+    class Timers extends TimersContract {
+        @Override
+        protected WorldProvider provider() {
+            return WorldConformanceKit.this.provider();
+        }
+
+        @Override
+        protected WorldConfig config(String storageId) {
+            return WorldConformanceKit.this.config(storageId);
+        }
+    }
+
+    @Nested
+    @Tag("Worker")
+    class Worker extends WorkerContract {
+        @Override
+        protected WorldProvider provider() {
+            return WorldConformanceKit.this.provider();
+        }
+
+        @Override
+        protected WorldConfig config(String storageId) {
+            return WorldConformanceKit.this.config(storageId);
+        }
+    }
+
+    @Nested
+    @Tag("Workflow")
+    class Workflow extends WorkflowContract {
+        @Override
+        protected WorldProvider provider() {
+            return WorldConformanceKit.this.provider();
+        }
+
+        @Override
+        protected WorldConfig config(String storageId) {
+            return WorldConformanceKit.this.config(storageId);
+        }
+    }
+
+    @Nested
+    @Tag("WorkflowFailure")
+    class WorkflowFailure extends WorkflowFailureContract {
+        @Override
+        protected WorldProvider provider() {
+            return WorldConformanceKit.this.provider();
+        }
+
+        @Override
+        protected WorldConfig config(String storageId) {
+            return WorldConformanceKit.this.config(storageId);
+        }
+    }
+}
