@@ -41,9 +41,9 @@ public abstract class WorldConformanceKit {
     }
 
     /**
-     * Whether {@link io.worldflow.spi.World#createLeased} leases a new run's turn to the caller. A world that keeps
-     * the interface's default (it creates only) says false, and the kit checks that its turns are then leased the
-     * usual way.
+     * Whether its {@link io.worldflow.spi.WorkerAccess#createLeased} leases a new run's turn to the caller. A world
+     * whose access creates only (as {@link io.worldflow.spi.PlainWorkerAccess} does) says false, and the kit checks
+     * that its turns are then leased the usual way.
      */
     protected boolean leasesAtCreation() {
         return false;
