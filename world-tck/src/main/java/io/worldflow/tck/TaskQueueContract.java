@@ -39,7 +39,7 @@ public abstract class TaskQueueContract extends WorldContractSupport {
     }
 
     /**
-     * Whether {@link io.worldflow.spi.World#createLeased} leases a new run's turn to the caller. A world that keeps
+     * Whether {@link io.worldflow.spi.WorkerAccess#createLeased} leases a new run's turn to the caller. A world that keeps
      * the interface's default (it creates only) leaves this false, and the kit checks that its turns are then
      * leased the usual way.
      */

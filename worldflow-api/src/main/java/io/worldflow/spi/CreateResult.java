@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * @param run     the run as it now stands
  * @param created false when a run with that id already existed (and was returned unchanged)
- * @param lease   the lease on the new run's first turn when {@link World#createLeased} leased it to the caller,
+ * @param lease   the lease on the new run's first turn when {@link WorkerAccess#createLeased} leased it to the caller,
  *                otherwise null
  */
 public record CreateResult(RunInfo run, boolean created, Lease lease) {

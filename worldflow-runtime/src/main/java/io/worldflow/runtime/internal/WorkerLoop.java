@@ -240,7 +240,7 @@ public final class WorkerLoop implements AutoCloseable {
     /**
      * Creates a run started in this process. When this worker serves the run's queue and workflow, has a free slot
      * that no waiting turn is owed ({@link Slots#mayStartHere}), and the run is due now, the world is asked to lease its first turn here in the same write
-     * ({@link io.worldflow.spi.World#createLeased}); given the lease, the turn starts at once from what this process
+     * ({@link io.worldflow.spi.WorkerAccess#createLeased}); given the lease, the turn starts at once from what this process
      * already holds, without a wake-up, a lease and a read. Otherwise the run is created and its turn waits to be
      * leased like any other.
      */
