@@ -39,16 +39,17 @@ public abstract class TaskQueueContract extends WorldContractSupport {
     }
 
     /**
-     * Whether {@link io.worldflow.spi.WorkerAccess#createLeased} leases a new run's turn to the caller. A world that keeps
-     * the interface's default (it creates only) leaves this false, and the kit checks that its turns are then
-     * leased the usual way.
+     * Whether the world's {@link io.worldflow.spi.WorkerAccess#createLeased} leases a new run's turn to the caller. A
+     * world whose access creates only leaves this false, and the kit checks that its turns are then leased the usual
+     * way.
      */
-    private boolean leasesAtCreation(AccessPath path) {
-        return path == AccessPath.WORLD && leasesAtCreation();
-    }
-
     protected boolean leasesAtCreation() {
         return false;
+    }
+
+    /** Whether this path leases at creation: the plain path never does. */
+    private boolean leasesAtCreation(AccessPath path) {
+        return path == AccessPath.WORLD && leasesAtCreation();
     }
 
     // ---- what is due ----
