@@ -1,4 +1,4 @@
-package io.worldflow.dashboard;
+package io.worldflow.dashboard.server;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The packaged jar started the way the README says, {@code java -jar dashboard/target/worldflow-dashboard.jar},
+ * The packaged jar started the way the README says, {@code java -jar dashboard-server/target/worldflow-dashboard-server.jar},
  * with no JVM flag: it serves, stops on SIGTERM, and the JDK prints no warning on the way (its manifest enables
  * native access for SQLite's library). Runs after the package phase (failsafe), when the jar exists.
  */
@@ -30,7 +30,7 @@ class DashboardJarIT {
 
     @Test
     void theExecutableJarStartsWithoutJdkWarningsAndStopsOnSigterm() throws Exception {
-        Path jar = Path.of(System.getProperty("dashboard.jar", "target/worldflow-dashboard.jar"));
+        Path jar = Path.of(System.getProperty("dashboard.jar", "target/worldflow-dashboard-server.jar"));
         assertThat(jar).as("the packaged dashboard").exists();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = List.of(java, "-Dworldflow.local.path=" + dir.resolve("jar.db"),
