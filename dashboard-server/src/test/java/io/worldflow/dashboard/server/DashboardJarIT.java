@@ -15,26 +15,30 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The packaged jar started the way the README says, {@code java -jar dashboard-server/target/worldflow-dashboard-server.jar},
  * with no JVM flag: it serves, stops on SIGTERM, and the JDK prints no warning on the way (its manifest enables
- * native access for SQLite's library). Runs after the package phase (failsafe), when the jar exists.
+ * native access for SQLite's library); every world is on its classpath. Runs after the package phase (failsafe),
+ * when the jar exists.
  */
 class DashboardJarIT {
+
+    private static final Path JAR = Path.of(System.getProperty("dashboard.jar", "target/worldflow-dashboard-server.jar"));
+    private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
     @TempDir
     Path dir;
 
     @Test
     void theExecutableJarStartsWithoutJdkWarningsAndStopsOnSigterm() throws Exception {
-        Path jar = Path.of(System.getProperty("dashboard.jar", "target/worldflow-dashboard-server.jar"));
-        assertThat(jar).as("the packaged dashboard").exists();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = List.of(java, "-Dworldflow.local.path=" + dir.resolve("jar.db"),
-                "-Dworldflow.dashboard.port=0", "-Dworldflow.dashboard.token=jar-token-0123456789", "-jar", jar.toString());
+        assertThat(JAR).as("the packaged dashboard").exists();
+        List<String> cmd = List.of(JAVA, "-Dworldflow.local.path=" + dir.resolve("jar.db"),
+                "-Dworldflow.dashboard.port=0", "-Dworldflow.dashboard.token=jar-token-0123456789", "-jar", JAR.toString());
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         List<String> output = new ArrayList<>();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
@@ -64,5 +68,35 @@ class DashboardJarIT {
         assertThat(output).as("JDK warnings")
                 .noneMatch(l -> l.contains("WARNING: A restricted method") || l.contains("sun.misc.Unsafe"));
         assertThat(Files.exists(dir.resolve("jar.db"))).as("it opened the configured world").isTrue();
+    }
+
+    @Test
+    void anUnknownWorldFailsListingEveryWorldInTheJar() throws Exception {
+        List<String> cmd = List.of(JAVA, "-Dworldflow.world=nope", "-Dworldflow.dashboard.port=0", "-jar", JAR.toString());
+        Path out = dir.resolve("nope.out");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        try {
+            assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("it ends by itself").isTrue();
+        } finally {
+            p.destroyForcibly();
+        }
+        String output = Files.readString(out);
+        assertThat(p.exitValue()).as("output: %s", output).isNotZero();
+        assertThat(output).contains("unknown world 'nope'", "worlds found on the classpath: [aws, local, postgres]");
+    }
+
+    @Test
+    void everyJarOnTheManifestClassPathIsBesideIt() throws Exception {
+        String classPath;
+        try (JarFile jar = new JarFile(JAR.toFile())) {
+            classPath = jar.getManifest().getMainAttributes().getValue(Attributes.Name.CLASS_PATH);
+        }
+        List<String> entries = List.of(classPath.trim().split(" +"));
+        assertThat(entries).allSatisfy(e -> assertThat(JAR.resolveSibling(e)).as("a Class-Path entry").isRegularFile());
+        assertThat(entries).as("the worlds, their drivers and SDKs, and a logging backend")
+                .anyMatch(e -> e.startsWith("lib/world-local-")).anyMatch(e -> e.startsWith("lib/sqlite-jdbc-"))
+                .anyMatch(e -> e.startsWith("lib/world-postgres-")).anyMatch(e -> e.startsWith("lib/postgresql-"))
+                .anyMatch(e -> e.startsWith("lib/world-aws-")).anyMatch(e -> e.startsWith("lib/dynamodb-"))
+                .anyMatch(e -> e.startsWith("lib/sqs-")).anyMatch(e -> e.startsWith("lib/logback-classic-"));
     }
 }
