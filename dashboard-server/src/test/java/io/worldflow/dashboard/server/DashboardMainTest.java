@@ -1,4 +1,4 @@
-package io.worldflow.dashboard;
+package io.worldflow.dashboard.server;
 
 import io.worldflow.RunQuery;
 import io.worldflow.runtime.Worldflow;

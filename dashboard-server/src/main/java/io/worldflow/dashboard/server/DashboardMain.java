@@ -1,15 +1,17 @@
-package io.worldflow.dashboard;
+package io.worldflow.dashboard.server;
 
+import io.worldflow.dashboard.Dashboard;
+import io.worldflow.dashboard.DashboardSettings;
 import io.worldflow.runtime.Worldflow;
 
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code java -jar worldflow-dashboard.jar}: the dashboard over the world chosen by configuration
+ * {@code java -jar worldflow-dashboard-server.jar}: the dashboard over the world chosen by configuration
  * ({@code worldflow.properties}, {@code WORLDFLOW_*} environment variables or {@code -D} system properties).
- * It runs no worker. The local world's file belongs to one process, so over the local world the dashboard is
- * started inside the application instead (see {@link Dashboard#start}); over Postgres or AWS it runs beside
- * the workers.
+ * Every world and a logging backend are on its classpath. It runs no worker. The local world's file belongs to
+ * one process, so over the local world the dashboard is started inside the application instead (see
+ * {@link Dashboard#start}); over Postgres or AWS it runs beside the workers.
  */
 public final class DashboardMain {
 
@@ -17,9 +19,6 @@ public final class DashboardMain {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        if (System.getProperty("logback.configurationFile") == null) {
-            System.setProperty("logback.configurationFile", "io/worldflow/dashboard/logback.xml");
-        }
         Worldflow.Builder builder = Worldflow.builder().fromConfig();
         DashboardSettings.DASHED_KEYS.forEach(builder::knownKey);
         Worldflow wf = builder.build();
