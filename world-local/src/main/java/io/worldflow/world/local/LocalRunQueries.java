@@ -7,6 +7,7 @@ import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
 import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.RunQueries;
+import io.worldflow.world.jdbc.Micros;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -5,6 +5,7 @@ import io.worldflow.spi.PendingSignal;
 import io.worldflow.spi.SignalKey;
 import io.worldflow.spi.SignalSent;
 import io.worldflow.spi.Signals;
+import io.worldflow.world.jdbc.Micros;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -3,6 +3,7 @@ package io.worldflow.world.local;
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.TaskQueue;
+import io.worldflow.world.jdbc.Micros;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

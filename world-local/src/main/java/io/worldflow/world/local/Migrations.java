@@ -2,6 +2,7 @@ package io.worldflow.world.local;
 
 import io.worldflow.SchemaVersionException;
 import io.worldflow.WorldException;
+import io.worldflow.world.jdbc.Micros;
 
 import java.io.IOException;
 import java.io.InputStream;

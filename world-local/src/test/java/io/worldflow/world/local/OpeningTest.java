@@ -12,6 +12,7 @@ import io.worldflow.event.MarkerRecorded;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldConfig;
+import io.worldflow.world.jdbc.Micros;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;

@@ -4,6 +4,7 @@ import io.worldflow.spi.DueNotifier;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.worldflow.WorldException;
+import io.worldflow.world.jdbc.Micros;
 import org.jooq.Field;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;

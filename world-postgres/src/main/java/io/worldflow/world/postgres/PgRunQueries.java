@@ -8,6 +8,7 @@ import io.worldflow.RunStatus;
 import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.TaskQueue;
+import io.worldflow.world.jdbc.Micros;
 import org.jooq.Condition;
 
 import java.sql.ResultSet;

@@ -7,6 +7,7 @@ import io.worldflow.spi.Lease;
 import io.worldflow.spi.LeasedRuns;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.TaskQueue;
+import io.worldflow.world.jdbc.Micros;
 import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
 import org.jooq.Field;
