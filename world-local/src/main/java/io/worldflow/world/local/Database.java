@@ -62,7 +62,7 @@ final class Database implements AutoCloseable {
         try {
             SqlSession writer = connect(settings, false);
             opened.add(writer);
-            int version = Migrations.apply(writer, path, clock);
+            int version = Migrations.apply(writer.connection(), path, clock);
             List<SqlSession> readers = new ArrayList<>();
             for (int i = 0; i < READERS; i++) {
                 SqlSession reader = connect(settings, true);
@@ -218,7 +218,7 @@ final class Database implements AutoCloseable {
         }
     }
 
-    private static SqlSession connect(LocalSettings settings, boolean readOnly) throws SQLException {
+    static SqlSession connect(LocalSettings settings, boolean readOnly) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
         config.setSynchronous(switch (settings.synchronous()) {
@@ -231,6 +231,9 @@ final class Database implements AutoCloseable {
         // no statement here asks for generated keys; left on, the driver would match every statement's text
         // against a pattern and run a SELECT last_insert_rowid() after each INSERT
         config.setGetGeneratedKeys(false);
+        // writes begin their transactions with BEGIN IMMEDIATE themselves (SqlSession.begin); this makes a JDBC
+        // transaction, the schema migration's, begin the same way
+        config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
         SqlSession session = new SqlSession(config.createConnection("jdbc:sqlite:" + settings.path()));
         if (readOnly) {
             session.execute("PRAGMA query_only = 1");
