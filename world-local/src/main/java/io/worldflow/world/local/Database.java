@@ -2,6 +2,7 @@ package io.worldflow.world.local;
 
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.WorldException;
+import io.worldflow.world.jdbc.Failures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
@@ -96,7 +97,7 @@ final class Database implements AutoCloseable {
      * Runs {@code work} in one write transaction: committed when it returns, rolled back when it throws.
      * Once committed, subscribers hear of the earliest due time it noted.
      *
-     * @param subject the run concerned, for error messages ({@link SqlFailures#run}), or null
+     * @param subject the run concerned, for error messages ({@link Failures#run}), or null
      */
     <T> T write(String operation, String subject, SqlWork<Tx, T> work) {
         return write(operation, subject, false, work);
@@ -201,7 +202,7 @@ final class Database implements AutoCloseable {
         try {
             SqlSession reader = readers.poll(settings.busyTimeout().toMillis(), TimeUnit.MILLISECONDS);
             if (reader == null) {
-                throw new WorldException("local world: " + operation + (subject == null ? "" : " of " + subject)
+                throw new WorldException(Failures.operation(LocalWorldProvider.NAME, operation, subject)
                         + " found no free read connection on " + settings.path() + " within "
                         + settings.busyTimeout(), true, null);
             }
