@@ -7,6 +7,7 @@ import io.worldflow.event.Event;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.EventCodec;
+import io.worldflow.world.jdbc.Micros;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -2,6 +2,7 @@ package io.worldflow.world.local;
 
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.WorldException;
+import io.worldflow.world.jdbc.Failures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
@@ -62,7 +63,7 @@ final class Database implements AutoCloseable {
         try {
             SqlSession writer = connect(settings, false);
             opened.add(writer);
-            int version = Migrations.apply(writer, path, clock);
+            int version = Migrations.apply(writer.connection(), path, clock);
             List<SqlSession> readers = new ArrayList<>();
             for (int i = 0; i < READERS; i++) {
                 SqlSession reader = connect(settings, true);
@@ -96,7 +97,7 @@ final class Database implements AutoCloseable {
      * Runs {@code work} in one write transaction: committed when it returns, rolled back when it throws.
      * Once committed, subscribers hear of the earliest due time it noted.
      *
-     * @param subject the run concerned, for error messages ({@link SqlFailures#run}), or null
+     * @param subject the run concerned, for error messages ({@link Failures#run}), or null
      */
     <T> T write(String operation, String subject, SqlWork<Tx, T> work) {
         return write(operation, subject, false, work);
@@ -201,7 +202,7 @@ final class Database implements AutoCloseable {
         try {
             SqlSession reader = readers.poll(settings.busyTimeout().toMillis(), TimeUnit.MILLISECONDS);
             if (reader == null) {
-                throw new WorldException("local world: " + operation + (subject == null ? "" : " of " + subject)
+                throw new WorldException(Failures.operation(LocalWorldProvider.NAME, operation, subject)
                         + " found no free read connection on " + settings.path() + " within "
                         + settings.busyTimeout(), true, null);
             }
@@ -218,7 +219,7 @@ final class Database implements AutoCloseable {
         }
     }
 
-    private static SqlSession connect(LocalSettings settings, boolean readOnly) throws SQLException {
+    static SqlSession connect(LocalSettings settings, boolean readOnly) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
         config.setSynchronous(switch (settings.synchronous()) {
@@ -231,6 +232,9 @@ final class Database implements AutoCloseable {
         // no statement here asks for generated keys; left on, the driver would match every statement's text
         // against a pattern and run a SELECT last_insert_rowid() after each INSERT
         config.setGetGeneratedKeys(false);
+        // writes begin their transactions with BEGIN IMMEDIATE themselves (SqlSession.begin); this makes a JDBC
+        // transaction, the schema migration's, begin the same way
+        config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
         SqlSession session = new SqlSession(config.createConnection("jdbc:sqlite:" + settings.path()));
         if (readOnly) {
             session.execute("PRAGMA query_only = 1");

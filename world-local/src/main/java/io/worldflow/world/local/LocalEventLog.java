@@ -16,6 +16,8 @@ import io.worldflow.spi.EventLog;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
+import io.worldflow.world.jdbc.Failures;
+import io.worldflow.world.jdbc.Micros;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -90,7 +92,7 @@ final class LocalEventLog implements EventLog {
         Objects.requireNonNull(run, "run");
         WorkflowStarted started = run.startedEvent();
         String events = codec.encodeAll(List.of(started));
-        return db.write("create", SqlFailures.run(run.runId()), tx -> {
+        return db.write("create", Failures.run(run.runId()), tx -> {
             PreparedStatement insert = tx.prepare(INSERT_RUN);
             insert.setString(1, run.runId());
             insert.setString(2, run.workflow());
@@ -127,7 +129,7 @@ final class LocalEventLog implements EventLog {
             return List.of();
         }
         List<AppendBatch.Encoded> encoded = batch.encode(appends);
-        String first = SqlFailures.run(appends.getFirst().runId());
+        String first = Failures.run(appends.getFirst().runId());
         String subject = appends.size() == 1 ? first : appends.size() + " runs (first " + first + ")";
         return db.write("append", subject, tx -> batch.apply(tx, encoded, clock.instant()));
     }
@@ -135,7 +137,7 @@ final class LocalEventLog implements EventLog {
     @Override
     public List<Event> read(String runId, long fromSeq) {
         Objects.requireNonNull(runId, "runId");
-        List<LogRow> json = db.read("read", SqlFailures.run(runId), sql -> {
+        List<LogRow> json = db.read("read", Failures.run(runId), sql -> {
             PreparedStatement ps = sql.prepare(READ);
             ps.setString(1, runId);
             ps.setLong(2, Math.max(0, fromSeq));
@@ -216,7 +218,7 @@ final class LocalEventLog implements EventLog {
     @Override
     public void requestCancel(String runId, String reason) {
         Objects.requireNonNull(runId, "runId");
-        db.write("cancel", SqlFailures.run(runId), tx -> {
+        db.write("cancel", Failures.run(runId), tx -> {
             Instant now = clock.instant();
             RunTarget target = RunTarget.require(tx, runId, "cancel");
             if (!target.cancelRequested()) {
@@ -237,7 +239,7 @@ final class LocalEventLog implements EventLog {
         Objects.requireNonNull(retried, "retried");
         String runId = retried.runId();
         String events = codec.encodeAll(List.of(retried));
-        db.write("reopen", SqlFailures.run(runId), tx -> {
+        db.write("reopen", Failures.run(runId), tx -> {
             RunTarget target = RunTarget.find(tx, runId).orElseThrow(() -> new RunNotFoundException(runId));
             if (target.status() != RunStatus.FAILED) {
                 throw RunStateException.notFailed(runId, target.status());
@@ -274,7 +276,7 @@ final class LocalEventLog implements EventLog {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(reason, "reason");
         String json = codec.encodeError(reason);
-        db.write("hold", SqlFailures.run(runId), tx -> {
+        db.write("hold", Failures.run(runId), tx -> {
             Optional<RunTarget> target = RunTarget.find(tx, runId);
             if (target.isEmpty()) {
                 throw new RunNotFoundException(runId);

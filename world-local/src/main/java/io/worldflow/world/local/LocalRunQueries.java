@@ -7,6 +7,8 @@ import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
 import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.RunQueries;
+import io.worldflow.world.jdbc.Failures;
+import io.worldflow.world.jdbc.Micros;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -32,7 +34,7 @@ final class LocalRunQueries implements RunQueries {
     @Override
     public Optional<RunInfo> get(String runId) {
         Objects.requireNonNull(runId, "runId");
-        return db.read("get", SqlFailures.run(runId), sql -> rows.find(sql, runId));
+        return db.read("get", Failures.run(runId), sql -> rows.find(sql, runId));
     }
 
     @Override

@@ -5,6 +5,8 @@ import io.worldflow.spi.PendingSignal;
 import io.worldflow.spi.SignalKey;
 import io.worldflow.spi.SignalSent;
 import io.worldflow.spi.Signals;
+import io.worldflow.world.jdbc.Failures;
+import io.worldflow.world.jdbc.Micros;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -40,7 +42,7 @@ final class LocalSignals implements Signals {
         Objects.requireNonNull(name, "name");
         SignalKey.check(key);
         Payload body = payload == null ? Payload.NULL : payload;
-        return db.write("signal '" + name + "'", SqlFailures.run(runId), tx -> {
+        return db.write("signal '" + name + "'", Failures.run(runId), tx -> {
             Instant now = clock.instant();
             RunTarget target = RunTarget.require(tx, runId, "signal");
             if (key != null) {
@@ -79,7 +81,7 @@ final class LocalSignals implements Signals {
     @Override
     public List<PendingSignal> pending(String runId) {
         Objects.requireNonNull(runId, "runId");
-        return db.read("pending signals", SqlFailures.run(runId), sql -> {
+        return db.read("pending signals", Failures.run(runId), sql -> {
             PreparedStatement ps = sql.prepare(PENDING);
             ps.setString(1, runId);
             List<PendingSignal> out = new ArrayList<>();

@@ -3,6 +3,8 @@ package io.worldflow.world.local;
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.TaskQueue;
+import io.worldflow.world.jdbc.Failures;
+import io.worldflow.world.jdbc.Micros;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -173,7 +175,7 @@ final class LocalTaskQueue implements TaskQueue {
     public Optional<Lease> extend(Lease lease, Duration leaseFor) {
         Objects.requireNonNull(lease, "lease");
         requirePositive(leaseFor);
-        return db.writeLease("extend lease", SqlFailures.run(lease.runId()), tx -> {
+        return db.writeLease("extend lease", Failures.run(lease.runId()), tx -> {
             Instant expires = Micros.truncate(clock.instant().plus(leaseFor));
             PreparedStatement ps = tx.prepare(EXTEND);
             Micros.bind(ps, 1, expires);
@@ -191,7 +193,7 @@ final class LocalTaskQueue implements TaskQueue {
     @Override
     public void complete(Lease lease, Instant wakeAt) {
         Objects.requireNonNull(lease, "lease");
-        db.write("complete", SqlFailures.run(lease.runId()), tx -> {
+        db.write("complete", Failures.run(lease.runId()), tx -> {
             TaskRows.complete(tx, lease, wakeAt);
             return null;
         });
@@ -200,7 +202,7 @@ final class LocalTaskQueue implements TaskQueue {
     @Override
     public void release(Lease lease) {
         Objects.requireNonNull(lease, "lease");
-        db.write("release", SqlFailures.run(lease.runId()), tx -> {
+        db.write("release", Failures.run(lease.runId()), tx -> {
             Instant now = clock.instant();
             PreparedStatement ps = tx.prepare(RELEASE);
             Micros.bind(ps, 1, now);
@@ -217,7 +219,7 @@ final class LocalTaskQueue implements TaskQueue {
     public void enqueue(String runId, Instant at) {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(at, "at");
-        db.write("enqueue", SqlFailures.run(runId), tx -> {
+        db.write("enqueue", Failures.run(runId), tx -> {
             Optional<RunTarget> target = RunTarget.find(tx, runId);
             if (target.isPresent() && !target.get().status().isTerminal()) {
                 TaskRows.makeDue(tx, runId, target.get().queue(), target.get().priority(), at, clock.instant());

@@ -1,6 +1,7 @@
 package io.worldflow.world.local;
 
 import io.worldflow.WorldException;
+import io.worldflow.world.jdbc.Failures;
 
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -16,17 +17,12 @@ final class SqlFailures {
 
     /**
      * @param operation what was being done ("append", "lease")
-     * @param subject   the run it concerned ("run 'order-42'"), or null
+     * @param subject   the run it concerned ({@link Failures#run}), or null
      */
     static WorldException wrap(String operation, String subject, Path database, SQLException e) {
         boolean transientFailure = isBusy(e);
-        return new WorldException("local world: " + operation + (subject == null ? "" : " of " + subject)
-                + " failed on " + database + (transientFailure ? " (database busy, try again)" : "")
-                + ": " + e.getMessage(), transientFailure, e);
-    }
-
-    static String run(String runId) {
-        return "run '" + runId + "'";
+        return new WorldException(Failures.failed(LocalWorldProvider.NAME, operation, subject, database.toString())
+                + (transientFailure ? " (database busy, try again)" : "") + ": " + e.getMessage(), transientFailure, e);
     }
 
     /** SQLITE_BUSY or SQLITE_LOCKED, including their extended codes. */

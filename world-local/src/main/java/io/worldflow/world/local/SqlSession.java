@@ -36,6 +36,11 @@ final class SqlSession implements Statements, AutoCloseable {
         this.connection = connection;
     }
 
+    /** The connection itself, for work that manages its own JDBC transaction (the schema migration). */
+    Connection connection() {
+        return connection;
+    }
+
     @Override
     public PreparedStatement prepare(String sql) throws SQLException {
         PreparedStatement ps = cache.get(sql);

@@ -1,6 +1,7 @@
 package io.worldflow.world.local;
 
 import io.worldflow.spi.Lease;
+import io.worldflow.world.jdbc.Micros;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -12,6 +12,8 @@ import io.worldflow.event.MarkerRecorded;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldConfig;
+import io.worldflow.world.jdbc.Micros;
+import io.worldflow.world.jdbc.MigrationRunner;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;
@@ -70,6 +72,23 @@ class OpeningTest extends LocalWorldTestSupport {
                 }
                 assertThat(rs.next()).isFalse();
             }
+        }
+    }
+
+    @Test
+    void theSchemaMigrationsTransactionHoldsTheWriteLockFromItsStart() throws SQLException {
+        Path file = dir.resolve("immediate.db");
+        try (SqlSession writer = Database.connect(LocalSettings.from(configFor(file)), false);
+             Connection other = DriverManager.getConnection("jdbc:sqlite:" + file);
+             Statement st = other.createStatement()) {
+            st.execute("PRAGMA busy_timeout = 0");
+            writer.connection().setAutoCommit(false);   // as MigrationRunner begins, before any statement
+
+            assertThatThrownBy(() -> st.execute("BEGIN IMMEDIATE")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("SQLITE_BUSY");
+            writer.connection().setAutoCommit(true);
+            st.execute("BEGIN IMMEDIATE");
+            st.execute("ROLLBACK");
         }
     }
 
@@ -149,7 +168,7 @@ class OpeningTest extends LocalWorldTestSupport {
         for (int version = 1; version <= last; version++) {
             String script = Migrations.SCRIPTS.get(version - 1);
             try (var in = Migrations.class.getResourceAsStream("migrations/" + script)) {
-                for (String statement : Migrations.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
+                for (String statement : MigrationRunner.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
                     st.execute(statement);
                 }
             }

@@ -3,6 +3,7 @@ package io.worldflow.world.postgres;
 import io.worldflow.RunStatus;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
+import io.worldflow.world.jdbc.Micros;
 import org.jooq.CommonTableExpression;
 import org.jooq.Field;
 import org.jooq.Table;

@@ -4,6 +4,8 @@ import io.worldflow.spi.DueNotifier;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.worldflow.WorldException;
+import io.worldflow.world.jdbc.Failures;
+import io.worldflow.world.jdbc.Micros;
 import org.jooq.Field;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
@@ -76,7 +78,7 @@ final class Database implements AutoCloseable {
      * work noted a due instant, {@code pg_notify} announces it in the same transaction, and this process's
      * subscribers hear of it once committed.
      *
-     * @param subject the run concerned, for error messages ({@link SqlFailures#run}), or null
+     * @param subject the run concerned, for error messages ({@link Failures#run}), or null
      */
     <T> T write(String operation, String subject, SqlWork<Tx, T> work) {
         ensureOpen();

@@ -2,6 +2,7 @@ package io.worldflow.world.postgres;
 
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.TaskQueue;
+import io.worldflow.world.jdbc.Micros;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;

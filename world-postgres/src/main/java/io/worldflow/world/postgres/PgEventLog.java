@@ -16,6 +16,8 @@ import io.worldflow.spi.EventLog;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
+import io.worldflow.world.jdbc.Failures;
+import io.worldflow.world.jdbc.Micros;
 import org.jooq.CommonTableExpression;
 import org.jooq.Field;
 import org.jooq.SelectField;
@@ -163,7 +165,7 @@ final class PgEventLog implements EventLog {
         Instant now = clock.instant();
         boolean leased = leaseTo != null && !run.availableAt().isAfter(now);
         Instant expires = leased ? Micros.truncate(now.plus(leaseFor)) : null;
-        return db.autocommit("create", SqlFailures.run(run.runId()), tx -> {
+        return db.autocommit("create", Failures.run(run.runId()), tx -> {
             String token = null;
             boolean isNew;
             try (Sql.Call call = tx.call(leased ? createLeased : create)
@@ -203,7 +205,7 @@ final class PgEventLog implements EventLog {
             return List.of();
         }
         List<AppendBatch.Encoded> encoded = batch.encode(appends);
-        String first = SqlFailures.run(appends.getFirst().runId());
+        String first = Failures.run(appends.getFirst().runId());
         String subject = appends.size() == 1 ? first : appends.size() + " runs (first " + first + ")";
         if (AppendStatement.fits(encoded)) {
             return db.autocommit("append", subject, tx -> oneStatement.apply(tx, encoded, clock.instant()));
@@ -214,7 +216,7 @@ final class PgEventLog implements EventLog {
     @Override
     public List<Event> read(String runId, long fromSeq) {
         Objects.requireNonNull(runId, "runId");
-        List<LogRow> json = db.read("read", SqlFailures.run(runId), tx -> {
+        List<LogRow> json = db.read("read", Failures.run(runId), tx -> {
             List<LogRow> out = new ArrayList<>();
             try (Sql.Call call = tx.call(read).set("runId", runId).set("fromSeq", Math.max(0, fromSeq));
                  ResultSet rs = call.query()) {
@@ -282,7 +284,7 @@ final class PgEventLog implements EventLog {
     public void requestCancel(String runId, String reason) {
         Objects.requireNonNull(runId, "runId");
         Tables.Runs r = tables.runs;
-        db.write("cancel", SqlFailures.run(runId), tx -> {
+        db.write("cancel", Failures.run(runId), tx -> {
             Instant now = clock.instant();
             RunTarget target = locker.require(tx, runId, "cancel");
             if (!target.cancelRequested()) {
@@ -306,7 +308,7 @@ final class PgEventLog implements EventLog {
         String events = codec.encodeAll(List.of(retried));
         Tables.Runs r = tables.runs;
         Tables.Log l = tables.log;
-        db.write("reopen", SqlFailures.run(runId), tx -> {
+        db.write("reopen", Failures.run(runId), tx -> {
             RunTarget target = locker.lock(tx, runId).orElseThrow(() -> new RunNotFoundException(runId));
             if (target.status() != RunStatus.FAILED) {
                 throw RunStateException.notFailed(runId, target.status());
@@ -337,7 +339,7 @@ final class PgEventLog implements EventLog {
         Objects.requireNonNull(reason, "reason");
         String json = codec.encodeError(reason);
         Tables.Runs r = tables.runs;
-        db.write("hold", SqlFailures.run(runId), tx -> {
+        db.write("hold", Failures.run(runId), tx -> {
             Optional<RunTarget> target = locker.lock(tx, runId);
             if (target.isEmpty()) {
                 throw new RunNotFoundException(runId);

@@ -8,6 +8,8 @@ import io.worldflow.RunStatus;
 import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.TaskQueue;
+import io.worldflow.world.jdbc.Failures;
+import io.worldflow.world.jdbc.Micros;
 import org.jooq.Condition;
 
 import java.sql.ResultSet;
@@ -42,7 +44,7 @@ final class PgRunQueries implements RunQueries {
     @Override
     public Optional<RunInfo> get(String runId) {
         Objects.requireNonNull(runId, "runId");
-        return db.read("get", SqlFailures.run(runId), tx -> rows.find(tx, runId));
+        return db.read("get", Failures.run(runId), tx -> rows.find(tx, runId));
     }
 
     @Override

@@ -5,6 +5,8 @@ import io.worldflow.spi.PendingSignal;
 import io.worldflow.spi.SignalKey;
 import io.worldflow.spi.SignalSent;
 import io.worldflow.spi.Signals;
+import io.worldflow.world.jdbc.Failures;
+import io.worldflow.world.jdbc.Micros;
 
 import java.sql.ResultSet;
 import java.time.Instant;
@@ -55,7 +57,7 @@ final class PgSignals implements Signals {
         SignalKey.check(key);
         Payload body = payload == null ? Payload.NULL : payload;
         Tables.SignalKeys k = db.tables.signalKeys;
-        return db.write("signal '" + name + "'", SqlFailures.run(runId), tx -> {
+        return db.write("signal '" + name + "'", Failures.run(runId), tx -> {
             Instant now = clock.instant();
             RunTarget target = locker.require(tx, runId, "signal");
             if (key != null) {
@@ -83,7 +85,7 @@ final class PgSignals implements Signals {
     @Override
     public List<PendingSignal> pending(String runId) {
         Objects.requireNonNull(runId, "runId");
-        return db.read("pending signals", SqlFailures.run(runId), tx -> {
+        return db.read("pending signals", Failures.run(runId), tx -> {
             List<PendingSignal> out = new ArrayList<>();
             try (Sql.Call call = tx.call(pending).set("runId", runId); ResultSet rs = call.query()) {
                 while (rs.next()) {

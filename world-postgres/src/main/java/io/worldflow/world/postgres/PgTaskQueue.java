@@ -7,6 +7,8 @@ import io.worldflow.spi.Lease;
 import io.worldflow.spi.LeasedRuns;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.TaskQueue;
+import io.worldflow.world.jdbc.Failures;
+import io.worldflow.world.jdbc.Micros;
 import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
 import org.jooq.Field;
@@ -369,7 +371,7 @@ final class PgTaskQueue implements TaskQueue {
     public Optional<Lease> extend(Lease lease, Duration leaseFor) {
         Objects.requireNonNull(lease, "lease");
         requirePositive(leaseFor);
-        return db.autocommit("extend lease", SqlFailures.run(lease.runId()), tx -> {
+        return db.autocommit("extend lease", Failures.run(lease.runId()), tx -> {
             Instant expires = Micros.truncate(clock.instant().plus(leaseFor));
             try (Sql.Call call = tx.call(extend).set("expires", Micros.of(expires)).set("runId", lease.runId())
                     .set("token", lease.token());
@@ -384,7 +386,7 @@ final class PgTaskQueue implements TaskQueue {
     @Override
     public void complete(Lease lease, Instant wakeAt) {
         Objects.requireNonNull(lease, "lease");
-        db.write("complete", SqlFailures.run(lease.runId()), tx -> {
+        db.write("complete", Failures.run(lease.runId()), tx -> {
             taskRows.complete(tx, List.of(TaskRows.End.of(lease, wakeAt)));
             return null;
         });
@@ -393,7 +395,7 @@ final class PgTaskQueue implements TaskQueue {
     @Override
     public void release(Lease lease) {
         Objects.requireNonNull(lease, "lease");
-        db.autocommit("release", SqlFailures.run(lease.runId()), tx -> {
+        db.autocommit("release", Failures.run(lease.runId()), tx -> {
             Instant now = Micros.truncate(clock.instant());
             try (Sql.Call call = tx.call(release).set("now", Micros.of(now)).set("runId", lease.runId())
                     .set("token", lease.token()).set("channel", db.channel()).set("due", Database.announcement(now));
@@ -410,7 +412,7 @@ final class PgTaskQueue implements TaskQueue {
     public void enqueue(String runId, Instant at) {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(at, "at");
-        db.write("enqueue", SqlFailures.run(runId), tx -> {
+        db.write("enqueue", Failures.run(runId), tx -> {
             Optional<RunTarget> target = locker.lock(tx, runId);
             if (target.isPresent() && !target.get().status().isTerminal()) {
                 taskRows.makeDue(tx, runId, target.get().queue(), target.get().priority(), at, clock.instant());

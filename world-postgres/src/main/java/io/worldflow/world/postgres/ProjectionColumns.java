@@ -2,6 +2,7 @@ package io.worldflow.world.postgres;
 
 import io.worldflow.Payload;
 import io.worldflow.spi.Append;
+import io.worldflow.world.jdbc.Micros;
 
 import java.sql.SQLException;
 import java.time.Instant;

@@ -6,6 +6,7 @@ import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
 import io.worldflow.WorldException;
 import io.worldflow.spi.EventCodec;
+import io.worldflow.world.jdbc.Micros;
 import org.jooq.SelectField;
 
 import java.sql.ResultSet;

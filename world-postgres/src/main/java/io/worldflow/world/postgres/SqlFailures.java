@@ -1,6 +1,7 @@
 package io.worldflow.world.postgres;
 
 import io.worldflow.WorldException;
+import io.worldflow.world.jdbc.Failures;
 import org.postgresql.util.PSQLException;
 
 import java.io.IOException;
@@ -31,15 +32,14 @@ final class SqlFailures {
 
     /**
      * @param operation what was being done ("append", "lease")
-     * @param subject   the run it concerned ("run 'order-42'"), or null
+     * @param subject   the run it concerned ({@link Failures#run}), or null
      */
     static WorldException wrap(String operation, String subject, PgSettings settings, Throwable failure) {
         SQLException sql = sqlCause(failure);
         boolean transientFailure = isTransient(failure);
         String state = sql == null ? null : sql.getSQLState();
         String detail = sql == null ? failure.toString() : sql.getMessage();
-        return new WorldException("postgres world: " + operation + (subject == null ? "" : " of " + subject)
-                + " failed on " + settings.maskedUrl()
+        return new WorldException(Failures.failed(PostgresWorldProvider.NAME, operation, subject, settings.maskedUrl())
                 + (transientFailure ? " (the database is unreachable or busy; try again)" : "")
                 + ": " + detail + (state == null ? "" : " [SQLState " + state + "]"), transientFailure, failure);
     }
@@ -49,10 +49,6 @@ final class SqlFailures {
         return new WorldException("postgres world: the server at " + settings.maskedUrl() + " refused user '"
                 + settings.userShown() + "': " + e.getMessage() + " [SQLState " + e.getSQLState() + "]; check "
                 + PostgresWorldProvider.USER + " and " + PostgresWorldProvider.PASSWORD, false, e);
-    }
-
-    static String run(String runId) {
-        return "run '" + runId + "'";
     }
 
     /** Whether the failure is a lost or refused connection, a shutdown, or a conflict that a retry resolves. */

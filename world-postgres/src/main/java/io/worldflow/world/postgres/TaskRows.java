@@ -1,6 +1,7 @@
 package io.worldflow.world.postgres;
 
 import io.worldflow.spi.Lease;
+import io.worldflow.world.jdbc.Micros;
 import org.jooq.Field;
 import org.jooq.Table;
 

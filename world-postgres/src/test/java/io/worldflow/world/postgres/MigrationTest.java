@@ -17,6 +17,7 @@ import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldConfig;
 import io.worldflow.tck.StoredFixtures;
+import io.worldflow.world.jdbc.Micros;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

@@ -5,6 +5,7 @@ import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.World;
+import io.worldflow.world.jdbc.Micros;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

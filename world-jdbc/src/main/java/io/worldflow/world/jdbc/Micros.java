@@ -1,4 +1,4 @@
-package io.worldflow.world.local;
+package io.worldflow.world.jdbc;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -6,8 +6,11 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 
-/** Instants as stored: epoch microseconds in an INTEGER column. Sub-microsecond digits are dropped. */
-final class Micros {
+/**
+ * Instants as stored: epoch microseconds in a 64-bit integer column ({@code INTEGER} in SQLite, {@code bigint}
+ * in PostgreSQL). Sub-microsecond digits are dropped; instants beyond the {@code long} range saturate.
+ */
+public final class Micros {
 
     private static final long PER_SECOND = 1_000_000L;
     private static final long MAX_SECONDS = Long.MAX_VALUE / PER_SECOND - 1;
@@ -17,7 +20,7 @@ final class Micros {
     }
 
     /** The instant in microseconds, saturating at the ends of the {@code long} range (±292,000 years). */
-    static long of(Instant t) {
+    public static long of(Instant t) {
         long seconds = t.getEpochSecond();
         if (seconds > MAX_SECONDS) {
             return Long.MAX_VALUE;
@@ -28,16 +31,27 @@ final class Micros {
         return seconds * PER_SECOND + t.getNano() / 1_000;
     }
 
-    static Instant toInstant(long micros) {
+    /** The instant in microseconds, or null for null. */
+    public static Long orNull(Instant t) {
+        return t == null ? null : of(t);
+    }
+
+    public static Instant toInstant(long micros) {
         return Instant.ofEpochSecond(Math.floorDiv(micros, PER_SECOND), Math.floorMod(micros, PER_SECOND) * 1_000L);
     }
 
-    /** The instant as it reads back after storing it. */
-    static Instant truncate(Instant t) {
+    /** The stored value as an instant, or null for null. */
+    public static Instant toInstant(Long micros) {
+        return micros == null ? null : toInstant(micros.longValue());
+    }
+
+    /** The instant as it reads back after storing it, or null for null. */
+    public static Instant truncate(Instant t) {
         return t == null ? null : toInstant(of(t));
     }
 
-    static void bind(PreparedStatement ps, int index, Instant t) throws SQLException {
+    /** Binds the instant, or SQL NULL for null, to parameter {@code index}. */
+    public static void bind(PreparedStatement ps, int index, Instant t) throws SQLException {
         if (t == null) {
             ps.setNull(index, Types.BIGINT);
         } else {
@@ -46,7 +60,7 @@ final class Micros {
     }
 
     /** The column as an instant, or null when it is NULL. */
-    static Instant read(ResultSet rs, int column) throws SQLException {
+    public static Instant read(ResultSet rs, int column) throws SQLException {
         long micros = rs.getLong(column);
         return rs.wasNull() ? null : toInstant(micros);
     }
