@@ -232,9 +232,11 @@ final class Database implements AutoCloseable {
         // no statement here asks for generated keys; left on, the driver would match every statement's text
         // against a pattern and run a SELECT last_insert_rowid() after each INSERT
         config.setGetGeneratedKeys(false);
-        // writes begin their transactions with BEGIN IMMEDIATE themselves (SqlSession.begin); this makes a JDBC
-        // transaction, the schema migration's, begin the same way
-        config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+        if (!readOnly) {
+            // writes begin their transactions with BEGIN IMMEDIATE themselves (SqlSession.begin); this makes a JDBC
+            // transaction on the writer, the schema migration's, begin the same way
+            config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+        }
         SqlSession session = new SqlSession(config.createConnection("jdbc:sqlite:" + settings.path()));
         if (readOnly) {
             session.execute("PRAGMA query_only = 1");
