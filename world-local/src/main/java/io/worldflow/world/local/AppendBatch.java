@@ -1,12 +1,11 @@
 package io.worldflow.world.local;
 
-import io.worldflow.ErrorInfo;
 import io.worldflow.Payload;
 import io.worldflow.RunStatus;
 import io.worldflow.event.Event;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
-import io.worldflow.spi.EventCodec;
+import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.Micros;
 
 import java.sql.PreparedStatement;
@@ -40,10 +39,6 @@ final class AppendBatch {
             WHERE run_id = ?""";
     private static final String CONSUME_SIGNAL = "DELETE FROM signals WHERE id = ? AND run_id = ?";
 
-    /** An append with its JSON made outside the write lock: its events as one array (null when it has none). */
-    record Encoded(Append append, String events, String error) {
-    }
-
     /** What the batch knows of a run, kept current as its appends go through. */
     private static final class RunState {
         RunStatus status;
@@ -51,29 +46,12 @@ final class AppendBatch {
         boolean cancelRequested;
     }
 
-    private final EventCodec codec;
-
-    AppendBatch(EventCodec codec) {
-        this.codec = codec;
-    }
-
-    /** Turns the events and error into JSON; done before the transaction so that the lock is held briefly. */
-    List<Encoded> encode(List<Append> appends) {
-        List<Encoded> out = new ArrayList<>(appends.size());
-        for (Append a : appends) {
-            String events = a.events().isEmpty() ? null : codec.encodeAll(a.events());
-            ErrorInfo error = a.error();
-            out.add(new Encoded(a, events, error == null ? null : codec.encodeError(error)));
-        }
-        return out;
-    }
-
     /**
      * Applies the appends in order inside {@code tx}; one result per append.
      *
      * @param now the projection's {@code updatedAt} for an append of the status alone (no events)
      */
-    List<AppendResult> apply(Tx tx, List<Encoded> appends, Instant now) throws SQLException {
+    List<AppendResult> apply(Tx tx, List<EncodedAppend> appends, Instant now) throws SQLException {
         Map<String, RunState> states = loadStates(tx, appends);
         PreparedStatement log = tx.prepare(INSERT_LOG_ROW);
         PreparedStatement runs = tx.prepare(UPDATE_RUN);
@@ -81,7 +59,7 @@ final class AppendBatch {
         int signalCount = 0;
         int logRows = 0;
         List<AppendResult> results = new ArrayList<>(appends.size());
-        for (Encoded encoded : appends) {
+        for (EncodedAppend encoded : appends) {
             Append a = encoded.append();
             RunState state = states.get(a.runId());
             if (state == null) {
@@ -146,9 +124,9 @@ final class AppendBatch {
     }
 
     /** The state of every run the batch touches, read {@value #CHUNK} ids per query. */
-    private static Map<String, RunState> loadStates(Tx tx, List<Encoded> appends) throws SQLException {
+    private static Map<String, RunState> loadStates(Tx tx, List<EncodedAppend> appends) throws SQLException {
         Set<String> ids = new LinkedHashSet<>();
-        for (Encoded e : appends) {
+        for (EncodedAppend e : appends) {
             ids.add(e.append().runId());
         }
         Map<String, RunState> states = new HashMap<>(ids.size() * 2);

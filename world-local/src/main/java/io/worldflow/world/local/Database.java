@@ -1,7 +1,7 @@
 package io.worldflow.world.local;
 
-import io.worldflow.spi.DueNotifier;
 import io.worldflow.WorldException;
+import io.worldflow.spi.DueNotifier;
 import io.worldflow.world.jdbc.Failures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -16,6 +16,7 @@ import io.worldflow.spi.EventLog;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
+import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.Micros;
 
@@ -76,7 +77,7 @@ final class LocalEventLog implements EventLog {
         this.codec = codec;
         this.clock = clock;
         this.rows = new RunRows(codec);
-        this.batch = new AppendBatch(codec);
+        this.batch = new AppendBatch();
     }
 
     @Override
@@ -128,7 +129,7 @@ final class LocalEventLog implements EventLog {
         if (appends.isEmpty()) {
             return List.of();
         }
-        List<AppendBatch.Encoded> encoded = batch.encode(appends);
+        List<EncodedAppend> encoded = EncodedAppend.of(codec, appends);
         String first = Failures.run(appends.getFirst().runId());
         String subject = appends.size() == 1 ? first : appends.size() + " runs (first " + first + ")";
         return db.write("append", subject, tx -> batch.apply(tx, encoded, clock.instant()));

@@ -1,11 +1,11 @@
 package io.worldflow.world.local;
 
-import io.worldflow.spi.RunCursor;
 import io.worldflow.RunInfo;
 import io.worldflow.RunPage;
 import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
 import io.worldflow.spi.EventCodec;
+import io.worldflow.spi.RunCursor;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.Micros;

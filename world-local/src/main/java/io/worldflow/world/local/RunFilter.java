@@ -1,8 +1,8 @@
 package io.worldflow.world.local;
 
-import io.worldflow.spi.RunCursor;
 import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
+import io.worldflow.spi.RunCursor;
 import io.worldflow.world.jdbc.Micros;
 
 import java.sql.PreparedStatement;

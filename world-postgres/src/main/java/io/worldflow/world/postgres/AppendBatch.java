@@ -1,10 +1,9 @@
 package io.worldflow.world.postgres;
 
-import io.worldflow.ErrorInfo;
 import io.worldflow.RunStatus;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
-import io.worldflow.spi.EventCodec;
+import io.worldflow.world.jdbc.EncodedAppend;
 import org.jooq.CommonTableExpression;
 import org.jooq.Table;
 
@@ -40,10 +39,6 @@ import static org.jooq.impl.DSL.with;
  */
 final class AppendBatch {
 
-    /** An append with its JSON made before the transaction: its events as one array (null when it has none). */
-    record Encoded(Append append, String events, String error) {
-    }
-
     /** What the batch knows of a run, kept current as its appends go through. */
     private static final class RunState {
         RunStatus status;
@@ -51,7 +46,6 @@ final class AppendBatch {
         boolean cancelRequested;
     }
 
-    private final EventCodec codec;
     private final String endChannel;
     private final Tables tables;
     private final TaskRows taskRows;
@@ -59,8 +53,7 @@ final class AppendBatch {
     /** The write statement for each combination of parts a batch needs (see {@link Writes#key()}). */
     private final Sql[] writeStatements = new Sql[8];
 
-    AppendBatch(EventCodec codec, Tables tables, TaskRows taskRows, String endChannel) {
-        this.codec = codec;
+    AppendBatch(Tables tables, TaskRows taskRows, String endChannel) {
         this.endChannel = endChannel;
         this.tables = tables;
         this.taskRows = taskRows;
@@ -75,28 +68,17 @@ final class AppendBatch {
         }
     }
 
-    /** Turns the events and error into JSON; done before the transaction so that rows are locked briefly. */
-    List<Encoded> encode(List<Append> appends) {
-        List<Encoded> out = new ArrayList<>(appends.size());
-        for (Append a : appends) {
-            String events = a.events().isEmpty() ? null : codec.encodeAll(a.events());
-            ErrorInfo error = a.error();
-            out.add(new Encoded(a, events, error == null ? null : codec.encodeError(error)));
-        }
-        return out;
-    }
-
     /**
      * Applies the appends in order inside {@code tx}; one result per append. Three round trips whatever the
      * batch holds: lock the runs, write everything (one statement), end the turns (when there are any).
      *
      * @param now the projection's {@code updatedAt} for an append of the status alone (no events)
      */
-    List<AppendResult> apply(Tx tx, List<Encoded> appends, Instant now) throws SQLException {
+    List<AppendResult> apply(Tx tx, List<EncodedAppend> appends, Instant now) throws SQLException {
         Map<String, RunState> states = lockRuns(tx, appends);
         Writes writes = new Writes();
         List<AppendResult> results = new ArrayList<>(appends.size());
-        for (Encoded encoded : appends) {
+        for (EncodedAppend encoded : appends) {
             Append a = encoded.append();
             RunState state = states.get(a.runId());
             if (state == null) {
@@ -123,7 +105,7 @@ final class AppendBatch {
         final ProjectionColumns updates = new ProjectionColumns();
         final List<TaskRows.End> ends = new ArrayList<>();
 
-        void add(Encoded encoded, Instant now) {
+        void add(EncodedAppend encoded, Instant now) {
             Append a = encoded.append();
             columns.add(encoded);
             updates.add(encoded, now);
@@ -206,9 +188,9 @@ final class AppendBatch {
     }
 
     /** Locks the rows of every run the batch touches, in run id order (as the server sorts), and reads their state. */
-    private Map<String, RunState> lockRuns(Tx tx, List<Encoded> appends) throws SQLException {
+    private Map<String, RunState> lockRuns(Tx tx, List<EncodedAppend> appends) throws SQLException {
         Set<String> ids = new LinkedHashSet<>();
-        for (Encoded e : appends) {
+        for (EncodedAppend e : appends) {
             ids.add(e.append().runId());
         }
         Map<String, RunState> states = new HashMap<>(ids.size() * 2);

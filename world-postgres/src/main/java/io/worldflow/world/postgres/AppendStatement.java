@@ -3,6 +3,7 @@ package io.worldflow.world.postgres;
 import io.worldflow.RunStatus;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
+import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.Micros;
 import org.jooq.CommonTableExpression;
 import org.jooq.Field;
@@ -72,9 +73,9 @@ final class AppendStatement {
     }
 
     /** Whether the batch can go as one statement: each run once, and every turn end has a next time. */
-    static boolean fits(List<AppendBatch.Encoded> appends) {
+    static boolean fits(List<EncodedAppend> appends) {
         Set<String> runs = new HashSet<>();
-        for (AppendBatch.Encoded e : appends) {
+        for (EncodedAppend e : appends) {
             Append a = e.append();
             if (!runs.add(a.runId())) {
                 return false;
@@ -87,7 +88,7 @@ final class AppendStatement {
     }
 
     /** Runs the batch (which {@link #fits}) on {@code tx} in autocommit mode. */
-    List<AppendResult> apply(Tx tx, List<AppendBatch.Encoded> appends, Instant now) throws SQLException {
+    List<AppendResult> apply(Tx tx, List<EncodedAppend> appends, Instant now) throws SQLException {
         int n = appends.size();
         Long[] expected = new Long[n];
         ProjectionColumns projections = new ProjectionColumns();
@@ -96,7 +97,7 @@ final class AppendStatement {
         List<String> endTokens = new ArrayList<>();
         List<Long> endWakes = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            AppendBatch.Encoded encoded = appends.get(i);
+            EncodedAppend encoded = appends.get(i);
             Append a = encoded.append();
             expected[i] = a.expectedSeq();
             projections.add(encoded, now);
@@ -136,7 +137,7 @@ final class AppendStatement {
             tx.announced(Micros.toInstant(earliest));
         }
         List<AppendResult> results = new ArrayList<>(n);
-        for (AppendBatch.Encoded encoded : appends) {
+        for (EncodedAppend encoded : appends) {
             Append a = encoded.append();
             long[] state = found.get(a.runId());
             if (state == null) {

@@ -16,6 +16,7 @@ import io.worldflow.spi.EventLog;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
+import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.Micros;
 import org.jooq.CommonTableExpression;
@@ -77,7 +78,7 @@ final class PgEventLog implements EventLog {
         this.rows = new RunRows(tables, codec);
         this.locker = new RunTarget.Locker(tables);
         this.taskRows = new TaskRows(tables, db.channel());
-        this.batch = new AppendBatch(codec, tables, taskRows, db.endChannel());
+        this.batch = new AppendBatch(tables, taskRows, db.endChannel());
         this.oneStatement = new AppendStatement(tables, db.channel(), db.endChannel());
         this.create = createStatement(tables, false);
         this.createLeased = createStatement(tables, true);
@@ -204,7 +205,7 @@ final class PgEventLog implements EventLog {
         if (appends.isEmpty()) {
             return List.of();
         }
-        List<AppendBatch.Encoded> encoded = batch.encode(appends);
+        List<EncodedAppend> encoded = EncodedAppend.of(codec, appends);
         String first = Failures.run(appends.getFirst().runId());
         String subject = appends.size() == 1 ? first : appends.size() + " runs (first " + first + ")";
         if (AppendStatement.fits(encoded)) {

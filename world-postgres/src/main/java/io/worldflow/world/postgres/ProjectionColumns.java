@@ -2,6 +2,7 @@ package io.worldflow.world.postgres;
 
 import io.worldflow.Payload;
 import io.worldflow.spi.Append;
+import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.Micros;
 
 import java.sql.SQLException;
@@ -28,7 +29,7 @@ final class ProjectionColumns {
      *
      * @param now the projection's {@code updatedAt} for an append of the status alone (no events)
      */
-    void add(AppendBatch.Encoded encoded, Instant now) {
+    void add(EncodedAppend encoded, Instant now) {
         Append a = encoded.append();
         Payload output = a.output();
         byRun.put(a.runId(), new Projection(a.status().name(), a.nextSeq(),

@@ -1,8 +1,8 @@
 package io.worldflow.world.postgres;
 
-import io.worldflow.spi.RunCursor;
 import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
+import io.worldflow.spi.RunCursor;
 import io.worldflow.world.jdbc.Micros;
 import org.jooq.Condition;
 import org.jooq.impl.DSL;

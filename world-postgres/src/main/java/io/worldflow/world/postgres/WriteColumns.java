@@ -1,6 +1,7 @@
 package io.worldflow.world.postgres;
 
 import io.worldflow.spi.Append;
+import io.worldflow.world.jdbc.EncodedAppend;
 import org.jooq.Field;
 import org.jooq.Table;
 
@@ -46,7 +47,7 @@ final class WriteColumns {
     }
 
     /** Adds one append's log row (when it has events), consumed signals and, when terminal, its run as finished. */
-    void add(AppendBatch.Encoded encoded) {
+    void add(EncodedAppend encoded) {
         Append a = encoded.append();
         if (encoded.events() != null) {
             logRun.add(a.runId());
