@@ -49,12 +49,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 public abstract class EventLogContract extends WorldContractSupport {
 
-    /**
-     * Whether two worlds may be open over the same storage at once (two worker processes on one
-     * database). A world whose storage belongs to one process at a time overrides this with false.
-     */
-    protected boolean supportsSharedStorage() {
-        return true;
+    protected EventLogContract(WorldConformanceKit kit) {
+        super(kit);
+    }
+
+    private boolean supportsSharedStorage() {
+        return kit().supportsSharedStorage();
     }
 
     // ---- create ----

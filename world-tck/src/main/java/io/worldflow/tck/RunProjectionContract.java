@@ -43,6 +43,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 public abstract class RunProjectionContract extends WorldContractSupport {
 
+    protected RunProjectionContract(WorldConformanceKit kit) {
+        super(kit);
+    }
+
     // ---- status, output, error ----
 
     @Test

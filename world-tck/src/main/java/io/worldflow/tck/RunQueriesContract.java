@@ -31,6 +31,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 public abstract class RunQueriesContract extends WorldContractSupport {
 
+    protected RunQueriesContract(WorldConformanceKit kit) {
+        super(kit);
+    }
+
     /** Ids that look like patterns or markup to one store or another; the kit matches them literally. */
     static final List<String> HOSTILE_IDS = List.of(
             "plain-1", "a%b", "axb", "a_b", "a'b", "a\"b", "a\\b", "a*b", "a?b", "a[b]", "a^b", "A-upper",

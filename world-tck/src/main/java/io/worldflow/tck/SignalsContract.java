@@ -33,6 +33,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 public abstract class SignalsContract extends WorldContractSupport {
 
+    protected SignalsContract(WorldConformanceKit kit) {
+        super(kit);
+    }
+
     @Test
     void sendStoresSignalsInArrivalOrder() {
         create("order-1");

@@ -33,23 +33,17 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 public abstract class TaskQueueContract extends WorldContractSupport {
 
-    /** Whether {@link TaskQueue#subscribe} calls its listener. A world without push support overrides this. */
-    protected boolean supportsPush() {
-        return true;
+    protected TaskQueueContract(WorldConformanceKit kit) {
+        super(kit);
     }
 
-    /**
-     * Whether the world's {@link io.worldflow.spi.WorkerAccess#createLeased} leases a new run's turn to the caller. A
-     * world whose access creates only leaves this false, and the kit checks that its turns are then leased the usual
-     * way.
-     */
-    protected boolean leasesAtCreation() {
-        return false;
+    private boolean supportsPush() {
+        return kit().supportsPush();
     }
 
     /** Whether this path leases at creation: the plain path never does. */
     private boolean leasesAtCreation(AccessPath path) {
-        return path == AccessPath.WORLD && leasesAtCreation();
+        return path == AccessPath.WORLD && kit().leasesAtCreation();
     }
 
     // ---- what is due ----

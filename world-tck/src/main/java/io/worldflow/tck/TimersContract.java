@@ -23,6 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 public abstract class TimersContract extends WorldContractSupport {
 
+    protected TimersContract(WorldConformanceKit kit) {
+        super(kit);
+    }
+
     /** Leases the run, ends its turn with a wake time, and returns that time. */
     private Instant sleep(String runId, Duration d) {
         Instant wakeAt = now().plus(d);

@@ -25,6 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 public abstract class WorkerContract extends WorkflowContractSupport {
 
+    protected WorkerContract(WorldConformanceKit kit) {
+        super(kit);
+    }
+
     private final List<Worldflow> others = new ArrayList<>();
 
     /** Another worker over the same world (as another process would be), with its own id. */

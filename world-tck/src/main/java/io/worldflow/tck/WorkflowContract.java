@@ -38,6 +38,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 public abstract class WorkflowContract extends WorkflowContractSupport {
 
+    protected WorkflowContract(WorldConformanceKit kit) {
+        super(kit);
+    }
+
     public record Item(String name, int qty) {
     }
 

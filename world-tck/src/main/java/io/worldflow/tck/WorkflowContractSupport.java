@@ -32,6 +32,10 @@ public abstract class WorkflowContractSupport extends WorldContract {
 
     protected Worldflow wf;
 
+    protected WorkflowContractSupport(WorldConformanceKit kit) {
+        super(kit);
+    }
+
     /** Worker options for tests: no JVM hook, quick fallback polling, short grace. */
     protected WorkerOptions workerOptions() {
         return WorkerOptions.defaults().withHandleSigterm(false).withPollInterval(Duration.ofMillis(50))

@@ -43,6 +43,10 @@ import static org.assertj.core.api.Assertions.tuple;
  */
 public abstract class WorkflowFailureContract extends WorkflowContractSupport {
 
+    protected WorkflowFailureContract(WorldConformanceKit kit) {
+        super(kit);
+    }
+
     /** A value Jackson cannot serialize: it refers to itself. */
     public static final class Loop {
         public Loop self = this;

@@ -52,141 +52,72 @@ public abstract class WorldConformanceKit {
     @Nested
     @Tag("EventLog")
     class EventLog extends EventLogContract {
-        @Override
-        protected WorldProvider provider() {
-            return WorldConformanceKit.this.provider();
-        }
-
-        @Override
-        protected WorldConfig config(String storageId) {
-            return WorldConformanceKit.this.config(storageId);
-        }
-
-        @Override
-        protected boolean supportsSharedStorage() {
-            return WorldConformanceKit.this.supportsSharedStorage();
+        EventLog() {
+            super(WorldConformanceKit.this);
         }
     }
 
     @Nested
     @Tag("RunProjection")
     class RunProjection extends RunProjectionContract {
-        @Override
-        protected WorldProvider provider() {
-            return WorldConformanceKit.this.provider();
-        }
-
-        @Override
-        protected WorldConfig config(String storageId) {
-            return WorldConformanceKit.this.config(storageId);
+        RunProjection() {
+            super(WorldConformanceKit.this);
         }
     }
 
     @Nested
     @Tag("RunQueries")
     class RunQueries extends RunQueriesContract {
-        @Override
-        protected WorldProvider provider() {
-            return WorldConformanceKit.this.provider();
-        }
-
-        @Override
-        protected WorldConfig config(String storageId) {
-            return WorldConformanceKit.this.config(storageId);
+        RunQueries() {
+            super(WorldConformanceKit.this);
         }
     }
 
     @Nested
     @Tag("Signals")
     class Signals extends SignalsContract {
-        @Override
-        protected WorldProvider provider() {
-            return WorldConformanceKit.this.provider();
-        }
-
-        @Override
-        protected WorldConfig config(String storageId) {
-            return WorldConformanceKit.this.config(storageId);
+        Signals() {
+            super(WorldConformanceKit.this);
         }
     }
 
     @Nested
     @Tag("TaskQueue")
     class TaskQueue extends TaskQueueContract {
-        @Override
-        protected WorldProvider provider() {
-            return WorldConformanceKit.this.provider();
-        }
-
-        @Override
-        protected WorldConfig config(String storageId) {
-            return WorldConformanceKit.this.config(storageId);
-        }
-
-        @Override
-        protected boolean supportsPush() {
-            return WorldConformanceKit.this.supportsPush();
-        }
-
-        @Override
-        protected boolean leasesAtCreation() {
-            return WorldConformanceKit.this.leasesAtCreation();
+        TaskQueue() {
+            super(WorldConformanceKit.this);
         }
     }
 
     @Nested
     @Tag("Timers")
     class Timers extends TimersContract {
-        @Override
-        protected WorldProvider provider() {
-            return WorldConformanceKit.this.provider();
-        }
-
-        @Override
-        protected WorldConfig config(String storageId) {
-            return WorldConformanceKit.this.config(storageId);
+        Timers() {
+            super(WorldConformanceKit.this);
         }
     }
 
     @Nested
     @Tag("Worker")
     class Worker extends WorkerContract {
-        @Override
-        protected WorldProvider provider() {
-            return WorldConformanceKit.this.provider();
-        }
-
-        @Override
-        protected WorldConfig config(String storageId) {
-            return WorldConformanceKit.this.config(storageId);
+        Worker() {
+            super(WorldConformanceKit.this);
         }
     }
 
     @Nested
     @Tag("Workflow")
     class Workflow extends WorkflowContract {
-        @Override
-        protected WorldProvider provider() {
-            return WorldConformanceKit.this.provider();
-        }
-
-        @Override
-        protected WorldConfig config(String storageId) {
-            return WorldConformanceKit.this.config(storageId);
+        Workflow() {
+            super(WorldConformanceKit.this);
         }
     }
 
     @Nested
     @Tag("WorkflowFailure")
     class WorkflowFailure extends WorkflowFailureContract {
-        @Override
-        protected WorldProvider provider() {
-            return WorldConformanceKit.this.provider();
-        }
-
-        @Override
-        protected WorldConfig config(String storageId) {
-            return WorldConformanceKit.this.config(storageId);
+        WorkflowFailure() {
+            super(WorldConformanceKit.this);
         }
     }
 }

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
 
+import java.util.Objects;
 import java.util.UUID;
 
 /**
@@ -22,16 +23,31 @@ public abstract class WorldContract {
     protected final JsonCodec codec = new JsonCodec();
     protected ManualClock clock;
     protected World world;
+    private final WorldConformanceKit kit;
     private String storageId;
 
+    /** @param kit the kit this contract runs in, which says how to reach the world and what it can do */
+    protected WorldContract(WorldConformanceKit kit) {
+        this.kit = Objects.requireNonNull(kit, "kit");
+    }
+
+    /** The kit this contract runs in: the world's hooks and capability flags. */
+    protected WorldConformanceKit kit() {
+        return kit;
+    }
+
     /** The world under test. */
-    protected abstract WorldProvider provider();
+    protected WorldProvider provider() {
+        return kit.provider();
+    }
 
     /**
      * Configuration of an empty world. The same {@code storageId} must reach the same storage, so that
      * {@link #reopen()} can simulate a restart; different ids must not share data.
      */
-    protected abstract WorldConfig config(String storageId);
+    protected WorldConfig config(String storageId) {
+        return kit.config(storageId);
+    }
 
     @BeforeEach
     void openWorld() {

@@ -41,6 +41,10 @@ abstract class WorldContractSupport extends WorldContract {
     static final Duration LEASE = Duration.ofSeconds(30);
     static final Duration MS = Duration.ofMillis(1);
 
+    WorldContractSupport(WorldConformanceKit kit) {
+        super(kit);
+    }
+
     // ---- facets (re-read each time: reopen() replaces the world) ----
 
     EventLog log() {
