@@ -22,27 +22,29 @@ final class HeldRuns {
     private HeldRuns() {
     }
 
-    /** Makes every held run of {@code workflows} due now; returns how many. Best effort: a failure is logged. */
+    /**
+     * Makes every held run of {@code workflows} due now; returns how many. One look over the held runs, which the
+     * worlds index apart because they are few. Best effort: a failure is logged.
+     */
     static int retry(World world, Set<String> workflows, Instant now) {
         int retried = 0;
-        for (String workflow : workflows) {
-            try {
-                RunQuery query = RunQuery.all().withHeld(true).withWorkflow(workflow).withLimit(RunQuery.MAX_LIMIT);
-                RunPage page = world.runQueries().list(query);
-                while (true) {
-                    for (RunInfo run : page.runs()) {
+        try {
+            RunQuery query = RunQuery.all().withHeld(true).withLimit(RunQuery.MAX_LIMIT);
+            RunPage page = world.runQueries().list(query);
+            while (true) {
+                for (RunInfo run : page.runs()) {
+                    if (workflows.contains(run.workflow())) {
                         world.taskQueue().enqueue(run.runId(), now);
                         retried++;
                     }
-                    if (!page.hasMore()) {
-                        break;
-                    }
-                    page = world.runQueries().list(query.withCursor(page.nextCursor()));
                 }
-            } catch (RuntimeException e) {
-                log.warn("could not look for held runs of workflow '{}' ({}); they resume at their hold-retry time",
-                        workflow, e.toString());
+                if (!page.hasMore()) {
+                    break;
+                }
+                page = world.runQueries().list(query.withCursor(page.nextCursor()));
             }
+        } catch (RuntimeException e) {
+            log.warn("could not look for held runs ({}); they resume at their hold-retry time", e.toString());
         }
         if (retried > 0) {
             log.info("{} held run(s) of the registered workflows made due: a new deploy may match their history", retried);

@@ -64,7 +64,7 @@ final class DynamoRunQueries implements RunQueries {
                 upper = cursorKey;
             }
         }
-        Iterator<Map<String, AttributeValue>> runs = matching(query, upper, query.statuses());
+        Iterator<Map<String, AttributeValue>> runs = matching(query, upper, query.statuses(), heldToLeaveOut(query, upper));
         List<Map<String, AttributeValue>> page = new ArrayList<>();
         while (page.size() <= query.limit() && runs.hasNext()) {
             page.add(runs.next());
@@ -84,10 +84,11 @@ final class DynamoRunQueries implements RunQueries {
     public Map<RunStatus, Long> countByStatus(RunQuery query) {
         Map<RunStatus, Long> counts = new EnumMap<>(RunStatus.class);
         String upper = query.createdBefore() == null ? HIGHEST : Attrs.pad(micros(query.createdBefore()));
+        Set<String> held = heldToLeaveOut(query, upper);
         for (RunStatus status : RunStatus.values()) {
             long n = 0;
             for (Iterator<Map<String, AttributeValue>> it = matching(query.withStatuses(status), upper,
-                    Set.of(status)); it.hasNext(); it.next()) {
+                    Set.of(status), held); it.hasNext(); it.next()) {
                 n++;
             }
             counts.put(status, n);
@@ -95,18 +96,27 @@ final class DynamoRunQueries implements RunQueries {
         return counts;
     }
 
-    /** The runs matching the query's filters below {@code upper} (exclusive), newest first. */
-    private Iterator<Map<String, AttributeValue>> matching(RunQuery query, String upper,
-                                                           Set<RunStatus> statuses) {
-        String lower = query.createdAfter() == null ? LOWEST : Attrs.pad(micros(query.createdAfter()));
-        List<Iterator<Map<String, AttributeValue>>> sources = new ArrayList<>();
-        Set<String> heldIds = Set.of();
-        if (Boolean.FALSE.equals(query.held())) {
-            heldIds = new HashSet<>();
-            for (IndexScan held = heldScan(lower, upper); held.hasNext(); ) {
-                heldIds.add(str(held.next(), RunItem.ID));
-            }
+    /** For a query of runs not held, the ids of the held runs in its creation range (few); else none. */
+    private Set<String> heldToLeaveOut(RunQuery query, String upper) {
+        if (!Boolean.FALSE.equals(query.held())) {
+            return Set.of();
         }
+        Set<String> ids = new HashSet<>();
+        for (IndexScan held = heldScan(lower(query), upper); held.hasNext(); ) {
+            ids.add(str(held.next(), RunItem.ID));
+        }
+        return ids;
+    }
+
+    private static String lower(RunQuery query) {
+        return query.createdAfter() == null ? LOWEST : Attrs.pad(micros(query.createdAfter()));
+    }
+
+    /** The runs matching the query's filters below {@code upper} (exclusive), newest first, less {@code excluded}. */
+    private Iterator<Map<String, AttributeValue>> matching(RunQuery query, String upper,
+                                                           Set<RunStatus> statuses, Set<String> excluded) {
+        String lower = lower(query);
+        List<Iterator<Map<String, AttributeValue>>> sources = new ArrayList<>();
         if (Boolean.TRUE.equals(query.held())) {
             sources.add(heldScan(lower, upper));
         } else if (query.workflow() != null) {
@@ -119,7 +129,6 @@ final class DynamoRunQueries implements RunQueries {
             sources.add(new IndexScan(Tables.BY_CREATED, RunItem.ALL, RunItem.ALL_VALUE, lower, upper));
         }
         Iterator<Map<String, AttributeValue>> merged = sources.size() == 1 ? sources.getFirst() : new Merge(sources);
-        Set<String> excluded = heldIds;
         return new Filtered(merged, item -> (query.idPrefix() == null || str(item, RunItem.ID)
                 .startsWith(query.idPrefix()))
                 && (statuses.isEmpty() || statuses.contains(RunItem.status(item)))
