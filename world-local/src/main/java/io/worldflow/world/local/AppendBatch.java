@@ -7,6 +7,8 @@ import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.Micros;
+import io.worldflow.world.jdbc.Tx;
+import io.worldflow.world.jdbc.RunRows;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -140,7 +142,7 @@ final class AppendBatch {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     RunState s = new RunState();
-                    s.status = RunRows.status(rs.getString(2), rs.getString(1));
+                    s.status = RunRows.status(LocalWorldProvider.NAME, rs.getString(2), rs.getString(1));
                     s.logLength = rs.getLong(3);
                     s.cancelRequested = rs.getInt(4) != 0;
                     states.put(rs.getString(1), s);

@@ -3,6 +3,10 @@ package io.worldflow.world.local;
 import io.worldflow.WorldException;
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.world.jdbc.Failures;
+import io.worldflow.world.jdbc.SqlDatabase;
+import io.worldflow.world.jdbc.SqlDialect;
+import io.worldflow.world.jdbc.SqlWork;
+import io.worldflow.world.jdbc.Tx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
@@ -23,7 +27,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * The SQLite file: one writer connection behind a lock, through which every write transaction passes,
  * and a small pool of read connections that WAL lets run beside it. Owns the file's lock.
  */
-final class Database implements AutoCloseable {
+final class Database implements SqlDatabase, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Database.class);
     private static final int READERS = 4;
@@ -85,6 +89,11 @@ final class Database implements AutoCloseable {
         }
     }
 
+    @Override
+    public SqlDialect dialect() {
+        return LocalDialect.INSTANCE;
+    }
+
     Path path() {
         return settings.path();
     }
@@ -99,7 +108,8 @@ final class Database implements AutoCloseable {
      *
      * @param subject the run concerned, for error messages ({@link Failures#run}), or null
      */
-    <T> T write(String operation, String subject, SqlWork<Tx, T> work) {
+    @Override
+    public <T> T write(String operation, String subject, SqlWork<T> work) {
         return write(operation, subject, false, work);
     }
 
@@ -109,12 +119,12 @@ final class Database implements AutoCloseable {
      * {@code synchronous=FULL} it commits without waiting for the disk; it becomes durable with the next
      * ordinary write, whose sync covers the whole WAL before it, so the order of commits is kept.
      */
-    <T> T writeLease(String operation, String subject, SqlWork<Tx, T> work) {
+    <T> T writeLease(String operation, String subject, SqlWork<T> work) {
         return write(operation, subject, settings.synchronous() == LocalSettings.Synchronous.FULL, work);
     }
 
-    private <T> T write(String operation, String subject, boolean unsynced, SqlWork<Tx, T> work) {
-        Tx tx = new Tx(writer);
+    private <T> T write(String operation, String subject, boolean unsynced, SqlWork<T> work) {
+        Tx tx = writer.tx();
         T result;
         writeLock.lock();
         try {
@@ -149,12 +159,13 @@ final class Database implements AutoCloseable {
     }
 
     /** Runs {@code work} on a read connection, beside the writer and other readers. */
-    <T> T read(String operation, String subject, SqlWork<Statements, T> work) {
+    @Override
+    public <T> T read(String operation, String subject, SqlWork<T> work) {
         ensureOpen();
         SqlSession reader = borrow(operation, subject);
         try {
             ensureOpen();
-            return work.run(reader);
+            return work.run(reader.tx());
         } catch (SQLException e) {
             throw SqlFailures.wrap(operation, subject, settings.path(), e);
         } finally {

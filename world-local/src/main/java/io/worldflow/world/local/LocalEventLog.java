@@ -19,6 +19,9 @@ import io.worldflow.spi.NewRun;
 import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.Micros;
+import io.worldflow.world.jdbc.Tx;
+import io.worldflow.world.jdbc.RunRows;
+import io.worldflow.world.jdbc.RunTarget;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -70,13 +73,14 @@ final class LocalEventLog implements EventLog {
     private final EventCodec codec;
     private final InstantSource clock;
     private final RunRows rows;
+    private final RunTarget.Reader targets = new RunTarget.Reader(LocalDialect.INSTANCE);
     private final AppendBatch batch;
 
     LocalEventLog(Database db, EventCodec codec, InstantSource clock) {
         this.db = db;
         this.codec = codec;
         this.clock = clock;
-        this.rows = new RunRows(codec);
+        this.rows = new RunRows(LocalDialect.INSTANCE, codec);
         this.batch = new AppendBatch();
     }
 
@@ -183,7 +187,7 @@ final class LocalEventLog implements EventLog {
                 bind(runs, chunk);
                 try (ResultSet rs = runs.executeQuery()) {
                     while (rs.next()) {
-                        RunInfo info = rows.map(rs);
+                        RunInfo info = rows.map(rs, 0);
                         infos.put(info.runId(), info);
                     }
                 }
@@ -221,7 +225,7 @@ final class LocalEventLog implements EventLog {
         Objects.requireNonNull(runId, "runId");
         db.write("cancel", Failures.run(runId), tx -> {
             Instant now = clock.instant();
-            RunTarget target = RunTarget.require(tx, runId, "cancel");
+            RunTarget target = targets.require(tx, runId, "cancel");
             if (!target.cancelRequested()) {
                 PreparedStatement ps = tx.prepare(REQUEST_CANCEL);
                 ps.setString(1, reason);
@@ -241,7 +245,7 @@ final class LocalEventLog implements EventLog {
         String runId = retried.runId();
         String events = codec.encodeAll(List.of(retried));
         db.write("reopen", Failures.run(runId), tx -> {
-            RunTarget target = RunTarget.find(tx, runId).orElseThrow(() -> new RunNotFoundException(runId));
+            RunTarget target = targets.find(tx, runId).orElseThrow(() -> new RunNotFoundException(runId));
             if (target.status() != RunStatus.FAILED) {
                 throw RunStateException.notFailed(runId, target.status());
             }
@@ -262,7 +266,7 @@ final class LocalEventLog implements EventLog {
         });
     }
 
-    private static long logLength(Statements sql, String runId) throws SQLException {
+    private static long logLength(Tx sql, String runId) throws SQLException {
         PreparedStatement ps = sql.prepare(LOG_STATE);
         ps.setString(1, runId);
         try (ResultSet rs = ps.executeQuery()) {
@@ -278,7 +282,7 @@ final class LocalEventLog implements EventLog {
         Objects.requireNonNull(reason, "reason");
         String json = codec.encodeError(reason);
         db.write("hold", Failures.run(runId), tx -> {
-            Optional<RunTarget> target = RunTarget.find(tx, runId);
+            Optional<RunTarget> target = targets.find(tx, runId);
             if (target.isEmpty()) {
                 throw new RunNotFoundException(runId);
             }
@@ -295,7 +299,7 @@ final class LocalEventLog implements EventLog {
         });
     }
 
-    private static boolean exists(Statements sql, String runId) throws SQLException {
+    private static boolean exists(Tx sql, String runId) throws SQLException {
         PreparedStatement ps = sql.prepare(EXISTS);
         ps.setString(1, runId);
         try (ResultSet rs = ps.executeQuery()) {

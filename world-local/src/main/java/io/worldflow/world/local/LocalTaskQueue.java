@@ -5,6 +5,8 @@ import io.worldflow.spi.Lease;
 import io.worldflow.spi.TaskQueue;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.Micros;
+import io.worldflow.world.jdbc.Tx;
+import io.worldflow.world.jdbc.RunTarget;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -71,6 +73,7 @@ final class LocalTaskQueue implements TaskQueue {
     private final Database db;
     private final InstantSource clock;
     private final DueNotifier notifier;
+    private final RunTarget.Reader targets = new RunTarget.Reader(LocalDialect.INSTANCE);
 
     LocalTaskQueue(Database db, InstantSource clock, DueNotifier notifier) {
         this.db = db;
@@ -220,7 +223,7 @@ final class LocalTaskQueue implements TaskQueue {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(at, "at");
         db.write("enqueue", Failures.run(runId), tx -> {
-            Optional<RunTarget> target = RunTarget.find(tx, runId);
+            Optional<RunTarget> target = targets.find(tx, runId);
             if (target.isPresent() && !target.get().status().isTerminal()) {
                 TaskRows.makeDue(tx, runId, target.get().queue(), target.get().priority(), at, clock.instant());
             }
@@ -255,7 +258,7 @@ final class LocalTaskQueue implements TaskQueue {
     private record Leased(Lease lease, Candidate candidate) {
     }
 
-    private static Instant first(Statements sql, String query, String queue) throws SQLException {
+    private static Instant first(Tx sql, String query, String queue) throws SQLException {
         PreparedStatement ps = sql.prepare(query);
         ps.setString(1, queue);
         try (ResultSet rs = ps.executeQuery()) {

@@ -12,6 +12,8 @@ import io.worldflow.spi.TaskQueue;
 import io.worldflow.spi.WorkerAccess;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldContext;
+import io.worldflow.world.jdbc.JdbcRunQueries;
+import io.worldflow.world.jdbc.JdbcSignals;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,8 +31,8 @@ final class LocalWorld implements World {
     private final DueNotifier notifier;
     private final LocalEventLog eventLog;
     private final LocalTaskQueue taskQueue;
-    private final LocalSignals signals;
-    private final LocalRunQueries runQueries;
+    private final JdbcSignals signals;
+    private final JdbcRunQueries runQueries;
     private final WorkerAccess workerAccess;
 
     private LocalWorld(Database db, WorldContext context, DueNotifier notifier) {
@@ -38,8 +40,8 @@ final class LocalWorld implements World {
         this.notifier = notifier;
         this.eventLog = new LocalEventLog(db, context.codec(), context.clock());
         this.taskQueue = new LocalTaskQueue(db, context.clock(), notifier);
-        this.signals = new LocalSignals(db, context.clock());
-        this.runQueries = new LocalRunQueries(db, context.codec());
+        this.signals = new JdbcSignals(db, context.clock());
+        this.runQueries = new JdbcRunQueries(db, context.codec());
         this.workerAccess = new Access(this);
     }
 

@@ -1,5 +1,6 @@
 package io.worldflow.world.local;
 
+import io.worldflow.world.jdbc.Tx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,7 +15,7 @@ import java.util.Map;
  * One SQLite connection with its prepared statements kept for reuse. Used by one thread at a time
  * (the writer under its lock, a reader while borrowed from the pool).
  */
-final class SqlSession implements Statements, AutoCloseable {
+final class SqlSession implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SqlSession.class);
     private static final int CACHED_STATEMENTS = 64;
@@ -41,17 +42,13 @@ final class SqlSession implements Statements, AutoCloseable {
         return connection;
     }
 
-    @Override
-    public PreparedStatement prepare(String sql) throws SQLException {
-        PreparedStatement ps = cache.get(sql);
-        if (ps == null) {
-            ps = connection.prepareStatement(sql);
-            cache.put(sql, ps);
-        } else {
-            ps.clearParameters();
-            ps.clearBatch();
-        }
-        return ps;
+    /** A new transaction's or read's view of this connection, sharing its statements. */
+    Tx tx() {
+        return new Tx(connection, cache);
+    }
+
+    private PreparedStatement prepare(String sql) throws SQLException {
+        return tx().prepare(sql);
     }
 
     /** Runs SQL without parameters or results (DDL, pragmas, transaction control). */

@@ -2,6 +2,7 @@ package io.worldflow.world.local;
 
 import io.worldflow.spi.Lease;
 import io.worldflow.world.jdbc.Micros;
+import io.worldflow.world.jdbc.Tx;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -4,6 +4,9 @@ import io.worldflow.RunStatus;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.world.jdbc.EncodedAppend;
+import io.worldflow.world.jdbc.Tx;
+import io.worldflow.world.jdbc.Sql;
+import io.worldflow.world.jdbc.RunRows;
 import org.jooq.CommonTableExpression;
 import org.jooq.Table;
 
@@ -58,7 +61,7 @@ final class AppendBatch {
         this.tables = tables;
         this.taskRows = taskRows;
         Tables.Runs r = tables.runs;
-        this.lock = Sql.of(select(r.runId, r.status, r.logLength, r.cancelRequested)
+        this.lock = Jooq.sql(select(r.runId, r.status, r.logLength, r.cancelRequested)
                 .from(r.table)
                 .where(r.runId.eq(any(param("runIds", String[].class))))
                 .orderBy(r.runId)
@@ -184,7 +187,7 @@ final class AppendBatch {
                     .where(t.runId.eq(any(param("finished", String[].class))))
                     .returningResult(t.runId)));
         }
-        return Sql.of(with(parts).select(withFinished ? Database.endNotice(endChannel) : inline(1)));
+        return Jooq.sql(with(parts).select(withFinished ? Database.endNotice(endChannel) : inline(1)));
     }
 
     /** Locks the rows of every run the batch touches, in run id order (as the server sorts), and reads their state. */
@@ -198,7 +201,7 @@ final class AppendBatch {
             while (rs.next()) {
                 RunState s = new RunState();
                 String runId = rs.getString(1);
-                s.status = RunRows.status(rs.getString(2), runId);
+                s.status = RunRows.status(PostgresWorldProvider.NAME, rs.getString(2), runId);
                 s.logLength = rs.getLong(3);
                 s.cancelRequested = rs.getBoolean(4);
                 states.put(runId, s);

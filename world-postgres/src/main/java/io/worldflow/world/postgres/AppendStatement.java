@@ -5,6 +5,9 @@ import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.Micros;
+import io.worldflow.world.jdbc.Tx;
+import io.worldflow.world.jdbc.Sql;
+import io.worldflow.world.jdbc.RunRows;
 import org.jooq.CommonTableExpression;
 import org.jooq.Field;
 import org.jooq.Table;
@@ -68,7 +71,7 @@ final class AppendStatement {
         this.tables = tables;
         this.channel = channel;
         this.endChannel = endChannel;
-        this.current = Sql.of(select(tables.runs.logLength, tables.runs.cancelRequested).from(tables.runs.table)
+        this.current = Jooq.sql(select(tables.runs.logLength, tables.runs.cancelRequested).from(tables.runs.table)
                 .where(tables.runs.runId.eq(param("runId", String.class))));
     }
 
@@ -123,7 +126,7 @@ final class AppendStatement {
             try (ResultSet rs = call.query()) {
                 while (rs.next()) {
                     String runId = rs.getString(1);
-                    boolean terminal = RunRows.status(rs.getString(4), runId).isTerminal();
+                    boolean terminal = RunRows.status(PostgresWorldProvider.NAME, rs.getString(4), runId).isTerminal();
                     found.put(runId, new long[]{rs.getLong(2), rs.getBoolean(3) ? 1 : 0, rs.getBoolean(8) ? 1 : 0,
                             terminal ? 1 : 0});
                     if ((key & 8) != 0) {
@@ -268,7 +271,7 @@ final class AppendStatement {
                     .where(OK_ID.eq(any(param("finished", String[].class)))).limit(inline(1)));
         }
         Field<Boolean> okCancel = field(name("ok", "cancel_requested"), Boolean.class);
-        return Sql.of(with(parts)
+        return Jooq.sql(with(parts)
                 .select(field(name("cur", "run_id")), field(name("cur", "log_length")),
                         coalesce(okCancel, field(name("cur", "cancel_requested"), Boolean.class)),
                         field(name("cur", "status")), earliest, announced, ended, OK_ID.isNotNull())

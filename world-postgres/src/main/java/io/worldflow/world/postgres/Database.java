@@ -6,6 +6,11 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.worldflow.WorldException;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.Micros;
+import io.worldflow.world.jdbc.SqlDatabase;
+import io.worldflow.world.jdbc.SqlDialect;
+import io.worldflow.world.jdbc.Tx;
+import io.worldflow.world.jdbc.Sql;
+import io.worldflow.world.jdbc.SqlWork;
 import org.jooq.Field;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
@@ -25,7 +30,7 @@ import static org.jooq.impl.DSL.param;
  * inside their transaction (delivered to listeners when it commits), and to this process's subscribers
  * once committed.
  */
-final class Database implements AutoCloseable {
+final class Database implements SqlDatabase, AutoCloseable {
 
     /** How long a call waits for a free connection before failing with a transient error. */
     private static final long CONNECTION_TIMEOUT_MILLIS = 5_000;
@@ -45,19 +50,23 @@ final class Database implements AutoCloseable {
     private final String channel;
     private final Sql announce;
     final Tables tables;
+    final TaskRows taskRows;
+    private final PgDialect dialect;
     private volatile boolean closed;
 
-    private Database(PgSettings settings, HikariDataSource pool, DueNotifier notifier) {
+    private Database(PgSettings settings, HikariDataSource pool, DueNotifier notifier, boolean utf8) {
         this.settings = settings;
         this.pool = pool;
         this.notifier = notifier;
         this.channel = settings.channel();
         this.tables = new Tables(settings.schema(), settings.prefix());
-        this.announce = Sql.of(DSL.select(announce()));
+        this.announce = Jooq.sql(DSL.select(announce()));
+        this.taskRows = new TaskRows(tables, channel);
+        this.dialect = new PgDialect(settings, utf8, taskRows);
     }
 
     /** A pool over the database, which {@link Connector#connectOnStart} has shown to be reachable. */
-    static Database open(PgSettings settings, Connector connector, DueNotifier notifier) {
+    static Database open(PgSettings settings, Connector connector, DueNotifier notifier, boolean utf8) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("worldflow-postgres-" + settings.schema());
         config.setJdbcUrl(settings.url());
@@ -70,7 +79,7 @@ final class Database implements AutoCloseable {
         config.setAutoCommit(true);
         // reachability was checked just before; a failure from here on is reported by the call that meets it
         config.setInitializationFailTimeout(-1);
-        return new Database(settings, new HikariDataSource(config), notifier);
+        return new Database(settings, new HikariDataSource(config), notifier, utf8);
     }
 
     /**
@@ -80,14 +89,15 @@ final class Database implements AutoCloseable {
      *
      * @param subject the run concerned, for error messages ({@link Failures#run}), or null
      */
-    <T> T write(String operation, String subject, SqlWork<Tx, T> work) {
+    @Override
+    public <T> T write(String operation, String subject, SqlWork<T> work) {
         ensureOpen();
         Tx tx;
         T result;
         try (Connection c = pool.getConnection()) {
             c.setAutoCommit(false);
             try {
-                tx = new Tx(c);
+                tx = new Tx(c, null);
                 result = work.run(tx);
                 if (tx.needsAnnouncement()) {
                     try (Sql.Call notify = tx.call(announce)) {
@@ -113,12 +123,12 @@ final class Database implements AutoCloseable {
      * one that makes a turn due calls {@code pg_notify} itself ({@link #announce()}) and notes the instant,
      * which this process's subscribers hear of afterwards.
      */
-    <T> T autocommit(String operation, String subject, SqlWork<Tx, T> work) {
+    <T> T autocommit(String operation, String subject, SqlWork<T> work) {
         ensureOpen();
         Tx tx;
         T result;
         try (Connection c = pool.getConnection()) {
-            tx = new Tx(c);
+            tx = new Tx(c, null);
             result = work.run(tx);
         } catch (SQLException | DataAccessException e) {
             throw SqlFailures.wrap(operation, subject, settings, e);
@@ -130,13 +140,19 @@ final class Database implements AutoCloseable {
     }
 
     /** Runs {@code work} (reads) in autocommit mode. */
-    <T> T read(String operation, String subject, SqlWork<Tx, T> work) {
+    @Override
+    public <T> T read(String operation, String subject, SqlWork<T> work) {
         ensureOpen();
         try (Connection c = pool.getConnection()) {
-            return work.run(new Tx(c));
+            return work.run(new Tx(c, null));
         } catch (SQLException | DataAccessException e) {
             throw SqlFailures.wrap(operation, subject, settings, e);
         }
+    }
+
+    @Override
+    public SqlDialect dialect() {
+        return dialect;
     }
 
     /** The NOTIFY channel of this world's tables. */

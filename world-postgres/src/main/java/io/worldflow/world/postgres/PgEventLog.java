@@ -19,6 +19,9 @@ import io.worldflow.spi.NewRun;
 import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.Micros;
+import io.worldflow.world.jdbc.Sql;
+import io.worldflow.world.jdbc.RunRows;
+import io.worldflow.world.jdbc.RunTarget;
 import org.jooq.CommonTableExpression;
 import org.jooq.Field;
 import org.jooq.SelectField;
@@ -59,7 +62,7 @@ final class PgEventLog implements EventLog {
     private final EventCodec codec;
     private final InstantSource clock;
     private final RunRows rows;
-    private final RunTarget.Locker locker;
+    private final RunTarget.Reader locker;
     private final TaskRows taskRows;
     private final AppendBatch batch;
     private final AppendStatement oneStatement;
@@ -75,9 +78,9 @@ final class PgEventLog implements EventLog {
         this.tables = db.tables;
         this.codec = codec;
         this.clock = clock;
-        this.rows = new RunRows(tables, codec);
-        this.locker = new RunTarget.Locker(tables);
-        this.taskRows = new TaskRows(tables, db.channel());
+        this.rows = new RunRows(db.dialect(), codec);
+        this.locker = new RunTarget.Reader(db.dialect());
+        this.taskRows = db.taskRows;
         this.batch = new AppendBatch(tables, taskRows, db.endChannel());
         this.oneStatement = new AppendStatement(tables, db.channel(), db.endChannel());
         this.create = createStatement(tables, false);
@@ -89,18 +92,18 @@ final class PgEventLog implements EventLog {
         // holds fromSeq: the last one starting at or before it
         Field<Long> firstRow = field(select(coalesce(max(l.seq), inline(0L))).from(l.table)
                 .where(l.runId.eq(param("runId", String.class)).and(l.seq.le(fromSeq))));
-        this.read = Sql.of(select(inline(0L), r.started).from(r.table)
+        this.read = Jooq.sql(select(inline(0L), r.started).from(r.table)
                 .where(r.runId.eq(param("runId", String.class)).and(r.started.isNotNull()).and(fromSeq.eq(inline(0L))))
                 .unionAll(select(l.seq, l.events).from(l.table)
                         .where(l.runId.eq(param("runId", String.class)).and(l.seq.ge(firstRow))))
                 .orderBy(inline(1)));
-        this.exists = Sql.of(selectOne().from(r.table)
+        this.exists = Jooq.sql(selectOne().from(r.table)
                 .where(r.runId.eq(param("runId", String.class))));
-        List<SelectField<?>> withStarted = new ArrayList<>(List.of(rows.columns));
+        List<SelectField<?>> withStarted = new ArrayList<>(List.of(tables.runs.columns));
         withStarted.add(r.started);
-        this.loadRuns = Sql.of(select(withStarted).from(r.table)
+        this.loadRuns = Jooq.sql(select(withStarted).from(r.table)
                 .where(r.runId.eq(any(param("ids", String[].class)))));
-        this.loadEvents = Sql.of(select(l.runId, l.seq, l.events).from(l.table)
+        this.loadEvents = Jooq.sql(select(l.runId, l.seq, l.events).from(l.table)
                 .where(l.runId.eq(any(param("ids", String[].class))))
                 .orderBy(l.runId, l.seq));
     }
@@ -138,14 +141,14 @@ final class PgEventLog implements EventLog {
                     .select(select(createdId, queue, priority, availableAt, PgTaskQueue.LEASE_TOKEN,
                             param("owner", String.class), param("expires", Long.class), inline(1)).from(created))
                     .returningResult(t.leaseToken));
-            return Sql.of(with(created).with(queued).select(field(name("queued", "lease_token"), String.class))
+            return Jooq.sql(with(created).with(queued).select(field(name("queued", "lease_token"), String.class))
                     .from(name("queued")));
         }
         CommonTableExpression<?> queued = name("queued").as(insertInto(t.table)
                 .columns(t.runId, t.queue, t.priority, t.availableAt, t.deliveries)
                 .select(select(createdId, queue, priority, availableAt, inline(0)).from(created))
                 .returningResult(t.runId));
-        return Sql.of(with(created).with(queued)
+        return Jooq.sql(with(created).with(queued)
                 .select(Database.announce())
                 .from(created));
     }
@@ -258,9 +261,9 @@ final class PgEventLog implements EventLog {
         db.read("load", ids.length + " runs", tx -> {
             try (Sql.Call call = tx.call(loadRuns).set("ids", ids); ResultSet rs = call.query()) {
                 while (rs.next()) {
-                    RunInfo info = rows.map(rs);
+                    RunInfo info = rows.map(rs, 0);
                     infos.put(info.runId(), info);
-                    started.put(info.runId(), rs.getString(rows.columns.length + 1));
+                    started.put(info.runId(), rs.getString(RunRows.COLUMN_COUNT + 1));
                 }
             }
             try (Sql.Call call = tx.call(loadEvents).set("ids", ids); ResultSet rs = call.query()) {
@@ -289,7 +292,7 @@ final class PgEventLog implements EventLog {
             Instant now = clock.instant();
             RunTarget target = locker.require(tx, runId, "cancel");
             if (!target.cancelRequested()) {
-                tx.dsl().update(r.table)
+                Jooq.dsl(tx).update(r.table)
                         .set(r.cancelRequested, true)
                         .set(r.cancelReason, reason)
                         .set(r.cancelRequestedAt, Micros.of(now))
@@ -310,18 +313,18 @@ final class PgEventLog implements EventLog {
         Tables.Runs r = tables.runs;
         Tables.Log l = tables.log;
         db.write("reopen", Failures.run(runId), tx -> {
-            RunTarget target = locker.lock(tx, runId).orElseThrow(() -> new RunNotFoundException(runId));
+            RunTarget target = locker.find(tx, runId).orElseThrow(() -> new RunNotFoundException(runId));
             if (target.status() != RunStatus.FAILED) {
                 throw RunStateException.notFailed(runId, target.status());
             }
-            Long length = tx.dsl().select(r.logLength).from(r.table).where(r.runId.eq(runId)).fetchOne(r.logLength);
+            Long length = Jooq.dsl(tx).select(r.logLength).from(r.table).where(r.runId.eq(runId)).fetchOne(r.logLength);
             if (length == null || length != retried.seq()) {
                 throw RunStateException.logMoved(runId, length, retried.seq());
             }
-            tx.dsl().insertInto(l.table).columns(l.runId, l.seq, l.lastSeq, l.events)
+            Jooq.dsl(tx).insertInto(l.table).columns(l.runId, l.seq, l.lastSeq, l.events)
                     .values(runId, retried.seq(), retried.seq(), events)
                     .execute();
-            tx.dsl().update(r.table)
+            Jooq.dsl(tx).update(r.table)
                     .set(r.status, RunStatus.PENDING.name())
                     .set(r.logLength, retried.seq() + 1)
                     .set(r.updatedAt, Micros.of(retried.at()))
@@ -341,13 +344,13 @@ final class PgEventLog implements EventLog {
         String json = codec.encodeError(reason);
         Tables.Runs r = tables.runs;
         db.write("hold", Failures.run(runId), tx -> {
-            Optional<RunTarget> target = locker.lock(tx, runId);
+            Optional<RunTarget> target = locker.find(tx, runId);
             if (target.isEmpty()) {
                 throw new RunNotFoundException(runId);
             }
             if (!target.get().status().isTerminal()) {
                 long now = Micros.of(clock.instant());
-                tx.dsl().update(r.table)
+                Jooq.dsl(tx).update(r.table)
                         .set(r.held, json)
                         .set(r.heldSince, coalesce(r.heldSince, val(now)))   // a hold keeps the time it began
                         .set(r.updatedAt, now)

@@ -9,6 +9,9 @@ import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.TaskQueue;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.Micros;
+import io.worldflow.world.jdbc.Sql;
+import io.worldflow.world.jdbc.RunRows;
+import io.worldflow.world.jdbc.RunTarget;
 import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
 import org.jooq.Field;
@@ -76,7 +79,7 @@ final class PgTaskQueue implements TaskQueue {
 
     private final Database db;
     private final TaskRows taskRows;
-    private final RunTarget.Locker locker;
+    private final RunTarget.Reader locker;
     private final InstantSource clock;
     private final DueNotifier notifier;
     private final DueListener listener;
@@ -93,9 +96,9 @@ final class PgTaskQueue implements TaskQueue {
     PgTaskQueue(Database db, EventCodec codec, InstantSource clock, DueNotifier notifier, DueListener listener) {
         this.db = db;
         this.codec = codec;
-        this.runRows = new RunRows(db.tables, codec);
-        this.taskRows = new TaskRows(db.tables, db.channel());
-        this.locker = new RunTarget.Locker(db.tables);
+        this.runRows = new RunRows(db.dialect(), codec);
+        this.taskRows = db.taskRows;
+        this.locker = new RunTarget.Reader(db.dialect());
         this.clock = clock;
         this.notifier = notifier;
         this.listener = listener;
@@ -108,10 +111,10 @@ final class PgTaskQueue implements TaskQueue {
         // requested before now is covered by the new lease; one requested for later is kept. One query for one
         // queue, one for several (see leaseChoice).
         this.lease = new Sql[]{leaseStatement(t, true), leaseStatement(t, false)};
-        this.leaseAndLoad = new Sql[]{leaseAndLoadStatement(db.tables, runRows, true),
-                leaseAndLoadStatement(db.tables, runRows, false)};
+        this.leaseAndLoad = new Sql[]{leaseAndLoadStatement(db.tables, true),
+                leaseAndLoadStatement(db.tables, false)};
         Condition held = t.runId.eq(param("runId", String.class)).and(t.leaseToken.eq(param("token", String.class)));
-        this.extend = Sql.of(with(softCommit())
+        this.extend = Jooq.sql(with(softCommit())
                 .update(t.table)
                 .set(t.leaseExpires, param("expires", Long.class))
                 .from(name("soft"))
@@ -119,7 +122,7 @@ final class PgTaskQueue implements TaskQueue {
                 .returningResult(t.queue, t.deliveries));
 
         // due now, announced in the same statement when the lease was current
-        this.release = Sql.of(with(name("released").as(update(t.table)
+        this.release = Jooq.sql(with(name("released").as(update(t.table)
                         .set(t.availableAt, now)
                         .set(t.requestedAt, castNull(Long.class))
                         .set(t.leaseToken, castNull(String.class))
@@ -143,7 +146,7 @@ final class PgTaskQueue implements TaskQueue {
         Field<Long> firstLapse = field(select(min(greatest(t.availableAt, t.leaseExpires))).from(t.table)
                 .where(t.queue.eq(perQueue).and(t.leaseToken.isNotNull())
                         .and(t.availableAt.lt(coalesce(first, inline(Long.MAX_VALUE))))));
-        this.nextDue = Sql.of(select(min(least(first, firstLapse)))
+        this.nextDue = Jooq.sql(select(min(least(first, firstLapse)))
                 .from(select(queue, firstUnleased.as("first"))
                         .from(table("unnest({0})", queues).as("q", "queue")).asTable("f")));
     }
@@ -249,7 +252,7 @@ final class PgTaskQueue implements TaskQueue {
     }
 
     private static Sql leaseStatement(Tables.Tasks t, boolean oneQueue) {
-        return Sql.of(leasePicked(with(leaseChoice(t, oneQueue)).update(t.table), t));
+        return Jooq.sql(leasePicked(with(leaseChoice(t, oneQueue)).update(t.table), t));
     }
 
     /**
@@ -259,7 +262,7 @@ final class PgTaskQueue implements TaskQueue {
      * its log are read as of the statement's start, like a read right after the lease, and an append that
      * raced with it is fenced off by its expected sequence as always.
      */
-    private static Sql leaseAndLoadStatement(Tables tables, RunRows rows, boolean oneQueue) {
+    private static Sql leaseAndLoadStatement(Tables tables, boolean oneQueue) {
         Tables.Tasks t = tables.tasks;
         Tables.Log l = tables.log;
         List<CommonTableExpression<?>> ctes = new ArrayList<>(leaseChoice(t, oneQueue));
@@ -269,11 +272,11 @@ final class PgTaskQueue implements TaskQueue {
         for (String c : LEASED_COLUMNS) {
             columns.add(field(name("leased", c)));
         }
-        columns.addAll(List.of(rows.columns));
+        columns.addAll(List.of(tables.runs.columns));
         columns.add(tables.runs.started);
         columns.add(field(name("log", "seqs")));
         columns.add(field(name("log", "events")));
-        return Sql.of(with(ctes)
+        return Jooq.sql(with(ctes)
                 .select(columns)
                 .from(table(name("leased")))
                 .leftJoin(tables.runs.table).on(tables.runs.runId.eq(leasedRunId))
@@ -312,9 +315,9 @@ final class PgTaskQueue implements TaskQueue {
             return null;
         }
         RunInfo info = runRows.map(rs, at);
-        String started = rs.getString(at + runRows.columns.length + 1);
-        Array seqs = rs.getArray(at + runRows.columns.length + 2);
-        Array rows = rs.getArray(at + runRows.columns.length + 3);
+        String started = rs.getString(at + RunRows.COLUMN_COUNT + 1);
+        Array seqs = rs.getArray(at + RunRows.COLUMN_COUNT + 2);
+        Array rows = rs.getArray(at + RunRows.COLUMN_COUNT + 3);
         List<PgEventLog.LogRow> log = new ArrayList<>();
         if (seqs != null && rows != null) {
             Object[] first = (Object[]) seqs.getArray();
@@ -413,7 +416,7 @@ final class PgTaskQueue implements TaskQueue {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(at, "at");
         db.write("enqueue", Failures.run(runId), tx -> {
-            Optional<RunTarget> target = locker.lock(tx, runId);
+            Optional<RunTarget> target = locker.find(tx, runId);
             if (target.isPresent() && !target.get().status().isTerminal()) {
                 taskRows.makeDue(tx, runId, target.get().queue(), target.get().priority(), at, clock.instant());
             }
@@ -430,7 +433,7 @@ final class PgTaskQueue implements TaskQueue {
         return db.read("next due", null, tx -> {
             try (Sql.Call call = tx.call(nextDue).set("queues", queueArray); ResultSet rs = call.query()) {
                 rs.next();
-                return Optional.ofNullable(RunRows.instant(rs, 1));
+                return Optional.ofNullable(Micros.read(rs, 1));
             }
         });
     }

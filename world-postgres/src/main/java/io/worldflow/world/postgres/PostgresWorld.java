@@ -12,6 +12,7 @@ import io.worldflow.spi.TaskQueue;
 import io.worldflow.spi.WorkerAccess;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldContext;
+import io.worldflow.world.jdbc.JdbcSignals;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,21 +37,21 @@ final class PostgresWorld implements World {
     private final DueListener listener;
     private final PgEventLog eventLog;
     private final PgTaskQueue taskQueue;
-    private final PgSignals signals;
+    private final JdbcSignals signals;
     private final PgRunQueries runQueries;
     private final WorkerAccess workerAccess = new Access();
     private volatile boolean closed;
 
     private PostgresWorld(PgSettings settings, Database db, DueNotifier notifier, DueListener listener,
-                          WorldContext context, boolean utf8) {
+                          WorldContext context) {
         this.settings = settings;
         this.db = db;
         this.notifier = notifier;
         this.listener = listener;
         this.eventLog = new PgEventLog(db, context.codec(), context.clock());
         this.taskQueue = new PgTaskQueue(db, context.codec(), context.clock(), notifier, listener);
-        this.signals = new PgSignals(db, context.clock());
-        this.runQueries = new PgRunQueries(db, context.codec(), utf8, listener);
+        this.signals = new JdbcSignals(db, context.clock());
+        this.runQueries = new PgRunQueries(db, context.codec(), listener);
     }
 
     /**
@@ -76,10 +77,10 @@ final class PostgresWorld implements World {
         }
         DueNotifier notifier = new DueNotifier("worldflow-postgres-due " + settings.schema());
         DueListener listener = new DueListener(settings, connector, notifier, context.clock());
-        Database db = Database.open(settings, connector, notifier);
+        Database db = Database.open(settings, connector, notifier, utf8);
         log.info("postgres world opened {} (PostgreSQL {}, schema version {}, pool of {})", settings.describe(),
                 serverVersion, version, settings.poolSize());
-        return new PostgresWorld(settings, db, notifier, listener, context, utf8);
+        return new PostgresWorld(settings, db, notifier, listener, context);
     }
 
     private static String setting(Connection c, String name) throws SQLException {

@@ -3,6 +3,7 @@ package io.worldflow.world.postgres;
 import org.jooq.Field;
 import org.jooq.Name;
 import org.jooq.Record;
+import org.jooq.SelectField;
 import org.jooq.Table;
 
 import static org.jooq.impl.DSL.field;
@@ -62,6 +63,8 @@ final class Tables {
          * for a run created before schema version 6, whose first record is its {@code event_log} row at seq 0.
          */
         final Field<String> started;
+        /** The columns the shared {@code RunRows} reads, in its order. */
+        final SelectField<?>[] columns;
 
         private Runs(Name t) {
             table = table(t);
@@ -87,6 +90,9 @@ final class Tables {
             held = field(t.append("held"), String.class);
             heldSince = field(t.append("held_since"), Long.class);
             started = field(t.append("started"), String.class);
+            columns = new SelectField<?>[]{runId, workflow, status, inputJson, inputType, outputJson, outputType, error,
+                    createdAt, updatedAt, availableAt, deadline, queue, priority, logLength, cancelRequested, held,
+                    cancelReason, cancelRequestedAt, heldSince};
         }
     }
 

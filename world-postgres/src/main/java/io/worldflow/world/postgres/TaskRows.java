@@ -2,6 +2,8 @@ package io.worldflow.world.postgres;
 
 import io.worldflow.spi.Lease;
 import io.worldflow.world.jdbc.Micros;
+import io.worldflow.world.jdbc.Tx;
+import io.worldflow.world.jdbc.Sql;
 import org.jooq.Field;
 import org.jooq.Table;
 
@@ -60,7 +62,7 @@ final class TaskRows {
         // its lease ends (and, when the lease has lapsed, is also due at once).
         Field<Long> dueAt = field(name("due", "available_at"), Long.class);
         Field<Boolean> dueFree = field(name("due", "free"), Boolean.class);
-        this.makeDue = Sql.of(with(name("due").as(insertInto(t.table)
+        this.makeDue = Jooq.sql(with(name("due").as(insertInto(t.table)
                         .columns(t.runId, t.queue, t.priority, t.availableAt, t.deliveries)
                         .values(param("runId", String.class), param("queue", String.class),
                                 param("priority", Integer.class), param("at", Long.class), inline(0))
@@ -79,13 +81,13 @@ final class TaskRows {
         Field<String> endToken = field(name("i", "token"), String.class);
         Field<Long> endWake = field(name("i", "wake_at"), Long.class);
         // nothing next and nothing requested meanwhile: the turn is gone
-        this.removeEnded = Sql.of(deleteFrom(t.table).using(ends)
+        this.removeEnded = Jooq.sql(deleteFrom(t.table).using(ends)
                 .where(t.runId.eq(endRun).and(t.leaseToken.eq(endToken))
                         .and(endWake.isNull()).and(t.requestedAt.isNull())));
         // else due at the earlier of the wake time and the turn requested meanwhile
         Field<Long> moved = field(name("moved", "available_at"), Long.class);
         Field<Long> earliest = field(name("m", "earliest"), Long.class);
-        this.moveEnded = Sql.of(with(name("moved").as(update(t.table)
+        this.moveEnded = Jooq.sql(with(name("moved").as(update(t.table)
                         .set(t.availableAt, coalesce(least(t.requestedAt, endWake), t.availableAt))
                         .set(t.requestedAt, castNull(Long.class))
                         .set(t.leaseToken, castNull(String.class))

@@ -1,5 +1,6 @@
 package io.worldflow.world.postgres;
 
+import io.worldflow.world.jdbc.Sql;
 import io.worldflow.spi.Append;
 import io.worldflow.world.jdbc.EncodedAppend;
 import org.jooq.Field;

@@ -1,5 +1,7 @@
 package io.worldflow.world.postgres;
 
+import io.worldflow.world.jdbc.Sql;
+import io.worldflow.world.jdbc.Tx;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.worldflow.spi.World;
@@ -71,7 +73,7 @@ class LeaseReadsTest extends PgTestSupport {
     private Reads explain(Sql lease, String queuesParam, Object queues) throws Exception {
         try (Connection c = TestPostgres.shared().connect()) {
             c.setAutoCommit(false);
-            try (Sql.Call call = lease.prefixed("EXPLAIN (ANALYZE, FORMAT JSON) ").on(c)
+            try (Sql.Call call = new Tx(c, null).call(lease.prefixed("EXPLAIN (ANALYZE, FORMAT JSON) "))
                     .set(queuesParam, queues).set("now", NOW).set("dueBy", NOW).set("max", MAX)
                     .set("owner", "w").set("expires", NOW + 30_000_000L);
                  ResultSet rs = call.query()) {

@@ -141,13 +141,4 @@ class PgSettingsTest {
         assertThat(s.channel()).isNotEqualTo(PgSettings.from(config(PostgresWorldProvider.URL, URL,
                 PostgresWorldProvider.SCHEMA, "t".repeat(63))).channel());
     }
-
-    @Test
-    void anIdPrefixUpperBoundIsTheNextStringInCodePointOrder() {
-        assertThat(RunFilter.upperBound("order-")).isEqualTo("order.");
-        assertThat(RunFilter.upperBound("a")).isEqualTo("b");
-        assertThat(RunFilter.upperBound("a\uD7FF")).isEqualTo("a\uE000");
-        assertThat(RunFilter.upperBound("a" + new String(Character.toChars(Character.MAX_CODE_POINT)))).isEqualTo("b");
-        assertThat(RunFilter.upperBound(new String(Character.toChars(Character.MAX_CODE_POINT)))).isNull();
-    }
 }

@@ -1,10 +1,10 @@
-package io.worldflow.world.postgres;
+package io.worldflow.world.jdbc;
 
 import java.sql.SQLException;
 
 /** Work done with a connection: in a transaction, in autocommit mode, or as a read. */
 @FunctionalInterface
-interface SqlWork<S, T> {
+public interface SqlWork<T> {
 
-    T run(S session) throws SQLException;
+    T run(Tx tx) throws SQLException;
 }

@@ -1,40 +1,28 @@
-package io.worldflow.world.postgres;
+package io.worldflow.world.jdbc;
 
-import org.jooq.DSLContext;
-import org.jooq.Param;
-import org.jooq.Query;
-import org.jooq.SQLDialect;
-import org.jooq.conf.ParamType;
-import org.jooq.conf.Settings;
-import org.jooq.impl.DSL;
-
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
-import java.util.Map;
+import java.util.function.ToIntFunction;
 
 /**
- * A statement built with jOOQ (names qualified and quoted for the configured schema and prefix, dialect
- * POSTGRES) and rendered once, with named parameters ({@code DSL.param("runId", String.class)}); run as a
- * plain JDBC prepared statement. A call then costs no rendering, and pgjdbc keeps the statement prepared on
- * each connection.
+ * A statement written once with named parameters ({@code :runId}) and run as a plain JDBC prepared statement:
+ * each {@code :name} becomes a {@code ?}, and {@link Call#set} binds every place the name stands. Quoted text and
+ * PostgreSQL's {@code ::type} casts are left alone. A null is sent with the parameter's JDBC type when one was
+ * given, else untyped, for the database to infer from where it stands: a bare {@code :x IS NULL} needs a cast.
  */
-final class Sql {
-
-    private static final DSLContext RENDERER = DSL.using(SQLDialect.POSTGRES, new Settings()
-            .withParamType(ParamType.NAMED)
-            .withRenderFormatted(false));
+public final class Sql {
 
     /** The SQL with a {@code ?} per parameter. */
     final String text;
     /** The parameter name at each placeholder. */
     private final String[] names;
-    /** The JDBC type at each placeholder (for nulls). */
+    /** The JDBC type at each placeholder, for nulls. */
     private final int[] types;
 
     private Sql(String text, String[] names, int[] types) {
@@ -43,52 +31,52 @@ final class Sql {
         this.types = types;
     }
 
-    /** Renders {@code query}, whose parameters must all be named. */
-    static Sql of(Query query) {
-        String rendered = RENDERER.renderNamedParams(query);
-        Map<String, Param<?>> params = query.getParams();
-        StringBuilder text = new StringBuilder(rendered.length());
+    /** The statement {@code sql}, its nulls untyped. */
+    public static Sql of(String sql) {
+        return of(sql, name -> Types.NULL);
+    }
+
+    /** The statement {@code sql}, each parameter's nulls of the JDBC type {@code typeOf} gives its name. */
+    public static Sql of(String sql, ToIntFunction<String> typeOf) {
+        StringBuilder text = new StringBuilder(sql.length());
         List<String> names = new ArrayList<>();
         char quote = 0;
-        for (int i = 0; i < rendered.length(); i++) {
-            char ch = rendered.charAt(i);
+        for (int i = 0; i < sql.length(); i++) {
+            char ch = sql.charAt(i);
+            char next = i + 1 < sql.length() ? sql.charAt(i + 1) : 0;
             if (quote != 0) {
                 quote = ch == quote ? 0 : quote;
                 text.append(ch);
             } else if (ch == '\'' || ch == '"') {
                 quote = ch;
                 text.append(ch);
-            } else if (ch == ':' && i + 1 < rendered.length() && Character.isJavaIdentifierStart(rendered.charAt(i + 1))) {
+            } else if (ch == ':' && next == ':') {
+                text.append("::");
+                i++;
+            } else if (ch == ':' && Character.isJavaIdentifierStart(next)) {
                 int end = i + 1;
-                while (end < rendered.length() && Character.isJavaIdentifierPart(rendered.charAt(end))) {
+                while (end < sql.length() && Character.isJavaIdentifierPart(sql.charAt(end))) {
                     end++;
                 }
-                names.add(rendered.substring(i + 1, end));
+                names.add(sql.substring(i + 1, end));
                 text.append('?');
                 i = end - 1;
             } else {
                 text.append(ch);
             }
         }
-        int n = names.size();
-        int[] types = new int[n];
-        for (int i = 0; i < n; i++) {
-            // jOOQ lists the parameters it finds at the top of the query (not those inside ANY(...)); for the
-            // others a null is sent untyped, and the server infers its type from where it stands
-            Param<?> param = params.get(names.get(i));
-            types[i] = param == null || param.getDataType().isArray() ? Types.OTHER : param.getDataType().getSQLType();
-        }
-        return new Sql(text.toString(), names.toArray(String[]::new), types);
+        return new Sql(text.toString(), names.toArray(String[]::new),
+                names.stream().mapToInt(typeOf).toArray());
     }
 
     /** This statement behind {@code prefix}, such as {@code EXPLAIN}, with the same parameters. */
-    Sql prefixed(String prefix) {
+    public Sql prefixed(String prefix) {
         return new Sql(prefix + text, names, types);
     }
 
-    /** A call of this statement on {@code connection}; set every parameter, then run it, then close it. */
-    Call on(Connection connection) throws SQLException {
-        return new Call(connection, connection.prepareStatement(text));
+    /** The parameter names in the order their placeholders stand. */
+    public List<String> parameters() {
+        return Arrays.asList(names.clone());
     }
 
     @Override
@@ -96,20 +84,20 @@ final class Sql {
         return text;
     }
 
-    /** One execution: parameters are set by name. */
-    final class Call implements AutoCloseable {
+    /** One execution on a {@link Tx}: set every parameter, then run it, then close it. */
+    public final class Call implements AutoCloseable {
 
-        private final Connection connection;
+        private final Tx tx;
         private final PreparedStatement ps;
         private final BitSet bound = new BitSet(names.length);
 
-        private Call(Connection connection, PreparedStatement ps) {
-            this.connection = connection;
+        Call(Tx tx, PreparedStatement ps) {
+            this.tx = tx;
             this.ps = ps;
         }
 
         /** Sets every placeholder of the parameter {@code name}. */
-        Call set(String name, Object value) throws SQLException {
+        public Call set(String name, Object value) throws SQLException {
             boolean found = false;
             for (int i = 0; i < names.length; i++) {
                 if (names[i].equals(name)) {
@@ -124,19 +112,20 @@ final class Sql {
             return this;
         }
 
-        ResultSet query() throws SQLException {
+        public ResultSet query() throws SQLException {
             checkBound();
             return ps.executeQuery();
         }
 
-        int update() throws SQLException {
+        public int update() throws SQLException {
             checkBound();
             return ps.executeUpdate();
         }
 
+        /** Closes the statement, unless its connection keeps it for the next call. */
         @Override
         public void close() throws SQLException {
-            ps.close();
+            tx.done(ps);
         }
 
         private void bind(int i, Object value) throws SQLException {
@@ -147,8 +136,8 @@ final class Sql {
                 case Long l -> ps.setLong(index, l);
                 case Integer n -> ps.setInt(index, n);
                 case Boolean b -> ps.setBoolean(index, b);
-                case Long[] array -> ps.setArray(index, connection.createArrayOf("int8", array));
-                case String[] array -> ps.setArray(index, connection.createArrayOf("text", array));
+                case Long[] array -> ps.setArray(index, tx.connection().createArrayOf("int8", array));
+                case String[] array -> ps.setArray(index, tx.connection().createArrayOf("text", array));
                 default -> throw new IllegalArgumentException("cannot bind a " + value.getClass().getName()
                         + " to :" + names[i]);
             }

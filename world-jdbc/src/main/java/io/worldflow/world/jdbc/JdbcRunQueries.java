@@ -1,0 +1,87 @@
+package io.worldflow.world.jdbc;
+
+import io.worldflow.RunInfo;
+import io.worldflow.RunPage;
+import io.worldflow.RunQuery;
+import io.worldflow.RunStatus;
+import io.worldflow.spi.EventCodec;
+import io.worldflow.spi.RunCursor;
+import io.worldflow.spi.RunQueries;
+
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Reads of the {@code runs} projection: a page is the runs newest first by creation, and its cursor the last
+ * run's creation time and id, so that a page does not move when runs are created meanwhile.
+ */
+public class JdbcRunQueries implements RunQueries {
+
+    private final SqlDatabase db;
+    private final RunRows rows;
+    private final String runs;
+
+    public JdbcRunQueries(SqlDatabase db, EventCodec codec) {
+        this.db = db;
+        this.rows = new RunRows(db.dialect(), codec);
+        this.runs = db.dialect().table("runs");
+    }
+
+    @Override
+    public Optional<RunInfo> get(String runId) {
+        Objects.requireNonNull(runId, "runId");
+        return db.read("get", Failures.run(runId), tx -> rows.find(tx, runId));
+    }
+
+    @Override
+    public RunPage list(RunQuery query) {
+        Objects.requireNonNull(query, "query");
+        RunCursor cursor = query.cursor() == null ? null : RunCursor.decode(query.cursor());
+        RunFilter filter = RunFilter.of(db.dialect(), query, true, cursor);
+        Sql sql = Sql.of("SELECT " + RunRows.COLUMNS + " FROM " + runs + filter.where()
+                + " ORDER BY created_at DESC, run_id DESC LIMIT :limit");
+        List<RunInfo> found = db.read("list runs", null, tx -> {
+            List<RunInfo> out = new ArrayList<>();
+            try (Sql.Call call = filter.bind(tx.call(sql)).set("limit", query.limit() + 1);
+                 ResultSet rs = call.query()) {
+                while (rs.next()) {
+                    out.add(rows.map(rs, 0));
+                }
+            }
+            return out;
+        });
+        if (found.size() <= query.limit()) {
+            return new RunPage(found, null);
+        }
+        List<RunInfo> page = found.subList(0, query.limit());
+        RunInfo last = page.getLast();
+        return new RunPage(page, new RunCursor(Micros.of(last.createdAt()), last.runId()).encode());
+    }
+
+    /** Every status is present, with 0 when no run matches. */
+    @Override
+    public Map<RunStatus, Long> countByStatus(RunQuery query) {
+        Objects.requireNonNull(query, "query");
+        RunFilter filter = RunFilter.of(db.dialect(), query, false, null);
+        Sql sql = Sql.of("SELECT status, COUNT(*) FROM " + runs + filter.where() + " GROUP BY status");
+        Map<RunStatus, Long> counts = new EnumMap<>(RunStatus.class);
+        for (RunStatus s : RunStatus.values()) {
+            counts.put(s, 0L);
+        }
+        db.read("count runs", null, tx -> {
+            try (Sql.Call call = filter.bind(tx.call(sql)); ResultSet rs = call.query()) {
+                while (rs.next()) {
+                    counts.put(RunRows.status(db.dialect().world(), rs.getString(1), "?"), rs.getLong(2));
+                }
+            }
+            return null;
+        });
+        return Collections.unmodifiableMap(counts);
+    }
+}

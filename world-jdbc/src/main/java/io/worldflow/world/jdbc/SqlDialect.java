@@ -1,0 +1,44 @@
+package io.worldflow.world.jdbc;
+
+import io.worldflow.RunStatus;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What a SQL world says its own way, for the SQL this layer writes once: where its tables are, how a write locks
+ * the row of the run it aims at, how a run's status is filtered, and how a run is made due (each world keeps its
+ * own queue of turns).
+ */
+public interface SqlDialect {
+
+    /** The world's name, for messages ("local", "postgres"). */
+    String world();
+
+    /** The table {@code name} ({@code runs}, {@code tasks}, {@code signals}, …) as SQL must name it. */
+    String table(String name);
+
+    /**
+     * What follows a {@code SELECT} of one run's row in a write, so that the row stays as read until the write
+     * commits: {@code " FOR UPDATE"}, or {@code ""} where a single writer makes every write wait for the other.
+     */
+    String lockRow();
+
+    /**
+     * Whether text compares in code point order (UTF-8 bytes compared as bytes), which lets an id prefix bound
+     * its index range from above as well.
+     */
+    boolean codePointOrder();
+
+    /** The condition that a run's status is one of {@code statuses} (sorted, at least one). */
+    default String statusIn(List<RunStatus> statuses, RunFilter filter) {
+        return "status IN (" + String.join(", ", statuses.stream().map(s -> filter.param(s.name())).toList()) + ")";
+    }
+
+    /**
+     * Makes an existing, unfinished run due at {@code at}, or keeps an earlier due time; a run whose turn is
+     * leased gets its turn when the lease ends. Inside a write that holds the run's row.
+     */
+    void makeDue(Tx tx, String runId, String queue, int priority, Instant at, Instant now) throws SQLException;
+}

@@ -1,0 +1,162 @@
+package io.worldflow.world.jdbc;
+
+import io.worldflow.RunQuery;
+import io.worldflow.RunStatus;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.sql.PreparedStatement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SqlTest {
+
+    private Connection c;
+
+    @BeforeEach
+    void open() throws SQLException {
+        c = DriverManager.getConnection("jdbc:sqlite::memory:");
+        try (Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE runs (run_id TEXT PRIMARY KEY, workflow TEXT, status TEXT, held TEXT,"
+                    + " created_at INTEGER)");
+        }
+    }
+
+    @AfterEach
+    void close() throws SQLException {
+        c.close();
+    }
+
+    @Test
+    void namedParametersBecomePlaceholdersAndQuotesAndCastsStayAsTheyAre() {
+        Sql sql = Sql.of("SELECT ':not', \"a:b\", x::bigint FROM t WHERE a = :a AND b = :b OR a = :a");
+
+        assertThat(sql.toString()).isEqualTo("SELECT ':not', \"a:b\", x::bigint FROM t WHERE a = ? AND b = ? OR a = ?");
+        assertThat(sql.parameters()).containsExactly("a", "b", "a");
+    }
+
+    @Test
+    void aNameSetOnceBindsEveryPlaceWhereItStands() throws SQLException {
+        insert("r1", "w", "PENDING", null, 10);
+        Sql sql = Sql.of("SELECT run_id FROM runs WHERE run_id = :id AND workflow <> :id");
+
+        try (Sql.Call call = new Tx(c, null).call(sql).set("id", "r1"); ResultSet rs = call.query()) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).isEqualTo("r1");
+        }
+    }
+
+    @Test
+    void aParameterLeftUnsetOrUnknownIsRefusedByName() throws SQLException {
+        Sql sql = Sql.of("SELECT run_id FROM runs WHERE run_id = :id AND workflow = :workflow");
+        Tx tx = new Tx(c, null);
+
+        try (Sql.Call call = tx.call(sql).set("id", "r1")) {
+            assertThatThrownBy(call::query).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("parameters not set: [workflow]");
+            assertThatThrownBy(() -> call.set("wrkflow", "w")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("no parameter :wrkflow");
+        }
+    }
+
+    @Test
+    void withACacheTheStatementOutlivesItsCallAndIsReused() throws SQLException {
+        Map<String, PreparedStatement> cache = new HashMap<>();
+        Tx tx = new Tx(c, cache);
+        Sql sql = Sql.of("SELECT COUNT(*) FROM runs WHERE run_id = :id");
+        try (Sql.Call call = tx.call(sql).set("id", "x"); ResultSet rs = call.query()) {
+            rs.next();
+        }
+        PreparedStatement kept = cache.get(sql.toString());
+        assertThat(kept.isClosed()).isFalse();
+
+        try (Sql.Call call = new Tx(c, cache).call(sql).set("id", "y"); ResultSet rs = call.query()) {
+            rs.next();
+        }
+        assertThat(cache).hasSize(1).containsValue(kept);
+    }
+
+    @Test
+    void aRunFilterFindsALiteralPrefixTheHeldRunsAndATimeRange() throws SQLException {
+        insert("a_1", "w", "PENDING", null, 10);
+        insert("ab1", "w", "COMPLETED", "{}", 20);
+        insert("a_2", "v", "FAILED", "{}", 30);
+        insert("b", "w", "PENDING", null, 40);
+
+        assertThat(ids(RunQuery.all().withIdPrefix("a_"))).containsExactly("a_1", "a_2");
+        assertThat(ids(RunQuery.all().withIdPrefix("A_"))).isEmpty();
+        assertThat(ids(RunQuery.all().withHeld(true))).containsExactly("a_2", "ab1");
+        assertThat(ids(RunQuery.all().withWorkflow("w").withStatuses(RunStatus.PENDING)))
+                .containsExactly("a_1", "b");
+        assertThat(ids(RunQuery.all().withCreated(Instant.EPOCH.plusNanos(20_000),
+                Instant.EPOCH.plusNanos(40_000)))).containsExactly("a_2", "ab1");
+    }
+
+    @Test
+    void anIdPrefixUpperBoundIsTheNextStringInCodePointOrder() {
+        assertThat(RunFilter.upperBound("order-")).isEqualTo("order.");
+        assertThat(RunFilter.upperBound("a")).isEqualTo("b");
+        assertThat(RunFilter.upperBound("a\uD7FF")).isEqualTo("a\uE000");
+        assertThat(RunFilter.upperBound("a" + new String(Character.toChars(Character.MAX_CODE_POINT)))).isEqualTo("b");
+        assertThat(RunFilter.upperBound(new String(Character.toChars(Character.MAX_CODE_POINT)))).isNull();
+    }
+
+    private List<String> ids(RunQuery query) throws SQLException {
+        RunFilter filter = RunFilter.of(SQLITE, query, true, null);
+        List<String> out = new ArrayList<>();
+        try (Sql.Call call = filter.bind(new Tx(c, null).call(Sql.of("SELECT run_id FROM runs" + filter.where()
+                + " ORDER BY run_id")));
+             ResultSet rs = call.query()) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    private void insert(String id, String workflow, String status, String held, long createdAt) throws SQLException {
+        try (Sql.Call call = new Tx(c, null).call(Sql.of("INSERT INTO runs VALUES (:id, :w, :s, :h, :at)"))
+                .set("id", id).set("w", workflow).set("s", status).set("h", held).set("at", createdAt)) {
+            call.update();
+        }
+    }
+
+    private static final SqlDialect SQLITE = new SqlDialect() {
+        @Override
+        public String world() {
+            return "test";
+        }
+
+        @Override
+        public String table(String name) {
+            return name;
+        }
+
+        @Override
+        public String lockRow() {
+            return "";
+        }
+
+        @Override
+        public boolean codePointOrder() {
+            return true;
+        }
+
+        @Override
+        public void makeDue(Tx tx, String runId, String queue, int priority, Instant at, Instant now) {
+            throw new UnsupportedOperationException();
+        }
+    };
+}
