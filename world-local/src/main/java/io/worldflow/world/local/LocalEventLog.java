@@ -17,6 +17,7 @@ import io.worldflow.spi.Lease;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
 import io.worldflow.world.jdbc.EncodedAppend;
+import io.worldflow.world.jdbc.JdbcEventLog;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.Micros;
 import io.worldflow.world.jdbc.Tx;
@@ -41,47 +42,20 @@ import java.util.Objects;
 import java.util.Optional;
 
 /** Runs and their event logs in the {@code runs} and {@code event_log} tables. */
-final class LocalEventLog implements EventLog {
+final class LocalEventLog extends JdbcEventLog {
+
+    static final int LOAD_CHUNK = 200;
 
     private static final String INSERT_RUN = """
             INSERT INTO runs (run_id, workflow, status, input_json, input_type, created_at, updated_at, available_at,
                               deadline, queue, priority, log_length)
             VALUES (?, ?, 'PENDING', ?, ?, ?, ?, ?, ?, ?, ?, 1)
             ON CONFLICT (run_id) DO NOTHING""";
-    /** From the row that holds fromSeq: the last one starting at or before it. */
-    private static final String READ = """
-            SELECT seq, events FROM event_log
-            WHERE run_id = ?1
-              AND seq >= coalesce((SELECT max(seq) FROM event_log WHERE run_id = ?1 AND seq <= ?2), 0)
-            ORDER BY seq""";
-    private static final String EXISTS = "SELECT 1 FROM runs WHERE run_id = ?";
-    private static final String REQUEST_CANCEL = """
-            UPDATE runs SET cancel_requested = 1, cancel_reason = ?, cancel_requested_at = ?, updated_at = ?
-            WHERE run_id = ?""";
-    private static final String LOG_STATE = "SELECT log_length FROM runs WHERE run_id = ?";
-    private static final String REOPEN = """
-            UPDATE runs SET status = 'PENDING', log_length = ?, updated_at = ?, output_json = NULL, output_type = NULL,
-                            error = NULL, held = NULL, held_since = NULL
-            WHERE run_id = ?""";
-    /** A hold keeps the time it began while it lasts; an append or a reopen ends it (both columns back to NULL). */
-    private static final String HOLD =
-            "UPDATE runs SET held = ?, held_since = COALESCE(held_since, ?), updated_at = ? WHERE run_id = ?";
 
-    static final int LOAD_CHUNK = 200;
-
-    private final Database db;
-    private final EventCodec codec;
-    private final InstantSource clock;
-    private final RunRows rows;
-    private final RunTarget.Reader targets = new RunTarget.Reader(LocalDialect.INSTANCE);
-    private final AppendBatch batch;
+    private final AppendBatch batch = new AppendBatch();
 
     LocalEventLog(Database db, EventCodec codec, InstantSource clock) {
-        this.db = db;
-        this.codec = codec;
-        this.clock = clock;
-        this.rows = new RunRows(LocalDialect.INSTANCE, codec);
-        this.batch = new AppendBatch();
+        super(db, codec, clock, null);
     }
 
     @Override
@@ -112,9 +86,7 @@ final class LocalEventLog implements EventLog {
             boolean created = insert.executeUpdate() > 0;
             Lease lease = null;
             if (created) {
-                PreparedStatement log = tx.prepare(AppendBatch.INSERT_LOG_ROW);
-                AppendBatch.bindLogRow(log, run.runId(), 0, 0, events);
-                log.executeUpdate();
+                insertLogRow(tx, run.runId(), 0, 0, events);
                 Instant now = clock.instant();
                 if (leaseTo != null && !run.availableAt().isAfter(now)) {
                     lease = TaskRows.insertLeased(tx, run.runId(), run.queue(), run.priority(), run.availableAt(),
@@ -137,38 +109,6 @@ final class LocalEventLog implements EventLog {
         String first = Failures.run(appends.getFirst().runId());
         String subject = appends.size() == 1 ? first : appends.size() + " runs (first " + first + ")";
         return db.write("append", subject, tx -> batch.apply(tx, encoded, clock.instant()));
-    }
-
-    @Override
-    public List<Event> read(String runId, long fromSeq) {
-        Objects.requireNonNull(runId, "runId");
-        List<LogRow> json = db.read("read", Failures.run(runId), sql -> {
-            PreparedStatement ps = sql.prepare(READ);
-            ps.setString(1, runId);
-            ps.setLong(2, Math.max(0, fromSeq));
-            List<LogRow> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new LogRow(rs.getLong(1), rs.getString(2)));
-                }
-            }
-            if (out.isEmpty() && !exists(sql, runId)) {
-                return null;
-            }
-            return out;
-        });
-        if (json == null) {
-            throw new RunNotFoundException(runId);
-        }
-        List<Event> events = new ArrayList<>();
-        for (LogRow row : json) {
-            for (Event e : codec.decodeAll(runId, row.seq(), row.events())) {
-                if (e.seq() >= fromSeq) {
-                    events.add(e);
-                }
-            }
-        }
-        return events;
     }
 
     /** Runs with their whole logs, read in one transaction, {@value #LOAD_CHUNK} runs per statement. */
@@ -218,96 +158,5 @@ final class LocalEventLog implements EventLog {
         for (int i = 0; i < ids.size(); i++) {
             ps.setString(i + 1, ids.get(i));
         }
-    }
-
-    @Override
-    public void requestCancel(String runId, String reason) {
-        Objects.requireNonNull(runId, "runId");
-        db.write("cancel", Failures.run(runId), tx -> {
-            Instant now = clock.instant();
-            RunTarget target = targets.require(tx, runId, "cancel");
-            if (!target.cancelRequested()) {
-                PreparedStatement ps = tx.prepare(REQUEST_CANCEL);
-                ps.setString(1, reason);
-                Micros.bind(ps, 2, now);
-                Micros.bind(ps, 3, now);
-                ps.setString(4, runId);
-                ps.executeUpdate();
-            }
-            TaskRows.makeDue(tx, runId, target.queue(), target.priority(), now, now);
-            return null;
-        });
-    }
-
-    @Override
-    public void reopen(WorkflowRetried retried) {
-        Objects.requireNonNull(retried, "retried");
-        String runId = retried.runId();
-        String events = codec.encodeAll(List.of(retried));
-        db.write("reopen", Failures.run(runId), tx -> {
-            RunTarget target = targets.find(tx, runId).orElseThrow(() -> new RunNotFoundException(runId));
-            if (target.status() != RunStatus.FAILED) {
-                throw RunStateException.notFailed(runId, target.status());
-            }
-            long length = logLength(tx, runId);
-            if (length != retried.seq()) {
-                throw RunStateException.logMoved(runId, length, retried.seq());
-            }
-            PreparedStatement log = tx.prepare(AppendBatch.INSERT_LOG_ROW);
-            AppendBatch.bindLogRow(log, runId, retried.seq(), retried.seq(), events);
-            log.executeUpdate();
-            PreparedStatement ps = tx.prepare(REOPEN);
-            ps.setLong(1, retried.seq() + 1);
-            Micros.bind(ps, 2, retried.at());
-            ps.setString(3, runId);
-            ps.executeUpdate();
-            TaskRows.makeDue(tx, runId, target.queue(), target.priority(), retried.at(), clock.instant());
-            return null;
-        });
-    }
-
-    private static long logLength(Tx sql, String runId) throws SQLException {
-        PreparedStatement ps = sql.prepare(LOG_STATE);
-        ps.setString(1, runId);
-        try (ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
-    /** Records why the run is held. Unknown run: {@link RunNotFoundException}; a finished run is left as it is. */
-    @Override
-    public void hold(String runId, ErrorInfo reason) {
-        Objects.requireNonNull(runId, "runId");
-        Objects.requireNonNull(reason, "reason");
-        String json = codec.encodeError(reason);
-        db.write("hold", Failures.run(runId), tx -> {
-            Optional<RunTarget> target = targets.find(tx, runId);
-            if (target.isEmpty()) {
-                throw new RunNotFoundException(runId);
-            }
-            if (!target.get().status().isTerminal()) {
-                PreparedStatement ps = tx.prepare(HOLD);
-                Instant now = clock.instant();
-                ps.setString(1, json);
-                Micros.bind(ps, 2, now);
-                Micros.bind(ps, 3, now);
-                ps.setString(4, runId);
-                ps.executeUpdate();
-            }
-            return null;
-        });
-    }
-
-    private static boolean exists(Tx sql, String runId) throws SQLException {
-        PreparedStatement ps = sql.prepare(EXISTS);
-        ps.setString(1, runId);
-        try (ResultSet rs = ps.executeQuery()) {
-            return rs.next();
-        }
-    }
-
-    /** A stored row of the log: the events of one append, the first numbered {@code seq}. */
-    private record LogRow(long seq, String events) {
     }
 }

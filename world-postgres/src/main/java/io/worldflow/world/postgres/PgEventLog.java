@@ -17,6 +17,7 @@ import io.worldflow.spi.Lease;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
 import io.worldflow.world.jdbc.EncodedAppend;
+import io.worldflow.world.jdbc.JdbcEventLog;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.Micros;
 import io.worldflow.world.jdbc.Sql;
@@ -55,31 +56,22 @@ import static org.jooq.impl.DSL.val;
 import static org.jooq.impl.DSL.with;
 
 /** Runs and their event logs in the {@code runs} and {@code event_log} tables. */
-final class PgEventLog implements EventLog {
+final class PgEventLog extends JdbcEventLog {
 
-    private final Database db;
+    private final Database database;
     private final Tables tables;
-    private final EventCodec codec;
-    private final InstantSource clock;
-    private final RunRows rows;
-    private final RunTarget.Reader locker;
     private final TaskRows taskRows;
     private final AppendBatch batch;
     private final AppendStatement oneStatement;
     private final Sql create;
     private final Sql createLeased;
-    private final Sql read;
-    private final Sql exists;
     private final Sql loadRuns;
     private final Sql loadEvents;
 
     PgEventLog(Database db, EventCodec codec, InstantSource clock) {
-        this.db = db;
+        super(db, codec, clock, "started");
+        this.database = db;
         this.tables = db.tables;
-        this.codec = codec;
-        this.clock = clock;
-        this.rows = new RunRows(db.dialect(), codec);
-        this.locker = new RunTarget.Reader(db.dialect());
         this.taskRows = db.taskRows;
         this.batch = new AppendBatch(tables, taskRows, db.endChannel());
         this.oneStatement = new AppendStatement(tables, db.channel(), db.endChannel());
@@ -87,18 +79,6 @@ final class PgEventLog implements EventLog {
         this.createLeased = createStatement(tables, true);
         Tables.Runs r = tables.runs;
         Tables.Log l = tables.log;
-        Field<Long> fromSeq = param("fromSeq", Long.class);
-        // the first record where the runs row holds it (read from seq 0 only), then the log's rows from the one that
-        // holds fromSeq: the last one starting at or before it
-        Field<Long> firstRow = field(select(coalesce(max(l.seq), inline(0L))).from(l.table)
-                .where(l.runId.eq(param("runId", String.class)).and(l.seq.le(fromSeq))));
-        this.read = Jooq.sql(select(inline(0L), r.started).from(r.table)
-                .where(r.runId.eq(param("runId", String.class)).and(r.started.isNotNull()).and(fromSeq.eq(inline(0L))))
-                .unionAll(select(l.seq, l.events).from(l.table)
-                        .where(l.runId.eq(param("runId", String.class)).and(l.seq.ge(firstRow))))
-                .orderBy(inline(1)));
-        this.exists = Jooq.sql(selectOne().from(r.table)
-                .where(r.runId.eq(param("runId", String.class))));
         List<SelectField<?>> withStarted = new ArrayList<>(List.of(tables.runs.columns));
         withStarted.add(r.started);
         this.loadRuns = Jooq.sql(select(withStarted).from(r.table)
@@ -169,7 +149,7 @@ final class PgEventLog implements EventLog {
         Instant now = clock.instant();
         boolean leased = leaseTo != null && !run.availableAt().isAfter(now);
         Instant expires = leased ? Micros.truncate(now.plus(leaseFor)) : null;
-        return db.autocommit("create", Failures.run(run.runId()), tx -> {
+        return database.autocommit("create", Failures.run(run.runId()), tx -> {
             String token = null;
             boolean isNew;
             try (Sql.Call call = tx.call(leased ? createLeased : create)
@@ -180,7 +160,7 @@ final class PgEventLog implements EventLog {
                     .set("priority", run.priority())
                     .set("events", events);
                  ResultSet rs = (leased ? call.set("owner", leaseTo).set("expires", Micros.of(expires))
-                         : call.set("channel", db.channel()).set("due", Database.announcement(run.availableAt())))
+                         : call.set("channel", database.channel()).set("due", Database.announcement(run.availableAt())))
                          .query()) {
                 isNew = rs.next();
                 if (isNew && leased) {
@@ -212,41 +192,9 @@ final class PgEventLog implements EventLog {
         String first = Failures.run(appends.getFirst().runId());
         String subject = appends.size() == 1 ? first : appends.size() + " runs (first " + first + ")";
         if (AppendStatement.fits(encoded)) {
-            return db.autocommit("append", subject, tx -> oneStatement.apply(tx, encoded, clock.instant()));
+            return database.autocommit("append", subject, tx -> oneStatement.apply(tx, encoded, clock.instant()));
         }
         return db.write("append", subject, tx -> batch.apply(tx, encoded, clock.instant()));
-    }
-
-    @Override
-    public List<Event> read(String runId, long fromSeq) {
-        Objects.requireNonNull(runId, "runId");
-        List<LogRow> json = db.read("read", Failures.run(runId), tx -> {
-            List<LogRow> out = new ArrayList<>();
-            try (Sql.Call call = tx.call(read).set("runId", runId).set("fromSeq", Math.max(0, fromSeq));
-                 ResultSet rs = call.query()) {
-                while (rs.next()) {
-                    out.add(new LogRow(rs.getLong(1), rs.getString(2)));
-                }
-            }
-            if (out.isEmpty()) {
-                try (Sql.Call call = tx.call(exists).set("runId", runId); ResultSet rs = call.query()) {
-                    if (!rs.next()) {
-                        return null;
-                    }
-                }
-            }
-            return out;
-        });
-        if (json == null) {
-            throw new RunNotFoundException(runId);
-        }
-        List<Event> events = new ArrayList<>();
-        for (Event e : decode(codec, runId, null, json)) {
-            if (e.seq() >= fromSeq) {
-                events.add(e);
-            }
-        }
-        return events;
     }
 
     /** Runs with their whole logs: two statements in one read-only transaction, however many runs. */
@@ -284,83 +232,6 @@ final class PgEventLog implements EventLog {
         return out;
     }
 
-    @Override
-    public void requestCancel(String runId, String reason) {
-        Objects.requireNonNull(runId, "runId");
-        Tables.Runs r = tables.runs;
-        db.write("cancel", Failures.run(runId), tx -> {
-            Instant now = clock.instant();
-            RunTarget target = locker.require(tx, runId, "cancel");
-            if (!target.cancelRequested()) {
-                Jooq.dsl(tx).update(r.table)
-                        .set(r.cancelRequested, true)
-                        .set(r.cancelReason, reason)
-                        .set(r.cancelRequestedAt, Micros.of(now))
-                        .set(r.updatedAt, Micros.of(now))
-                        .where(r.runId.eq(runId))
-                        .execute();
-            }
-            taskRows.makeDue(tx, runId, target.queue(), target.priority(), now, now);
-            return null;
-        });
-    }
-
-    @Override
-    public void reopen(WorkflowRetried retried) {
-        Objects.requireNonNull(retried, "retried");
-        String runId = retried.runId();
-        String events = codec.encodeAll(List.of(retried));
-        Tables.Runs r = tables.runs;
-        Tables.Log l = tables.log;
-        db.write("reopen", Failures.run(runId), tx -> {
-            RunTarget target = locker.find(tx, runId).orElseThrow(() -> new RunNotFoundException(runId));
-            if (target.status() != RunStatus.FAILED) {
-                throw RunStateException.notFailed(runId, target.status());
-            }
-            Long length = Jooq.dsl(tx).select(r.logLength).from(r.table).where(r.runId.eq(runId)).fetchOne(r.logLength);
-            if (length == null || length != retried.seq()) {
-                throw RunStateException.logMoved(runId, length, retried.seq());
-            }
-            Jooq.dsl(tx).insertInto(l.table).columns(l.runId, l.seq, l.lastSeq, l.events)
-                    .values(runId, retried.seq(), retried.seq(), events)
-                    .execute();
-            Jooq.dsl(tx).update(r.table)
-                    .set(r.status, RunStatus.PENDING.name())
-                    .set(r.logLength, retried.seq() + 1)
-                    .set(r.updatedAt, Micros.of(retried.at()))
-                    .setNull(r.outputJson).setNull(r.outputType).setNull(r.error).setNull(r.held).setNull(r.heldSince)
-                    .where(r.runId.eq(runId))
-                    .execute();
-            taskRows.makeDue(tx, runId, target.queue(), target.priority(), retried.at(), clock.instant());
-            return null;
-        });
-    }
-
-    /** Records why the run is held. Unknown run: {@link RunNotFoundException}; a finished run is left as it is. */
-    @Override
-    public void hold(String runId, ErrorInfo reason) {
-        Objects.requireNonNull(runId, "runId");
-        Objects.requireNonNull(reason, "reason");
-        String json = codec.encodeError(reason);
-        Tables.Runs r = tables.runs;
-        db.write("hold", Failures.run(runId), tx -> {
-            Optional<RunTarget> target = locker.find(tx, runId);
-            if (target.isEmpty()) {
-                throw new RunNotFoundException(runId);
-            }
-            if (!target.get().status().isTerminal()) {
-                long now = Micros.of(clock.instant());
-                Jooq.dsl(tx).update(r.table)
-                        .set(r.held, json)
-                        .set(r.heldSince, coalesce(r.heldSince, val(now)))   // a hold keeps the time it began
-                        .set(r.updatedAt, now)
-                        .where(r.runId.eq(runId))
-                        .execute();
-            }
-            return null;
-        });
-    }
-
     /** The projection of a run just created, as the row holds it (instants to the microsecond). */
     private static RunInfo createdInfo(NewRun run) {
         Instant createdAt = Micros.truncate(run.createdAt());
@@ -369,22 +240,14 @@ final class PgEventLog implements EventLog {
                 run.priority(), 1, null, null, null);
     }
 
-    /**
-     * A run's events: its first record as its runs row holds it ({@link Tables.Runs#started}, or null), then its
-     * log's rows in order.
-     */
+    /** A run's events: its first record as its runs row holds it (or null), then its log's rows in order. */
     static List<Event> decode(EventCodec codec, String runId, String started, List<LogRow> rows) {
-        List<Event> events = new ArrayList<>();
+        List<LogRow> all = rows;
         if (started != null) {
-            events.addAll(codec.decodeAll(runId, 0, started));
+            all = new ArrayList<>(rows.size() + 1);
+            all.add(new LogRow(0, started));
+            all.addAll(rows);
         }
-        for (LogRow row : rows) {
-            events.addAll(codec.decodeAll(runId, row.seq(), row.events()));
-        }
-        return events;
-    }
-
-    /** A stored row of the log: the events of one append, the first numbered {@code seq}. */
-    record LogRow(long seq, String events) {
+        return JdbcEventLog.decode(codec, runId, all);
     }
 }

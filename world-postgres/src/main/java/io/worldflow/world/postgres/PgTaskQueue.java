@@ -10,6 +10,7 @@ import io.worldflow.spi.TaskQueue;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.Micros;
 import io.worldflow.world.jdbc.Sql;
+import io.worldflow.world.jdbc.JdbcEventLog;
 import io.worldflow.world.jdbc.RunRows;
 import io.worldflow.world.jdbc.RunTarget;
 import org.jooq.CommonTableExpression;
@@ -318,12 +319,12 @@ final class PgTaskQueue implements TaskQueue {
         String started = rs.getString(at + RunRows.COLUMN_COUNT + 1);
         Array seqs = rs.getArray(at + RunRows.COLUMN_COUNT + 2);
         Array rows = rs.getArray(at + RunRows.COLUMN_COUNT + 3);
-        List<PgEventLog.LogRow> log = new ArrayList<>();
+        List<JdbcEventLog.LogRow> log = new ArrayList<>();
         if (seqs != null && rows != null) {
             Object[] first = (Object[]) seqs.getArray();
             Object[] json = (Object[]) rows.getArray();
             for (int i = 0; i < first.length; i++) {
-                log.add(new PgEventLog.LogRow(((Number) first[i]).longValue(), (String) json[i]));
+                log.add(new JdbcEventLog.LogRow(((Number) first[i]).longValue(), (String) json[i]));
             }
         }
         return new LoadedRun(info, PgEventLog.decode(codec, runId, started, log));

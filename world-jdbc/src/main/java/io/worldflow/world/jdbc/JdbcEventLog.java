@@ -1,0 +1,193 @@
+package io.worldflow.world.jdbc;
+
+import io.worldflow.ErrorInfo;
+import io.worldflow.RunNotFoundException;
+import io.worldflow.RunStateException;
+import io.worldflow.RunStatus;
+import io.worldflow.event.Event;
+import io.worldflow.event.WorkflowRetried;
+import io.worldflow.spi.EventCodec;
+import io.worldflow.spi.EventLog;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Runs and their event logs in the {@code runs} and {@code event_log} tables, as both SQL worlds keep them: a log
+ * row per append, its events {@code seq .. last_seq} as one stored record. A world adds how it creates a run and
+ * how it writes appends; what a cancellation, a reopen, a hold and a read do is written here once.
+ */
+public abstract class JdbcEventLog implements EventLog {
+
+    protected final SqlDatabase db;
+    protected final EventCodec codec;
+    protected final InstantSource clock;
+    protected final RunRows rows;
+    protected final RunTarget.Reader targets;
+    private final Sql requestCancel;
+    private final Sql logLength;
+    private final Sql insertLogRow;
+    private final Sql reopen;
+    private final Sql hold;
+    private final Sql read;
+    private final Sql exists;
+
+    /**
+     * @param firstRecord the {@code runs} column that holds a run's first record (seq 0) when its log does not,
+     *                    or null when every record is a log row
+     */
+    protected JdbcEventLog(SqlDatabase db, EventCodec codec, InstantSource clock, String firstRecord) {
+        this.db = db;
+        this.codec = codec;
+        this.clock = clock;
+        SqlDialect d = db.dialect();
+        this.rows = new RunRows(d, codec);
+        this.targets = new RunTarget.Reader(d);
+        String runs = d.table("runs");
+        String log = d.table("event_log");
+        this.requestCancel = Sql.of("UPDATE " + runs + " SET cancel_requested = :yes, cancel_reason = :reason,"
+                + " cancel_requested_at = :now, updated_at = :now WHERE run_id = :runId");
+        this.logLength = Sql.of("SELECT log_length FROM " + runs + " WHERE run_id = :runId");
+        this.insertLogRow = Sql.of("INSERT INTO " + log + " (run_id, seq, last_seq, events)"
+                + " VALUES (:runId, :seq, :lastSeq, :events)");
+        this.reopen = Sql.of("UPDATE " + runs + " SET status = 'PENDING', log_length = :length, updated_at = :at,"
+                + " output_json = NULL, output_type = NULL, error = NULL, held = NULL, held_since = NULL"
+                + " WHERE run_id = :runId");
+        // a hold keeps the time it began while it lasts; an append or a reopen ends it (both columns back to NULL)
+        this.hold = Sql.of("UPDATE " + runs + " SET held = :held, held_since = COALESCE(held_since, :now),"
+                + " updated_at = :now WHERE run_id = :runId");
+        // from the row that holds fromSeq: the last one starting at or before it
+        String logRows = "SELECT seq, events FROM " + log + " WHERE run_id = :runId AND seq >= COALESCE((SELECT"
+                + " MAX(seq) FROM " + log + " WHERE run_id = :runId AND seq <= :fromSeq), 0)";
+        this.read = Sql.of(firstRecord == null ? logRows + " ORDER BY seq"
+                : "SELECT 0, " + firstRecord + " FROM " + runs + " WHERE run_id = :runId AND " + firstRecord
+                        + " IS NOT NULL AND :fromSeq = 0 UNION ALL " + logRows + " ORDER BY 1");
+        this.exists = Sql.of("SELECT 1 FROM " + runs + " WHERE run_id = :runId");
+    }
+
+    @Override
+    public void requestCancel(String runId, String reason) {
+        Objects.requireNonNull(runId, "runId");
+        db.write("cancel", Failures.run(runId), tx -> {
+            Instant now = clock.instant();
+            RunTarget target = targets.require(tx, runId, "cancel");
+            if (!target.cancelRequested()) {
+                try (Sql.Call call = tx.call(requestCancel).set("yes", true).set("reason", reason)
+                        .set("now", Micros.of(now)).set("runId", runId)) {
+                    call.update();
+                }
+            }
+            db.dialect().makeDue(tx, runId, target.queue(), target.priority(), now, now);
+            return null;
+        });
+    }
+
+    @Override
+    public void reopen(WorkflowRetried retried) {
+        Objects.requireNonNull(retried, "retried");
+        String runId = retried.runId();
+        String events = codec.encodeAll(List.of(retried));
+        db.write("reopen", Failures.run(runId), tx -> {
+            RunTarget target = targets.find(tx, runId).orElseThrow(() -> new RunNotFoundException(runId));
+            if (target.status() != RunStatus.FAILED) {
+                throw RunStateException.notFailed(runId, target.status());
+            }
+            long length;
+            try (Sql.Call call = tx.call(logLength).set("runId", runId); ResultSet rs = call.query()) {
+                rs.next();
+                length = rs.getLong(1);
+            }
+            if (length != retried.seq()) {
+                throw RunStateException.logMoved(runId, length, retried.seq());
+            }
+            insertLogRow(tx, runId, retried.seq(), retried.seq(), events);
+            try (Sql.Call call = tx.call(reopen).set("length", retried.seq() + 1).set("at", Micros.of(retried.at()))
+                    .set("runId", runId)) {
+                call.update();
+            }
+            db.dialect().makeDue(tx, runId, target.queue(), target.priority(), retried.at(), clock.instant());
+            return null;
+        });
+    }
+
+    /** Writes the log row of the events {@code seq .. lastSeq}, stored as one record. */
+    protected final void insertLogRow(Tx tx, String runId, long seq, long lastSeq, String events)
+            throws SQLException {
+        try (Sql.Call call = tx.call(insertLogRow).set("runId", runId).set("seq", seq).set("lastSeq", lastSeq)
+                .set("events", events)) {
+            call.update();
+        }
+    }
+
+    /** Records why the run is held. Unknown run: {@link RunNotFoundException}; a finished run is left as it is. */
+    @Override
+    public void hold(String runId, ErrorInfo reason) {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(reason, "reason");
+        String json = codec.encodeError(reason);
+        db.write("hold", Failures.run(runId), tx -> {
+            Optional<RunTarget> target = targets.find(tx, runId);
+            if (target.isEmpty()) {
+                throw new RunNotFoundException(runId);
+            }
+            if (!target.get().status().isTerminal()) {
+                try (Sql.Call call = tx.call(hold).set("held", json).set("now", Micros.of(clock.instant()))
+                        .set("runId", runId)) {
+                    call.update();
+                }
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public List<Event> read(String runId, long fromSeq) {
+        Objects.requireNonNull(runId, "runId");
+        List<LogRow> stored = db.read("read", Failures.run(runId), tx -> {
+            List<LogRow> out = new ArrayList<>();
+            try (Sql.Call call = tx.call(read).set("runId", runId).set("fromSeq", Math.max(0, fromSeq));
+                 ResultSet rs = call.query()) {
+                while (rs.next()) {
+                    out.add(new LogRow(rs.getLong(1), rs.getString(2)));
+                }
+            }
+            if (out.isEmpty()) {
+                try (Sql.Call call = tx.call(exists).set("runId", runId); ResultSet rs = call.query()) {
+                    if (!rs.next()) {
+                        return null;
+                    }
+                }
+            }
+            return out;
+        });
+        if (stored == null) {
+            throw new RunNotFoundException(runId);
+        }
+        List<Event> events = new ArrayList<>();
+        for (Event e : decode(codec, runId, stored)) {
+            if (e.seq() >= fromSeq) {
+                events.add(e);
+            }
+        }
+        return events;
+    }
+
+    /** A run's events from its stored records, in order. */
+    public static List<Event> decode(EventCodec codec, String runId, List<LogRow> stored) {
+        List<Event> events = new ArrayList<>();
+        for (LogRow row : stored) {
+            events.addAll(codec.decodeAll(runId, row.seq(), row.events()));
+        }
+        return events;
+    }
+
+    /** A stored record of the log: the events of one append, the first numbered {@code seq}. */
+    public record LogRow(long seq, String events) {
+    }
+}
