@@ -5,6 +5,8 @@ import io.worldflow.RunStatus;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What a SQL world says its own way, for the SQL this layer writes once: where its tables are, how a write locks
@@ -18,6 +20,14 @@ public interface SqlDialect {
 
     /** The table {@code name} ({@code runs}, {@code tasks}, {@code signals}, …) as SQL must name it. */
     String table(String name);
+
+    /**
+     * {@code sql} with each table named in braces ({@code {runs}}, {@code {event_log}}, {@code {tasks}}, …) as
+     * {@link #table} names it, so that a statement is written once for every schema and prefix.
+     */
+    default String tables(String sql) {
+        return Pattern.compile("\\{([a-z_]+)}").matcher(sql).replaceAll(m -> Matcher.quoteReplacement(table(m.group(1))));
+    }
 
     /**
      * What follows a {@code SELECT} of one run's row in a write, so that the row stays as read until the write

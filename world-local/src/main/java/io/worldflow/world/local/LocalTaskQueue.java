@@ -4,6 +4,7 @@ import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.TaskQueue;
 import io.worldflow.world.jdbc.Failures;
+import io.worldflow.world.jdbc.JdbcTaskQueue;
 import io.worldflow.world.jdbc.Micros;
 import io.worldflow.world.jdbc.Tx;
 import io.worldflow.world.jdbc.RunTarget;
@@ -23,7 +24,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /** Turns in the {@code tasks} table, leased in write transactions; wake-ups pushed in process. */
-final class LocalTaskQueue implements TaskQueue {
+final class LocalTaskQueue extends JdbcTaskQueue {
 
     /**
      * The next priority level below ?2 that has an unleased turn in queue ?1: one step down the
@@ -70,14 +71,12 @@ final class LocalTaskQueue implements TaskQueue {
     private static final String NEXT_LEASED = """
             SELECT MIN(MAX(available_at, lease_expires)) FROM tasks WHERE queue = ? AND lease_expires IS NOT NULL""";
 
-    private final Database db;
-    private final InstantSource clock;
+    private final Database database;
     private final DueNotifier notifier;
-    private final RunTarget.Reader targets = new RunTarget.Reader(LocalDialect.INSTANCE);
 
     LocalTaskQueue(Database db, InstantSource clock, DueNotifier notifier) {
-        this.db = db;
-        this.clock = clock;
+        super(db, clock);
+        this.database = db;
         this.notifier = notifier;
     }
 
@@ -89,7 +88,7 @@ final class LocalTaskQueue implements TaskQueue {
         if (queues.isEmpty() || max <= 0) {
             return List.of();
         }
-        List<Leased> leased = db.writeLease("lease", null, tx -> {
+        List<Leased> leased = database.writeLease("lease", null, tx -> {
             Instant now = clock.instant();
             long nowMicros = Micros.of(now);
             long dueBy = Micros.of(now.plus(lookahead));
@@ -115,13 +114,12 @@ final class LocalTaskQueue implements TaskQueue {
                 while (rs.next()) {
                     Lease lease = new Lease(rs.getString(1), rs.getString(2), rs.getString(3), Micros.read(rs, 4),
                             rs.getInt(5));
-                    out.add(new Leased(lease, new Candidate(lease.runId(), rs.getInt(6), rs.getLong(7))));
+                    out.add(new Leased(lease, rs.getInt(6), rs.getLong(7)));
                 }
             }
             return out;
         });
-        // RETURNING gives rows in no particular order: restore the leasing order.
-        return leased.stream().sorted(Comparator.comparing(Leased::candidate, LEASING_ORDER)).map(Leased::lease).toList();
+        return Leased.inOrder(leased);
     }
 
     /**
@@ -178,7 +176,7 @@ final class LocalTaskQueue implements TaskQueue {
     public Optional<Lease> extend(Lease lease, Duration leaseFor) {
         Objects.requireNonNull(lease, "lease");
         requirePositive(leaseFor);
-        return db.writeLease("extend lease", Failures.run(lease.runId()), tx -> {
+        return database.writeLease("extend lease", Failures.run(lease.runId()), tx -> {
             Instant expires = Micros.truncate(clock.instant().plus(leaseFor));
             PreparedStatement ps = tx.prepare(EXTEND);
             Micros.bind(ps, 1, expires);
@@ -219,19 +217,6 @@ final class LocalTaskQueue implements TaskQueue {
     }
 
     @Override
-    public void enqueue(String runId, Instant at) {
-        Objects.requireNonNull(runId, "runId");
-        Objects.requireNonNull(at, "at");
-        db.write("enqueue", Failures.run(runId), tx -> {
-            Optional<RunTarget> target = targets.find(tx, runId);
-            if (target.isPresent() && !target.get().status().isTerminal()) {
-                TaskRows.makeDue(tx, runId, target.get().queue(), target.get().priority(), at, clock.instant());
-            }
-            return null;
-        });
-    }
-
-    @Override
     public Optional<Instant> nextDue(Set<String> queues) {
         if (queues.isEmpty()) {
             return Optional.empty();
@@ -253,9 +238,6 @@ final class LocalTaskQueue implements TaskQueue {
 
     /** A turn that may be leased, with what orders it. */
     private record Candidate(String runId, int priority, long availableAt) {
-    }
-
-    private record Leased(Lease lease, Candidate candidate) {
     }
 
     private static Instant first(Tx sql, String query, String queue) throws SQLException {
@@ -280,19 +262,5 @@ final class LocalTaskQueue implements TaskQueue {
             out.append(i == 0 ? "" : ", ").append('?').append(first + i);
         }
         return out.toString();
-    }
-
-    static void requirePositive(Duration leaseFor) {
-        Objects.requireNonNull(leaseFor, "leaseFor");
-        if (leaseFor.isNegative() || leaseFor.isZero()) {
-            throw new IllegalArgumentException("leaseFor must be positive, was " + leaseFor);
-        }
-    }
-
-    private static void requireNotNegative(Duration lookahead) {
-        Objects.requireNonNull(lookahead, "lookahead");
-        if (lookahead.isNegative()) {
-            throw new IllegalArgumentException("lookahead must not be negative, was " + lookahead);
-        }
     }
 }

@@ -118,7 +118,7 @@ final class PgEventLog extends JdbcEventLog {
             CommonTableExpression<?> queued = name("queued").as(insertInto(t.table)
                     .columns(t.runId, t.queue, t.priority, t.availableAt, t.leaseToken, t.leaseOwner, t.leaseExpires,
                             t.deliveries)
-                    .select(select(createdId, queue, priority, availableAt, PgTaskQueue.LEASE_TOKEN,
+                    .select(select(createdId, queue, priority, availableAt, field(PgTaskQueue.LEASE_TOKEN, String.class),
                             param("owner", String.class), param("expires", Long.class), inline(1)).from(created))
                     .returningResult(t.leaseToken));
             return Jooq.sql(with(created).with(queued).select(field(name("queued", "lease_token"), String.class))

@@ -1,0 +1,74 @@
+package io.worldflow.world.jdbc;
+
+import io.worldflow.spi.Lease;
+import io.worldflow.spi.TaskQueue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Turns in the {@code tasks} table, one row per run at most: its pending or leased turn. A world adds how turns
+ * are leased, extended, ended and found; what a request for a turn does, and the order leases are handed out in,
+ * are written here once.
+ */
+public abstract class JdbcTaskQueue implements TaskQueue {
+
+    protected final SqlDatabase db;
+    protected final InstantSource clock;
+    private final RunTarget.Reader targets;
+
+    protected JdbcTaskQueue(SqlDatabase db, InstantSource clock) {
+        this.db = db;
+        this.clock = clock;
+        this.targets = new RunTarget.Reader(db.dialect());
+    }
+
+    /** Makes an unfinished run due at {@code at} (or keeps an earlier due time); a finished or unknown one is left. */
+    @Override
+    public void enqueue(String runId, Instant at) {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(at, "at");
+        db.write("enqueue", Failures.run(runId), tx -> {
+            Optional<RunTarget> target = targets.find(tx, runId);
+            if (target.isPresent() && !target.get().status().isTerminal()) {
+                db.dialect().makeDue(tx, runId, target.get().queue(), target.get().priority(), at, clock.instant());
+            }
+            return null;
+        });
+    }
+
+    /**
+     * A lease with what orders it among the others of one call: highest priority first, then earliest due, then
+     * run id. A statement's {@code RETURNING} gives rows in no particular order, so a world sorts what it leased.
+     */
+    public record Leased(Lease lease, int priority, long availableAt) {
+
+        public static final Comparator<Leased> ORDER = Comparator.comparingInt(Leased::priority).reversed()
+                .thenComparingLong(Leased::availableAt)
+                .thenComparing(l -> l.lease().runId());
+
+        /** The leases in leasing order. */
+        public static List<Lease> inOrder(List<Leased> leased) {
+            return leased.stream().sorted(ORDER).map(Leased::lease).toList();
+        }
+    }
+
+    public static void requirePositive(Duration leaseFor) {
+        Objects.requireNonNull(leaseFor, "leaseFor");
+        if (leaseFor.isNegative() || leaseFor.isZero()) {
+            throw new IllegalArgumentException("leaseFor must be positive, was " + leaseFor);
+        }
+    }
+
+    protected static void requireNotNegative(Duration lookahead) {
+        Objects.requireNonNull(lookahead, "lookahead");
+        if (lookahead.isNegative()) {
+            throw new IllegalArgumentException("lookahead must not be negative, was " + lookahead);
+        }
+    }
+}
