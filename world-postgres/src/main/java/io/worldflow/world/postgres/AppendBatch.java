@@ -187,7 +187,7 @@ final class AppendBatch {
                     .where(t.runId.eq(any(param("finished", String[].class))))
                     .returningResult(t.runId)));
         }
-        return Jooq.sql(with(parts).select(withFinished ? Database.endNotice(endChannel) : inline(1)));
+        return Jooq.sql(with(parts).select(withFinished ? Jooq.endNotice(endChannel) : inline(1)));
     }
 
     /** Locks the rows of every run the batch touches, in run id order (as the server sorts), and reads their state. */

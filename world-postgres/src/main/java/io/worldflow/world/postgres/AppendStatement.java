@@ -260,14 +260,14 @@ final class AppendStatement {
             Field<Long> moved = field(name("moved", "available_at"), Long.class);
             Field<Long> m = field(name("m", "earliest"), Long.class);
             earliest = field(select(min(moved)).from(name("moved")));
-            announced = field(select(TaskRows.announce(m))
+            announced = field(select(Jooq.announce(m))
                     .from(select(min(moved).as("earliest")).from(name("moved")).asTable("m"))
                     .where(m.isNotNull()));
         }
         Field<Object> ended = inline((Object) null);
         if (withFinished) {
             // named once (an uncorrelated subquery), when one of the finishing appends was accepted
-            ended = field(select(Database.endNotice(endChannel)).from(name("ok"))
+            ended = field(select(Jooq.endNotice(endChannel)).from(name("ok"))
                     .where(OK_ID.eq(any(param("finished", String[].class)))).limit(inline(1)));
         }
         Field<Boolean> okCancel = field(name("ok", "cancel_requested"), Boolean.class);

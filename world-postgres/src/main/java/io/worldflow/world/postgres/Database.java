@@ -60,9 +60,9 @@ final class Database implements SqlDatabase, AutoCloseable {
         this.notifier = notifier;
         this.channel = settings.channel();
         this.tables = new Tables(settings.schema(), settings.prefix());
-        this.announce = Jooq.sql(DSL.select(announce()));
-        this.taskRows = new TaskRows(tables, channel);
-        this.dialect = new PgDialect(settings, utf8, taskRows);
+        this.announce = Sql.of("SELECT pg_notify(:channel, :due)");
+        this.dialect = new PgDialect(settings, utf8);
+        this.taskRows = dialect.taskRows();
     }
 
     /** A pool over the database, which {@link Connector#connectOnStart} has shown to be reachable. */
@@ -120,7 +120,7 @@ final class Database implements SqlDatabase, AutoCloseable {
 
     /**
      * Runs {@code work} in autocommit mode: each statement commits on its own. For writes of one statement;
-     * one that makes a turn due calls {@code pg_notify} itself ({@link #announce()}) and notes the instant,
+     * one that makes a turn due calls {@code pg_notify} itself (as {@link TaskRows} does) and notes the instant,
      * which this process's subscribers hear of afterwards.
      */
     <T> T autocommit(String operation, String subject, SqlWork<T> work) {
@@ -163,22 +163,6 @@ final class Database implements SqlDatabase, AutoCloseable {
     /** The NOTIFY channel that names finished runs. */
     String endChannel() {
         return settings.endChannel();
-    }
-
-    /**
-     * {@code pg_notify(:channel, :due)}: to select inside a statement that makes a turn due, with the
-     * channel and the due instant in epoch microseconds as text ({@link #announcement}).
-     */
-    static Field<Object> announce() {
-        return function("pg_notify", Object.class, param("channel", String.class), param("due", String.class));
-    }
-
-    /**
-     * {@code pg_notify(<end channel>, :endedPayload)}: selected by a write that finishes runs, naming them
-     * ({@link WriteColumns#endedPayload}); delivered to listeners when the write commits.
-     */
-    static Field<Object> endNotice(String endChannel) {
-        return function("pg_notify", Object.class, inline(endChannel), param("endedPayload", String.class));
     }
 
     /** The payload announcing {@code dueAt}. */

@@ -3,6 +3,7 @@ package io.worldflow.world.postgres;
 import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.Tx;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.Param;
 import org.jooq.Query;
 import org.jooq.SQLDialect;
@@ -12,6 +13,10 @@ import org.jooq.impl.DSL;
 
 import java.sql.Types;
 import java.util.Map;
+
+import static org.jooq.impl.DSL.function;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.param;
 
 /**
  * jOOQ builds this world's longer statements (names qualified and quoted for the configured schema and prefix,
@@ -48,5 +53,26 @@ final class Jooq {
     /** jOOQ on the connection of {@code tx}, for a statement built per call. */
     static DSLContext dsl(Tx tx) {
         return DSL.using(tx.connection(), SQLDialect.POSTGRES, RUNNING);
+    }
+
+    /**
+     * {@code pg_notify(:channel, :due)}: to select inside a statement that makes a turn due, with the
+     * channel and the due instant in epoch microseconds as text ({@link Database#announcement}).
+     */
+    static Field<Object> announce() {
+        return function("pg_notify", Object.class, param("channel", String.class), param("due", String.class));
+    }
+
+    /**
+     * {@code pg_notify(<end channel>, :endedPayload)}: selected by a write that finishes runs, naming them
+     * ({@link WriteColumns#endedPayload}); delivered to listeners when the write commits.
+     */
+    static Field<Object> endNotice(String endChannel) {
+        return function("pg_notify", Object.class, inline(endChannel), param("endedPayload", String.class));
+    }
+
+    /** {@code pg_notify(:channel, <micros as text>)}. */
+    static Field<Object> announce(Field<Long> micros) {
+        return function("pg_notify", Object.class, param("channel", String.class), micros.cast(String.class));
     }
 }

@@ -29,10 +29,14 @@ final class PgDialect implements SqlDialect {
      * @param utf8 whether the database stores text as UTF-8, whose byte order (the C collation's) is code point
      *             order
      */
-    PgDialect(PgSettings settings, boolean utf8, TaskRows taskRows) {
+    PgDialect(PgSettings settings, boolean utf8) {
         this.settings = settings;
         this.utf8 = utf8;
-        this.taskRows = taskRows;
+        this.taskRows = new TaskRows(this, settings.channel());
+    }
+
+    TaskRows taskRows() {
+        return taskRows;
     }
 
     @Override

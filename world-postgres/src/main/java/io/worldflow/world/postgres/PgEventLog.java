@@ -18,6 +18,8 @@ import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
 import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.JdbcEventLog;
+import io.worldflow.world.jdbc.RunRows;
+import io.worldflow.world.jdbc.SqlDialect;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.Micros;
 import io.worldflow.world.jdbc.Sql;
@@ -75,17 +77,13 @@ final class PgEventLog extends JdbcEventLog {
         this.taskRows = db.taskRows;
         this.batch = new AppendBatch(tables, taskRows, db.endChannel());
         this.oneStatement = new AppendStatement(tables, db.channel(), db.endChannel());
-        this.create = createStatement(tables, false);
-        this.createLeased = createStatement(tables, true);
-        Tables.Runs r = tables.runs;
-        Tables.Log l = tables.log;
-        List<SelectField<?>> withStarted = new ArrayList<>(List.of(tables.runs.columns));
-        withStarted.add(r.started);
-        this.loadRuns = Jooq.sql(select(withStarted).from(r.table)
-                .where(r.runId.eq(any(param("ids", String[].class)))));
-        this.loadEvents = Jooq.sql(select(l.runId, l.seq, l.events).from(l.table)
-                .where(l.runId.eq(any(param("ids", String[].class))))
-                .orderBy(l.runId, l.seq));
+        SqlDialect d = db.dialect();
+        this.create = createStatement(d, false);
+        this.createLeased = createStatement(d, true);
+        this.loadRuns = Sql.of(d.tables("SELECT " + RunRows.COLUMNS + ", started FROM {runs}"
+                + " WHERE run_id = ANY(CAST(:ids AS text[]))"));
+        this.loadEvents = Sql.of(d.tables("SELECT run_id, seq, events FROM {event_log}"
+                + " WHERE run_id = ANY(CAST(:ids AS text[])) ORDER BY run_id, seq"));
     }
 
     /**
@@ -96,41 +94,28 @@ final class PgEventLog extends JdbcEventLog {
      * ({@link #create}). With {@code leased}, the turn is inserted leased to {@code :owner} until {@code :expires}
      * and nobody is notified: the statement returns the lease's token.
      */
-    private static Sql createStatement(Tables tables, boolean leased) {
-        Tables.Runs r = tables.runs;
-        Tables.Tasks t = tables.tasks;
-        Field<String> createdId = field(name("created", "run_id"), String.class);
-        Field<Long> createdAt = param("createdAt", Long.class);
-        Field<Long> availableAt = param("availableAt", Long.class);
-        Field<String> queue = param("queue", String.class);
-        Field<Integer> priority = param("priority", Integer.class);
-        Field<String> runId = param("runId", String.class);
-        CommonTableExpression<?> created = name("created").as(insertInto(r.table)
-                .columns(r.runId, r.workflow, r.status, r.inputJson, r.inputType, r.createdAt, r.updatedAt,
-                        r.availableAt, r.deadline, r.queue, r.priority, r.logLength, r.started)
-                .select(select(runId, param("workflow", String.class),
-                        inline(RunStatus.PENDING.name()), param("inputJson", String.class),
-                        param("inputType", String.class), createdAt, createdAt, availableAt,
-                        param("deadline", Long.class), queue, priority, inline(1L), param("events", String.class))
-                        .whereNotExists(selectOne().from(r.table).where(r.runId.eq(runId))))
-                .returningResult(r.runId));
-        if (leased) {
-            CommonTableExpression<?> queued = name("queued").as(insertInto(t.table)
-                    .columns(t.runId, t.queue, t.priority, t.availableAt, t.leaseToken, t.leaseOwner, t.leaseExpires,
-                            t.deliveries)
-                    .select(select(createdId, queue, priority, availableAt, field(PgTaskQueue.LEASE_TOKEN, String.class),
-                            param("owner", String.class), param("expires", Long.class), inline(1)).from(created))
-                    .returningResult(t.leaseToken));
-            return Jooq.sql(with(created).with(queued).select(field(name("queued", "lease_token"), String.class))
-                    .from(name("queued")));
-        }
-        CommonTableExpression<?> queued = name("queued").as(insertInto(t.table)
-                .columns(t.runId, t.queue, t.priority, t.availableAt, t.deliveries)
-                .select(select(createdId, queue, priority, availableAt, inline(0)).from(created))
-                .returningResult(t.runId));
-        return Jooq.sql(with(created).with(queued)
-                .select(Database.announce())
-                .from(created));
+    private static Sql createStatement(SqlDialect d, boolean leased) {
+        String created = """
+                WITH created AS (
+                    INSERT INTO {runs} (run_id, workflow, status, input_json, input_type, created_at, updated_at,
+                                        available_at, deadline, queue, priority, log_length, started)
+                    SELECT :runId, :workflow, 'PENDING', :inputJson, CAST(:inputType AS text), :createdAt, :createdAt,
+                           :availableAt, CAST(:deadline AS bigint), :queue, :priority, 1, :events
+                    WHERE NOT EXISTS (SELECT 1 FROM {runs} WHERE run_id = :runId)
+                    RETURNING run_id),
+                """;
+        return Sql.of(d.tables(created + (leased ? """
+                queued AS (
+                    INSERT INTO {tasks} (run_id, queue, priority, available_at, lease_token, lease_owner, lease_expires,
+                                         deliveries)
+                    SELECT run_id, :queue, :priority, :availableAt, %s, :owner, :expires, 1 FROM created
+                    RETURNING lease_token)
+                SELECT lease_token FROM queued""".formatted(PgTaskQueue.LEASE_TOKEN) : """
+                queued AS (
+                    INSERT INTO {tasks} (run_id, queue, priority, available_at, deliveries)
+                    SELECT run_id, :queue, :priority, :availableAt, 0 FROM created
+                    RETURNING run_id)
+                SELECT pg_notify(:channel, :due) FROM created""")));
     }
 
     @Override

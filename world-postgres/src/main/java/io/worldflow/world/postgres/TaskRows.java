@@ -2,10 +2,9 @@ package io.worldflow.world.postgres;
 
 import io.worldflow.spi.Lease;
 import io.worldflow.world.jdbc.Micros;
-import io.worldflow.world.jdbc.Tx;
 import io.worldflow.world.jdbc.Sql;
-import org.jooq.Field;
-import org.jooq.Table;
+import io.worldflow.world.jdbc.SqlDialect;
+import io.worldflow.world.jdbc.Tx;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,25 +14,6 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
-import static org.jooq.impl.DSL.castNull;
-import static org.jooq.impl.DSL.coalesce;
-import static org.jooq.impl.DSL.condition;
-import static org.jooq.impl.DSL.excluded;
-import static org.jooq.impl.DSL.field;
-import static org.jooq.impl.DSL.function;
-import static org.jooq.impl.DSL.inline;
-import static org.jooq.impl.DSL.insertInto;
-import static org.jooq.impl.DSL.least;
-import static org.jooq.impl.DSL.min;
-import static org.jooq.impl.DSL.name;
-import static org.jooq.impl.DSL.param;
-import static org.jooq.impl.DSL.select;
-import static org.jooq.impl.DSL.table;
-import static org.jooq.impl.DSL.update;
-import static org.jooq.impl.DSL.deleteFrom;
-import static org.jooq.impl.DSL.when;
-import static org.jooq.impl.DSL.with;
 
 /**
  * Changes to the {@code tasks} table that several facets share, always inside a write. A run has at most
@@ -53,57 +33,36 @@ final class TaskRows {
     private final Sql removeEnded;
     private final Sql moveEnded;
 
-    TaskRows(Tables tables, String channel) {
+    TaskRows(SqlDialect dialect, String channel) {
         this.channel = channel;
-        Tables.Tasks t = tables.tasks;
-        Field<Long> now = param("now", Long.class);
-
-        // A new row; or an unleased row keeps the earlier due time; a leased row records the request for when
-        // its lease ends (and, when the lease has lapsed, is also due at once).
-        Field<Long> dueAt = field(name("due", "available_at"), Long.class);
-        Field<Boolean> dueFree = field(name("due", "free"), Boolean.class);
-        this.makeDue = Jooq.sql(with(name("due").as(insertInto(t.table)
-                        .columns(t.runId, t.queue, t.priority, t.availableAt, t.deliveries)
-                        .values(param("runId", String.class), param("queue", String.class),
-                                param("priority", Integer.class), param("at", Long.class), inline(0))
-                        .onConflict(t.runId).doUpdate()
-                        .set(t.requestedAt, when(t.leaseToken.isNull(), castNull(Long.class))
-                                .otherwise(least(t.requestedAt, excluded(t.availableAt))))
-                        .set(t.availableAt, when(t.leaseToken.isNull().or(t.leaseExpires.le(now)),
-                                least(t.availableAt, excluded(t.availableAt))).otherwise(t.availableAt))
-                        .returningResult(t.availableAt, field(t.leaseToken.isNull().or(t.leaseExpires.le(now))).as("free"))))
-                .select(dueAt, dueFree, when(condition(dueFree), announce(dueAt)))
-                .from(name("due")));
-
-        Table<?> ends = table("unnest({0}, {1}, {2})", param("runIds", String[].class), param("tokens", String[].class),
-                param("wakes", Long[].class)).as("i", "run_id", "token", "wake_at");
-        Field<String> endRun = field(name("i", "run_id"), String.class);
-        Field<String> endToken = field(name("i", "token"), String.class);
-        Field<Long> endWake = field(name("i", "wake_at"), Long.class);
+        // A new row; or an unleased row keeps the earlier due time; a leased row records the request for when its
+        // lease ends (and, when the lease has lapsed, is also due at once). Announced when the turn is free.
+        this.makeDue = Sql.of(dialect.tables("""
+                WITH due AS (
+                    INSERT INTO {tasks} AS t (run_id, queue, priority, available_at, deliveries)
+                    VALUES (:runId, :queue, :priority, :at, 0)
+                    ON CONFLICT (run_id) DO UPDATE SET
+                        requested_at = CASE WHEN t.lease_token IS NULL THEN NULL
+                                            ELSE least(t.requested_at, excluded.available_at) END,
+                        available_at = CASE WHEN t.lease_token IS NULL OR t.lease_expires <= :now
+                                            THEN least(t.available_at, excluded.available_at) ELSE t.available_at END
+                    RETURNING t.available_at, (t.lease_token IS NULL OR t.lease_expires <= :now) AS free)
+                SELECT available_at, free, CASE WHEN free THEN pg_notify(:channel, available_at::text) END FROM due"""));
+        String ends = "unnest(CAST(:runIds AS text[]), CAST(:tokens AS text[]), CAST(:wakes AS bigint[]))"
+                + " AS i (run_id, token, wake_at)";
         // nothing next and nothing requested meanwhile: the turn is gone
-        this.removeEnded = Jooq.sql(deleteFrom(t.table).using(ends)
-                .where(t.runId.eq(endRun).and(t.leaseToken.eq(endToken))
-                        .and(endWake.isNull()).and(t.requestedAt.isNull())));
+        this.removeEnded = Sql.of(dialect.tables("DELETE FROM {tasks} AS t USING " + ends + " WHERE t.run_id = i.run_id"
+                + " AND t.lease_token = i.token AND i.wake_at IS NULL AND t.requested_at IS NULL"));
         // else due at the earlier of the wake time and the turn requested meanwhile
-        Field<Long> moved = field(name("moved", "available_at"), Long.class);
-        Field<Long> earliest = field(name("m", "earliest"), Long.class);
-        this.moveEnded = Jooq.sql(with(name("moved").as(update(t.table)
-                        .set(t.availableAt, coalesce(least(t.requestedAt, endWake), t.availableAt))
-                        .set(t.requestedAt, castNull(Long.class))
-                        .set(t.leaseToken, castNull(String.class))
-                        .set(t.leaseOwner, castNull(String.class))
-                        .set(t.leaseExpires, castNull(Long.class))
-                        .set(t.deliveries, inline(0))
-                        .from(ends)
-                        .where(t.runId.eq(endRun).and(t.leaseToken.eq(endToken)))
-                        .returningResult(t.availableAt)))
-                .select(earliest, when(earliest.isNotNull(), announce(earliest)))
-                .from(select(min(moved).as("earliest")).from(name("moved")).asTable("m")));
-    }
-
-    /** {@code pg_notify(:channel, <micros as text>)}. */
-    static Field<Object> announce(Field<Long> micros) {
-        return function("pg_notify", Object.class, param("channel", String.class), micros.cast(String.class));
+        this.moveEnded = Sql.of(dialect.tables("""
+                WITH moved AS (
+                    UPDATE {tasks} AS t SET available_at = coalesce(least(t.requested_at, i.wake_at), t.available_at),
+                        requested_at = NULL, lease_token = NULL, lease_owner = NULL, lease_expires = NULL, deliveries = 0
+                    FROM %s
+                    WHERE t.run_id = i.run_id AND t.lease_token = i.token
+                    RETURNING t.available_at)
+                SELECT earliest, CASE WHEN earliest IS NOT NULL THEN pg_notify(:channel, earliest::text) END
+                FROM (SELECT min(available_at) AS earliest FROM moved) AS m""".formatted(ends)));
     }
 
     /** Makes an existing, unfinished run due at {@code at}. The caller holds the run's row lock. */
