@@ -1,18 +1,12 @@
 package io.worldflow.world.local;
 
-import io.worldflow.ErrorInfo;
 import io.worldflow.RunInfo;
-import io.worldflow.RunNotFoundException;
-import io.worldflow.RunStateException;
-import io.worldflow.RunStatus;
 import io.worldflow.event.Event;
-import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventCodec;
-import io.worldflow.spi.EventLog;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
@@ -20,9 +14,7 @@ import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.JdbcEventLog;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.Micros;
-import io.worldflow.world.jdbc.Tx;
 import io.worldflow.world.jdbc.RunRows;
-import io.worldflow.world.jdbc.RunTarget;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -39,7 +31,6 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /** Runs and their event logs in the {@code runs} and {@code event_log} tables. */
 final class LocalEventLog extends JdbcEventLog {

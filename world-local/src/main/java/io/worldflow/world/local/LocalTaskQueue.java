@@ -2,12 +2,10 @@ package io.worldflow.world.local;
 
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.Lease;
-import io.worldflow.spi.TaskQueue;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.JdbcTaskQueue;
 import io.worldflow.world.jdbc.Micros;
 import io.worldflow.world.jdbc.Tx;
-import io.worldflow.world.jdbc.RunTarget;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -11,17 +11,13 @@ import io.worldflow.world.jdbc.SqlDialect;
 import io.worldflow.world.jdbc.Tx;
 import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.SqlWork;
-import org.jooq.Field;
 import org.jooq.exception.DataAccessException;
-import org.jooq.impl.DSL;
 import org.postgresql.Driver;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 
-import static org.jooq.impl.DSL.function;
-import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.param;
 
 /**

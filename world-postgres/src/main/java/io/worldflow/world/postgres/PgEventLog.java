@@ -1,18 +1,13 @@
 package io.worldflow.world.postgres;
 
-import io.worldflow.ErrorInfo;
 import io.worldflow.RunInfo;
-import io.worldflow.RunNotFoundException;
-import io.worldflow.RunStateException;
 import io.worldflow.RunStatus;
 import io.worldflow.event.Event;
-import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventCodec;
-import io.worldflow.spi.EventLog;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
@@ -24,10 +19,6 @@ import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.Micros;
 import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.RunRows;
-import io.worldflow.world.jdbc.RunTarget;
-import org.jooq.CommonTableExpression;
-import org.jooq.Field;
-import org.jooq.SelectField;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -42,19 +33,7 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
-import static org.jooq.impl.DSL.any;
-import static org.jooq.impl.DSL.coalesce;
-import static org.jooq.impl.DSL.field;
-import static org.jooq.impl.DSL.inline;
-import static org.jooq.impl.DSL.insertInto;
-import static org.jooq.impl.DSL.max;
-import static org.jooq.impl.DSL.name;
-import static org.jooq.impl.DSL.param;
-import static org.jooq.impl.DSL.select;
-import static org.jooq.impl.DSL.selectOne;
-import static org.jooq.impl.DSL.val;
 import static org.jooq.impl.DSL.with;
 
 /** Runs and their event logs in the {@code runs} and {@code event_log} tables. */
