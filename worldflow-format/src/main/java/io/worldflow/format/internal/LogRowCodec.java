@@ -1,4 +1,4 @@
-package io.worldflow.runtime.internal;
+package io.worldflow.format.internal;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonFactory;
@@ -22,7 +22,6 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The events of one append as a world stores them: one compact JSON array whose objects leave out
@@ -38,7 +37,7 @@ import java.util.Set;
  *
  * <p>Every world writes and reads these on each step, so they are written as text and read token by token along
  * the events' {@link EventShape shapes}, not through the object mapper: each object is {@code type} and then the
- * record's components in their order, the form {@link io.worldflow.runtime.JsonCodec#encodeEvent} gives a
+ * record's components in their order, the form {@link io.worldflow.format.EventFormat#encode} gives a
  * single event. Errors, which are rare, go through the mapper.
  */
 public final class LogRowCodec {
@@ -58,11 +57,6 @@ public final class LogRowCodec {
         this.json = mapper.getFactory();
         this.errorWriter = mapper.copy().setDefaultPropertyInclusion(JsonInclude.Include.NON_NULL).writerFor(ErrorInfo.class);
         this.errorReader = mapper.readerFor(ErrorInfo.class);
-    }
-
-    /** Every record type that implements {@link Event}, found from the sealed hierarchy. */
-    public static Set<Class<?>> eventRecords() {
-        return EventShape.records();
     }
 
     /**
