@@ -56,7 +56,7 @@ public final class EventMapper {
                 .build();
         mapper.addMixIn(Event.class, EventMixin.class);
         for (Class<?> c : EventShape.records()) {
-            mapper.registerSubtypes(new NamedType(c, c.getSimpleName()));
+            mapper.registerSubtypes(new NamedType(c, EventShape.ofRecord(c).type()));
         }
         return mapper;
     }

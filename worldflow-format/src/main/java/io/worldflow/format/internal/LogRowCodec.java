@@ -26,14 +26,15 @@ import java.util.List;
 /**
  * The events of one append as a world stores them: one compact JSON array whose objects leave out
  * {@code runId} and {@code seq}, which the stored record already holds (its run, its first seq), properties
- * that are null, and an {@code attempt} of 1 (the first). The first event's {@code at} is a number of nanoseconds
+ * that are null, and numbers equal to the value their field declares it leaves out ({@link StoredEvents}: an
+ * {@code attempt} of 1, the first; a count of 0). The first event's {@code at} is a number of nanoseconds
  * since the epoch, each later one's the number of nanoseconds after the previous one's ({@code "at":2694}, not
  * {@code "at":"2026-11-22T08:36:33.288248944Z"}): the events of one append are microseconds apart, and the time of
  * each is the larger part of a small event. A payload's type names the common types of {@code java.lang} and
  * {@code java.util} by their simple names ({@link StoredTypeNames}). On reading, each object gets its run and seq
- * from the record, its {@code at} as an instant, and an attempt of 1 when it has none; an object that still
- * carries its run and seq (written before they were left out) must agree with the record, and an {@code at} may
- * be text in any object (written before the numbers).
+ * from the record, its {@code at} as an instant, and for each number it lacks the value its field leaves out; an
+ * object that still carries its run and seq (written before they were left out) must agree with the record, and an
+ * {@code at} may be text in any object (written before the numbers).
  *
  * <p>Every world writes and reads these on each step, so they are written as text and read token by token along
  * the events' {@link EventShape shapes}, not through the object mapper: each object is {@code type} and then the
@@ -97,7 +98,7 @@ public final class LogRowCodec {
         out.append("{\"type\":\"").append(shape.type()).append('"');
         for (EventShape.Component c : shape.stored()) {
             Object value = c.get(event);
-            if (value == null || c.kind() == EventShape.Kind.INT && (int) value == c.absentInt()) {
+            if (c.leftOut(value)) {
                 continue;
             }
             out.append(",\"").append(c.name()).append("\":");
