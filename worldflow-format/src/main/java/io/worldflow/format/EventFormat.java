@@ -22,9 +22,17 @@ import java.util.List;
  *   <li>a timeline ({@link #encodeTimeline}): a run's events as an array of single events, what saved histories
  *   hold.</li>
  * </ul>
- * Safe to share between threads.
+ * A log record carries the version of its form ({@link #VERSION}), so that a release refuses a log written by a newer
+ * one instead of misreading it. Safe to share between threads.
  */
 public final class EventFormat implements EventCodec {
+
+    /**
+     * The version of the log record form ({@link #encodeAll}) this writes, and the newest it reads. A record of a
+     * later version names it ({@code [2,{…}]}) and is refused with a {@link SerializationException}; one without a
+     * number is version 1.
+     */
+    public static final int VERSION = 1;
 
     private final ObjectMapper mapper;
     private final ObjectWriter timelineWriter;

@@ -261,7 +261,8 @@ class LogRecordTest {
         assertThatThrownBy(() -> format.decodeAll("r1", 0, "[{\"type\":\"Nope\"}]"))
                 .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("cannot read events of run r1 [{\"type\":\"Nope\"}]");
-        for (String bad : List.of("[null]", "{", "[{}", "[1]", "[{\"type\":\"WorkflowCanceled\",\"at\":\"2026-11-22T04:58:40Z\"}] x", "")) {
+        String canceled = "{\"type\":\"WorkflowCanceled\",\"at\":\"2026-11-22T04:58:40Z\"}";
+        for (String bad : List.of("[null]", "{", "[{}", "[true]", "[" + canceled + ",1]", "[" + canceled + "] x", "")) {
             assertThatThrownBy(() -> format.decodeAll("r1", 0, bad)).as(bad)
                     .isInstanceOf(SerializationException.class).hasMessageContaining("run r1");
         }
@@ -306,5 +307,50 @@ class LogRecordTest {
         assertThat(format.decodeAll("r1", 5, text)).containsExactly(
                 new StepCompleted("r1", 5, T0, "pay", 2, new Payload("{\"total\":12.50}", "java.util.Map")),
                 new TimerFired("r1", 6, T0.plusNanos(1000), "t"));
+    }
+
+    // ---------------------------------------------------------------- the format's version
+
+    @Test
+    void aRecordIsWrittenInVersionOneWithoutItsNumber() {
+        assertThat(EventFormat.VERSION).isEqualTo(1);
+        assertThat(format.encodeAll(oneOfEach())).startsWith("[{\"type\":\"WorkflowStarted\",");
+    }
+
+    @Test
+    void aRecordWithoutAVersionIsVersionOneAndALeadingOneReadsTheSame() {
+        List<Event> all = oneOfEach();
+        String bare = format.encodeAll(all);
+
+        assertThat(format.decodeAll("r1", 0, bare)).containsExactlyElementsOf(all);
+        assertThat(format.decodeAll("r1", 0, "[1," + bare.substring(1))).containsExactlyElementsOf(all);
+        assertThat(format.decodeAll("r1", 0, "[1]")).isEmpty();
+    }
+
+    @Test
+    void aRecordOfANewerVersionIsRefusedNamingItsVersionAndTheNewestThisReads() {
+        String newer = "[2,{\"type\":\"TimerFired\",\"at\":1893456000000000000,\"timerId\":\"t\"}]";
+
+        assertThatThrownBy(() -> format.decodeAll("r1", 3, newer))
+                .isInstanceOf(SerializationException.class)
+                .hasMessage("cannot read events of run r1 " + newer + ": event format version 2, newer than this"
+                        + " Worldflow reads (versions up to 1): a newer release wrote it");
+        for (String later : List.of("[2]", "[7,{\"whatever\":[]},3]", "[2147483647,\"?\"]")) {
+            assertThatThrownBy(() -> format.decodeAll("r1", 3, later)).as(later)
+                    .isInstanceOf(SerializationException.class)
+                    .hasMessageContaining("newer than this Worldflow reads (versions up to 1)");
+        }
+    }
+
+    @Test
+    void aLeadingNumberThatIsNoVersionIsRefused() {
+        String event = "{\"type\":\"TimerFired\",\"at\":0,\"timerId\":\"t\"}";
+        for (String number : List.of("0", "-1", "1.5", "2e0", "3000000000")) {
+            String text = "[" + number + "," + event + "]";
+            assertThatThrownBy(() -> format.decodeAll("r1", 3, text)).as(text)
+                    .isInstanceOf(SerializationException.class)
+                    .hasMessage("cannot read events of run r1 " + text + ": it starts with " + number
+                            + ", which is no event format version");
+        }
     }
 }

@@ -15,6 +15,7 @@ import io.worldflow.ErrorInfo;
 import io.worldflow.Payload;
 import io.worldflow.SerializationException;
 import io.worldflow.event.Event;
+import io.worldflow.format.EventFormat;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -36,10 +37,15 @@ import java.util.List;
  * object that still carries its run and seq (written before they were left out) must agree with the record, and an
  * {@code at} may be text in any object (written before the numbers).
  *
+ * <p>The form has a version ({@link EventFormat#VERSION}). Version 1, this one, is a bare array of objects; a
+ * later version is written with its number first ({@code [2,{…},{…}]}), and a reader refuses a number above the
+ * newest it knows with a {@link SerializationException} naming both, instead of misreading the record. A leading 1
+ * is read as version 1.
+ *
  * <p>Every world writes and reads these on each step, so they are written as text and read token by token along
  * the events' {@link EventShape shapes}, not through the object mapper: each object is {@code type} and then the
- * record's components in their order, the form {@link io.worldflow.format.EventFormat#encode} gives a
- * single event. Errors, which are rare, go through the mapper.
+ * record's components in their order, the form {@link EventFormat#encode} gives a single event. Errors, which are
+ * rare, go through the mapper.
  */
 public final class LogRowCodec {
 
@@ -77,6 +83,8 @@ public final class LogRowCodec {
             }
         }
         StringBuilder out = new StringBuilder(64 + 160 * events.size());
+        // version 1 without its number, as every release has written it, so that a release that knows no
+        // version numbers still reads what this one writes (a rolling deploy, a rollback)
         out.append('[');
         Instant previous = null;
         for (Event event : events) {
@@ -155,12 +163,17 @@ public final class LogRowCodec {
             if (p.nextToken() != JsonToken.START_ARRAY) {
                 throw refused(runId, text, "not an array of events", null);
             }
-            JsonToken t;
-            while ((t = p.nextToken()) == JsonToken.START_OBJECT) {
+            JsonToken t = p.nextToken();
+            if (t != null && t.isNumeric()) {
+                checkVersion(p, runId, text);
+                t = p.nextToken();
+            }
+            while (t == JsonToken.START_OBJECT) {
                 Event e = read(p, r);
                 out.add(e);
                 r.previousAt = e.at();
                 r.seq++;
+                t = p.nextToken();
             }
             if (t != JsonToken.END_ARRAY || p.nextToken() != null) {
                 throw refused(runId, text, "not an array of events", null);
@@ -171,6 +184,19 @@ public final class LogRowCodec {
             throw refused(runId, text, e.getMessage(), e);
         }
         return out;
+    }
+
+    /** A record's leading number, the version of its format: one this reads, or refused naming both. */
+    private static void checkVersion(JsonParser p, String runId, String text) throws IOException {
+        if (p.currentToken() != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.INT
+                || p.getIntValue() < 1) {
+            throw refused(runId, text, "it starts with " + p.getText() + ", which is no event format version", null);
+        }
+        int version = p.getIntValue();
+        if (version > EventFormat.VERSION) {
+            throw refused(runId, text, "event format version " + version + ", newer than this Worldflow reads (versions"
+                    + " up to " + EventFormat.VERSION + "): a newer release wrote it", null);
+        }
     }
 
     /**
