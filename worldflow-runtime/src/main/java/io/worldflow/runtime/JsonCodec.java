@@ -1,40 +1,21 @@
 package io.worldflow.runtime;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
-import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
-import com.fasterxml.jackson.databind.JsonDeserializer;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.JsonSerializer;
-import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.jsontype.NamedType;
-import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import io.worldflow.ErrorInfo;
 import io.worldflow.Payload;
 import io.worldflow.SerializationException;
 import io.worldflow.event.Event;
-import io.worldflow.runtime.internal.IsoInstants;
-import io.worldflow.runtime.internal.LogRowCodec;
+import io.worldflow.format.EventFormat;
 import io.worldflow.spi.EventCodec;
 
-import java.io.IOException;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * JSON for payloads (workflow inputs and results, step results, signals) and for events. Payloads go
- * through a user-replaceable {@link ObjectMapper}; events through a fixed one, so every world stores
+ * through a user-replaceable {@link ObjectMapper}; events through the fixed {@link EventFormat}, so every world stores
  * the same event format. A payload records a type descriptor taken from the value itself
  * ({@code java.util.List<com.acme.Label>}), so results decode on replay without a type token.
  */
@@ -56,52 +37,10 @@ public final class JsonCodec {
     private static final int MAX_RECORDED_TYPES = 4_096;
 
     private final ObjectMapper payloads;
-    private final ObjectMapper events;
-    private final ObjectWriter eventListWriter;
-    private final ObjectReader eventListReader;
-    private final LogRowCodec logRows;
+    private final EventFormat events = new EventFormat();
     private final int maxPayloadChars;
     /** Parsed type descriptors; a log names few types, and past this many the rest are parsed each time. */
     private final Map<String, JavaType> recordedTypes = new ConcurrentHashMap<>();
-    private final EventCodec eventCodec = new EventCodec() {
-        @Override
-        public String encode(Event event) {
-            return encodeEvent(event);
-        }
-
-        @Override
-        public Event decode(String json) {
-            return decodeEvent(json);
-        }
-
-        @Override
-        public String encodeAll(List<Event> list) {
-            return logRows.encode(list);
-        }
-
-        @Override
-        public List<Event> decodeAll(String runId, long firstSeq, String json) {
-            return logRows.decode(runId, firstSeq, json);
-        }
-
-        @Override
-        public String encodeError(ErrorInfo error) {
-            try {
-                return events.writeValueAsString(error);
-            } catch (JsonProcessingException e) {
-                throw new SerializationException("cannot serialize error " + error.type(), e);
-            }
-        }
-
-        @Override
-        public ErrorInfo decodeError(String json) {
-            try {
-                return events.readValue(json, ErrorInfo.class);
-            } catch (JsonProcessingException e) {
-                throw new SerializationException("cannot read a recorded error: " + e.getOriginalMessage(), e);
-            }
-        }
-    };
 
     public JsonCodec() {
         this(defaultPayloadMapper(), DEFAULT_MAX_PAYLOAD_CHARS);
@@ -113,11 +52,6 @@ public final class JsonCodec {
             throw new IllegalArgumentException("maxPayloadChars must be at least 16, was " + maxPayloadChars);
         }
         this.maxPayloadChars = maxPayloadChars;
-        this.events = eventMapper();
-        JavaType eventList = events.getTypeFactory().constructCollectionType(List.class, Event.class);
-        this.eventListWriter = events.writerFor(eventList);
-        this.eventListReader = events.readerFor(eventList);
-        this.logRows = new LogRowCodec(events);
     }
 
     /** The mapper used for payloads unless another is given: Java time as ISO strings, unknown properties ignored. */
@@ -132,7 +66,7 @@ public final class JsonCodec {
     }
 
     public EventCodec eventCodec() {
-        return eventCodec;
+        return events;
     }
 
     /** The payload mapper, for code that must read or write payload JSON directly. */
@@ -202,41 +136,20 @@ public final class JsonCodec {
     }
 
     public String encodeEvent(Event event) {
-        try {
-            return events.writeValueAsString(event);
-        } catch (JsonProcessingException e) {
-            throw new SerializationException("cannot serialize event " + event.type() + " #" + event.seq()
-                    + " of run " + event.runId(), e);
-        }
+        return events.encode(event);
     }
 
     public Event decodeEvent(String json) {
-        try {
-            Event event = events.readValue(json, Event.class);
-            if (event == null) {
-                throw new SerializationException("cannot read event " + abbreviate(json) + ": not an event", null);
-            }
-            return event;
-        } catch (JsonProcessingException e) {
-            throw new SerializationException("cannot read event " + abbreviate(json) + ": " + e.getOriginalMessage(), e);
-        }
+        return events.decode(json);
     }
 
     /** A whole timeline as one JSON array, the format saved histories use. */
     public String encodeEvents(List<Event> timeline) {
-        try {
-            return eventListWriter.withDefaultPrettyPrinter().writeValueAsString(timeline);
-        } catch (JsonProcessingException e) {
-            throw new SerializationException("cannot serialize a timeline of " + timeline.size() + " events", e);
-        }
+        return events.encodeTimeline(timeline);
     }
 
     public List<Event> decodeEvents(String json) {
-        try {
-            return eventListReader.readValue(json);
-        } catch (JsonProcessingException e) {
-            throw new SerializationException("cannot read a timeline: " + e.getOriginalMessage(), e);
-        }
+        return events.decodeTimeline(json);
     }
 
     /** An empty Optional is recorded as JSON null; it must decode to {@code Optional.empty()}, not null. */
@@ -247,10 +160,6 @@ public final class JsonCodec {
 
     private static String originalMessage(Exception e) {
         return e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
-    }
-
-    private static String abbreviate(String s) {
-        return s.length() <= 120 ? s : s.substring(0, 120) + "…";
     }
 
     /** A canonical type descriptor taken from the value, with element types of collections and maps. */
@@ -307,79 +216,5 @@ public final class JsonCodec {
      */
     private static JsonFactory sharedBufferFactory() {
         return JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build();
-    }
-
-    private static ObjectMapper eventMapper() {
-        SimpleModule module = new SimpleModule("worldflow-events");
-        module.addSerializer(Payload.class, new PayloadSerializer());
-        module.addDeserializer(Payload.class, new PayloadDeserializer());
-        module.addSerializer(Instant.class, new InstantSerializer());
-        module.addDeserializer(Instant.class, new InstantDeserializer());
-        ObjectMapper mapper = JsonMapper.builder(sharedBufferFactory())
-                .addModule(new JavaTimeModule())
-                .addModule(module)
-                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-                .disable(MapperFeature.AUTO_DETECT_IS_GETTERS)
-                .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
-                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-                // payload JSON is kept as written: 12.50 must not come back as 12.5
-                .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
-                .build();
-        mapper.addMixIn(Event.class, EventMixin.class);
-        for (Class<?> c : LogRowCodec.eventRecords()) {
-            mapper.registerSubtypes(new NamedType(c, c.getSimpleName()));
-        }
-        return mapper;
-    }
-
-    @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
-    private interface EventMixin {
-    }
-
-    /** {@code {"type": "<descriptor>", "value": <raw JSON>}}. */
-    private static final class PayloadSerializer extends JsonSerializer<Payload> {
-        @Override
-        public void serialize(Payload p, JsonGenerator gen, SerializerProvider serializers) throws IOException {
-            gen.writeStartObject();
-            if (p.type() != null) {
-                gen.writeStringField("type", p.type());
-            }
-            gen.writeFieldName("value");
-            gen.writeRawValue(p.json());
-            gen.writeEndObject();
-        }
-    }
-
-    /** An event's instant as {@link Instant#toString()} writes it (see {@link IsoInstants}). */
-    private static final class InstantSerializer extends JsonSerializer<Instant> {
-        @Override
-        public void serialize(Instant value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
-            gen.writeString(IsoInstants.format(value));
-        }
-    }
-
-    /** Reads the usual form directly; anything else goes to Jackson's own, which reads (or refuses) it as before. */
-    private static final class InstantDeserializer extends JsonDeserializer<Instant> {
-        @Override
-        public Instant deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-            if (p.hasToken(JsonToken.VALUE_STRING)) {
-                Instant fast = IsoInstants.tryParse(p.getText());
-                if (fast != null) {
-                    return fast;
-                }
-            }
-            return com.fasterxml.jackson.datatype.jsr310.deser.InstantDeserializer.INSTANT.deserialize(p, ctxt);
-        }
-    }
-
-    private static final class PayloadDeserializer extends JsonDeserializer<Payload> {
-        @Override
-        public Payload deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-            JsonNode node = p.readValueAsTree();
-            JsonNode type = node.get("type");
-            JsonNode value = node.get("value");
-            String json = value == null || value.isNull() ? "null" : value.toString();
-            return new Payload(json, type == null || type.isNull() ? null : type.asText());
-        }
     }
 }

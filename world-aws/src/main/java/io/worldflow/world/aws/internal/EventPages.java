@@ -18,11 +18,14 @@ import static io.worldflow.world.aws.internal.Attrs.n;
 import static io.worldflow.world.aws.internal.Attrs.s;
 
 /**
- * How an append's events are laid out in the events table: their JSON lines, joined by newlines, cut into
- * parts of at most {@value #PART_BYTES} bytes, one item per part, keyed ({@code run},
- * {@code <lastSeq>.<part>}). So one append is a handful of items whatever its number of events (the
- * transaction limit is 100 items), and an event larger than DynamoDB's 400 KB item limit spans several
+ * How an append's events are laid out in the events table: their log record ({@link EventCodec#encodeAll}, the form
+ * the SQL worlds store, with its format version), cut into parts of at most {@value #PART_BYTES} bytes, one item per
+ * part, keyed ({@code run}, {@code <lastSeq>.<part>}). So one append is a handful of items whatever its number of
+ * events (the transaction limit is 100 items), and an event larger than DynamoDB's 400 KB item limit spans several
  * parts. A query for keys from {@code <fromSeq>} on returns exactly the appends holding seq ≥ fromSeq.
+ *
+ * <p>Items written before the log record was used here hold each event's own JSON object ({@link EventCodec#encode}),
+ * one per line: their text begins with an object where a log record begins with an array, and they read as they did.
  */
 final class EventPages {
 
@@ -46,19 +49,7 @@ final class EventPages {
         if (events.isEmpty()) {
             return List.of();
         }
-        StringBuilder text = new StringBuilder();
-        for (Event e : events) {
-            String json = codec.encode(e);
-            if (json.indexOf('\n') >= 0) {
-                throw new IllegalStateException("the event codec wrote a line break into event " + e.seq()
-                        + " of run " + runId + "; events must encode to one line");
-            }
-            if (!text.isEmpty()) {
-                text.append('\n');
-            }
-            text.append(json);
-        }
-        byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = codec.encodeAll(events).getBytes(StandardCharsets.UTF_8);
         if (bytes.length > MAX_APPEND_BYTES) {
             throw new PayloadTooLargeException("an append of " + events.size() + " event(s) to run " + runId
                     + " (seq " + events.getFirst().seq() + ".." + events.getLast().seq() + ")", bytes.length,
@@ -124,6 +115,9 @@ final class EventPages {
             pending.reset();
             partsSeen = 0;
             pendingLast = -1;
+            if (!text.startsWith("{")) {
+                return codec.decodeAll(item.get(RUN).s(), Long.parseLong(item.get(FIRST).n()), text);
+            }
             List<Event> out = new ArrayList<>();
             for (String line : text.split("\n")) {
                 out.add(codec.decode(line));

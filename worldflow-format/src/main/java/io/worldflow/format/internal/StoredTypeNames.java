@@ -1,4 +1,4 @@
-package io.worldflow.runtime.internal;
+package io.worldflow.format.internal;
 
 import java.util.HashMap;
 import java.util.List;
@@ -39,7 +39,7 @@ final class StoredTypeNames {
     private StoredTypeNames() {
     }
 
-    /** The stored form of a type name such as {@link io.worldflow.runtime.JsonCodec} records. */
+    /** The stored form of a payload's type name ({@link io.worldflow.Payload#type()}). */
     static String shorten(String type) {
         return cached(SHORTENED, type, true);
     }

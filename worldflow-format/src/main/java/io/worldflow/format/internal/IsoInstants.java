@@ -1,4 +1,4 @@
-package io.worldflow.runtime.internal;
+package io.worldflow.format.internal;
 
 import java.time.Instant;
 import java.time.LocalDate;
@@ -9,7 +9,7 @@ import java.time.LocalDate;
  * path: years 0000–9999 are written and read directly, anything else goes through {@link Instant#toString()} and
  * {@link Instant#parse}. A replay reads an instant per event, so this is on the hot path.
  */
-public final class IsoInstants {
+final class IsoInstants {
 
     private static final int SECONDS_PER_DAY = 86_400;
 
@@ -17,7 +17,7 @@ public final class IsoInstants {
     }
 
     /** Exactly {@code instant.toString()}. */
-    public static String format(Instant instant) {
+    static String format(Instant instant) {
         long seconds = instant.getEpochSecond();
         long day = Math.floorDiv(seconds, SECONDS_PER_DAY);
         int secondOfDay = (int) Math.floorMod(seconds, SECONDS_PER_DAY);
@@ -54,7 +54,7 @@ public final class IsoInstants {
      * The instant of {@code yyyy-MM-ddTHH:mm:ss[.f{1,9}]Z}, as {@link Instant#parse} reads it; null for any other
      * text, which the caller leaves to the general parser (other forms, and errors, are its business).
      */
-    public static Instant tryParse(String s) {
+    static Instant tryParse(String s) {
         int n = s.length();
         if (n < 20 || n > 30 || s.charAt(4) != '-' || s.charAt(7) != '-' || s.charAt(10) != 'T'
                 || s.charAt(13) != ':' || s.charAt(16) != ':' || s.charAt(n - 1) != 'Z') {

@@ -1,4 +1,4 @@
-package io.worldflow.runtime.internal;
+package io.worldflow.format.internal;
 
 import org.junit.jupiter.api.Test;
 

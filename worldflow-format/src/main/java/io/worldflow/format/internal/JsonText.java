@@ -1,4 +1,4 @@
-package io.worldflow.runtime.internal;
+package io.worldflow.format.internal;
 
 /** JSON string literals written into a builder: quote, backslash and control characters escaped, as JSON requires. */
 final class JsonText {

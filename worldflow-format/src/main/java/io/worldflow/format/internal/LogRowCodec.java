@@ -1,4 +1,4 @@
-package io.worldflow.runtime.internal;
+package io.worldflow.format.internal;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonFactory;
@@ -15,6 +15,7 @@ import io.worldflow.ErrorInfo;
 import io.worldflow.Payload;
 import io.worldflow.SerializationException;
 import io.worldflow.event.Event;
+import io.worldflow.format.EventFormat;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -22,24 +23,29 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The events of one append as a world stores them: one compact JSON array whose objects leave out
  * {@code runId} and {@code seq}, which the stored record already holds (its run, its first seq), properties
- * that are null, and an {@code attempt} of 1 (the first). The first event's {@code at} is a number of nanoseconds
+ * that are null, and numbers equal to the value their field declares it leaves out ({@link StoredEvents}: an
+ * {@code attempt} of 1, the first; a count of 0). The first event's {@code at} is a number of nanoseconds
  * since the epoch, each later one's the number of nanoseconds after the previous one's ({@code "at":2694}, not
  * {@code "at":"2026-11-22T08:36:33.288248944Z"}): the events of one append are microseconds apart, and the time of
  * each is the larger part of a small event. A payload's type names the common types of {@code java.lang} and
  * {@code java.util} by their simple names ({@link StoredTypeNames}). On reading, each object gets its run and seq
- * from the record, its {@code at} as an instant, and an attempt of 1 when it has none; an object that still
- * carries its run and seq (written before they were left out) must agree with the record, and an {@code at} may
- * be text in any object (written before the numbers).
+ * from the record, its {@code at} as an instant, and for each number it lacks the value its field leaves out; an
+ * object that still carries its run and seq (written before they were left out) must agree with the record, and an
+ * {@code at} may be text in any object (written before the numbers).
+ *
+ * <p>The form has a version ({@link EventFormat#VERSION}). Version 1, this one, is a bare array of objects; a
+ * later version is written with its number first ({@code [2,{…},{…}]}), and a reader refuses a number above the
+ * newest it knows with a {@link SerializationException} naming both, instead of misreading the record. A leading 1
+ * is read as version 1.
  *
  * <p>Every world writes and reads these on each step, so they are written as text and read token by token along
  * the events' {@link EventShape shapes}, not through the object mapper: each object is {@code type} and then the
- * record's components in their order, the form {@link io.worldflow.runtime.JsonCodec#encodeEvent} gives a
- * single event. Errors, which are rare, go through the mapper.
+ * record's components in their order, the form {@link EventFormat#encode} gives a single event. Errors, which are
+ * rare, go through the mapper.
  */
 public final class LogRowCodec {
 
@@ -60,11 +66,6 @@ public final class LogRowCodec {
         this.errorReader = mapper.readerFor(ErrorInfo.class);
     }
 
-    /** Every record type that implements {@link Event}, found from the sealed hierarchy. */
-    public static Set<Class<?>> eventRecords() {
-        return EventShape.records();
-    }
-
     /**
      * @throws IllegalArgumentException when the events are not of one run with consecutive seq, which the
      *                                  stored form could not give back
@@ -82,6 +83,8 @@ public final class LogRowCodec {
             }
         }
         StringBuilder out = new StringBuilder(64 + 160 * events.size());
+        // version 1 without its number, as every release has written it, so that a release that knows no
+        // version numbers still reads what this one writes (a rolling deploy, a rollback)
         out.append('[');
         Instant previous = null;
         for (Event event : events) {
@@ -103,7 +106,7 @@ public final class LogRowCodec {
         out.append("{\"type\":\"").append(shape.type()).append('"');
         for (EventShape.Component c : shape.stored()) {
             Object value = c.get(event);
-            if (value == null || c.kind() == EventShape.Kind.INT && (int) value == c.absentInt()) {
+            if (c.leftOut(value)) {
                 continue;
             }
             out.append(",\"").append(c.name()).append("\":");
@@ -160,12 +163,17 @@ public final class LogRowCodec {
             if (p.nextToken() != JsonToken.START_ARRAY) {
                 throw refused(runId, text, "not an array of events", null);
             }
-            JsonToken t;
-            while ((t = p.nextToken()) == JsonToken.START_OBJECT) {
+            JsonToken t = p.nextToken();
+            if (t != null && t.isNumeric()) {
+                checkVersion(p, runId, text);
+                t = p.nextToken();
+            }
+            while (t == JsonToken.START_OBJECT) {
                 Event e = read(p, r);
                 out.add(e);
                 r.previousAt = e.at();
                 r.seq++;
+                t = p.nextToken();
             }
             if (t != JsonToken.END_ARRAY || p.nextToken() != null) {
                 throw refused(runId, text, "not an array of events", null);
@@ -176,6 +184,19 @@ public final class LogRowCodec {
             throw refused(runId, text, e.getMessage(), e);
         }
         return out;
+    }
+
+    /** A record's leading number, the version of its format: one this reads, or refused naming both. */
+    private static void checkVersion(JsonParser p, String runId, String text) throws IOException {
+        if (p.currentToken() != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.INT
+                || p.getIntValue() < 1) {
+            throw refused(runId, text, "it starts with " + p.getText() + ", which is no event format version", null);
+        }
+        int version = p.getIntValue();
+        if (version > EventFormat.VERSION) {
+            throw refused(runId, text, "event format version " + version + ", newer than this Worldflow reads (versions"
+                    + " up to " + EventFormat.VERSION + "): a newer release wrote it", null);
+        }
     }
 
     /**
