@@ -6,15 +6,23 @@ import io.worldflow.RunStateException;
 import io.worldflow.RunStatus;
 import io.worldflow.event.Event;
 import io.worldflow.event.WorkflowRetried;
+import io.worldflow.spi.Append;
+import io.worldflow.spi.AppendResult;
+import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.EventLog;
+import io.worldflow.spi.LoadedRun;
+import io.worldflow.spi.NewRun;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -70,6 +78,49 @@ public abstract class JdbcEventLog implements EventLog {
                         + " IS NOT NULL AND :fromSeq = 0 UNION ALL " + logRows + " ORDER BY 1");
         this.exists = Sql.of("SELECT 1 FROM " + runs + " WHERE run_id = :runId");
     }
+
+    @Override
+    public final CreateResult create(NewRun run) {
+        Objects.requireNonNull(run, "run");
+        return create(run, codec.encodeAll(List.of(run.startedEvent())), null, null);
+    }
+
+    /**
+     * Creates the run; when it is new and due by now, its first turn is leased to {@code workerId} for
+     * {@code leaseFor} in the same write ({@link io.worldflow.spi.WorkerAccess#createLeased}).
+     */
+    public final CreateResult createLeased(NewRun run, String workerId, Duration leaseFor) {
+        Objects.requireNonNull(run, "run");
+        Objects.requireNonNull(workerId, "workerId");
+        JdbcTaskQueue.requirePositive(leaseFor);
+        return create(run, codec.encodeAll(List.of(run.startedEvent())), workerId, leaseFor);
+    }
+
+    /**
+     * Creates the run with its first record {@code events}; with {@code leaseTo} not null, a new run due by now has
+     * its first turn leased to that worker for {@code leaseFor}, and nobody else is woken for it.
+     */
+    protected abstract CreateResult create(NewRun run, String events, String leaseTo, Duration leaseFor);
+
+    @Override
+    public final List<AppendResult> append(List<Append> appends) {
+        if (appends.isEmpty()) {
+            return List.of();
+        }
+        String first = Failures.run(appends.getFirst().runId());
+        String subject = appends.size() == 1 ? first : appends.size() + " runs (first " + first + ")";
+        return append(EncodedAppend.of(codec, appends), subject);
+    }
+
+    /**
+     * Writes the appends, encoded before the write begins, in order; one result per append.
+     *
+     * @param subject the runs concerned, for error messages
+     */
+    protected abstract List<AppendResult> append(List<EncodedAppend> appends, String subject);
+
+    /** Runs with their whole logs, read together ({@link io.worldflow.spi.WorkerAccess#load}). */
+    public abstract Map<String, LoadedRun> load(Collection<String> runIds);
 
     @Override
     public void requestCancel(String runId, String reason) {

@@ -2,8 +2,6 @@ package io.worldflow.world.local;
 
 import io.worldflow.RunInfo;
 import io.worldflow.event.Event;
-import io.worldflow.event.WorkflowStarted;
-import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventCodec;
@@ -30,7 +28,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.List;
-import java.util.Objects;
 
 /** Runs and their event logs in the {@code runs} and {@code event_log} tables. */
 final class LocalEventLog extends JdbcEventLog {
@@ -50,18 +47,7 @@ final class LocalEventLog extends JdbcEventLog {
     }
 
     @Override
-    public CreateResult create(NewRun run) {
-        return create(run, null, null);
-    }
-
-    /**
-     * Creates the run; when {@code leaseTo} is not null and the run is new and due by now, its first turn is
-     * leased to that worker for {@code leaseFor} in the same transaction.
-     */
-    CreateResult create(NewRun run, String leaseTo, Duration leaseFor) {
-        Objects.requireNonNull(run, "run");
-        WorkflowStarted started = run.startedEvent();
-        String events = codec.encodeAll(List.of(started));
+    protected CreateResult create(NewRun run, String events, String leaseTo, Duration leaseFor) {
         return db.write("create", Failures.run(run.runId()), tx -> {
             PreparedStatement insert = tx.prepare(INSERT_RUN);
             insert.setString(1, run.runId());
@@ -92,18 +78,13 @@ final class LocalEventLog extends JdbcEventLog {
     }
 
     @Override
-    public List<AppendResult> append(List<Append> appends) {
-        if (appends.isEmpty()) {
-            return List.of();
-        }
-        List<EncodedAppend> encoded = EncodedAppend.of(codec, appends);
-        String first = Failures.run(appends.getFirst().runId());
-        String subject = appends.size() == 1 ? first : appends.size() + " runs (first " + first + ")";
+    protected List<AppendResult> append(List<EncodedAppend> encoded, String subject) {
         return db.write("append", subject, tx -> batch.apply(tx, encoded, clock.instant()));
     }
 
-    /** Runs with their whole logs, read in one transaction, {@value #LOAD_CHUNK} runs per statement. */
-    Map<String, LoadedRun> load(Collection<String> runIds) {
+    /** Read in one transaction, {@value #LOAD_CHUNK} runs per statement. */
+    @Override
+    public Map<String, LoadedRun> load(Collection<String> runIds) {
         List<String> ids = List.copyOf(new LinkedHashSet<>(runIds));
         if (ids.isEmpty()) {
             return Map.of();

@@ -20,7 +20,6 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
-import java.util.Objects;
 
 /** The local world: every facet over one {@link Database}. */
 final class LocalWorld implements World {
@@ -115,9 +114,7 @@ final class LocalWorld implements World {
 
         @Override
         public CreateResult createLeased(NewRun run, String workerId, Duration leaseFor) {
-            Objects.requireNonNull(workerId, "workerId");
-            LocalTaskQueue.requirePositive(leaseFor);
-            return world.eventLog.create(run, workerId, leaseFor);
+            return world.eventLog.createLeased(run, workerId, leaseFor);
         }
 
         /** SQLite runs in this process: the thread that waits for an append may as well make it. */

@@ -3,8 +3,6 @@ package io.worldflow.world.postgres;
 import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
 import io.worldflow.event.Event;
-import io.worldflow.event.WorkflowStarted;
-import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventCodec;
@@ -32,7 +30,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.List;
-import java.util.Objects;
 
 import static org.jooq.impl.DSL.with;
 
@@ -97,19 +94,9 @@ final class PgEventLog extends JdbcEventLog {
                 SELECT pg_notify(:channel, :due) FROM created""")));
     }
 
+    /** In one statement, which notifies nobody when it leases the turn. */
     @Override
-    public CreateResult create(NewRun run) {
-        return create(run, null, null);
-    }
-
-    /**
-     * Creates the run; when {@code leaseTo} is not null and the run is new and due by now, its first turn is
-     * leased to that worker for {@code leaseFor} in the same statement, which then notifies nobody.
-     */
-    CreateResult create(NewRun run, String leaseTo, Duration leaseFor) {
-        Objects.requireNonNull(run, "run");
-        WorkflowStarted started = run.startedEvent();
-        String events = codec.encodeAll(List.of(started));
+    protected CreateResult create(NewRun run, String events, String leaseTo, Duration leaseFor) {
         Instant now = clock.instant();
         boolean leased = leaseTo != null && !run.availableAt().isAfter(now);
         Instant expires = leased ? Micros.truncate(now.plus(leaseFor)) : null;
@@ -148,21 +135,16 @@ final class PgEventLog extends JdbcEventLog {
     }
 
     @Override
-    public List<AppendResult> append(List<Append> appends) {
-        if (appends.isEmpty()) {
-            return List.of();
-        }
-        List<EncodedAppend> encoded = EncodedAppend.of(codec, appends);
-        String first = Failures.run(appends.getFirst().runId());
-        String subject = appends.size() == 1 ? first : appends.size() + " runs (first " + first + ")";
+    protected List<AppendResult> append(List<EncodedAppend> encoded, String subject) {
         if (AppendStatement.fits(encoded)) {
             return database.autocommit("append", subject, tx -> oneStatement.apply(tx, encoded, clock.instant()));
         }
         return db.write("append", subject, tx -> batch.apply(tx, encoded, clock.instant()));
     }
 
-    /** Runs with their whole logs: two statements in one read-only transaction, however many runs. */
-    Map<String, LoadedRun> load(Collection<String> runIds) {
+    /** Two statements in one read-only transaction, however many runs. */
+    @Override
+    public Map<String, LoadedRun> load(Collection<String> runIds) {
         String[] ids = new LinkedHashSet<>(runIds).toArray(String[]::new);
         if (ids.length == 0) {
             return Map.of();

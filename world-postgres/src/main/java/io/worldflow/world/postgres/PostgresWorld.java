@@ -23,7 +23,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /** The Postgres world: every facet over one {@link Database}, with wake-ups by LISTEN/NOTIFY. */
@@ -142,9 +141,7 @@ final class PostgresWorld implements World {
         /** One statement creates the run and leases its first turn, without a NOTIFY. */
         @Override
         public CreateResult createLeased(NewRun run, String workerId, Duration leaseFor) {
-            Objects.requireNonNull(workerId, "workerId");
-            PgTaskQueue.requirePositive(leaseFor);
-            return eventLog.create(run, workerId, leaseFor);
+            return eventLog.createLeased(run, workerId, leaseFor);
         }
 
         @Override
