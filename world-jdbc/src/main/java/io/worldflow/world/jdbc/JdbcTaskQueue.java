@@ -42,19 +42,23 @@ public abstract class JdbcTaskQueue implements TaskQueue {
         });
     }
 
-    /**
-     * A lease with what orders it among the others of one call: highest priority first, then earliest due, then
-     * run id. A statement's {@code RETURNING} gives rows in no particular order, so a world sorts what it leased.
-     */
-    public record Leased(Lease lease, int priority, long availableAt) {
+    /** A turn with what orders it for leasing: highest priority first, then earliest due, then run id. */
+    public record Turn(String runId, int priority, long availableAt) {
 
-        public static final Comparator<Leased> ORDER = Comparator.comparingInt(Leased::priority).reversed()
-                .thenComparingLong(Leased::availableAt)
-                .thenComparing(l -> l.lease().runId());
+        public static final Comparator<Turn> ORDER = Comparator.comparingInt(Turn::priority).reversed()
+                .thenComparingLong(Turn::availableAt)
+                .thenComparing(Turn::runId);
+    }
 
-        /** The leases in leasing order. */
+    /** A lease and its turn. */
+    public record Leased(Lease lease, Turn turn) {
+
+        /**
+         * The leases in leasing order: a statement's {@code RETURNING} gives rows in no particular order, so a world
+         * sorts what it leased.
+         */
         public static List<Lease> inOrder(List<Leased> leased) {
-            return leased.stream().sorted(ORDER).map(Leased::lease).toList();
+            return leased.stream().sorted(Comparator.comparing(Leased::turn, Turn.ORDER)).map(Leased::lease).toList();
         }
     }
 

@@ -122,6 +122,17 @@ public final class Sql {
             return ps.executeUpdate();
         }
 
+        /** Adds the parameters set to the batch; the next row's are set afresh. */
+        public void addBatch() throws SQLException {
+            checkBound();
+            ps.addBatch();
+            bound.clear();
+        }
+
+        public int[] executeBatch() throws SQLException {
+            return ps.executeBatch();
+        }
+
         /** Closes the statement, unless its connection keeps it for the next call. */
         @Override
         public void close() throws SQLException {

@@ -2,11 +2,11 @@ package io.worldflow.world.local;
 
 import io.worldflow.Payload;
 import io.worldflow.RunStatus;
-import io.worldflow.event.Event;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.Micros;
+import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.Tx;
 import io.worldflow.world.jdbc.RunRows;
 
@@ -34,12 +34,13 @@ final class AppendBatch {
 
     private static final String STATES = "SELECT run_id, status, log_length, cancel_requested FROM runs WHERE run_id IN ("
             + String.join(", ", Collections.nCopies(CHUNK, "?")) + ")";
-    static final String INSERT_LOG_ROW = "INSERT INTO event_log (run_id, seq, last_seq, events) VALUES (?, ?, ?, ?)";
-    private static final String UPDATE_RUN = """
-            UPDATE runs SET status = ?, log_length = ?, updated_at = ?, output_json = ?, output_type = ?, error = ?,
-                held = NULL, held_since = NULL
-            WHERE run_id = ?""";
-    private static final String CONSUME_SIGNAL = "DELETE FROM signals WHERE id = ? AND run_id = ?";
+    private static final Sql INSERT_LOG_ROW = Sql.of("""
+            INSERT INTO event_log (run_id, seq, last_seq, events) VALUES (:runId, :seq, :lastSeq, :events)""");
+    private static final Sql UPDATE_RUN = Sql.of("""
+            UPDATE runs SET status = :status, log_length = :length, updated_at = :at, output_json = :output,
+                output_type = :outputType, error = :error, held = NULL, held_since = NULL
+            WHERE run_id = :runId""");
+    private static final Sql CONSUME_SIGNAL = Sql.of("DELETE FROM signals WHERE id = :id AND run_id = :runId");
 
     /** What the batch knows of a run, kept current as its appends go through. */
     private static final class RunState {
@@ -55,74 +56,55 @@ final class AppendBatch {
      */
     List<AppendResult> apply(Tx tx, List<EncodedAppend> appends, Instant now) throws SQLException {
         Map<String, RunState> states = loadStates(tx, appends);
-        PreparedStatement log = tx.prepare(INSERT_LOG_ROW);
-        PreparedStatement runs = tx.prepare(UPDATE_RUN);
-        PreparedStatement signals = tx.prepare(CONSUME_SIGNAL);
         int signalCount = 0;
         int logRows = 0;
         List<AppendResult> results = new ArrayList<>(appends.size());
-        for (EncodedAppend encoded : appends) {
-            Append a = encoded.append();
-            RunState state = states.get(a.runId());
-            if (state == null) {
-                results.add(AppendResult.missing());
-                continue;
+        try (Sql.Call log = tx.call(INSERT_LOG_ROW); Sql.Call runs = tx.call(UPDATE_RUN);
+             Sql.Call signals = tx.call(CONSUME_SIGNAL)) {
+            for (EncodedAppend encoded : appends) {
+                Append a = encoded.append();
+                RunState state = states.get(a.runId());
+                if (state == null) {
+                    results.add(AppendResult.missing());
+                    continue;
+                }
+                if (state.logLength != a.expectedSeq() || state.status.isTerminal()) {
+                    results.add(new AppendResult(false, state.logLength, state.cancelRequested));
+                    continue;
+                }
+                if (encoded.events() != null) {
+                    log.set("runId", a.runId()).set("seq", a.expectedSeq()).set("lastSeq", a.nextSeq() - 1)
+                            .set("events", encoded.events()).addBatch();
+                    logRows++;
+                }
+                Payload output = a.output();
+                runs.set("status", a.status().name()).set("length", a.nextSeq())
+                        .set("at", Micros.of(a.events().isEmpty() ? now : a.lastAt()))
+                        .set("output", output == null ? null : output.json())
+                        .set("outputType", output == null ? null : output.type())
+                        .set("error", encoded.error()).set("runId", a.runId()).addBatch();
+                for (Long id : a.consumedSignals()) {
+                    signals.set("id", id).set("runId", a.runId()).addBatch();
+                    signalCount++;
+                }
+                if (a.status().isTerminal()) {
+                    TaskRows.delete(tx, a.runId());
+                } else if (a.turnEnd() != null) {
+                    TaskRows.complete(tx, a.turnEnd().lease(), a.turnEnd().wakeAt());
+                }
+                state.logLength = a.nextSeq();
+                state.status = a.status();
+                results.add(new AppendResult(true, state.logLength, state.cancelRequested));
             }
-            if (state.logLength != a.expectedSeq() || state.status.isTerminal()) {
-                results.add(new AppendResult(false, state.logLength, state.cancelRequested));
-                continue;
+            if (logRows > 0) {
+                log.executeBatch();
             }
-            if (encoded.events() != null) {
-                bindLogRow(log, a.runId(), a.expectedSeq(), a.nextSeq() - 1, encoded.events());
-                log.addBatch();
-                logRows++;
+            runs.executeBatch();
+            if (signalCount > 0) {
+                signals.executeBatch();
             }
-            addRunUpdate(runs, a, encoded.error(), now);
-            for (Long id : a.consumedSignals()) {
-                signals.setLong(1, id);
-                signals.setString(2, a.runId());
-                signals.addBatch();
-                signalCount++;
-            }
-            if (a.status().isTerminal()) {
-                TaskRows.delete(tx, a.runId());
-            } else if (a.turnEnd() != null) {
-                TaskRows.complete(tx, a.turnEnd().lease(), a.turnEnd().wakeAt());
-            }
-            state.logLength = a.nextSeq();
-            state.status = a.status();
-            results.add(new AppendResult(true, state.logLength, state.cancelRequested));
-        }
-        if (logRows > 0) {
-            log.executeBatch();
-        }
-        runs.executeBatch();
-        if (signalCount > 0) {
-            signals.executeBatch();
         }
         return results;
-    }
-
-    /** Binds {@link #INSERT_LOG_ROW}: the events {@code seq} … {@code lastSeq} of one append, as one JSON array. */
-    static void bindLogRow(PreparedStatement ps, String runId, long seq, long lastSeq, String events)
-            throws SQLException {
-        ps.setString(1, runId);
-        ps.setLong(2, seq);
-        ps.setLong(3, lastSeq);
-        ps.setString(4, events);
-    }
-
-    private static void addRunUpdate(PreparedStatement ps, Append a, String errorJson, Instant now)
-            throws SQLException {
-        Payload output = a.output();
-        ps.setString(1, a.status().name());
-        ps.setLong(2, a.nextSeq());
-        ps.setLong(3, Micros.of(a.events().isEmpty() ? now : a.lastAt()));
-        ps.setString(4, output == null ? null : output.json());
-        ps.setString(5, output == null ? null : output.type());
-        ps.setString(6, errorJson);
-        ps.setString(7, a.runId());
-        ps.addBatch();
     }
 
     /** The state of every run the batch touches, read {@value #CHUNK} ids per query. */

@@ -13,6 +13,7 @@ import io.worldflow.world.jdbc.JdbcEventLog;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.Micros;
 import io.worldflow.world.jdbc.RunRows;
+import io.worldflow.world.jdbc.Sql;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -34,11 +35,12 @@ final class LocalEventLog extends JdbcEventLog {
 
     static final int LOAD_CHUNK = 200;
 
-    private static final String INSERT_RUN = """
+    private static final Sql INSERT_RUN = Sql.of("""
             INSERT INTO runs (run_id, workflow, status, input_json, input_type, created_at, updated_at, available_at,
                               deadline, queue, priority, log_length)
-            VALUES (?, ?, 'PENDING', ?, ?, ?, ?, ?, ?, ?, ?, 1)
-            ON CONFLICT (run_id) DO NOTHING""";
+            VALUES (:runId, :workflow, 'PENDING', :inputJson, :inputType, :createdAt, :createdAt, :availableAt,
+                    :deadline, :queue, :priority, 1)
+            ON CONFLICT (run_id) DO NOTHING""");
 
     private final AppendBatch batch = new AppendBatch();
 
@@ -49,18 +51,14 @@ final class LocalEventLog extends JdbcEventLog {
     @Override
     protected CreateResult create(NewRun run, String events, String leaseTo, Duration leaseFor) {
         return db.write("create", Failures.run(run.runId()), tx -> {
-            PreparedStatement insert = tx.prepare(INSERT_RUN);
-            insert.setString(1, run.runId());
-            insert.setString(2, run.workflow());
-            insert.setString(3, run.input().json());
-            insert.setString(4, run.input().type());
-            Micros.bind(insert, 5, run.createdAt());
-            Micros.bind(insert, 6, run.createdAt());
-            Micros.bind(insert, 7, run.availableAt());
-            Micros.bind(insert, 8, run.deadline());
-            insert.setString(9, run.queue());
-            insert.setInt(10, run.priority());
-            boolean created = insert.executeUpdate() > 0;
+            boolean created;
+            try (Sql.Call call = tx.call(INSERT_RUN).set("runId", run.runId()).set("workflow", run.workflow())
+                    .set("inputJson", run.input().json()).set("inputType", run.input().type())
+                    .set("createdAt", Micros.of(run.createdAt())).set("availableAt", Micros.of(run.availableAt()))
+                    .set("deadline", Micros.orNull(run.deadline())).set("queue", run.queue())
+                    .set("priority", run.priority())) {
+                created = call.update() > 0;
+            }
             Lease lease = null;
             if (created) {
                 insertLogRow(tx, run.runId(), 0, 0, events);

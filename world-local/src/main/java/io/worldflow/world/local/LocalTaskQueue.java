@@ -5,16 +5,15 @@ import io.worldflow.spi.Lease;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.JdbcTaskQueue;
 import io.worldflow.world.jdbc.Micros;
+import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.Tx;
 
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -24,50 +23,46 @@ import java.util.function.Consumer;
 /** Turns in the {@code tasks} table, leased in write transactions; wake-ups pushed in process. */
 final class LocalTaskQueue extends JdbcTaskQueue {
 
-    /**
-     * The next priority level below ?2 that has an unleased turn in queue ?1: one step down the
-     * {@code tasks_fresh} index.
-     */
-    private static final String NEXT_LEVEL = """
+    /** The next priority level below {@code :below} that has an unleased turn: one step down {@code tasks_fresh}. */
+    private static final Sql NEXT_LEVEL = Sql.of("""
             SELECT priority FROM tasks INDEXED BY tasks_fresh
-            WHERE queue = ?1 AND lease_expires IS NULL AND priority < ?2
-            ORDER BY priority DESC LIMIT 1""";
-    /** The earliest ?4 unleased turns of queue ?1 at priority ?2 due by ?3, in leasing order. */
-    private static final String FRESH = """
+            WHERE queue = :queue AND lease_expires IS NULL AND priority < :below
+            ORDER BY priority DESC LIMIT 1""");
+    /** The earliest unleased turns of a queue at one priority, due by {@code :dueBy}, in leasing order. */
+    private static final Sql FRESH = Sql.of("""
             SELECT run_id, priority, available_at FROM tasks INDEXED BY tasks_fresh
-            WHERE queue = ?1 AND lease_expires IS NULL AND priority = ?2 AND available_at <= ?3
-            ORDER BY available_at, run_id LIMIT ?4""";
-    /** The best ?4 turns of queue ?1 whose lease lapsed by ?2 and that are due by ?3 (few: turns in flight). */
-    private static final String LAPSED = """
+            WHERE queue = :queue AND lease_expires IS NULL AND priority = :priority AND available_at <= :dueBy
+            ORDER BY available_at, run_id LIMIT :max""");
+    /** The best turns of a queue whose lease lapsed and that are due (few: turns in flight). */
+    private static final Sql LAPSED = Sql.of("""
             SELECT run_id, priority, available_at FROM tasks
-            WHERE queue = ?1 AND lease_expires IS NOT NULL AND lease_expires <= ?2 AND available_at <= ?3
-            ORDER BY priority DESC, available_at, run_id LIMIT ?4""";
+            WHERE queue = :queue AND lease_expires IS NOT NULL AND lease_expires <= :now AND available_at <= :dueBy
+            ORDER BY priority DESC, available_at, run_id LIMIT :max""");
     /**
-     * Leases the chosen rows: ?1 owner, ?2 lease expiry, ?3 now, then the run ids. A turn requested before now
-     * is covered by the new lease; one requested for later is kept.
+     * Leases the chosen rows ({@code %s}: their ids). A turn requested before now is covered by the new lease; one
+     * requested for later is kept.
      */
     private static final String CLAIM = """
             UPDATE tasks SET
-                lease_token = lower(hex(randomblob(16))), lease_owner = ?1, lease_expires = ?2,
+                lease_token = lower(hex(randomblob(16))), lease_owner = :owner, lease_expires = :expires,
                 deliveries = deliveries + 1,
-                requested_at = CASE WHEN requested_at <= ?3 THEN NULL ELSE requested_at END
+                requested_at = CASE WHEN requested_at <= :now THEN NULL ELSE requested_at END
             WHERE run_id IN (%s)
             RETURNING run_id, lease_token, queue, lease_expires, deliveries, priority, available_at""";
-    /** Leasing order: highest priority first, then earliest due, then run id. */
-    private static final Comparator<Candidate> LEASING_ORDER = Comparator.comparingInt(Candidate::priority).reversed()
-            .thenComparingLong(Candidate::availableAt)
-            .thenComparing(Candidate::runId);
-    private static final String EXTEND = """
-            UPDATE tasks SET lease_expires = ? WHERE run_id = ? AND lease_token = ?
-            RETURNING queue, deliveries""";
-    private static final String RELEASE = """
-            UPDATE tasks SET available_at = ?, requested_at = NULL, lease_token = NULL, lease_owner = NULL,
+    private static final Sql EXTEND = Sql.of("""
+            UPDATE tasks SET lease_expires = :expires WHERE run_id = :runId AND lease_token = :token
+            RETURNING queue, deliveries""");
+    private static final Sql RELEASE = Sql.of("""
+            UPDATE tasks SET available_at = :now, requested_at = NULL, lease_token = NULL, lease_owner = NULL,
                 lease_expires = NULL
-            WHERE run_id = ? AND lease_token = ?""";
-    private static final String NEXT_UNLEASED = """
-            SELECT available_at FROM tasks WHERE queue = ? AND lease_expires IS NULL ORDER BY available_at LIMIT 1""";
-    private static final String NEXT_LEASED = """
-            SELECT MIN(MAX(available_at, lease_expires)) FROM tasks WHERE queue = ? AND lease_expires IS NOT NULL""";
+            WHERE run_id = :runId AND lease_token = :token""");
+    /** A queue's earliest unleased turn, and its earliest leased one, due again when its lease expires. */
+    private static final Sql NEXT_DUE = Sql.of("""
+            SELECT MIN(
+                COALESCE((SELECT available_at FROM tasks WHERE queue = :queue AND lease_expires IS NULL
+                          ORDER BY available_at LIMIT 1), 9223372036854775807),
+                COALESCE((SELECT MIN(MAX(available_at, lease_expires)) FROM tasks
+                          WHERE queue = :queue AND lease_expires IS NOT NULL), 9223372036854775807))""");
 
     private final Database database;
     private final DueNotifier notifier;
@@ -88,31 +83,33 @@ final class LocalTaskQueue extends JdbcTaskQueue {
         }
         List<Leased> leased = database.writeLease("lease", null, tx -> {
             Instant now = clock.instant();
-            long nowMicros = Micros.of(now);
             long dueBy = Micros.of(now.plus(lookahead));
-            List<Candidate> candidates = new ArrayList<>();
+            List<Turn> candidates = new ArrayList<>();
             for (String queue : queues) {
                 fresh(tx, queue, dueBy, max, candidates);
-                lapsed(tx, queue, nowMicros, dueBy, max, candidates);
+                candidates(tx.call(LAPSED).set("queue", queue).set("now", Micros.of(now)).set("dueBy", dueBy)
+                        .set("max", max), candidates);
             }
             if (candidates.isEmpty()) {
                 return List.of();
             }
-            candidates.sort(LEASING_ORDER);
-            List<Candidate> chosen = candidates.subList(0, Math.min(max, candidates.size()));
-            PreparedStatement ps = tx.prepare(CLAIM.formatted(placeholders(4, chosen.size())));
-            ps.setString(1, workerId);
-            Micros.bind(ps, 2, now.plus(leaseFor));
-            ps.setLong(3, nowMicros);
+            candidates.sort(Turn.ORDER);
+            List<Turn> chosen = candidates.subList(0, Math.min(max, candidates.size()));
+            StringBuilder ids = new StringBuilder();
             for (int i = 0; i < chosen.size(); i++) {
-                ps.setString(4 + i, chosen.get(i).runId());
+                ids.append(i == 0 ? ":id" : ", :id").append(i);
             }
             List<Leased> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    Lease lease = new Lease(rs.getString(1), rs.getString(2), rs.getString(3), Micros.read(rs, 4),
-                            rs.getInt(5));
-                    out.add(new Leased(lease, rs.getInt(6), rs.getLong(7)));
+            try (Sql.Call call = tx.call(Sql.of(CLAIM.formatted(ids)))) {
+                for (int i = 0; i < chosen.size(); i++) {
+                    call.set("id" + i, chosen.get(i).runId());
+                }
+                try (ResultSet rs = call.set("owner", workerId).set("expires", Micros.of(now.plus(leaseFor)))
+                        .set("now", Micros.of(now)).query()) {
+                    while (rs.next()) {
+                        out.add(new Leased(new Lease(rs.getString(1), rs.getString(2), rs.getString(3),
+                                Micros.read(rs, 4), rs.getInt(5)), new Turn(rs.getString(1), rs.getInt(6), rs.getLong(7))));
+                    }
                 }
             }
             return out;
@@ -125,45 +122,30 @@ final class LocalTaskQueue extends JdbcTaskQueue {
      * highest priority down, each level read in due order from the index: the cost follows the turns taken
      * and the levels passed, not the number of due turns.
      */
-    private static void fresh(Tx tx, String queue, long dueBy, int max, List<Candidate> out) throws SQLException {
+    private static void fresh(Tx tx, String queue, long dueBy, int max, List<Turn> out) throws SQLException {
         long below = Long.MAX_VALUE;
         int found = 0;
         while (found < max) {
-            PreparedStatement level = tx.prepare(NEXT_LEVEL);
-            level.setString(1, queue);
-            level.setLong(2, below);
             int priority;
-            try (ResultSet rs = level.executeQuery()) {
+            try (Sql.Call call = tx.call(NEXT_LEVEL).set("queue", queue).set("below", below);
+                 ResultSet rs = call.query()) {
                 if (!rs.next()) {
                     return;
                 }
                 priority = rs.getInt(1);
             }
-            PreparedStatement due = tx.prepare(FRESH);
-            due.setString(1, queue);
-            due.setInt(2, priority);
-            due.setLong(3, dueBy);
-            due.setInt(4, max - found);
-            found += read(due, out);
+            found += candidates(tx.call(FRESH).set("queue", queue).set("priority", priority).set("dueBy", dueBy)
+                    .set("max", max - found), out);
             below = priority;
         }
     }
 
-    private static void lapsed(Tx tx, String queue, long now, long dueBy, int max, List<Candidate> out)
-            throws SQLException {
-        PreparedStatement ps = tx.prepare(LAPSED);
-        ps.setString(1, queue);
-        ps.setLong(2, now);
-        ps.setLong(3, dueBy);
-        ps.setInt(4, max);
-        read(ps, out);
-    }
-
-    private static int read(PreparedStatement ps, List<Candidate> out) throws SQLException {
+    /** Adds the turns {@code call} finds, not leased yet; how many. */
+    private static int candidates(Sql.Call call, List<Turn> out) throws SQLException {
         int n = 0;
-        try (ResultSet rs = ps.executeQuery()) {
+        try (call; ResultSet rs = call.query()) {
             while (rs.next()) {
-                out.add(new Candidate(rs.getString(1), rs.getInt(2), rs.getLong(3)));
+                out.add(new Turn(rs.getString(1), rs.getInt(2), rs.getLong(3)));
                 n++;
             }
         }
@@ -176,15 +158,12 @@ final class LocalTaskQueue extends JdbcTaskQueue {
         requirePositive(leaseFor);
         return database.writeLease("extend lease", Failures.run(lease.runId()), tx -> {
             Instant expires = Micros.truncate(clock.instant().plus(leaseFor));
-            PreparedStatement ps = tx.prepare(EXTEND);
-            Micros.bind(ps, 1, expires);
-            ps.setString(2, lease.runId());
-            ps.setString(3, lease.token());
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                return Optional.of(new Lease(lease.runId(), lease.token(), rs.getString(1), expires, rs.getInt(2)));
+            try (Sql.Call call = tx.call(EXTEND).set("expires", Micros.of(expires)).set("runId", lease.runId())
+                    .set("token", lease.token());
+                 ResultSet rs = call.query()) {
+                return rs.next()
+                        ? Optional.of(new Lease(lease.runId(), lease.token(), rs.getString(1), expires, rs.getInt(2)))
+                        : Optional.<Lease>empty();
             }
         });
     }
@@ -202,13 +181,12 @@ final class LocalTaskQueue extends JdbcTaskQueue {
     public void release(Lease lease) {
         Objects.requireNonNull(lease, "lease");
         db.write("release", Failures.run(lease.runId()), tx -> {
-            Instant now = clock.instant();
-            PreparedStatement ps = tx.prepare(RELEASE);
-            Micros.bind(ps, 1, now);
-            ps.setString(2, lease.runId());
-            ps.setString(3, lease.token());
-            if (ps.executeUpdate() > 0) {
-                tx.wakeAt(Micros.truncate(now));
+            Instant now = Micros.truncate(clock.instant());
+            try (Sql.Call call = tx.call(RELEASE).set("now", Micros.of(now)).set("runId", lease.runId())
+                    .set("token", lease.token())) {
+                if (call.update() > 0) {
+                    tx.wakeAt(now);
+                }
             }
             return null;
         });
@@ -219,46 +197,21 @@ final class LocalTaskQueue extends JdbcTaskQueue {
         if (queues.isEmpty()) {
             return Optional.empty();
         }
-        return db.read("next due", null, sql -> {
-            Instant earliest = null;
+        return db.read("next due", null, tx -> {
+            long earliest = Long.MAX_VALUE;
             for (String queue : queues) {
-                earliest = earlier(earliest, first(sql, NEXT_UNLEASED, queue));
-                earliest = earlier(earliest, first(sql, NEXT_LEASED, queue));
+                try (Sql.Call call = tx.call(NEXT_DUE).set("queue", queue); ResultSet rs = call.query()) {
+                    if (rs.next()) {
+                        earliest = Math.min(earliest, rs.getLong(1));
+                    }
+                }
             }
-            return Optional.ofNullable(earliest);
+            return earliest == Long.MAX_VALUE ? Optional.empty() : Optional.of(Micros.toInstant(earliest));
         });
     }
 
     @Override
     public Subscription subscribe(Consumer<Instant> dueAt) {
         return notifier.subscribe(dueAt);
-    }
-
-    /** A turn that may be leased, with what orders it. */
-    private record Candidate(String runId, int priority, long availableAt) {
-    }
-
-    private static Instant first(Tx sql, String query, String queue) throws SQLException {
-        PreparedStatement ps = sql.prepare(query);
-        ps.setString(1, queue);
-        try (ResultSet rs = ps.executeQuery()) {
-            return rs.next() ? Micros.read(rs, 1) : null;
-        }
-    }
-
-    private static Instant earlier(Instant a, Instant b) {
-        if (a == null) {
-            return b;
-        }
-        return b == null || a.isBefore(b) ? a : b;
-    }
-
-    /** "?5, ?6, ?7" */
-    private static String placeholders(int first, int count) {
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < count; i++) {
-            out.append(i == 0 ? "" : ", ").append('?').append(first + i);
-        }
-        return out.toString();
     }
 }

@@ -239,7 +239,7 @@ final class PgTaskQueue extends JdbcTaskQueue {
                 while (rs.next()) {
                     Lease granted = new Lease(rs.getString(1), rs.getString(2), rs.getString(3),
                             Micros.toInstant(rs.getLong(4)), rs.getInt(5));
-                    out.add(new Leased(granted, rs.getInt(6), rs.getLong(7)));
+                    out.add(new Leased(granted, new Turn(granted.runId(), rs.getInt(6), rs.getLong(7))));
                     more.read(rs, granted);
                 }
             }
