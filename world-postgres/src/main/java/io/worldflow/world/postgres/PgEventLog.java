@@ -61,7 +61,6 @@ final class PgEventLog implements EventLog {
     private final RunRows rows;
     private final RunTarget.Locker locker;
     private final TaskRows taskRows;
-    private final AppendBatch batch;
     private final AppendStatement oneStatement;
     private final Sql create;
     private final Sql createLeased;
@@ -78,7 +77,6 @@ final class PgEventLog implements EventLog {
         this.rows = new RunRows(tables, codec);
         this.locker = new RunTarget.Locker(tables);
         this.taskRows = new TaskRows(tables, db.channel());
-        this.batch = new AppendBatch(tables, taskRows, db.endChannel());
         this.oneStatement = new AppendStatement(tables, db.channel(), db.endChannel());
         this.create = createStatement(tables, false);
         this.createLeased = createStatement(tables, true);
@@ -208,10 +206,7 @@ final class PgEventLog implements EventLog {
         List<EncodedAppend> encoded = EncodedAppend.of(codec, appends);
         String first = Failures.run(appends.getFirst().runId());
         String subject = appends.size() == 1 ? first : appends.size() + " runs (first " + first + ")";
-        if (AppendStatement.fits(encoded)) {
-            return db.autocommit("append", subject, tx -> oneStatement.apply(tx, encoded, clock.instant()));
-        }
-        return db.write("append", subject, tx -> batch.apply(tx, encoded, clock.instant()));
+        return db.autocommit("append", subject, tx -> oneStatement.apply(tx, encoded, clock.instant()));
     }
 
     @Override
