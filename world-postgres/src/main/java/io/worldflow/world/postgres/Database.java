@@ -159,7 +159,7 @@ final class Database implements AutoCloseable {
 
     /**
      * {@code pg_notify(<end channel>, :endedPayload)}: selected by a write that finishes runs, naming them
-     * ({@link AppendStatement#endedPayload}); delivered to listeners when the write commits.
+     * ({@link AppendColumns#endedPayload}); delivered to listeners when the write commits.
      */
     static Field<Object> endNotice(String endChannel) {
         return function("pg_notify", Object.class, inline(endChannel), param("endedPayload", String.class));

@@ -365,27 +365,39 @@ class AppendTest extends PgTestSupport {
      */
     @Test
     void aTurnRequestedWhileTheAppendWaitsForTheRunIsNotLost() throws Exception {
+        assertATurnRequestedWhileTheAppendWaitsIsNotLost(List.of("r1"));
+    }
+
+    @Test
+    void aTurnRequestedWhileABatchWaitsForTheRunIsNotLost() throws Exception {
+        assertATurnRequestedWhileTheAppendWaitsIsNotLost(List.of("r1", "r2"));
+    }
+
+    /** A turn is requested for the first run while the batch of appends ending all their turns waits for it. */
+    private void assertATurnRequestedWhileTheAppendWaitsIsNotLost(List<String> runIds) throws Exception {
         String schema = freshSchema();
         World world = open(config(schema));
-        world.eventLog().create(newRun("r1"));
-        Lease lease = world.taskQueue().lease("w", Set.of(QUEUE), 1, Duration.ofMinutes(1)).getFirst();
+        runIds.forEach(id -> world.eventLog().create(newRun(id)));
+        Map<String, Lease> leases = world.taskQueue().lease("w", Set.of(QUEUE), runIds.size(), Duration.ofMinutes(1))
+                .stream().collect(Collectors.toMap(Lease::runId, Function.identity()));
         long requested = Micros.of(clock.instant().plusSeconds(1));
+        List<Append> appends = runIds.stream().map(id -> new Append(id, 1, markers(id, 1, 1), RunStatus.WAITING,
+                List.of(), new TurnEnd(leases.get(id), null))).toList();
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
             // as a signal does: the run's row locked, then the leased turn's request recorded
             c.setAutoCommit(false);
             st.executeQuery("SELECT 1 FROM " + schema + ".wf_runs WHERE run_id = 'r1' FOR UPDATE").close();
             st.executeUpdate("UPDATE " + schema + ".wf_tasks SET requested_at = " + requested + " WHERE run_id = 'r1'");
-            Future<AppendResult> append = pool.submit(() -> world.eventLog().append(List.of(new Append("r1", 1,
-                    markers("r1", 1, 1), RunStatus.WAITING, List.of(), new TurnEnd(lease, null)))).getFirst());
+            Future<List<AppendResult>> append = pool.submit(() -> world.eventLog().append(appends));
             waitForALockWaitOn(schema);
             c.commit();
 
-            assertThat(append.get(30, TimeUnit.SECONDS)).isEqualTo(new AppendResult(true, 2, false));
+            assertThat(append.get(30, TimeUnit.SECONDS)).containsOnly(new AppendResult(true, 2, false));
         } finally {
             pool.shutdownNow();
         }
-        assertThat(tasks(schema)).containsExactly(Map.entry("r1", "due " + requested));
+        assertThat(tasks(schema)).as("the others' turns are gone").containsExactly(Map.entry("r1", "due " + requested));
     }
 
     /** Waits until a statement on the tables of {@code schema} waits for a lock. */
