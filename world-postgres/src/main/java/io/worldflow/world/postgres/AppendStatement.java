@@ -21,6 +21,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,10 +48,11 @@ import static org.jooq.impl.DSL.with;
  * A batch of appends as <b>one self-committing statement</b>, one round trip with its commit, whenever each run
  * appears once in the batch (nearly always). The rules it keeps:
  * <ul>
- *   <li>A statement holds each run at most once. A batch that holds a run more than once (consecutive appends
- *   of one run) is cut into rounds, each run's n-th append in the n-th round, and the rounds run one after the
- *   other. Each append's result stays its own, as the SPI says: a later append of a run is checked against
- *   the log as the earlier rounds left it, whether or not they went through.</li>
+ *   <li>A statement holds each run at most once. A batch that holds a run more than once (a run's pipelined
+ *   appends) is cut into rounds, each run's n-th append in the n-th round, run one after the other in one
+ *   transaction, so that the batch still commits once. Each append's result stays its own, as the SPI says: a
+ *   later append of a run is checked against the log as the earlier rounds left it, whether or not they went
+ *   through. The first round holds every run of the batch, so when it locks several runs it locks them all.</li>
  *   <li>An append goes through when its run's log length is the expected one and the run has not finished:
  *   the projection's update is the check. Everything else the append writes (its events, the signals it
  *   consumes, its turn) is written only for the runs whose update went through.</li>
@@ -104,9 +106,20 @@ final class AppendStatement {
                 .where(tables.runs.runId.eq(param("runId", String.class))));
     }
 
+    /** Whether each run appears once in the batch, which is then one statement, committed on its own. */
+    static boolean eachRunOnce(List<EncodedAppend> appends) {
+        Set<String> runs = new HashSet<>(appends.size() * 2);
+        for (EncodedAppend e : appends) {
+            if (!runs.add(e.append().runId())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
-     * Runs the batch on {@code tx} in autocommit mode: one statement when each run appears once in it, else
-     * one per round.
+     * Runs the batch on {@code tx}: one statement when each run appears once in it ({@link #eachRunOnce}), in
+     * autocommit mode; else one per round, in a transaction.
      *
      * @param now the projection's {@code updatedAt} for an append of the status alone (no events)
      */

@@ -206,7 +206,11 @@ final class PgEventLog implements EventLog {
         List<EncodedAppend> encoded = EncodedAppend.of(codec, appends);
         String first = Failures.run(appends.getFirst().runId());
         String subject = appends.size() == 1 ? first : appends.size() + " runs (first " + first + ")";
-        return db.autocommit("append", subject, tx -> oneStatement.apply(tx, encoded, clock.instant()));
+        if (AppendStatement.eachRunOnce(encoded)) {
+            return db.autocommit("append", subject, tx -> oneStatement.apply(tx, encoded, clock.instant()));
+        }
+        // a run's pipelined appends: a statement per round, the rounds in one transaction
+        return db.write("append", subject, tx -> oneStatement.apply(tx, encoded, clock.instant()));
     }
 
     @Override

@@ -214,7 +214,7 @@ class AppendTest extends PgTestSupport {
                             long length = world.runQueries().get(id).orElseThrow().logLength();
                             batch.add(markerAppend(id, length, 1, RunStatus.RUNNING));
                             if (round % 2 == 1 && batch.size() == 1) {
-                                // a run twice in one batch: written in two rounds
+                                // a run twice in one batch: two rounds in one transaction
                                 batch.add(markerAppend(id, length + 1, 1, RunStatus.RUNNING));
                                 batchIds.add(1, id);
                             }
@@ -261,8 +261,9 @@ class AppendTest extends PgTestSupport {
     }
 
     @Test
-    void aRunTwiceInOneBatchHasBothAppendsAppliedInOrder() {
-        World world = open(config(freshSchema()));
+    void aRunTwiceInOneBatchHasBothAppendsAppliedInOrderInOneTransaction() throws Exception {
+        String schema = freshSchema();
+        World world = open(config(schema));
         world.eventLog().create(newRun("r1"));
         world.eventLog().create(newRun("r2"));
         Map<String, Lease> leases = world.taskQueue().lease("w", Set.of(QUEUE), 2, Duration.ofMinutes(1)).stream()
@@ -284,6 +285,13 @@ class AppendTest extends PgTestSupport {
         assertThat(world.runQueries().get("r1").orElseThrow().logLength()).isEqualTo(4);
         assertThat(world.taskQueue().nextDue(Set.of(QUEUE))).as("r2 still leased, r1 due at its wake time")
                 .contains(wake);
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*), count(DISTINCT xmin::text) FROM " + schema
+                     + ".wf_event_log WHERE seq > 0")) {
+            rs.next();
+            assertThat(rs.getLong(1)).as("a row per append").isEqualTo(3);
+            assertThat(rs.getLong(2)).as("transactions that wrote the batch's events").isEqualTo(1);
+        }
     }
 
     @Test
