@@ -1,16 +1,15 @@
 package io.worldflow.world.postgres;
 
-import io.worldflow.RunStatus;
+import io.worldflow.Payload;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
+import io.worldflow.spi.TurnEnd;
 import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.Micros;
-import io.worldflow.world.jdbc.Tx;
-import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.RunRows;
-import org.jooq.CommonTableExpression;
-import org.jooq.Field;
-import org.jooq.Table;
+import io.worldflow.world.jdbc.Sql;
+import io.worldflow.world.jdbc.SqlDialect;
+import io.worldflow.world.jdbc.Tx;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -21,118 +20,171 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReferenceArray;
-
-import static org.jooq.impl.DSL.all;
-import static org.jooq.impl.DSL.any;
-import static org.jooq.impl.DSL.castNull;
-import static org.jooq.impl.DSL.coalesce;
-import static org.jooq.impl.DSL.deleteFrom;
-import static org.jooq.impl.DSL.field;
-import static org.jooq.impl.DSL.inline;
-import static org.jooq.impl.DSL.insertInto;
-import static org.jooq.impl.DSL.least;
-import static org.jooq.impl.DSL.min;
-import static org.jooq.impl.DSL.name;
-import static org.jooq.impl.DSL.noCondition;
-import static org.jooq.impl.DSL.param;
-import static org.jooq.impl.DSL.select;
-import static org.jooq.impl.DSL.table;
-import static org.jooq.impl.DSL.update;
-import static org.jooq.impl.DSL.with;
 
 /**
- * A batch of appends as <b>one self-committing statement</b> — one round trip, commit included — when each
- * run appears in it once and no turn ends without a next time (the usual case: a step's flush, a sleep, a
- * run's end). Its {@code WITH} parts lock the runs in run id order ({@code FOR UPDATE}) when there are several,
- * update the projections of those whose log length is the expected one and which have not finished (the update
- * is the check: a single run is not locked before it, and costs one row version in the WAL, not a lock and then
- * a version); and only for those insert the events, consume the signals, remove a finished run's turn and end
- * the turns, announcing the earliest next one and naming the finished runs on the end channel. The main query returns each run's state as found and whether its append
- * went through. Other batches go through {@link AppendBatch} (a transaction of a few statements).
+ * A batch of appends as <b>one self-committing statement</b>, one round trip with its commit, whenever each run
+ * appears once in the batch (nearly always). The rules it keeps:
+ * <ul>
+ *   <li>A statement holds each run at most once. A batch that holds a run more than once (a run's pipelined
+ *   appends) is cut into rounds, each run's n-th append in the n-th round, run one after the other in one
+ *   transaction, so that the batch still commits once. Each append's result stays its own, as the SPI says: a
+ *   later append of a run is checked against the log as the earlier rounds left it, whether or not they went
+ *   through. The first round holds every run of the batch, so when it locks several runs it locks them all.</li>
+ *   <li>An append goes through when its run's log length is the expected one and the run has not finished:
+ *   the projection's update is the check. Everything else the append writes (its events, the signals it
+ *   consumes, its turn) is written only for the runs whose update went through.</li>
+ *   <li>Several runs are locked first, in run id order, so that batches of different workers touching the same
+ *   runs queue up instead of deadlocking (an update's order of rows is the plan's). A single run is not locked
+ *   before its update, which takes the lock and re-checks the condition on the newest version when another
+ *   transaction changed the row meanwhile: one row version in the WAL, not a lock and then a version.</li>
+ *   <li>No row is changed twice by a statement: a finished run's turn is deleted; a turn that ends with nothing
+ *   next and nothing requested meanwhile is deleted; every other ended turn, the rows that deletion did not
+ *   return, is due at the earlier of its wake time and the turn requested meanwhile. Taking what the deletion
+ *   left, rather than the rows where a turn was requested as the statement's snapshot saw them, keeps a turn
+ *   requested by a transaction that commits while the statement waits for the run: the deletion re-checks that
+ *   row and leaves it, and the update makes it due instead of leaving it leased under a lease that ended.</li>
+ *   <li>The earliest turn made due is announced on the world's channel and the finished runs are named on the
+ *   end channel, from inside the statement, so listeners hear of them when it commits.</li>
+ * </ul>
+ * Three statements: {@link #oneRun} for a round of one run, {@link #severalRuns} for several, and
+ * {@link #severalRunsEndingTurns} for several where a turn ends with its run not finished (a sleep, a wait), the
+ * same with the two parts that end turns. Every part of a statement is always there; one with nothing to do
+ * matches no row.
  */
 final class AppendStatement {
 
-    private static final Field<String> OK_ID = field(name("ok", "run_id"), String.class);
-    private static final String[] TERMINAL = {RunStatus.COMPLETED.name(), RunStatus.FAILED.name(),
-            RunStatus.CANCELED.name()};
-
-    private final Tables tables;
-    private final Sql current;
-    private final String channel;
-    private final String endChannel;
+    /** The runs as found, locked first in run id order when there are several ({@code %s}). */
+    private static final String CUR = """
+            WITH cur (run_id, status, log_length, cancel_requested) AS MATERIALIZED (
+                SELECT run_id, status, log_length, cancel_requested FROM {runs} WHERE %s),
+            """;
+    /** The check and the projection's update: the log's length is the expected one and the run has not finished. */
+    private static final String OK = """
+            ok (run_id, cancel_requested) AS (
+                UPDATE {runs} AS r SET status = %s, log_length = %s, updated_at = %s, output_json = %s, output_type = %s,
+                    error = %s, held = NULL, held_since = NULL%s
+                WHERE %s AND r.log_length = %s AND r.status NOT IN ('COMPLETED', 'FAILED', 'CANCELED')
+                RETURNING r.run_id, r.cancel_requested),
+            """;
     /**
-     * The statement for each combination of parts (1 events, 2 signals, 4 finished runs, 8 turn ends) and
-     * count of runs (16 several).
+     * Ended turns: one with nothing next and nothing requested meanwhile is deleted ({@code removed}); every other one,
+     * the rows that deletion did not return, is due at the earlier of its wake time and the turn requested meanwhile
+     * ({@code moved}). Taking what the deletion left, rather than the rows where a turn was requested as the
+     * statement's snapshot saw them, keeps a turn requested by a transaction that commits while the statement waits
+     * for the run: the deletion re-checks that row and leaves it, and the update makes it due instead of leaving it
+     * leased under a lease that ended. {@code %1$s}: where the ended turns come from; {@code %2$s}: which rows.
      */
-    private final AtomicReferenceArray<Sql> statements = new AtomicReferenceArray<>(32);
+    private static final String END_TURNS = """
+            removed (run_id) AS (
+                DELETE FROM {tasks} AS t%1$s WHERE %2$s AND %3$s IS NULL AND t.requested_at IS NULL RETURNING t.run_id),
+            moved AS (
+                UPDATE {tasks} AS t SET available_at = coalesce(least(t.requested_at, %3$s), t.available_at),
+                    requested_at = NULL, lease_token = NULL, lease_owner = NULL, lease_expires = NULL, deliveries = 0%4$s
+                WHERE %2$s AND t.run_id NOT IN (SELECT run_id FROM removed) RETURNING t.available_at),
+            next AS (SELECT min(available_at) AS earliest FROM moved)
+            """;
+    /**
+     * What every statement selects: each run as found with whether its append went through, the earliest turn made
+     * due (announced), and the end channel's notice when an accepted append finished its run (named once: an
+     * uncorrelated subquery). {@code %1$s}: the earliest turn; {@code %2$s}: its notice; {@code %3$s}: finishing.
+     */
+    private static final String RESULT = """
+            SELECT cur.run_id, cur.log_length, coalesce(ok.cancel_requested, cur.cancel_requested), cur.status, %1$s,
+                   ok.run_id IS NOT NULL, %2$s,
+                   (SELECT pg_notify('{end_channel}', :endedPayload) FROM ok WHERE %3$s LIMIT 1)
+            FROM cur LEFT JOIN ok ON ok.run_id = cur.run_id""";
+    private static final String EARLIEST = "(SELECT earliest FROM next)";
+    private static final String ANNOUNCED =
+            "(SELECT pg_notify('{channel}', earliest::text) FROM next WHERE earliest IS NOT NULL)";
 
-    AppendStatement(Tables tables, String channel, String endChannel) {
-        this.tables = tables;
-        this.channel = channel;
-        this.endChannel = endChannel;
-        this.current = Jooq.sql(select(tables.runs.logLength, tables.runs.cancelRequested).from(tables.runs.table)
-                .where(tables.runs.runId.eq(param("runId", String.class))));
+    /** A round of one run, which its update locks. */
+    private final Sql oneRun;
+    /** A round of several runs, locked in run id order first, none ending a turn it does not finish. */
+    private final Sql severalRuns;
+    /** The same where a turn ends with its run not finished. */
+    private final Sql severalRunsEndingTurns;
+    /** A run's log length and cancel flag now, for a single run refused by a write committed meanwhile. */
+    private final Sql current;
+
+    /** @param channel the world's NOTIFY channel and {@code endChannel} the one of finished runs: plain identifiers */
+    AppendStatement(SqlDialect dialect, String channel, String endChannel) {
+        this.oneRun = statement(dialect, oneRunStatement(), channel, endChannel);
+        this.severalRuns = statement(dialect, severalRunsStatement(false), channel, endChannel);
+        this.severalRunsEndingTurns = statement(dialect, severalRunsStatement(true), channel, endChannel);
+        this.current = Sql.of(dialect.tables("SELECT log_length, cancel_requested FROM {runs} WHERE run_id = :runId"));
     }
 
-    /** Whether the batch can go as one statement: each run once, and every turn end has a next time. */
-    static boolean fits(List<EncodedAppend> appends) {
-        Set<String> runs = new HashSet<>();
+    private static Sql statement(SqlDialect dialect, String sql, String channel, String endChannel) {
+        return Sql.of(dialect.tables(sql.replace("{channel}", channel).replace("{end_channel}", endChannel)));
+    }
+
+    /** Whether each run appears once in the batch, which is then one statement, committed on its own. */
+    static boolean eachRunOnce(List<EncodedAppend> appends) {
+        Set<String> runs = new HashSet<>(appends.size() * 2);
         for (EncodedAppend e : appends) {
-            Append a = e.append();
-            if (!runs.add(a.runId())) {
+            if (!runs.add(e.append().runId())) {
                 return false;
-            }
-            if (!a.status().isTerminal() && a.turnEnd() != null && a.turnEnd().wakeAt() == null) {
-                return false;   // removing the turn depends on a turn requested meanwhile: see TaskRows
             }
         }
         return true;
     }
 
-    /** Runs the batch (which {@link #fits}) on {@code tx} in autocommit mode. */
+    /**
+     * Runs the batch on {@code tx}: one statement when each run appears once in it ({@link #eachRunOnce}), in
+     * autocommit mode; else one per round, in a transaction.
+     *
+     * @param now the projection's {@code updatedAt} for an append of the status alone (no events)
+     */
     List<AppendResult> apply(Tx tx, List<EncodedAppend> appends, Instant now) throws SQLException {
         int n = appends.size();
-        Long[] expected = new Long[n];
-        ProjectionColumns projections = new ProjectionColumns();
-        WriteColumns columns = new WriteColumns();
-        List<String> endRuns = new ArrayList<>();
-        List<String> endTokens = new ArrayList<>();
-        List<Long> endWakes = new ArrayList<>();
+        int[] roundOf = new int[n];
+        int rounds = 1;
+        Map<String, Integer> seen = new HashMap<>(n * 2);
         for (int i = 0; i < n; i++) {
-            EncodedAppend encoded = appends.get(i);
-            Append a = encoded.append();
-            expected[i] = a.expectedSeq();
-            projections.add(encoded, now);
-            columns.add(encoded);
-            if (!a.status().isTerminal() && a.turnEnd() != null) {
-                endRuns.add(a.runId());
-                endTokens.add(a.turnEnd().lease().token());
-                endWakes.add(Micros.of(a.turnEnd().wakeAt()));
+            roundOf[i] = seen.merge(appends.get(i).append().runId(), 1, Integer::sum) - 1;
+            rounds = Math.max(rounds, roundOf[i] + 1);
+        }
+        if (rounds == 1) {
+            return round(tx, appends, now);
+        }
+        AppendResult[] results = new AppendResult[n];
+        for (int r = 0; r < rounds; r++) {
+            List<Integer> at = new ArrayList<>();
+            List<EncodedAppend> round = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                if (roundOf[i] == r) {
+                    at.add(i);
+                    round.add(appends.get(i));
+                }
+            }
+            List<AppendResult> got = round(tx, round, now);
+            for (int k = 0; k < at.size(); k++) {
+                results[at.get(k)] = got.get(k);
             }
         }
-        int key = columns.key() | (endRuns.isEmpty() ? 0 : 8) | (n > 1 ? 16 : 0);
-        Map<String, long[]> found = new HashMap<>(n * 2);
+        return List.of(results);
+    }
+
+    /** One statement for appends to different runs; one result per append, in order. */
+    private List<AppendResult> round(Tx tx, List<EncodedAppend> appends, Instant now) throws SQLException {
+        int n = appends.size();
+        Map<String, Found> found = new HashMap<>(n * 2);
         Long earliest = null;
-        try (Sql.Call call = tx.call(statement(key))) {
-            // each run once (fits), so the projections' run ids are in the appends' order, as expected[] is
-            projections.bind(call, "ids");
-            call.set("expected", expected).set("terminal", TERMINAL);
-            columns.bind(call, key);
-            if ((key & 8) != 0) {
-                call.set("endRun", endRuns.toArray(String[]::new)).set("endToken", endTokens.toArray(String[]::new))
-                        .set("endWake", endWakes.toArray(Long[]::new)).set("channel", channel);
+        AppendColumns columns = n == 1 ? null : new AppendColumns(appends, now);
+        Sql statement = columns == null ? oneRun : columns.endsTurns() ? severalRunsEndingTurns : severalRuns;
+        try (Sql.Call call = tx.call(statement)) {
+            if (columns == null) {
+                bindOne(call, appends.getFirst(), now);
+            } else {
+                columns.bind(call);
             }
             try (ResultSet rs = call.query()) {
                 while (rs.next()) {
                     String runId = rs.getString(1);
-                    boolean terminal = RunRows.status(PostgresWorldProvider.NAME, rs.getString(4), runId).isTerminal();
-                    found.put(runId, new long[]{rs.getLong(2), rs.getBoolean(3) ? 1 : 0, rs.getBoolean(8) ? 1 : 0,
-                            terminal ? 1 : 0});
-                    if ((key & 8) != 0) {
-                        long e = rs.getLong(5);
-                        earliest = rs.wasNull() ? earliest : Long.valueOf(e);
-                    }
+                    found.put(runId, new Found(rs.getLong(2), rs.getBoolean(3), rs.getBoolean(6),
+                            RunRows.status(PostgresWorldProvider.NAME, rs.getString(4), runId).isTerminal()));
+                    long e = rs.getLong(5);
+                    earliest = rs.wasNull() ? earliest : Long.valueOf(e);
                 }
             }
         }
@@ -142,20 +194,42 @@ final class AppendStatement {
         List<AppendResult> results = new ArrayList<>(n);
         for (EncodedAppend encoded : appends) {
             Append a = encoded.append();
-            long[] state = found.get(a.runId());
+            Found state = found.get(a.runId());
             if (state == null) {
                 results.add(AppendResult.missing());
-            } else if (state[2] == 1) {
-                results.add(new AppendResult(true, a.nextSeq(), state[1] == 1));
-            } else if (n == 1 && state[0] == a.expectedSeq() && state[3] == 0) {
+            } else if (state.appended()) {
+                results.add(new AppendResult(true, a.nextSeq(), state.cancelRequested()));
+            } else if (n == 1 && state.logLength() == a.expectedSeq() && !state.finished()) {
                 // refused because of an append that committed after this statement's snapshot, which is
                 // what the unlocked read of a single run found: the length that made it conflict is newer
                 results.add(current(tx, a.runId()));
             } else {
-                results.add(new AppendResult(false, state[0], state[1] == 1));
+                results.add(new AppendResult(false, state.logLength(), state.cancelRequested()));
             }
         }
         return results;
+    }
+
+    /** A run as the statement found it, and whether its append went through. */
+    private record Found(long logLength, boolean cancelRequested, boolean appended, boolean finished) {
+    }
+
+    /** Binds the one append of a round to {@link #oneRun}. */
+    private static void bindOne(Sql.Call call, EncodedAppend encoded, Instant now) throws SQLException {
+        Append a = encoded.append();
+        Payload output = a.output();
+        boolean finished = a.status().isTerminal();
+        TurnEnd end = finished ? null : a.turnEnd();
+        call.set("runId", a.runId()).set("expected", a.expectedSeq()).set("status", a.status().name())
+                .set("length", a.nextSeq()).set("updatedAt", AppendColumns.updatedAt(a, now))
+                .set("output", output == null ? null : output.json())
+                .set("outputType", output == null ? null : output.type()).set("error", encoded.error())
+                .set("events", encoded.events()).set("lastSeq", a.nextSeq() - 1)
+                .set("signals", a.consumedSignals().toArray(Long[]::new))
+                .set("finished", finished)
+                .set("endedPayload", finished ? AppendColumns.endedPayload(Set.of(a.runId())) : "")
+                .set("token", end == null ? null : end.lease().token())
+                .set("wake", end == null ? null : Micros.orNull(end.wakeAt()));
     }
 
     /** The run's state now, for an append refused. */
@@ -165,117 +239,74 @@ final class AppendStatement {
         }
     }
 
-    private Sql statement(int key) {
-        Sql sql = statements.get(key);
-        if (sql == null) {
-            sql = build((key & 1) != 0, (key & 2) != 0, (key & 4) != 0, (key & 8) != 0, (key & 16) != 0);
-            statements.compareAndSet(key, null, sql);
-        }
-        return sql;
+    /**
+     * One run, with its values as plain parameters: the run as found ({@code cur}, not locked), its projection
+     * updated where the check holds ({@code ok}), and only then its events inserted ({@code logged}), the
+     * signals it consumed deleted ({@code consumed}), its turn deleted when it finished ({@code done}), and its
+     * ended turn removed or made due. Plain parameters let the server keep one plan for every call, where arrays
+     * would have it plan each call anew.
+     */
+    private static String oneRunStatement() {
+        String accepted = "t.run_id IN (SELECT run_id FROM ok)";
+        return CUR.formatted("run_id = :runId")
+                + OK.formatted(":status", ":length", ":updatedAt", ":output", ":outputType", ":error", "",
+                        "r.run_id = :runId", ":expected")
+                + """
+                logged AS (
+                    INSERT INTO {event_log} (run_id, seq, last_seq, events)
+                    SELECT run_id, :expected, :lastSeq, CAST(:events AS text) FROM ok WHERE CAST(:events AS text) IS NOT NULL
+                    RETURNING seq),
+                consumed AS (
+                    DELETE FROM {signals} WHERE run_id IN (SELECT run_id FROM ok) AND id = ANY(CAST(:signals AS bigint[]))
+                    RETURNING id),
+                done AS (DELETE FROM {tasks} AS t WHERE %s AND :finished RETURNING t.run_id),
+                """.formatted(accepted)
+                + END_TURNS.formatted("", accepted + " AND t.lease_token = :token", "CAST(:wake AS bigint)", "")
+                + RESULT.formatted(EARLIEST, ANNOUNCED, ":finished");
     }
 
-    private Sql build(boolean withEvents, boolean withSignals, boolean withFinished, boolean withEnds,
-                      boolean severalRuns) {
-        Tables.Runs r = tables.runs;
-        Tables.Tasks t = tables.tasks;
-        List<CommonTableExpression<?>> parts = new ArrayList<>();
-        // The state as found, for the appends refused. Several runs are locked here first, in run id order, so
-        // that batches of different workers touching the same runs queue up instead of deadlocking (an update's
-        // order of rows is the plan's); a single run needs no order, and its update below takes the lock.
-        var found = select(r.runId, r.status, r.logLength, r.cancelRequested).from(r.table)
-                .where(r.runId.eq(any(param("ids", String[].class))));
-        parts.add(name("cur").fields("run_id", "status", "log_length", "cancel_requested")
-                .asMaterialized(severalRuns ? found.orderBy(r.runId).forUpdate() : found));
-        Table<?> projections = table("unnest({0}, {1}, {2}, {3}, {4}, {5}, {6}, {7})", param("ids", String[].class),
-                param("expected", Long[].class), param("prStatus", String[].class), param("prLength", Long[].class),
-                param("prUpdated", Long[].class), param("prOutput", String[].class),
-                param("prOutputType", String[].class), param("prError", String[].class))
-                .as("pr", "run_id", "expected", "status", "log_length", "updated_at", "output_json", "output_type",
-                        "error");
-        // The check and the update are one: an unlocked row is locked by the update, which re-checks the
-        // condition on its newest version when another transaction changed it meanwhile.
-        parts.add(name("ok").fields("run_id", "cancel_requested").as(update(r.table)
-                .set(r.status, field(name("pr", "status"), String.class))
-                .set(r.logLength, field(name("pr", "log_length"), Long.class))
-                .set(r.updatedAt, field(name("pr", "updated_at"), Long.class))
-                .set(r.outputJson, field(name("pr", "output_json"), String.class))
-                .set(r.outputType, field(name("pr", "output_type"), String.class))
-                .set(r.error, field(name("pr", "error"), String.class))
-                .set(r.held, inline((String) null))
-                .set(r.heldSince, inline((Long) null))
-                .from(projections)
-                // the ids also as a condition of their own: runs is read through its key, not scanned for the join
-                .where(r.runId.eq(any(param("ids", String[].class)))
-                        .and(r.runId.eq(field(name("pr", "run_id"), String.class)))
-                        .and(r.logLength.eq(field(name("pr", "expected"), Long.class)))
-                        .and(r.status.ne(all(param("terminal", String[].class))))
-                        // several: only rows that cur locked, which makes cur lock them first
-                        .and(severalRuns ? r.runId.in(select(field(name("cur", "run_id"), String.class)).from(name("cur")))
-                                : noCondition()))
-                .returningResult(r.runId, r.cancelRequested)));
-        if (withEvents) {
-            Tables.Log l = tables.log;
-            parts.add(name("logged").as(insertInto(l.table, l.runId, l.seq, l.lastSeq, l.events)
-                    .select(select(WriteColumns.LOG_RUN, WriteColumns.LOG_SEQ, WriteColumns.LOG_LAST,
-                            WriteColumns.LOG_EVENTS).from(WriteColumns.logRows())
-                            .where(WriteColumns.LOG_RUN.in(select(OK_ID).from(name("ok")))))
-                    .returningResult(l.seq)));
-        }
-        if (withSignals) {
-            Tables.Signals sg = tables.signals;
-            Table<?> consumed = table("unnest({0}, {1})", param("sigId", Long[].class), param("sigRun", String[].class))
-                    .as("cs", "id", "run_id");
-            Field<String> csRun = field(name("cs", "run_id"), String.class);
-            parts.add(name("consumed").as(deleteFrom(sg.table).using(consumed)
-                    .where(sg.id.eq(field(name("cs", "id"), Long.class)).and(sg.runId.eq(csRun))
-                            .and(csRun.in(select(OK_ID).from(name("ok")))))
-                    .returningResult(sg.id)));
-        }
-        if (withFinished) {
-            // the accepted appends among the finishing ones, then each one's turn by its key: the list of finishing
-            // runs stays out of the key lookup, where the server would sort it again for every row
-            parts.add(name("done").as(deleteFrom(t.table)
-                    .where(t.runId.in(select(OK_ID).from(name("ok"))
-                            .where(OK_ID.eq(any(param("finished", String[].class))))))
-                    .returningResult(t.runId)));
-        }
-        Field<Long> earliest = inline((Long) null);
-        Field<Object> announced = inline((Object) null);
-        if (withEnds) {
-            Table<?> ends = table("unnest({0}, {1}, {2})", param("endRun", String[].class),
-                    param("endToken", String[].class), param("endWake", Long[].class)).as("i", "run_id", "token", "wake_at");
-            Field<String> endRun = field(name("i", "run_id"), String.class);
-            parts.add(name("moved").as(update(t.table)
-                    .set(t.availableAt, coalesce(least(t.requestedAt, field(name("i", "wake_at"), Long.class)),
-                            t.availableAt))
-                    .set(t.requestedAt, castNull(Long.class))
-                    .set(t.leaseToken, castNull(String.class))
-                    .set(t.leaseOwner, castNull(String.class))
-                    .set(t.leaseExpires, castNull(Long.class))
-                    .set(t.deliveries, inline(0))
-                    .from(ends)
-                    .where(t.runId.eq(endRun).and(t.leaseToken.eq(field(name("i", "token"), String.class)))
-                            .and(endRun.in(select(OK_ID).from(name("ok")))))
-                    .returningResult(t.availableAt)));
-            Field<Long> moved = field(name("moved", "available_at"), Long.class);
-            Field<Long> m = field(name("m", "earliest"), Long.class);
-            earliest = field(select(min(moved)).from(name("moved")));
-            announced = field(select(Jooq.announce(m))
-                    .from(select(min(moved).as("earliest")).from(name("moved")).asTable("m"))
-                    .where(m.isNotNull()));
-        }
-        Field<Object> ended = inline((Object) null);
-        if (withFinished) {
-            // named once (an uncorrelated subquery), when one of the finishing appends was accepted
-            ended = field(select(Jooq.endNotice(endChannel)).from(name("ok"))
-                    .where(OK_ID.eq(any(param("finished", String[].class)))).limit(inline(1)));
-        }
-        Field<Boolean> okCancel = field(name("ok", "cancel_requested"), Boolean.class);
-        return Jooq.sql(with(parts)
-                .select(field(name("cur", "run_id")), field(name("cur", "log_length")),
-                        coalesce(okCancel, field(name("cur", "cancel_requested"), Boolean.class)),
-                        field(name("cur", "status")), earliest, announced, ended, OK_ID.isNotNull())
-                .from(name("cur"))
-                .leftJoin(name("ok")).on(OK_ID.eq(field(name("cur", "run_id"), String.class))));
+    /**
+     * Several runs, their values as arrays read with {@code unnest}: the same parts as {@link #oneRunStatement},
+     * but {@code cur} locks the runs first, in run id order, and the update takes only rows that cur locked.
+     *
+     * @param endingTurns with the parts that end turns, which cost a batch without such turns some time even when
+     *                    they match nothing
+     */
+    private static String severalRunsStatement(boolean endingTurns) {
+        String ids = "CAST(:ids AS text[])";
+        String finishing = "run_id = ANY(CAST(:finished AS text[]))";
+        String ends = "unnest(CAST(:endRun AS text[]), CAST(:endToken AS text[]), CAST(:endWake AS bigint[]))"
+                + " AS i (run_id, token, wake_at)";
+        // the ids also as a condition of their own: runs is read through its key, not scanned for the join
+        return CUR.formatted("run_id = ANY(" + ids + ") ORDER BY run_id FOR UPDATE")
+                + OK.formatted("pr.status", "pr.log_length", "pr.updated_at", "pr.output_json", "pr.output_type",
+                        "pr.error", """
+
+                    FROM unnest(%s, CAST(:expected AS bigint[]), CAST(:prStatus AS text[]), CAST(:prLength AS bigint[]),
+                                CAST(:prUpdated AS bigint[]), CAST(:prOutput AS text[]), CAST(:prOutputType AS text[]),
+                                CAST(:prError AS text[]))
+                         AS pr (run_id, expected, status, log_length, updated_at, output_json, output_type, error)"""
+                                .formatted(ids),
+                        "r.run_id = ANY(" + ids + ") AND r.run_id = pr.run_id AND r.run_id IN (SELECT run_id FROM cur)",
+                        "pr.expected")
+                + """
+                logged AS (
+                    INSERT INTO {event_log} (run_id, seq, last_seq, events)
+                    SELECT lg.run_id, lg.seq, lg.last_seq, lg.events
+                    FROM unnest(CAST(:logRun AS text[]), CAST(:logSeq AS bigint[]), CAST(:logLast AS bigint[]),
+                                CAST(:logEvents AS text[])) AS lg (run_id, seq, last_seq, events)
+                    WHERE lg.run_id IN (SELECT run_id FROM ok)
+                    RETURNING seq),
+                consumed AS (
+                    DELETE FROM {signals} AS s USING unnest(CAST(:sigId AS bigint[]), CAST(:sigRun AS text[])) AS cs (id, run_id)
+                    WHERE s.id = cs.id AND s.run_id = cs.run_id AND cs.run_id IN (SELECT run_id FROM ok)
+                    RETURNING s.id),
+                done AS (
+                    DELETE FROM {tasks} WHERE run_id IN (SELECT run_id FROM ok WHERE %s)
+                    RETURNING run_id)%s
+                """.formatted(finishing, endingTurns ? "," : "")
+                + (endingTurns ? END_TURNS.formatted(" USING " + ends, "t.run_id = i.run_id AND t.lease_token = i.token"
+                        + " AND i.run_id IN (SELECT run_id FROM ok)", "i.wake_at", " FROM " + ends) : "")
+                + RESULT.formatted(endingTurns ? EARLIEST : "NULL::bigint", endingTurns ? ANNOUNCED : "NULL", finishing);
     }
 }

@@ -11,14 +11,12 @@ import io.worldflow.world.jdbc.SqlDialect;
 import io.worldflow.world.jdbc.Tx;
 import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.SqlWork;
-import org.jooq.exception.DataAccessException;
 import org.postgresql.Driver;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 
-import static org.jooq.impl.DSL.param;
 
 /**
  * The pool of connections to the database and the three ways work runs on it: a write transaction, single
@@ -31,21 +29,11 @@ final class Database implements SqlDatabase, AutoCloseable {
     /** How long a call waits for a free connection before failing with a transient error. */
     private static final long CONNECTION_TIMEOUT_MILLIS = 5_000;
 
-    static {
-        // jOOQ is an implementation detail here: no banner and tips on first use, and no warning that the
-        // server is older than the newest PostgreSQL the open-source dialect targets (this world's SQL needs
-        // PostgreSQL 13 or later). Each stays as the application set it, if it did.
-        setIfAbsent("org.jooq.no-logo", "true");
-        setIfAbsent("org.jooq.no-tips", "true");
-        setIfAbsent("org.jooq.log.org.jooq.impl.DefaultExecuteContext.logVersionSupport", "ERROR");
-    }
-
     private final PgSettings settings;
     private final HikariDataSource pool;
     private final DueNotifier notifier;
     private final String channel;
     private final Sql announce;
-    final Tables tables;
     final TaskRows taskRows;
     private final PgDialect dialect;
     private volatile boolean closed;
@@ -55,7 +43,6 @@ final class Database implements SqlDatabase, AutoCloseable {
         this.pool = pool;
         this.notifier = notifier;
         this.channel = settings.channel();
-        this.tables = new Tables(settings.schema(), settings.prefix());
         this.announce = Sql.of("SELECT pg_notify(:channel, :due)");
         this.dialect = new PgDialect(settings, utf8);
         this.taskRows = dialect.taskRows();
@@ -105,7 +92,7 @@ final class Database implements SqlDatabase, AutoCloseable {
                 rollback(c, e);
                 throw e;
             }
-        } catch (SQLException | DataAccessException e) {
+        } catch (SQLException e) {
             throw SqlFailures.wrap(operation, subject, settings, e);
         }
         if (tx.wake() != null) {
@@ -126,7 +113,7 @@ final class Database implements SqlDatabase, AutoCloseable {
         try (Connection c = pool.getConnection()) {
             tx = new Tx(c, null);
             result = work.run(tx);
-        } catch (SQLException | DataAccessException e) {
+        } catch (SQLException e) {
             throw SqlFailures.wrap(operation, subject, settings, e);
         }
         if (tx.wake() != null) {
@@ -141,7 +128,7 @@ final class Database implements SqlDatabase, AutoCloseable {
         ensureOpen();
         try (Connection c = pool.getConnection()) {
             return work.run(new Tx(c, null));
-        } catch (SQLException | DataAccessException e) {
+        } catch (SQLException e) {
             throw SqlFailures.wrap(operation, subject, settings, e);
         }
     }
@@ -149,6 +136,11 @@ final class Database implements SqlDatabase, AutoCloseable {
     @Override
     public SqlDialect dialect() {
         return dialect;
+    }
+
+    /** A table's name without its schema, as the server names it in an error. */
+    String tableName(String name) {
+        return settings.prefix() + name;
     }
 
     /** The NOTIFY channel of this world's tables. */
@@ -171,12 +163,6 @@ final class Database implements SqlDatabase, AutoCloseable {
     public void close() {
         closed = true;
         pool.close();
-    }
-
-    private static void setIfAbsent(String property, String value) {
-        if (System.getProperty(property) == null) {
-            System.setProperty(property, value);
-        }
     }
 
     private static void rollback(Connection c, Throwable failure) {

@@ -31,15 +31,11 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.List;
 
-import static org.jooq.impl.DSL.with;
 
 /** Runs and their event logs in the {@code runs} and {@code event_log} tables. */
 final class PgEventLog extends JdbcEventLog {
 
     private final Database database;
-    private final Tables tables;
-    private final TaskRows taskRows;
-    private final AppendBatch batch;
     private final AppendStatement oneStatement;
     private final Sql create;
     private final Sql createLeased;
@@ -49,10 +45,7 @@ final class PgEventLog extends JdbcEventLog {
     PgEventLog(Database db, EventCodec codec, InstantSource clock) {
         super(db, codec, clock, "started");
         this.database = db;
-        this.tables = db.tables;
-        this.taskRows = db.taskRows;
-        this.batch = new AppendBatch(tables, taskRows, db.endChannel());
-        this.oneStatement = new AppendStatement(tables, db.channel(), db.endChannel());
+        this.oneStatement = new AppendStatement(db.dialect(), db.channel(), db.endChannel());
         SqlDialect d = db.dialect();
         this.create = createStatement(d, false);
         this.createLeased = createStatement(d, true);
@@ -118,7 +111,7 @@ final class PgEventLog extends JdbcEventLog {
                     token = rs.getString(1);
                 }
             } catch (SQLException e) {
-                if (!SqlFailures.isDuplicateKey(e, tables.runs.table.getName())) {
+                if (!SqlFailures.isDuplicateKey(e, database.tableName("runs"))) {
                     throw e;
                 }
                 isNew = false;      // created by another transaction since this statement began
@@ -136,10 +129,11 @@ final class PgEventLog extends JdbcEventLog {
 
     @Override
     protected List<AppendResult> append(List<EncodedAppend> encoded, String subject) {
-        if (AppendStatement.fits(encoded)) {
+        if (AppendStatement.eachRunOnce(encoded)) {
             return database.autocommit("append", subject, tx -> oneStatement.apply(tx, encoded, clock.instant()));
         }
-        return db.write("append", subject, tx -> batch.apply(tx, encoded, clock.instant()));
+        // a run's pipelined appends: a statement per round, the rounds in one transaction
+        return db.write("append", subject, tx -> oneStatement.apply(tx, encoded, clock.instant()));
     }
 
     /** Two statements in one read-only transaction, however many runs. */

@@ -11,7 +11,7 @@ import java.sql.SQLTransientException;
 import java.util.Set;
 
 /**
- * Turns PostgreSQL's exceptions (as thrown by pgjdbc, HikariCP or jOOQ) into {@link WorldException}s
+ * Turns PostgreSQL's exceptions (as thrown by pgjdbc or HikariCP) into {@link WorldException}s
  * that say what was being done, to which run, and whether trying again may help.
  */
 final class SqlFailures {

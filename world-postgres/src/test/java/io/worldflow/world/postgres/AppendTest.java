@@ -11,6 +11,7 @@ import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.TurnEnd;
 import io.worldflow.spi.World;
+import io.worldflow.world.jdbc.Micros;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -35,6 +37,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** Group commit on PostgreSQL: one transaction per batch, independent results, no deadlocks between workers. */
 class AppendTest extends PgTestSupport {
@@ -211,7 +214,7 @@ class AppendTest extends PgTestSupport {
                             long length = world.runQueries().get(id).orElseThrow().logLength();
                             batch.add(markerAppend(id, length, 1, RunStatus.RUNNING));
                             if (round % 2 == 1 && batch.size() == 1) {
-                                // a run twice in one batch: the other way of writing (a transaction)
+                                // a run twice in one batch: two rounds in one transaction
                                 batch.add(markerAppend(id, length + 1, 1, RunStatus.RUNNING));
                                 batchIds.add(1, id);
                             }
@@ -255,6 +258,186 @@ class AppendTest extends PgTestSupport {
         assertThat(result.appended()).isTrue();
         assertThat(world.taskQueue().lease("w", Set.of(QUEUE), 1, Duration.ofMinutes(1)))
                 .extracting(Lease::runId).containsExactly("r1");
+    }
+
+    @Test
+    void aRunTwiceInOneBatchHasBothAppendsAppliedInOrderInOneTransaction() throws Exception {
+        String schema = freshSchema();
+        World world = open(config(schema));
+        world.eventLog().create(newRun("r1"));
+        world.eventLog().create(newRun("r2"));
+        Map<String, Lease> leases = world.taskQueue().lease("w", Set.of(QUEUE), 2, Duration.ofMinutes(1)).stream()
+                .collect(Collectors.toMap(Lease::runId, Function.identity()));
+        Instant wake = clock.instant().plusSeconds(30);
+
+        List<AppendResult> results = world.eventLog().append(List.of(
+                markerAppend("r1", 1, 2, RunStatus.RUNNING),
+                markerAppend("r2", 1, 1, RunStatus.RUNNING),
+                new Append("r1", 3, markers("r1", 3, 1), RunStatus.SLEEPING, List.of(),
+                        new TurnEnd(leases.get("r1"), wake))));
+
+        assertThat(results).containsExactly(
+                new AppendResult(true, 3, false),
+                new AppendResult(true, 2, false),
+                new AppendResult(true, 4, false));
+        assertThat(world.eventLog().read("r1", 0)).extracting(Event::seq).containsExactly(0L, 1L, 2L, 3L);
+        assertThat(world.runQueries().get("r1").orElseThrow().status()).isEqualTo(RunStatus.SLEEPING);
+        assertThat(world.runQueries().get("r1").orElseThrow().logLength()).isEqualTo(4);
+        assertThat(world.taskQueue().nextDue(Set.of(QUEUE))).as("r2 still leased, r1 due at its wake time")
+                .contains(wake);
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*), count(DISTINCT xmin::text) FROM " + schema
+                     + ".wf_event_log WHERE seq > 0")) {
+            rs.next();
+            assertThat(rs.getLong(1)).as("a row per append").isEqualTo(3);
+            assertThat(rs.getLong(2)).as("transactions that wrote the batch's events").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aLaterAppendOfARunInOneBatchIsCheckedAgainstTheLogAsTheEarlierOneLeftIt() {
+        World world = open(config(freshSchema()));
+        world.eventLog().create(newRun("r1"));
+        world.eventLog().append(List.of(markerAppend("r1", 1, 2, RunStatus.RUNNING)));
+
+        // the first is stale, so the second, which follows it, is refused too, with the log's length
+        List<AppendResult> refused = world.eventLog().append(List.of(
+                markerAppend("r1", 1, 1, RunStatus.RUNNING),
+                markerAppend("r1", 2, 1, RunStatus.RUNNING)));
+
+        assertThat(refused).containsExactly(new AppendResult(false, 3, false), new AppendResult(false, 3, false));
+        // each append is checked on its own: one that fits the log goes through though the one before it did not
+        List<AppendResult> second = world.eventLog().append(List.of(
+                markerAppend("r1", 1, 2, RunStatus.RUNNING),
+                markerAppend("r1", 3, 1, RunStatus.SLEEPING)));
+
+        assertThat(second).containsExactly(new AppendResult(false, 3, false), new AppendResult(true, 4, false));
+        assertThat(world.eventLog().read("r1", 0)).extracting(Event::seq).containsExactly(0L, 1L, 2L, 3L);
+        assertThat(world.runQueries().get("r1").orElseThrow().status()).isEqualTo(RunStatus.SLEEPING);
+    }
+
+    @Test
+    void aTurnEndingWithNothingNextIsRemovedUnlessATurnWasRequestedDuringTheLease() throws Exception {
+        String schema = freshSchema();
+        World world = open(config(schema));
+        for (String id : List.of("r1", "r2", "r3")) {
+            world.eventLog().create(newRun(id));
+        }
+        Map<String, Lease> leases = world.taskQueue().lease("w", Set.of(QUEUE), 3, Duration.ofMinutes(1)).stream()
+                .collect(Collectors.toMap(Lease::runId, Function.identity()));
+        clock.advance(Duration.ofSeconds(5));
+        Instant signalled = clock.instant();
+        world.signals().send("r2", "go", Payload.NULL);
+        clock.advance(Duration.ofSeconds(5));
+        Instant wake = clock.instant().plusSeconds(60);
+
+        List<AppendResult> results = world.eventLog().append(List.of(
+                new Append("r1", 1, markers("r1", 1, 1), RunStatus.WAITING, List.of(),
+                        new TurnEnd(leases.get("r1"), null)),
+                new Append("r2", 1, markers("r2", 1, 1), RunStatus.WAITING, List.of(),
+                        new TurnEnd(leases.get("r2"), null)),
+                new Append("r3", 1, markers("r3", 1, 1), RunStatus.SLEEPING, List.of(),
+                        new TurnEnd(leases.get("r3"), wake))));
+
+        assertThat(results).allSatisfy(r -> assertThat(r.appended()).isTrue());
+        assertThat(tasks(schema)).containsOnlyKeys("r2", "r3")
+                .containsEntry("r2", "due " + Micros.of(signalled))
+                .containsEntry("r3", "due " + Micros.of(wake));
+        assertThat(world.taskQueue().nextDue(Set.of(QUEUE))).contains(signalled);
+    }
+
+    @Test
+    void aSignalSentWhileTheRunWasLeasedKeepsItsTurnDueWhenTheTurnEndsWithNothingNext() throws Exception {
+        String schema = freshSchema();
+        World world = open(config(schema));
+        world.eventLog().create(newRun("r1"));
+        Lease lease = world.taskQueue().lease("w", Set.of(QUEUE), 1, Duration.ofMinutes(1)).getFirst();
+        clock.advance(Duration.ofSeconds(5));
+        Instant signalled = clock.instant();
+        world.signals().send("r1", "go", Payload.NULL);
+        clock.advance(Duration.ofSeconds(5));
+
+        AppendResult result = world.eventLog().append(List.of(new Append("r1", 1, markers("r1", 1, 1),
+                RunStatus.WAITING, List.of(), new TurnEnd(lease, null)))).getFirst();
+
+        assertThat(result).isEqualTo(new AppendResult(true, 2, false));
+        assertThat(tasks(schema)).containsExactly(Map.entry("r1", "due " + Micros.of(signalled)));
+        assertThat(world.taskQueue().lease("w", Set.of(QUEUE), 1, Duration.ofMinutes(1)))
+                .extracting(Lease::runId, Lease::deliveries).containsExactly(tuple("r1", 1));
+    }
+
+    /**
+     * A turn requested by a transaction that commits while the append's statement waits for the run's row (its
+     * snapshot taken before): the statement's delete re-checks the row and leaves it, and its update makes the
+     * turn due at the requested time instead of leaving it leased under an ended lease.
+     */
+    @Test
+    void aTurnRequestedWhileTheAppendWaitsForTheRunIsNotLost() throws Exception {
+        assertATurnRequestedWhileTheAppendWaitsIsNotLost(List.of("r1"));
+    }
+
+    @Test
+    void aTurnRequestedWhileABatchWaitsForTheRunIsNotLost() throws Exception {
+        assertATurnRequestedWhileTheAppendWaitsIsNotLost(List.of("r1", "r2"));
+    }
+
+    /** A turn is requested for the first run while the batch of appends ending all their turns waits for it. */
+    private void assertATurnRequestedWhileTheAppendWaitsIsNotLost(List<String> runIds) throws Exception {
+        String schema = freshSchema();
+        World world = open(config(schema));
+        runIds.forEach(id -> world.eventLog().create(newRun(id)));
+        Map<String, Lease> leases = world.taskQueue().lease("w", Set.of(QUEUE), runIds.size(), Duration.ofMinutes(1))
+                .stream().collect(Collectors.toMap(Lease::runId, Function.identity()));
+        long requested = Micros.of(clock.instant().plusSeconds(1));
+        List<Append> appends = runIds.stream().map(id -> new Append(id, 1, markers(id, 1, 1), RunStatus.WAITING,
+                List.of(), new TurnEnd(leases.get(id), null))).toList();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+            // as a signal does: the run's row locked, then the leased turn's request recorded
+            c.setAutoCommit(false);
+            st.executeQuery("SELECT 1 FROM " + schema + ".wf_runs WHERE run_id = 'r1' FOR UPDATE").close();
+            st.executeUpdate("UPDATE " + schema + ".wf_tasks SET requested_at = " + requested + " WHERE run_id = 'r1'");
+            Future<List<AppendResult>> append = pool.submit(() -> world.eventLog().append(appends));
+            waitForALockWaitOn(schema);
+            c.commit();
+
+            assertThat(append.get(30, TimeUnit.SECONDS)).containsOnly(new AppendResult(true, 2, false));
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(tasks(schema)).as("the others' turns are gone").containsExactly(Map.entry("r1", "due " + requested));
+    }
+
+    /** Waits until a statement on the tables of {@code schema} waits for a lock. */
+    private static void waitForALockWaitOn(String schema) throws Exception {
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+            for (int i = 0; i < 500; i++) {
+                try (ResultSet rs = st.executeQuery("SELECT count(*) FROM pg_stat_activity"
+                        + " WHERE wait_event_type = 'Lock' AND query LIKE '%" + schema + "%'")) {
+                    rs.next();
+                    if (rs.getLong(1) > 0) {
+                        return;
+                    }
+                }
+                Thread.sleep(10);
+            }
+        }
+        throw new AssertionError("no statement on " + schema + " waits for a lock");
+    }
+
+    /** Each task row: "due <available_at>" when not leased, "leased" when leased. */
+    private static Map<String, String> tasks(String schema) throws Exception {
+        Map<String, String> out = new TreeMap<>();
+        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT run_id, available_at, requested_at, lease_token FROM " + schema
+                     + ".wf_tasks")) {
+            while (rs.next()) {
+                rs.getLong(3);
+                String requested = rs.wasNull() ? "" : " requested " + rs.getLong(3);
+                out.put(rs.getString(1), (rs.getString(4) == null ? "due " + rs.getLong(2) : "leased") + requested);
+            }
+        }
+        return out;
     }
 
     @Test
