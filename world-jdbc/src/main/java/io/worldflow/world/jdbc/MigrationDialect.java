@@ -16,12 +16,14 @@ public interface MigrationDialect {
 
     /**
      * Takes the lock, released when the transaction ends, that makes processes starting together migrate one
-     * after another; does nothing where the database belongs to one process.
+     * after another; by default nothing, for a database that belongs to one process.
      */
-    void lock(Connection c) throws SQLException;
+    default void lock(Connection c) throws SQLException {
+    }
 
-    /** Creates the namespace the tables go in when it is missing; does nothing where there is none. */
-    void createPlace(Connection c) throws SQLException;
+    /** Creates the namespace the tables go in when it is missing; by default nothing, for a database without one. */
+    default void createPlace(Connection c) throws SQLException {
+    }
 
     /** The version table's name as statements refer to it, qualified where the dialect needs it. */
     String versionTable();
@@ -30,7 +32,10 @@ public interface MigrationDialect {
      * The statement creating {@link #versionTable()}: {@code version} (integer primary key), {@code description}
      * (text, the script's name) and {@code applied_at} (64-bit integer, epoch microseconds, see {@link Micros}).
      */
-    String versionTableDdl();
+    default String versionTableDdl() {
+        return "CREATE TABLE " + versionTable() + " (\n    version     integer NOT NULL PRIMARY KEY,\n"
+                + "    description text    NOT NULL,\n    applied_at  bigint  NOT NULL\n)";
+    }
 
     /** Whether {@link #versionTable()} exists. */
     boolean hasVersionTable(Connection c) throws SQLException;
@@ -41,12 +46,16 @@ public interface MigrationDialect {
      */
     Optional<String> foreignTables(Connection c) throws SQLException;
 
-    /** The script with its placeholders (such as {@code ${schema}} and {@code ${prefix}}) replaced. */
-    String render(String script);
+    /** The script with its placeholders (such as {@code ${schema}} and {@code ${prefix}}) replaced; by default as is. */
+    default String render(String script) {
+        return script;
+    }
 
     /**
      * Whether the failure came from another process creating the same namespace at the same moment, which a
-     * second attempt resolves.
+     * second attempt resolves; by default never.
      */
-    boolean raced(SQLException e);
+    default boolean raced(SQLException e) {
+        return false;
+    }
 }

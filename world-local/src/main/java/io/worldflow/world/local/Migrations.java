@@ -51,28 +51,8 @@ final class Migrations implements MigrationDialect {
     }
 
     @Override
-    public void lock(Connection c) {
-        // the file's lock, held since opening, keeps every other process out
-    }
-
-    @Override
-    public void createPlace(Connection c) {
-        // the file is the place
-    }
-
-    @Override
     public String versionTable() {
         return "schema_version";
-    }
-
-    @Override
-    public String versionTableDdl() {
-        return """
-                CREATE TABLE IF NOT EXISTS schema_version (
-                    version     INTEGER NOT NULL PRIMARY KEY,
-                    description TEXT    NOT NULL,
-                    applied_at  INTEGER NOT NULL
-                )""";
     }
 
     @Override
@@ -89,16 +69,6 @@ final class Migrations implements MigrationDialect {
         }
         return Optional.of("local world: " + database + " is a SQLite database of something else (it has tables "
                 + tables + " but no schema_version); point " + LocalWorldProvider.PATH + " at a new or Worldflow file");
-    }
-
-    @Override
-    public String render(String script) {
-        return script;
-    }
-
-    @Override
-    public boolean raced(SQLException e) {
-        return false;
     }
 
     private static Set<String> tables(Connection c) throws SQLException {

@@ -26,12 +26,6 @@ final class Migrations implements MigrationDialect {
             "V7__held_since.sql");
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 
-    private static final String VERSION_TABLE = """
-            CREATE TABLE ${schema}.${prefix}schema_version (
-                version     integer NOT NULL PRIMARY KEY,
-                description text    NOT NULL,
-                applied_at  bigint  NOT NULL
-            )""";
     /** SQLSTATEs of a concurrent CREATE SCHEMA by a world with another prefix: trying again resolves it. */
     private static final List<String> RACED = List.of("23505", "42P06");
 
@@ -104,11 +98,6 @@ final class Migrations implements MigrationDialect {
     @Override
     public String versionTable() {
         return table("schema_version");
-    }
-
-    @Override
-    public String versionTableDdl() {
-        return render(VERSION_TABLE);
     }
 
     @Override
