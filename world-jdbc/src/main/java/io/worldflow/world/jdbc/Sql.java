@@ -13,8 +13,12 @@ import java.util.function.ToIntFunction;
 /**
  * A statement written once with named parameters ({@code :runId}) and run as a plain JDBC prepared statement:
  * each {@code :name} becomes a {@code ?}, and {@link Call#set} binds every place the name stands. Quoted text and
- * PostgreSQL's {@code ::type} casts are left alone. A null is sent with the parameter's JDBC type when one was
- * given, else untyped, for the database to infer from where it stands: a bare {@code :x IS NULL} needs a cast.
+ * PostgreSQL's {@code ::type} casts are left alone.
+ *
+ * <p>A null is sent with the JDBC type the parameter had when it last held a value (or the one given), else untyped
+ * for the database to infer from where it stands (a bare {@code :x IS NULL} needs a cast). Keeping one type per
+ * parameter matters on PostgreSQL: pgjdbc keeps a statement prepared on the server only while its parameter types
+ * stay the same, so a parameter sent now typed, now untyped would have the server parse and plan it again.
  */
 public final class Sql {
 
@@ -22,7 +26,7 @@ public final class Sql {
     final String text;
     /** The parameter name at each placeholder. */
     private final String[] names;
-    /** The JDBC type at each placeholder, for nulls. */
+    /** The JDBC type at each placeholder, for nulls: given, or learnt from the last value (a benign race). */
     private final int[] types;
 
     private Sql(String text, String[] names, int[] types) {
@@ -71,7 +75,7 @@ public final class Sql {
 
     /** This statement behind {@code prefix}, such as {@code EXPLAIN}, with the same parameters. */
     public Sql prefixed(String prefix) {
-        return new Sql(prefix + text, names, types);
+        return new Sql(prefix + text, names, types.clone());
     }
 
     /** The parameter names in the order their placeholders stand. */
@@ -143,10 +147,22 @@ public final class Sql {
             int index = i + 1;
             switch (value) {
                 case null -> ps.setNull(index, types[i]);
-                case String s -> ps.setString(index, s);
-                case Long l -> ps.setLong(index, l);
-                case Integer n -> ps.setInt(index, n);
-                case Boolean b -> ps.setBoolean(index, b);
+                case String s -> {
+                    ps.setString(index, s);
+                    types[i] = Types.VARCHAR;
+                }
+                case Long l -> {
+                    ps.setLong(index, l);
+                    types[i] = Types.BIGINT;
+                }
+                case Integer n -> {
+                    ps.setInt(index, n);
+                    types[i] = Types.INTEGER;
+                }
+                case Boolean b -> {
+                    ps.setBoolean(index, b);
+                    types[i] = Types.BOOLEAN;
+                }
                 case Long[] array -> ps.setArray(index, tx.connection().createArrayOf("int8", array));
                 case String[] array -> ps.setArray(index, tx.connection().createArrayOf("text", array));
                 default -> throw new IllegalArgumentException("cannot bind a " + value.getClass().getName()

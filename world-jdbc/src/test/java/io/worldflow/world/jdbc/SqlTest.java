@@ -6,17 +6,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.sql.PreparedStatement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -102,6 +104,29 @@ class SqlTest {
                 .containsExactly("a_1", "b");
         assertThat(ids(RunQuery.all().withCreated(Instant.EPOCH.plusNanos(20_000),
                 Instant.EPOCH.plusNanos(40_000)))).containsExactly("a_2", "ab1");
+    }
+
+    @Test
+    void aNullIsSentWithTheTypeItsParameterLastHad() throws SQLException {
+        List<String> calls = new ArrayList<>();
+        PreparedStatement recording = (PreparedStatement) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[]{PreparedStatement.class}, (proxy, method, args) -> {
+                    if (method.getName().startsWith("set")) {
+                        calls.add(method.getName() + args[0] + (method.getName().equals("setNull") ? ":" + args[1] : ""));
+                    }
+                    return method.getReturnType() == int.class ? 0 : null;
+                });
+        Connection connection = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[]{Connection.class}, (proxy, method, args) -> recording);
+        Sql sql = Sql.of("UPDATE t SET a = :a, b = :b");
+        Tx tx = new Tx(connection, null);
+
+        tx.call(sql).set("a", null).set("b", null).update();
+        tx.call(sql).set("a", 7L).set("b", "x").update();
+        tx.call(sql).set("a", null).set("b", null).update();
+
+        assertThat(calls).containsExactly("setNull1:" + Types.NULL, "setNull2:" + Types.NULL, "setLong1", "setString2",
+                "setNull1:" + Types.BIGINT, "setNull2:" + Types.VARCHAR);
     }
 
     @Test
