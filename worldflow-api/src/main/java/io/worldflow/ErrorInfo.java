@@ -66,8 +66,9 @@ public record ErrorInfo(String type, String message, String stackTrace, List<Str
             return true;
         }
         // a JDK type (IOException) has no class loader that sees the application's exception types
-        ClassLoader[] loaders = {klass.getClassLoader(), Thread.currentThread().getContextClassLoader(),
-                ErrorInfo.class.getClassLoader()};
+        ClassLoader[] loaders = {
+            klass.getClassLoader(), Thread.currentThread().getContextClassLoader(), ErrorInfo.class.getClassLoader()
+        };
         for (ClassLoader loader : loaders) {
             try {
                 return klass.isAssignableFrom(Class.forName(recorded, false, loader));

@@ -22,8 +22,11 @@ public class ResultTimeoutException extends WorldflowException {
     /** The run as last read: its status and, when it is held, since when and why. */
     public ResultTimeoutException(String runId, Duration timeout, RunInfo run) {
         super("run '" + runId + "' did not finish within " + timeout + " (status " + run.status()
-                + (run.isHeld() ? "; held since " + run.heldSince() + ": " + run.held().summary()
-                + "; it goes on once a worker whose code matches its history takes it" : "") + ")");
+                + (run.isHeld()
+                        ? "; held since " + run.heldSince() + ": " + run.held().summary()
+                                + "; it goes on once a worker whose code matches its history takes it"
+                        : "")
+                + ")");
         this.held = run.held();
         this.heldSince = run.heldSince();
     }

@@ -17,11 +17,17 @@ import java.util.random.RandomGenerator;
  * @param jitter       fraction 0..1 of the delay added or removed at random
  * @param nonRetryable exception types that fail the step at once
  */
-public record RetryPolicy(int maxAttempts, Backoff backoff, Duration initialDelay, Duration maxDelay,
-                          double multiplier, double jitter, Set<Class<? extends Throwable>> nonRetryable) {
+public record RetryPolicy(
+        int maxAttempts,
+        Backoff backoff,
+        Duration initialDelay,
+        Duration maxDelay,
+        double multiplier,
+        double jitter,
+        Set<Class<? extends Throwable>> nonRetryable) {
 
-    private static final RetryPolicy DEFAULTS = new RetryPolicy(3, Backoff.EXPONENTIAL, Duration.ofSeconds(1),
-            Duration.ofMinutes(5), 2.0, 0.1, Set.of());
+    private static final RetryPolicy DEFAULTS =
+            new RetryPolicy(3, Backoff.EXPONENTIAL, Duration.ofSeconds(1), Duration.ofMinutes(5), 2.0, 0.1, Set.of());
 
     public RetryPolicy {
         Objects.requireNonNull(backoff, "backoff");

@@ -48,8 +48,7 @@ public record RunInfo(
      * @param reason      why, as given by whoever asked; may be null
      * @param requestedAt when it was asked
      */
-    public record CancelRequest(String reason, Instant requestedAt) {
-    }
+    public record CancelRequest(String reason, Instant requestedAt) {}
 
     public RunInfo {
         Objects.requireNonNull(runId, "runId");

@@ -15,8 +15,15 @@ import java.util.Set;
  * @param limit         page size, 1..1000
  * @param cursor        the {@link RunPage#nextCursor()} of the previous page, or null for the first
  */
-public record RunQuery(Set<RunStatus> statuses, Boolean held, String workflow, String idPrefix,
-                       Instant createdAfter, Instant createdBefore, int limit, String cursor) {
+public record RunQuery(
+        Set<RunStatus> statuses,
+        Boolean held,
+        String workflow,
+        String idPrefix,
+        Instant createdAfter,
+        Instant createdBefore,
+        int limit,
+        String cursor) {
 
     public static final int MAX_LIMIT = 1000;
 

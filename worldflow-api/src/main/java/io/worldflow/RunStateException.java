@@ -12,8 +12,8 @@ public class RunStateException extends WorldflowException {
 
     /** A retry of a run that has not failed. */
     public static RunStateException notFailed(String runId, RunStatus status) {
-        return new RunStateException("cannot retry run '" + runId + "': it is " + status
-                + ", and only a FAILED run can be retried");
+        return new RunStateException(
+                "cannot retry run '" + runId + "': it is " + status + ", and only a FAILED run can be retried");
     }
 
     /** A retry of a run whose log grew since it was read. */

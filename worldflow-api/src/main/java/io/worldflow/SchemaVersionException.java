@@ -4,7 +4,10 @@ package io.worldflow;
 public class SchemaVersionException extends WorldException {
 
     public SchemaVersionException(String store, int found, int supported) {
-        super(store + " has schema version " + found + " but this Worldflow supports up to " + supported
-                + "; upgrade Worldflow or point it at another database", false, null);
+        super(
+                store + " has schema version " + found + " but this Worldflow supports up to " + supported
+                        + "; upgrade Worldflow or point it at another database",
+                false,
+                null);
     }
 }

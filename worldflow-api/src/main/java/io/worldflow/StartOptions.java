@@ -15,8 +15,14 @@ import java.util.Objects;
  * @param priority    higher runs are picked up first
  * @param queue       the queue its turns go to
  */
-public record StartOptions(String id, Duration delay, Instant availableAt, Instant deadline, Duration timeout,
-                           int priority, String queue) {
+public record StartOptions(
+        String id,
+        Duration delay,
+        Instant availableAt,
+        Instant deadline,
+        Duration timeout,
+        int priority,
+        String queue) {
 
     public static final String DEFAULT_QUEUE = "default";
     public static final int MAX_ID_LENGTH = 200;

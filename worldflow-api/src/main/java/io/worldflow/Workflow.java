@@ -37,10 +37,10 @@ public interface Workflow<I, O> {
         return new Definition<>(name, inputType, null, WorkflowOptions.defaults(), body);
     }
 
-    static <I, O> Workflow<I, O> define(String name, Class<I> inputType, Class<O> outputType,
-                                        WorkflowFunction<I, O> body) {
-        return new Definition<>(name, inputType, Objects.requireNonNull(outputType, "outputType"),
-                WorkflowOptions.defaults(), body);
+    static <I, O> Workflow<I, O> define(
+            String name, Class<I> inputType, Class<O> outputType, WorkflowFunction<I, O> body) {
+        return new Definition<>(
+                name, inputType, Objects.requireNonNull(outputType, "outputType"), WorkflowOptions.defaults(), body);
     }
 
     /** The context of the run executing on this thread. */
@@ -77,8 +77,9 @@ public interface Workflow<I, O> {
     }
 
     /** The lambda-defined workflow. */
-    record Definition<I, O>(String name, Class<I> inputType, Class<O> outputType, WorkflowOptions options,
-                            WorkflowFunction<I, O> body) implements Workflow<I, O> {
+    record Definition<I, O>(
+            String name, Class<I> inputType, Class<O> outputType, WorkflowOptions options, WorkflowFunction<I, O> body)
+            implements Workflow<I, O> {
 
         public Definition {
             Objects.requireNonNull(name, "name");

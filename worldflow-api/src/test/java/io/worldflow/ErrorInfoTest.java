@@ -62,8 +62,8 @@ class ErrorInfoTest {
 
     @Test
     void causeTypesListTheChainOutermostFirst() {
-        Exception error = new PaymentException("charge failed",
-                new UncheckedIOException(new FileNotFoundException("keys.pem")));
+        Exception error =
+                new PaymentException("charge failed", new UncheckedIOException(new FileNotFoundException("keys.pem")));
 
         ErrorInfo info = ErrorInfo.of(error);
 

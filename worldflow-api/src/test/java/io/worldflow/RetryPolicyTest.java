@@ -32,7 +32,8 @@ class RetryPolicyTest {
 
     private static final RandomGenerator MIDDLE = fixedRandom(0.5);
 
-    private static RetryPolicy policy(Backoff backoff, Duration initial, Duration max, double multiplier, double jitter) {
+    private static RetryPolicy policy(
+            Backoff backoff, Duration initial, Duration max, double multiplier, double jitter) {
         return new RetryPolicy(10, backoff, initial, max, multiplier, jitter, Set.of());
     }
 
@@ -63,19 +64,18 @@ class RetryPolicyTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("maxAttempts")
                 .hasMessageContaining("0");
-        assertThatThrownBy(() -> RetryPolicy.defaults().withMaxAttempts(-3))
-                .hasMessageContaining("-3");
+        assertThatThrownBy(() -> RetryPolicy.defaults().withMaxAttempts(-3)).hasMessageContaining("-3");
     }
 
     @Test
     void negativeDelaysAreRejectedNamingTheValue() {
         assertThatThrownBy(() -> RetryPolicy.defaults()
-                .withBackoff(Backoff.CONSTANT, Duration.ofSeconds(-2), Duration.ofSeconds(1)))
+                        .withBackoff(Backoff.CONSTANT, Duration.ofSeconds(-2), Duration.ofSeconds(1)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("negative")
                 .hasMessageContaining("PT-2S");
-        assertThatThrownBy(() -> RetryPolicy.defaults()
-                .withBackoff(Backoff.CONSTANT, Duration.ZERO, Duration.ofMillis(-5)))
+        assertThatThrownBy(() ->
+                        RetryPolicy.defaults().withBackoff(Backoff.CONSTANT, Duration.ZERO, Duration.ofMillis(-5)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("PT-0.005S");
     }
@@ -83,7 +83,7 @@ class RetryPolicyTest {
     @Test
     void maxDelayBelowInitialDelayIsRejectedNamingBoth() {
         assertThatThrownBy(() -> RetryPolicy.defaults()
-                .withBackoff(Backoff.EXPONENTIAL, Duration.ofSeconds(10), Duration.ofSeconds(5)))
+                        .withBackoff(Backoff.EXPONENTIAL, Duration.ofSeconds(10), Duration.ofSeconds(5)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("PT5S")
                 .hasMessageContaining("PT10S");
@@ -139,11 +139,21 @@ class RetryPolicyTest {
 
     @Test
     void withersChangeOnlyTheirOwnComponent() {
-        RetryPolicy p = RetryPolicy.defaults().withMaxAttempts(7).withJitter(0.0).withMultiplier(3.0)
+        RetryPolicy p = RetryPolicy.defaults()
+                .withMaxAttempts(7)
+                .withJitter(0.0)
+                .withMultiplier(3.0)
                 .withNonRetryable(IllegalArgumentException.class);
 
-        assertThat(p).isEqualTo(new RetryPolicy(7, Backoff.EXPONENTIAL, Duration.ofSeconds(1), Duration.ofMinutes(5),
-                3.0, 0.0, Set.of(IllegalArgumentException.class)));
+        assertThat(p)
+                .isEqualTo(new RetryPolicy(
+                        7,
+                        Backoff.EXPONENTIAL,
+                        Duration.ofSeconds(1),
+                        Duration.ofMinutes(5),
+                        3.0,
+                        0.0,
+                        Set.of(IllegalArgumentException.class)));
     }
 
     // ---------------------------------------------------------------- delays
@@ -279,7 +289,8 @@ class RetryPolicyTest {
 
     @Test
     void nonRetryableTypesMatchThemselvesAndTheirSubclasses() {
-        RetryPolicy p = RetryPolicy.defaults().withMaxAttempts(10)
+        RetryPolicy p = RetryPolicy.defaults()
+                .withMaxAttempts(10)
                 .withNonRetryable(IllegalArgumentException.class, IOException.class);
 
         assertThat(p.shouldRetry(new IllegalArgumentException("bad"), 1)).isFalse();
@@ -287,7 +298,8 @@ class RetryPolicyTest {
         assertThat(p.shouldRetry(new java.io.FileNotFoundException("gone"), 1)).isFalse();
         assertThat(p.shouldRetry(new IllegalStateException("other"), 1)).isTrue();
         // a wrapper is judged by its own type, not by its cause
-        assertThat(p.shouldRetry(new UncheckedIOException(new IOException("io")), 1)).isTrue();
+        assertThat(p.shouldRetry(new UncheckedIOException(new IOException("io")), 1))
+                .isTrue();
     }
 
     @Test

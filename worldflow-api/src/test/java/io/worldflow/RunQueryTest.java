@@ -44,16 +44,31 @@ class RunQueryTest {
         Instant after = Instant.parse("2030-01-01T00:00:00Z");
         Instant before = after.plusSeconds(60);
 
-        RunQuery q = RunQuery.all().withStatuses(RunStatus.FAILED, RunStatus.CANCELED).withWorkflow("order.v1")
-                .withIdPrefix("order-").withCreated(after, before).withLimit(10).withCursor("c1").withHeld(true);
+        RunQuery q = RunQuery.all()
+                .withStatuses(RunStatus.FAILED, RunStatus.CANCELED)
+                .withWorkflow("order.v1")
+                .withIdPrefix("order-")
+                .withCreated(after, before)
+                .withLimit(10)
+                .withCursor("c1")
+                .withHeld(true);
 
-        assertThat(q).isEqualTo(new RunQuery(Set.of(RunStatus.FAILED, RunStatus.CANCELED), true, "order.v1", "order-",
-                after, before, 10, "c1"));
+        assertThat(q)
+                .isEqualTo(new RunQuery(
+                        Set.of(RunStatus.FAILED, RunStatus.CANCELED),
+                        true,
+                        "order.v1",
+                        "order-",
+                        after,
+                        before,
+                        10,
+                        "c1"));
     }
 
     @Test
     void nullStatusesMeanAll() {
-        assertThat(new RunQuery(null, null, null, null, null, null, 5, null).statuses()).isEmpty();
+        assertThat(new RunQuery(null, null, null, null, null, null, 5, null).statuses())
+                .isEmpty();
     }
 
     @Test

@@ -92,7 +92,8 @@ class StartOptionsTest {
         assertThatThrownBy(() -> StartOptions.defaults().withQueue("  "))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("queue");
-        assertThat(StartOptions.defaults().withQueue("billing").withQueue(null).queue()).isEqualTo("default");
+        assertThat(StartOptions.defaults().withQueue("billing").withQueue(null).queue())
+                .isEqualTo("default");
     }
 
     @Test
@@ -106,9 +107,11 @@ class StartOptionsTest {
                 .withPriority(9)
                 .withQueue("billing");
 
-        assertThat(o).isEqualTo(new StartOptions("r1", Duration.ofSeconds(5), at, at.plusSeconds(60),
-                Duration.ofMinutes(2), 9, "billing"));
-        assertThat(o.withId("r2")).isEqualTo(new StartOptions("r2", Duration.ofSeconds(5), at, at.plusSeconds(60),
-                Duration.ofMinutes(2), 9, "billing"));
+        assertThat(o)
+                .isEqualTo(new StartOptions(
+                        "r1", Duration.ofSeconds(5), at, at.plusSeconds(60), Duration.ofMinutes(2), 9, "billing"));
+        assertThat(o.withId("r2"))
+                .isEqualTo(new StartOptions(
+                        "r2", Duration.ofSeconds(5), at, at.plusSeconds(60), Duration.ofMinutes(2), 9, "billing"));
     }
 }

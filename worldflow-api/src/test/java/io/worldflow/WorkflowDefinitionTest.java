@@ -9,13 +9,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class WorkflowDefinitionTest {
 
-    record Order(String sku) {
-    }
+    record Order(String sku) {}
 
     @Test
     void defineKeepsNameTypesAndDefaultOptions() throws Exception {
-        Workflow<Order, String> wf = Workflow.define("order.fulfil.v1", Order.class, String.class,
-                (ctx, order) -> "done " + order.sku());
+        Workflow<Order, String> wf =
+                Workflow.define("order.fulfil.v1", Order.class, String.class, (ctx, order) -> "done " + order.sku());
 
         assertThat(wf.name()).isEqualTo("order.fulfil.v1");
         assertThat(wf.inputType()).isEqualTo(Order.class);
@@ -26,7 +25,8 @@ class WorkflowDefinitionTest {
 
     @Test
     void theOutputTypeIsOptional() {
-        assertThat(Workflow.define("w", Order.class, (ctx, o) -> 1).outputType()).isNull();
+        assertThat(Workflow.define("w", Order.class, (ctx, o) -> 1).outputType())
+                .isNull();
     }
 
     @Test
@@ -36,19 +36,24 @@ class WorkflowDefinitionTest {
                 .hasMessageContaining("workflow name");
         assertThatThrownBy(() -> Workflow.define("w".repeat(201), Order.class, (ctx, o) -> 1))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThat(Workflow.define("w".repeat(200), Order.class, (ctx, o) -> 1).name()).hasSize(200);
+        assertThat(Workflow.define("w".repeat(200), Order.class, (ctx, o) -> 1).name())
+                .hasSize(200);
     }
 
     @Test
     void missingPartsAreRejectedNamingThem() {
         assertThatThrownBy(() -> Workflow.define(null, Order.class, (ctx, o) -> 1))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("name");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("name");
         assertThatThrownBy(() -> Workflow.define("w", null, (ctx, o) -> 1))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("inputType");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("inputType");
         assertThatThrownBy(() -> Workflow.define("w", Order.class, null))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("body");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("body");
         assertThatThrownBy(() -> Workflow.define("w", Order.class, null, (ctx, o) -> 1))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("outputType");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("outputType");
     }
 
     @Test
@@ -72,7 +77,8 @@ class WorkflowDefinitionTest {
     void stepOptionsDefaultToTheWorkflowsPolicyAndRepeatableExecution() {
         assertThat(StepOptions.defaults().retry()).isNull();
         assertThat(StepOptions.defaults().atMostOnce()).isFalse();
-        StepOptions o = StepOptions.retry(RetryPolicy.fixed(2, Duration.ofSeconds(1))).withAtMostOnce(true);
+        StepOptions o =
+                StepOptions.retry(RetryPolicy.fixed(2, Duration.ofSeconds(1))).withAtMostOnce(true);
         assertThat(o.retry().maxAttempts()).isEqualTo(2);
         assertThat(o.atMostOnce()).isTrue();
         assertThatThrownBy(() -> StepOptions.retry(null)).isInstanceOf(NullPointerException.class);
@@ -92,7 +98,8 @@ class WorkflowDefinitionTest {
         ErrorInfo error = ErrorInfo.of(new IllegalStateException("no stock"));
         StepFailedException e = new StepFailedException("reserve~2", 3, error, null);
 
-        assertThat(e).hasMessage("step 'reserve~2' failed after 3 attempt(s): java.lang.IllegalStateException: no stock");
+        assertThat(e)
+                .hasMessage("step 'reserve~2' failed after 3 attempt(s): java.lang.IllegalStateException: no stock");
         assertThat(e.stepId()).isEqualTo("reserve~2");
         assertThat(e.attempts()).isEqualTo(3);
         assertThat(e.isCausedBy(IllegalStateException.class)).isTrue();

@@ -20,9 +20,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class WorkflowStepsTest {
 
     public interface Payments {
-        @Step(name = "charge-card", atMostOnce = true, retry = @Retry(maxAttempts = 5, backoff = Backoff.LINEAR,
-                initialDelayMillis = 200, maxDelayMillis = 2_000, multiplier = 1.5, jitter = 0.0,
-                nonRetryable = {IllegalArgumentException.class}))
+        @Step(
+                name = "charge-card",
+                atMostOnce = true,
+                retry =
+                        @Retry(
+                                maxAttempts = 5,
+                                backoff = Backoff.LINEAR,
+                                initialDelayMillis = 200,
+                                maxDelayMillis = 2_000,
+                                multiplier = 1.5,
+                                jitter = 0.0,
+                                nonRetryable = {IllegalArgumentException.class}))
         String charge(String order, int cents) throws IOException;
 
         @Step
@@ -75,15 +84,14 @@ class WorkflowStepsTest {
         }
     }
 
-    record StepCall(String name, StepOptions options) {
-    }
+    record StepCall(String name, StepOptions options) {}
 
     private final List<StepCall> stepCalls = new ArrayList<>();
 
     /** A context that records each step and runs it at once, as a first live execution would. */
     private WorkflowContext recordingContext() {
-        return (WorkflowContext) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[]{WorkflowContext.class},
-                (proxy, method, args) -> {
+        return (WorkflowContext) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {WorkflowContext.class}, (proxy, method, args) -> {
                     if (method.getName().equals("step")) {
                         StepOptions options = args.length == 3 ? (StepOptions) args[1] : null;
                         stepCalls.add(new StepCall((String) args[0], options));
@@ -125,7 +133,7 @@ class WorkflowStepsTest {
 
     @Test
     void anInvalidRetryAnnotationFailsWhenTheProxyIsCreated() {
-        assertThatThrownBy(() -> Workflow.steps(BadRetry.class, () -> { }))
+        assertThatThrownBy(() -> Workflow.steps(BadRetry.class, () -> {}))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("maxAttempts");
     }
@@ -144,8 +152,15 @@ class WorkflowStepsTest {
         StepCall call = stepCalls.getFirst();
         assertThat(call.name()).isEqualTo("charge-card");
         assertThat(call.options().atMostOnce()).isTrue();
-        assertThat(call.options().retry()).isEqualTo(new RetryPolicy(5, Backoff.LINEAR, Duration.ofMillis(200),
-                Duration.ofSeconds(2), 1.5, 0.0, Set.of(IllegalArgumentException.class)));
+        assertThat(call.options().retry())
+                .isEqualTo(new RetryPolicy(
+                        5,
+                        Backoff.LINEAR,
+                        Duration.ofMillis(200),
+                        Duration.ofSeconds(2),
+                        1.5,
+                        0.0,
+                        Set.of(IllegalArgumentException.class)));
     }
 
     @Test

@@ -33,7 +33,7 @@ final class AwsTarget implements Target {
         }
         try {
             dynamo = ServerRunner.createServerFromCommandLineArgs(
-                    new String[]{"-inMemory", "-port", String.valueOf(dynamoPort), "-disableTelemetry"});
+                    new String[] {"-inMemory", "-port", String.valueOf(dynamoPort), "-disableTelemetry"});
             dynamo.start();
         } catch (Exception e) {
             throw new IllegalStateException("cannot start DynamoDB Local on port " + dynamoPort, e);

@@ -13,7 +13,10 @@ import java.util.concurrent.Callable;
  * The benchmark harness. {@code all}: every workload against every world, repeated; {@code run}: one workload
  * on one world. Both print the table next to the goals, write the JSON and draw the chart.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, subcommands = {BenchMain.All.class, BenchMain.Run.class},
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        subcommands = {BenchMain.All.class, BenchMain.Run.class},
         description = "Worldflow benchmarks: the workloads of BENCHMARKS.md, a driver process and one worker JVM.")
 public final class BenchMain implements Runnable {
 
@@ -21,7 +24,9 @@ public final class BenchMain implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new BenchMain()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
+        System.exit(new CommandLine(new BenchMain())
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .execute(args));
     }
 
     @Override
@@ -31,11 +36,15 @@ public final class BenchMain implements Runnable {
 
     /** Options every command shares: output, progress, sizes. */
     static final class Common {
-        @Option(names = "--out", description = "JSON results file (default: ${DEFAULT-VALUE})",
+        @Option(
+                names = "--out",
+                description = "JSON results file (default: ${DEFAULT-VALUE})",
                 defaultValue = "target/bench-results.json")
         Path out;
 
-        @Option(names = "--chart", description = "PNG chart file (default: ${DEFAULT-VALUE})",
+        @Option(
+                names = "--chart",
+                description = "PNG chart file (default: ${DEFAULT-VALUE})",
                 defaultValue = "target/bench-chart.png")
         Path chart;
 
@@ -45,28 +54,65 @@ public final class BenchMain implements Runnable {
         @Option(names = "--smoke", description = "tiny sizes (the CI smoke configuration)")
         boolean smoke;
 
-        @Option(names = "--w1-runs", description = "W1 runs (5000)") Integer w1Runs;
-        @Option(names = "--w2-runs", description = "W2 runs (200)") Integer w2Runs;
-        @Option(names = "--w2-idle-ms", description = "W2 idle time after worker start (3000)") Long w2IdleMs;
-        @Option(names = "--w3-branches", description = "W3 parallel steps (100)") Integer w3Branches;
-        @Option(names = "--w3-batch", description = "W3 runs at once (20)") Integer w3Batch;
-        @Option(names = "--w4-runs", description = "W4 runs (1000)") Integer w4Runs;
-        @Option(names = "--w4-sleep-ms", description = "W4 sleep (1000)") Integer w4SleepMs;
-        @Option(names = "--cost-runs", description = "cost: runs of the extra W1 (2000)") Integer costRuns;
-        @Option(names = "--steps-small", description = "scale: short workflow steps (100)") Integer stepsSmall;
-        @Option(names = "--steps-large", description = "scale: long workflow steps (1000)") Integer stepsLarge;
-        @Option(names = "--history-steps", description = "scale: steps of the replayed history, 3 events each (3333)") Integer historySteps;
-        @Option(names = "--sleepers", description = "scale: runs sleeping at once (100000)") Integer sleepers;
-        @Option(names = "--run-poll-ms", description = "primary-key lookup interval while waiting for one run (5)") Integer runPollMs;
-        @Option(names = "--count-poll-ms", description = "count interval while waiting for many runs (50)") Integer countPollMs;
+        @Option(names = "--w1-runs", description = "W1 runs (5000)")
+        Integer w1Runs;
+
+        @Option(names = "--w2-runs", description = "W2 runs (200)")
+        Integer w2Runs;
+
+        @Option(names = "--w2-idle-ms", description = "W2 idle time after worker start (3000)")
+        Long w2IdleMs;
+
+        @Option(names = "--w3-branches", description = "W3 parallel steps (100)")
+        Integer w3Branches;
+
+        @Option(names = "--w3-batch", description = "W3 runs at once (20)")
+        Integer w3Batch;
+
+        @Option(names = "--w4-runs", description = "W4 runs (1000)")
+        Integer w4Runs;
+
+        @Option(names = "--w4-sleep-ms", description = "W4 sleep (1000)")
+        Integer w4SleepMs;
+
+        @Option(names = "--cost-runs", description = "cost: runs of the extra W1 (2000)")
+        Integer costRuns;
+
+        @Option(names = "--steps-small", description = "scale: short workflow steps (100)")
+        Integer stepsSmall;
+
+        @Option(names = "--steps-large", description = "scale: long workflow steps (1000)")
+        Integer stepsLarge;
+
+        @Option(names = "--history-steps", description = "scale: steps of the replayed history, 3 events each (3333)")
+        Integer historySteps;
+
+        @Option(names = "--sleepers", description = "scale: runs sleeping at once (100000)")
+        Integer sleepers;
+
+        @Option(names = "--run-poll-ms", description = "primary-key lookup interval while waiting for one run (5)")
+        Integer runPollMs;
+
+        @Option(names = "--count-poll-ms", description = "count interval while waiting for many runs (50)")
+        Integer countPollMs;
 
         Sizes sizes() {
             Sizes b = smoke ? Sizes.smoke() : Sizes.defaults();
-            return new Sizes(or(w1Runs, b.w1Runs()), or(w2Runs, b.w2Runs()), w2IdleMs != null ? w2IdleMs : b.w2IdleMs(),
-                    or(w3Branches, b.w3Branches()), or(w3Batch, b.w3Batch()), or(w4Runs, b.w4Runs()),
-                    or(w4SleepMs, b.w4SleepMs()), or(costRuns, b.costRuns()), or(stepsSmall, b.stepsSmall()),
-                    or(stepsLarge, b.stepsLarge()), or(historySteps, b.historySteps()), or(sleepers, b.sleepers()),
-                    or(runPollMs, b.runPollMs()), or(countPollMs, b.countPollMs()));
+            return new Sizes(
+                    or(w1Runs, b.w1Runs()),
+                    or(w2Runs, b.w2Runs()),
+                    w2IdleMs != null ? w2IdleMs : b.w2IdleMs(),
+                    or(w3Branches, b.w3Branches()),
+                    or(w3Batch, b.w3Batch()),
+                    or(w4Runs, b.w4Runs()),
+                    or(w4SleepMs, b.w4SleepMs()),
+                    or(costRuns, b.costRuns()),
+                    or(stepsSmall, b.stepsSmall()),
+                    or(stepsLarge, b.stepsLarge()),
+                    or(historySteps, b.historySteps()),
+                    or(sleepers, b.sleepers()),
+                    or(runPollMs, b.runPollMs()),
+                    or(countPollMs, b.countPollMs()));
         }
 
         private static int or(Integer v, int d) {
@@ -74,7 +120,12 @@ public final class BenchMain implements Runnable {
         }
 
         int execute(List<String> worlds, List<Workload> workloads, int repeat, Sizes sizes) {
-            Harness h = new Harness(worlds, workloads, repeat, sizes, !noProgress,
+            Harness h = new Harness(
+                    worlds,
+                    workloads,
+                    repeat,
+                    sizes,
+                    !noProgress,
                     out.toAbsolutePath().getParent().resolve("bench-logs"));
             Results results = h.run();
             Report report = h.report(results);
@@ -86,13 +137,18 @@ public final class BenchMain implements Runnable {
         }
     }
 
-    @Command(name = "all", mixinStandardHelpOptions = true,
+    @Command(
+            name = "all",
+            mixinStandardHelpOptions = true,
             description = "Every workload against every world, each cell repeated; median and range.")
     static final class All implements Callable<Integer> {
         @Mixin
         Common common = new Common();
 
-        @Option(names = "--repeat", defaultValue = "3", description = "repeats of each cell (default: ${DEFAULT-VALUE})")
+        @Option(
+                names = "--repeat",
+                defaultValue = "3",
+                description = "repeats of each cell (default: ${DEFAULT-VALUE})")
         int repeat;
 
         @Option(names = "--worlds", split = ",", description = "worlds (default: local,postgres)")
@@ -103,8 +159,11 @@ public final class BenchMain implements Runnable {
 
         @Override
         public Integer call() {
-            return common.execute(worlds != null ? worlds : Targets.DEFAULT,
-                    workloads != null ? workloads : List.of(Workload.values()), repeat, common.sizes());
+            return common.execute(
+                    worlds != null ? worlds : Targets.DEFAULT,
+                    workloads != null ? workloads : List.of(Workload.values()),
+                    repeat,
+                    common.sizes());
         }
     }
 
@@ -113,13 +172,21 @@ public final class BenchMain implements Runnable {
         @Mixin
         Common common = new Common();
 
-        @Option(names = {"-w", "--workload"}, required = true, description = "${COMPLETION-CANDIDATES}")
+        @Option(
+                names = {"-w", "--workload"},
+                required = true,
+                description = "${COMPLETION-CANDIDATES}")
         Workload workload;
 
-        @Option(names = {"-W", "--world"}, defaultValue = "postgres", description = "world (default: ${DEFAULT-VALUE})")
+        @Option(
+                names = {"-W", "--world"},
+                defaultValue = "postgres",
+                description = "world (default: ${DEFAULT-VALUE})")
         String world;
 
-        @Option(names = {"-n", "--runs"}, description = "the workload's main size: W1/W2/W4/COST runs, W3 branches, SCALE sleepers")
+        @Option(
+                names = {"-n", "--runs"},
+                description = "the workload's main size: W1/W2/W4/COST runs, W3 branches, SCALE sleepers")
         Integer runs;
 
         @Option(names = "--repeat", defaultValue = "1", description = "repeats (default: ${DEFAULT-VALUE})")

@@ -15,8 +15,7 @@ public final class BenchWorker {
     /** The line the driver waits for. */
     static final String READY = "READY ";
 
-    private BenchWorker() {
-    }
+    private BenchWorker() {}
 
     public static void main(String[] args) {
         int concurrency = Integer.getInteger("bench.worker.concurrency", 100);
@@ -28,7 +27,7 @@ public final class BenchWorker {
         System.out.println(READY + control.port());
         System.out.flush();
         try {
-            new CountDownLatch(1).await();    // until SIGTERM runs the shutdown hooks
+            new CountDownLatch(1).await(); // until SIGTERM runs the shutdown hooks
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

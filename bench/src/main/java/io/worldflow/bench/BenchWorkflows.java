@@ -15,16 +15,16 @@ import java.util.stream.IntStream;
 public final class BenchWorkflows {
 
     /** noop3: three sequential steps, step n returns {"i": n}; the workflow returns the last. */
-    public static final Workflow<Integer, Map<String, Integer>> NOOP3 = Workflow.define("bench.noop3", Integer.class,
-            (ctx, in) -> {
+    public static final Workflow<Integer, Map<String, Integer>> NOOP3 =
+            Workflow.define("bench.noop3", Integer.class, (ctx, in) -> {
                 ctx.step("s1", () -> Map.of("i", 1));
                 ctx.step("s2", () -> Map.of("i", 2));
                 return ctx.step("s3", () -> Map.of("i", 3));
             });
 
     /** W3: one parallel fan-out of {@code branches} no-op steps. */
-    public static final Workflow<Integer, Integer> FANOUT = Workflow.define("bench.fanout", Integer.class,
-            (ctx, branches) -> {
+    public static final Workflow<Integer, Integer> FANOUT =
+            Workflow.define("bench.fanout", Integer.class, (ctx, branches) -> {
                 List<Integer> items = IntStream.range(0, branches).boxed().toList();
                 List<Integer> out = ctx.parallel("fan", items, (branch, i) -> branch.step("noop", () -> i));
                 return out.size();
@@ -34,23 +34,22 @@ public final class BenchWorkflows {
      * W4: step {@code a} returns wall-clock ms tA, a durable sleep of {@code sleepMs}, step {@code b} returns
      * the lateness {@code now − tA − sleepMs} in ms, which is the run's result.
      */
-    public static final Workflow<Integer, Long> SLEEP = Workflow.define("bench.sleep", Integer.class,
-            (ctx, sleepMs) -> {
+    public static final Workflow<Integer, Long> SLEEP =
+            Workflow.define("bench.sleep", Integer.class, (ctx, sleepMs) -> {
                 long ta = ctx.step("a", System::currentTimeMillis);
                 ctx.sleep("nap", Duration.ofMillis(sleepMs));
                 return ctx.step("b", () -> System.currentTimeMillis() - ta - sleepMs);
             });
 
     /** Scale: {@code n} sequential no-op steps. */
-    public static final Workflow<Integer, Integer> STEPS = Workflow.define("bench.steps", Integer.class,
-            (ctx, n) -> {
-                int last = 0;
-                for (int i = 0; i < n; i++) {
-                    int v = i;
-                    last = ctx.step("s", () -> v);
-                }
-                return last;
-            });
+    public static final Workflow<Integer, Integer> STEPS = Workflow.define("bench.steps", Integer.class, (ctx, n) -> {
+        int last = 0;
+        for (int i = 0; i < n; i++) {
+            int v = i;
+            last = ctx.step("s", () -> v);
+        }
+        return last;
+    });
 
     /** The signal that resumes {@link #HISTORY}. */
     static final String HISTORY_SIGNAL = "go";
@@ -61,8 +60,8 @@ public final class BenchWorkflows {
      * signal ends its turn). The last step returns how long after the send it ran, in ms: the resume of the
      * whole history (signal, lease, read, decode, replay) plus one step.
      */
-    public static final Workflow<Integer, Double> HISTORY = Workflow.define("bench.history", Integer.class,
-            (ctx, steps) -> {
+    public static final Workflow<Integer, Double> HISTORY =
+            Workflow.define("bench.history", Integer.class, (ctx, steps) -> {
                 for (int i = 0; i < steps; i++) {
                     int v = i;
                     ctx.step("s", () -> v);
@@ -78,14 +77,13 @@ public final class BenchWorkflows {
     }
 
     /** Scale: a run that sleeps {@code minutes} and then ends. */
-    public static final Workflow<Integer, Integer> SLEEPER = Workflow.define("bench.sleeper", Integer.class,
-            (ctx, minutes) -> {
+    public static final Workflow<Integer, Integer> SLEEPER =
+            Workflow.define("bench.sleeper", Integer.class, (ctx, minutes) -> {
                 ctx.sleep("long-nap", Duration.ofMinutes(minutes));
                 return minutes;
             });
 
     static final List<Workflow<Integer, ?>> ALL = List.of(NOOP3, FANOUT, SLEEP, STEPS, HISTORY, SLEEPER);
 
-    private BenchWorkflows() {
-    }
+    private BenchWorkflows() {}
 }

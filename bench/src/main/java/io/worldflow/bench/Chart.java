@@ -1,6 +1,5 @@
 package io.worldflow.bench;
 
-import javax.imageio.ImageIO;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -14,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import javax.imageio.ImageIO;
 
 /**
  * A PNG of Worldflow's figures against the peers': one panel per figure that has peer figures or a goal, grouped bars on
@@ -26,18 +26,20 @@ final class Chart {
     private static final int PANEL_H = 300;
     private static final int TOP = 70;
     private static final Color[] WORLD_COLORS = {new Color(0x1f77b4), new Color(0x2ca02c), new Color(0x17becf)};
-    private static final Color[] PEER_COLORS = {new Color(0xbbbbbb), new Color(0x999999), new Color(0x777777),
-            new Color(0x555555)};
+    private static final Color[] PEER_COLORS = {
+        new Color(0xbbbbbb), new Color(0x999999), new Color(0x777777), new Color(0x555555)
+    };
 
-    private record Bar(String name, double mid, double low, double high, Color color) {
-    }
+    private record Bar(String name, double mid, double low, double high, Color color) {}
 
-    private Chart() {
-    }
+    private Chart() {}
 
     static void write(Results results, Path file) {
-        List<Figure> figures = Figure.ALL.stream().filter(f -> !f.peers().isEmpty() || f.goal() != null)
-                .filter(f -> results.worlds().stream().anyMatch(w -> !results.values(w, f.key()).isEmpty())).toList();
+        List<Figure> figures = Figure.ALL.stream()
+                .filter(f -> !f.peers().isEmpty() || f.goal() != null)
+                .filter(f -> results.worlds().stream()
+                        .anyMatch(w -> !results.values(w, f.key()).isEmpty()))
+                .toList();
         int rows = Math.max(1, (figures.size() + COLS - 1) / COLS);
         BufferedImage img = new BufferedImage(COLS * PANEL_W, TOP + rows * PANEL_H, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = img.createGraphics();
@@ -91,7 +93,11 @@ final class Chart {
         for (int i = 0; i < worlds.size(); i++) {
             List<Double> v = results.values(worlds.get(i), f.key());
             if (!v.isEmpty()) {
-                bars.add(new Bar(worlds.get(i), Results.median(v), Results.min(v), Results.max(v),
+                bars.add(new Bar(
+                        worlds.get(i),
+                        Results.median(v),
+                        Results.min(v),
+                        Results.max(v),
                         WORLD_COLORS[i % WORLD_COLORS.length]));
             }
         }
@@ -119,7 +125,8 @@ final class Chart {
         int bottom = y0 + PANEL_H - 45;
         g.setColor(Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
-        g.drawString(f.label() + " [" + f.unit() + "] " + (f.higherBetter() ? "↑ better" : "↓ better"), x0 + 10, y0 + 18);
+        g.drawString(
+                f.label() + " [" + f.unit() + "] " + (f.higherBetter() ? "↑ better" : "↓ better"), x0 + 10, y0 + 18);
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 10));
         for (double e = logLo; e <= logHi; e++) {
             int y = y(Math.pow(10, e), logLo, logHi, top, bottom);
@@ -153,7 +160,8 @@ final class Chart {
         if (f.goal() != null) {
             int gy = y(f.goal(), logLo, logHi, top, bottom);
             g.setColor(Color.RED);
-            g.setStroke(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[]{6f, 4f}, 0f));
+            g.setStroke(
+                    new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
             g.drawLine(left, gy, right, gy);
             g.setStroke(new BasicStroke());
             g.drawString(String.format(Locale.ROOT, "goal %s", Report.num(f.goal())), right - 70, gy - 3);

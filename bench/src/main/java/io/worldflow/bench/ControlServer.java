@@ -50,8 +50,10 @@ final class ControlServer implements AutoCloseable {
     }
 
     private void serve(Socket s) {
-        try (s; BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
-             Writer out = new OutputStreamWriter(s.getOutputStream(), StandardCharsets.UTF_8)) {
+        try (s;
+                BufferedReader in =
+                        new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+                Writer out = new OutputStreamWriter(s.getOutputStream(), StandardCharsets.UTF_8)) {
             String line;
             while ((line = in.readLine()) != null) {
                 String answer;

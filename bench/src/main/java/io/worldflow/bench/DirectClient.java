@@ -2,11 +2,11 @@ package io.worldflow.bench;
 
 import io.worldflow.RunInfo;
 import io.worldflow.RunNotFoundException;
-import io.worldflow.WorldflowException;
 import io.worldflow.RunPage;
 import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
 import io.worldflow.StartOptions;
+import io.worldflow.WorldflowException;
 import io.worldflow.event.Event;
 import io.worldflow.runtime.Worldflow;
 
@@ -95,7 +95,7 @@ final class DirectClient implements BenchClient {
                     continue;
                 }
                 runs++;
-                first = Math.min(first, micros(log.get(1)));      // log[0] is WorkflowStarted, written at submit
+                first = Math.min(first, micros(log.get(1))); // log[0] is WorkflowStarted, written at submit
                 last = Math.max(last, micros(log.getLast()));
             }
             cursor = page.nextCursor();

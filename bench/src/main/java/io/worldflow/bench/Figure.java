@@ -35,39 +35,150 @@ record Figure(String key, String label, String unit, boolean higherBetter, Doubl
 
     static final List<Figure> ALL = List.of(
             new Figure("w1.enqueue", "W1 enqueue rate", "runs/s", true, null, Map.of()),
-            new Figure("w1.throughput", "W1 drain throughput", "runs/s", true, 3000.0, Map.of(
-                    OW_PG, new Peer(232, 210, 385), OW_SQLITE, new Peer(262, 199, 321),
-                    DBOS, new Peer(322, 245, 455), RESTATE, new Peer(500, 416, 646))),
-            new Figure("w1.worker_peak_rss", "W1 worker peak RSS", "MiB", false, 200.0, Map.of(
-                    OW_PG, Peer.range(126, 132), OW_SQLITE, Peer.of(162), DBOS, Peer.range(281, 339),
-                    RESTATE, Peer.range(135, 262))),
+            new Figure(
+                    "w1.throughput",
+                    "W1 drain throughput",
+                    "runs/s",
+                    true,
+                    3000.0,
+                    Map.of(
+                            OW_PG,
+                            new Peer(232, 210, 385),
+                            OW_SQLITE,
+                            new Peer(262, 199, 321),
+                            DBOS,
+                            new Peer(322, 245, 455),
+                            RESTATE,
+                            new Peer(500, 416, 646))),
+            new Figure(
+                    "w1.worker_peak_rss",
+                    "W1 worker peak RSS",
+                    "MiB",
+                    false,
+                    200.0,
+                    Map.of(
+                            OW_PG,
+                            Peer.range(126, 132),
+                            OW_SQLITE,
+                            Peer.of(162),
+                            DBOS,
+                            Peer.range(281, 339),
+                            RESTATE,
+                            Peer.range(135, 262))),
             new Figure("w1.worker_cpu", "W1 worker CPU (whole JVM life)", "s", false, null, Map.of()),
-            new Figure("w2.p50", "W2 latency p50", "ms", false, 3.0, Map.of(
-                    OW_PG, Peer.range(98, 111), OW_SQLITE, Peer.range(89, 92), DBOS, Peer.range(24, 35),
-                    RESTATE, Peer.range(10, 13))),
-            new Figure("w2.p99", "W2 latency p99", "ms", false, 10.0, Map.of(
-                    OW_PG, Peer.range(141, 229), OW_SQLITE, Peer.range(114, 134), DBOS, Peer.range(39, 72),
-                    RESTATE, Peer.range(27, 34))),
+            new Figure(
+                    "w2.p50",
+                    "W2 latency p50",
+                    "ms",
+                    false,
+                    3.0,
+                    Map.of(
+                            OW_PG,
+                            Peer.range(98, 111),
+                            OW_SQLITE,
+                            Peer.range(89, 92),
+                            DBOS,
+                            Peer.range(24, 35),
+                            RESTATE,
+                            Peer.range(10, 13))),
+            new Figure(
+                    "w2.p99",
+                    "W2 latency p99",
+                    "ms",
+                    false,
+                    10.0,
+                    Map.of(
+                            OW_PG,
+                            Peer.range(141, 229),
+                            OW_SQLITE,
+                            Peer.range(114, 134),
+                            DBOS,
+                            Peer.range(39, 72),
+                            RESTATE,
+                            Peer.range(27, 34))),
             new Figure("w3.single_cold", "W3 single run, cold", "ms", false, null, Map.of()),
-            new Figure("w3.single_warm", "W3 single run, warm", "ms", false, 30.0, Map.of(
-                    OW_PG, Peer.range(165, 603), OW_SQLITE, Peer.range(123, 549), DBOS, Peer.range(386, 1589),
-                    RESTATE, Peer.range(55, 150))),
-            new Figure("w3.batch_wall", "W3 20 at once, wall", "ms", false, 300.0, Map.of(
-                    OW_PG, Peer.range(1000, 1900), OW_SQLITE, Peer.range(2100, 3800), DBOS, Peer.range(3900, 7100),
-                    RESTATE, Peer.range(700, 1000))),
-            new Figure("w4.p50", "W4 lateness p50", "ms", false, 3.0, Map.of(
-                    OW_PG, Peer.range(1096, 2168), OW_SQLITE, Peer.range(904, 2121), DBOS, Peer.of(4),
-                    RESTATE, Peer.range(10, 21))),
-            new Figure("w4.p99", "W4 lateness p99", "ms", false, 20.0, Map.of(
-                    OW_PG, Peer.range(1454, 2610), OW_SQLITE, Peer.range(1405, 2865), DBOS, Peer.range(44, 62),
-                    RESTATE, Peer.range(31, 66))),
+            new Figure(
+                    "w3.single_warm",
+                    "W3 single run, warm",
+                    "ms",
+                    false,
+                    30.0,
+                    Map.of(
+                            OW_PG,
+                            Peer.range(165, 603),
+                            OW_SQLITE,
+                            Peer.range(123, 549),
+                            DBOS,
+                            Peer.range(386, 1589),
+                            RESTATE,
+                            Peer.range(55, 150))),
+            new Figure(
+                    "w3.batch_wall",
+                    "W3 20 at once, wall",
+                    "ms",
+                    false,
+                    300.0,
+                    Map.of(
+                            OW_PG,
+                            Peer.range(1000, 1900),
+                            OW_SQLITE,
+                            Peer.range(2100, 3800),
+                            DBOS,
+                            Peer.range(3900, 7100),
+                            RESTATE,
+                            Peer.range(700, 1000))),
+            new Figure(
+                    "w4.p50",
+                    "W4 lateness p50",
+                    "ms",
+                    false,
+                    3.0,
+                    Map.of(
+                            OW_PG,
+                            Peer.range(1096, 2168),
+                            OW_SQLITE,
+                            Peer.range(904, 2121),
+                            DBOS,
+                            Peer.of(4),
+                            RESTATE,
+                            Peer.range(10, 21))),
+            new Figure(
+                    "w4.p99",
+                    "W4 lateness p99",
+                    "ms",
+                    false,
+                    20.0,
+                    Map.of(
+                            OW_PG,
+                            Peer.range(1454, 2610),
+                            OW_SQLITE,
+                            Peer.range(1405, 2865),
+                            DBOS,
+                            Peer.range(44, 62),
+                            RESTATE,
+                            Peer.range(31, 66))),
             new Figure("w4.wall", "W4 total wall", "s", false, null, Map.of()),
-            new Figure("cost.commits", "cost: commits per run", "commits", false, 1.5, Map.of(
-                    OW_PG, Peer.of(10.1), DBOS, Peer.of(18.2))),
-            new Figure("cost.wal_bytes", "cost: WAL bytes per run", "B", false, 3000.0, Map.of(
-                    OW_PG, Peer.of(7200), DBOS, Peer.of(4500))),
-            new Figure("cost.wal_syncs", "cost: WAL syncs per run", "syncs", false, 1.2, Map.of(
-                    OW_PG, Peer.of(2.9), DBOS, Peer.of(5.1))),
+            new Figure(
+                    "cost.commits",
+                    "cost: commits per run",
+                    "commits",
+                    false,
+                    1.5,
+                    Map.of(OW_PG, Peer.of(10.1), DBOS, Peer.of(18.2))),
+            new Figure(
+                    "cost.wal_bytes",
+                    "cost: WAL bytes per run",
+                    "B",
+                    false,
+                    3000.0,
+                    Map.of(OW_PG, Peer.of(7200), DBOS, Peer.of(4500))),
+            new Figure(
+                    "cost.wal_syncs",
+                    "cost: WAL syncs per run",
+                    "syncs",
+                    false,
+                    1.2,
+                    Map.of(OW_PG, Peer.of(2.9), DBOS, Peer.of(5.1))),
             new Figure("cost.throughput", "cost run: drain throughput", "runs/s", true, null, Map.of()),
             new Figure("scale.steps_small", "scale: short sequential run", "ms", false, null, Map.of()),
             new Figure("scale.steps_large", "scale: long sequential run", "ms", false, null, Map.of()),
@@ -75,7 +186,8 @@ record Figure(String key, String label, String unit, boolean higherBetter, Doubl
             new Figure("scale.replay_cold", "scale: resume of the long history, first", "ms", false, null, Map.of()),
             new Figure("scale.replay", "scale: resume of the long history, second", "ms", false, 100.0, Map.of()),
             new Figure("scale.replay_events", "scale: events in that history", "events", true, null, Map.of()),
-            new Figure("scale.sleepers_heap", "scale: worker heap after GC, all sleeping", "MiB", false, 512.0, Map.of()),
+            new Figure(
+                    "scale.sleepers_heap", "scale: worker heap after GC, all sleeping", "MiB", false, 512.0, Map.of()),
             new Figure("scale.sleepers_rss", "scale: worker RSS, all sleeping", "MiB", false, null, Map.of()));
 
     static Optional<Figure> byKey(String key) {
@@ -84,9 +196,10 @@ record Figure(String key, String label, String unit, boolean higherBetter, Doubl
 
     /** The best peer (by its middle figure), if any. */
     Optional<Map.Entry<String, Peer>> bestPeer() {
-        return peers.entrySet().stream().min((a, b) -> higherBetter
-                ? Double.compare(b.getValue().mid(), a.getValue().mid())
-                : Double.compare(a.getValue().mid(), b.getValue().mid()));
+        return peers.entrySet().stream()
+                .min((a, b) -> higherBetter
+                        ? Double.compare(b.getValue().mid(), a.getValue().mid())
+                        : Double.compare(a.getValue().mid(), b.getValue().mid()));
     }
 
     /** Whether {@code value} meets the goal (empty when there is none). */

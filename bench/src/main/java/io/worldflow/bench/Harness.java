@@ -46,8 +46,14 @@ final class Harness {
         started = Instant.now();
         Results results = new Results();
         int cells = worlds.size() * workloads.size() * repeat;
-        try (ProgressBar bar = progress ? new ProgressBarBuilder().setTaskName("bench").setInitialMax(cells)
-                .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(500).build() : null) {
+        try (ProgressBar bar = progress
+                ? new ProgressBarBuilder()
+                        .setTaskName("bench")
+                        .setInitialMax(cells)
+                        .setStyle(ProgressBarStyle.ASCII)
+                        .setUpdateIntervalMillis(500)
+                        .build()
+                : null) {
             Consumer<String> status = s -> {
                 if (bar != null) {
                     bar.setExtraMessage(s);
@@ -62,7 +68,8 @@ final class Harness {
                     Workloads w = new Workloads(forWorld, logDir, s -> status.accept(world + " " + s));
                     for (int r = 1; r <= repeat; r++) {
                         for (Workload workload : workloads) {
-                            if (workload == Workload.COST && target.costCounters().isEmpty()) {
+                            if (workload == Workload.COST
+                                    && target.costCounters().isEmpty()) {
                                 step(bar);
                                 continue;
                             }

@@ -58,7 +58,9 @@ final class PostgresTarget implements Target, Target.CostCounters {
 
     @Override
     public String describe() {
-        return embedded != null ? "embedded PostgreSQL (fsync=on, synchronous_commit=on) " + url : url.replaceAll("password=[^&]*", "password=***");
+        return embedded != null
+                ? "embedded PostgreSQL (fsync=on, synchronous_commit=on) " + url
+                : url.replaceAll("password=[^&]*", "password=***");
     }
 
     @Override
@@ -88,7 +90,8 @@ final class PostgresTarget implements Target, Target.CostCounters {
 
     @Override
     public Target.Cost read() {
-        try (Connection c = connect(); Statement st = c.createStatement()) {
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
             return new Target.Cost(
                     one(st, "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"),
                     one(st, "SELECT pg_current_wal_lsn() - '0/0'::pg_lsn"),
@@ -123,7 +126,8 @@ final class PostgresTarget implements Target, Target.CostCounters {
             }
             return;
         }
-        try (Connection c = connect(); Statement st = c.createStatement()) {
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
             for (String s : schemas) {
                 st.execute("DROP SCHEMA IF EXISTS " + s + " CASCADE");
             }

@@ -33,8 +33,12 @@ final class Report {
     }
 
     void print(PrintStream out) {
-        out.printf(Locale.ROOT, "%nWorldflow benchmarks — median (range) over %d repeat(s); %d CPUs; %s%n", repeat,
-                Runtime.getRuntime().availableProcessors(), started);
+        out.printf(
+                Locale.ROOT,
+                "%nWorldflow benchmarks — median (range) over %d repeat(s); %d CPUs; %s%n",
+                repeat,
+                Runtime.getRuntime().availableProcessors(),
+                started);
         worldNotes.forEach((w, note) -> out.printf("  %s: %s%n", w, note));
         String fmt = "%-50s %-9s %12s  %-23s %-10s %-30s %s%n";
         out.printf(Locale.ROOT, fmt, "figure", "world", "median", "range", "goal", "best peer", "goal met");
@@ -48,9 +52,12 @@ final class Report {
                 double med = Results.median(v);
                 String range = num(Results.min(v)) + "–" + num(Results.max(v));
                 String goal = f.goal() == null ? "" : (f.higherBetter() ? "≥ " : "≤ ") + num(f.goal());
-                String peer = f.bestPeer().map(e -> num(e.getValue().mid()) + " " + e.getKey()).orElse("");
+                String peer = f.bestPeer()
+                        .map(e -> num(e.getValue().mid()) + " " + e.getKey())
+                        .orElse("");
                 String met = f.meets(med).map(b -> b ? "yes" : "no").orElse("");
-                out.printf(Locale.ROOT, fmt, f.label() + " [" + f.unit() + "]", world, num(med), range, goal, peer, met);
+                out.printf(
+                        Locale.ROOT, fmt, f.label() + " [" + f.unit() + "]", world, num(med), range, goal, peer, met);
             }
         }
         if (!results.failures().isEmpty()) {
@@ -97,8 +104,18 @@ final class Report {
                 m.put("max", Results.max(v));
                 m.put("goal", f.goal());
                 m.put("meetsGoal", f.meets(Results.median(v)).orElse(null));
-                f.bestPeer().ifPresent(e -> m.put("bestPeer", Map.of("name", e.getKey(), "mid", e.getValue().mid(),
-                        "low", e.getValue().low(), "high", e.getValue().high())));
+                f.bestPeer()
+                        .ifPresent(e -> m.put(
+                                "bestPeer",
+                                Map.of(
+                                        "name",
+                                        e.getKey(),
+                                        "mid",
+                                        e.getValue().mid(),
+                                        "low",
+                                        e.getValue().low(),
+                                        "high",
+                                        e.getValue().high())));
                 m.put("peers", f.peers());
                 figures.add(m);
             }

@@ -55,7 +55,7 @@ final class Session implements AutoCloseable {
 
     WorkerProcess startWorker() {
         if (!target.shared()) {
-            closeDriver();                          // the local file belongs to one process
+            closeDriver(); // the local file belongs to one process
         }
         worker = WorkerProcess.start(world, logDir.resolve("worker-" + target.name() + ".log"));
         return worker;
@@ -84,8 +84,8 @@ final class Session implements AutoCloseable {
                 throw new IllegalStateException("a run of " + workflow + " failed");
             }
             if (System.nanoTime() > end) {
-                throw new IllegalStateException(seen + " of " + n + " runs of " + workflow + " are " + status
-                        + " after " + timeoutMs + " ms");
+                throw new IllegalStateException(
+                        seen + " of " + n + " runs of " + workflow + " are " + status + " after " + timeoutMs + " ms");
             }
             sleep(sizes.countPollMs());
         }

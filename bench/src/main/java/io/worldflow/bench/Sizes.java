@@ -18,13 +18,33 @@ package io.worldflow.bench;
  * @param runPollMs    how often one run is looked up by primary key while waited for (5 ms)
  * @param countPollMs  how often runs are counted while many are waited for (50 ms)
  */
-record Sizes(int w1Runs, int w2Runs, long w2IdleMs, int w3Branches, int w3Batch, int w4Runs, int w4SleepMs,
-             int costRuns, int stepsSmall, int stepsLarge, int historySteps, int sleepers, int runPollMs,
-             int countPollMs) {
+record Sizes(
+        int w1Runs,
+        int w2Runs,
+        long w2IdleMs,
+        int w3Branches,
+        int w3Batch,
+        int w4Runs,
+        int w4SleepMs,
+        int costRuns,
+        int stepsSmall,
+        int stepsLarge,
+        int historySteps,
+        int sleepers,
+        int runPollMs,
+        int countPollMs) {
 
     Sizes {
-        if (w1Runs < 1 || w2Runs < 1 || w3Branches < 1 || w3Batch < 1 || w4Runs < 1 || costRuns < 1
-                || stepsSmall < 1 || stepsLarge < 1 || historySteps < 1 || sleepers < 1) {
+        if (w1Runs < 1
+                || w2Runs < 1
+                || w3Branches < 1
+                || w3Batch < 1
+                || w4Runs < 1
+                || costRuns < 1
+                || stepsSmall < 1
+                || stepsLarge < 1
+                || historySteps < 1
+                || sleepers < 1) {
             throw new IllegalArgumentException("every workload size must be at least 1: " + this);
         }
         if (w4SleepMs < 1 || runPollMs < 1 || countPollMs < 1 || w2IdleMs < 0) {
@@ -46,25 +66,121 @@ record Sizes(int w1Runs, int w2Runs, long w2IdleMs, int w3Branches, int w3Batch,
      * cost run at most 1,000 runs, and at most 2,000 sleeping runs. Its figures are informative only.
      */
     Sizes forEmulators() {
-        return new Sizes(Math.min(w1Runs, 1_000), w2Runs, w2IdleMs, w3Branches, w3Batch, w4Runs, w4SleepMs,
-                Math.min(costRuns, 1_000), stepsSmall, stepsLarge, historySteps, Math.min(sleepers, 2_000), runPollMs,
+        return new Sizes(
+                Math.min(w1Runs, 1_000),
+                w2Runs,
+                w2IdleMs,
+                w3Branches,
+                w3Batch,
+                w4Runs,
+                w4SleepMs,
+                Math.min(costRuns, 1_000),
+                stepsSmall,
+                stepsLarge,
+                historySteps,
+                Math.min(sleepers, 2_000),
+                runPollMs,
                 countPollMs);
     }
 
     Sizes withMain(Workload w, int n) {
         return switch (w) {
-            case W1 -> new Sizes(n, w2Runs, w2IdleMs, w3Branches, w3Batch, w4Runs, w4SleepMs, costRuns, stepsSmall,
-                    stepsLarge, historySteps, sleepers, runPollMs, countPollMs);
-            case W2 -> new Sizes(w1Runs, n, w2IdleMs, w3Branches, w3Batch, w4Runs, w4SleepMs, costRuns, stepsSmall,
-                    stepsLarge, historySteps, sleepers, runPollMs, countPollMs);
-            case W3 -> new Sizes(w1Runs, w2Runs, w2IdleMs, n, w3Batch, w4Runs, w4SleepMs, costRuns, stepsSmall,
-                    stepsLarge, historySteps, sleepers, runPollMs, countPollMs);
-            case W4 -> new Sizes(w1Runs, w2Runs, w2IdleMs, w3Branches, w3Batch, n, w4SleepMs, costRuns, stepsSmall,
-                    stepsLarge, historySteps, sleepers, runPollMs, countPollMs);
-            case COST -> new Sizes(w1Runs, w2Runs, w2IdleMs, w3Branches, w3Batch, w4Runs, w4SleepMs, n, stepsSmall,
-                    stepsLarge, historySteps, sleepers, runPollMs, countPollMs);
-            case SCALE -> new Sizes(w1Runs, w2Runs, w2IdleMs, w3Branches, w3Batch, w4Runs, w4SleepMs, costRuns,
-                    stepsSmall, stepsLarge, historySteps, n, runPollMs, countPollMs);
+            case W1 ->
+                new Sizes(
+                        n,
+                        w2Runs,
+                        w2IdleMs,
+                        w3Branches,
+                        w3Batch,
+                        w4Runs,
+                        w4SleepMs,
+                        costRuns,
+                        stepsSmall,
+                        stepsLarge,
+                        historySteps,
+                        sleepers,
+                        runPollMs,
+                        countPollMs);
+            case W2 ->
+                new Sizes(
+                        w1Runs,
+                        n,
+                        w2IdleMs,
+                        w3Branches,
+                        w3Batch,
+                        w4Runs,
+                        w4SleepMs,
+                        costRuns,
+                        stepsSmall,
+                        stepsLarge,
+                        historySteps,
+                        sleepers,
+                        runPollMs,
+                        countPollMs);
+            case W3 ->
+                new Sizes(
+                        w1Runs,
+                        w2Runs,
+                        w2IdleMs,
+                        n,
+                        w3Batch,
+                        w4Runs,
+                        w4SleepMs,
+                        costRuns,
+                        stepsSmall,
+                        stepsLarge,
+                        historySteps,
+                        sleepers,
+                        runPollMs,
+                        countPollMs);
+            case W4 ->
+                new Sizes(
+                        w1Runs,
+                        w2Runs,
+                        w2IdleMs,
+                        w3Branches,
+                        w3Batch,
+                        n,
+                        w4SleepMs,
+                        costRuns,
+                        stepsSmall,
+                        stepsLarge,
+                        historySteps,
+                        sleepers,
+                        runPollMs,
+                        countPollMs);
+            case COST ->
+                new Sizes(
+                        w1Runs,
+                        w2Runs,
+                        w2IdleMs,
+                        w3Branches,
+                        w3Batch,
+                        w4Runs,
+                        w4SleepMs,
+                        n,
+                        stepsSmall,
+                        stepsLarge,
+                        historySteps,
+                        sleepers,
+                        runPollMs,
+                        countPollMs);
+            case SCALE ->
+                new Sizes(
+                        w1Runs,
+                        w2Runs,
+                        w2IdleMs,
+                        w3Branches,
+                        w3Batch,
+                        w4Runs,
+                        w4SleepMs,
+                        costRuns,
+                        stepsSmall,
+                        stepsLarge,
+                        historySteps,
+                        n,
+                        runPollMs,
+                        countPollMs);
         };
     }
 }

@@ -16,8 +16,7 @@ final class Targets {
     /** The worlds {@code all} runs, in order; aws on the local emulators is informative only. */
     static final List<String> DEFAULT = List.of("local", "postgres", "aws");
 
-    private Targets() {
-    }
+    private Targets() {}
 
     static Target start(String name) {
         Supplier<Target> s = KNOWN.get(name);

@@ -31,8 +31,7 @@ final class WorkerProcess implements AutoCloseable {
     private Measure last;
 
     /** Peak resident set (bytes) and CPU time (seconds) of the worker JVM. */
-    record Measure(long peakRssBytes, long rssBytes, double cpuSeconds) {
-    }
+    record Measure(long peakRssBytes, long rssBytes, double cpuSeconds) {}
 
     private WorkerProcess(Process process, int port) {
         this.process = process;
@@ -56,7 +55,9 @@ final class WorkerProcess implements AutoCloseable {
         Process p;
         try {
             Files.createDirectories(log.getParent());
-            p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            p = new ProcessBuilder(cmd)
+                    .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the worker JVM", e);
         }
@@ -66,11 +67,12 @@ final class WorkerProcess implements AutoCloseable {
                 String line;
                 while ((line = out.readLine()) != null) {
                     if (line.startsWith(BenchWorker.READY)) {
-                        return Integer.parseInt(line.substring(BenchWorker.READY.length()).strip());
+                        return Integer.parseInt(
+                                line.substring(BenchWorker.READY.length()).strip());
                     }
                 }
-                throw new IllegalStateException("the worker JVM ended before it was ready (exit "
-                        + waitExit(p) + "); see " + log);
+                throw new IllegalStateException(
+                        "the worker JVM ended before it was ready (exit " + waitExit(p) + "); see " + log);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -95,7 +97,8 @@ final class WorkerProcess implements AutoCloseable {
      */
     private static List<String> accessFlags() {
         return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("--enable-native-access=") || a.startsWith("--sun-misc-unsafe-memory-access="))
+                .filter(a ->
+                        a.startsWith("--enable-native-access=") || a.startsWith("--sun-misc-unsafe-memory-access="))
                 .toList();
     }
 
@@ -142,7 +145,12 @@ final class WorkerProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read /proc of the worker " + process.pid(), e);
         }
-        double cpu = process.toHandle().info().totalCpuDuration().map(Duration::toNanos).orElse(0L) / 1e9;
+        double cpu = process.toHandle()
+                        .info()
+                        .totalCpuDuration()
+                        .map(Duration::toNanos)
+                        .orElse(0L)
+                / 1e9;
         return new Measure(hwm, rss, cpu);
     }
 
@@ -157,7 +165,7 @@ final class WorkerProcess implements AutoCloseable {
         }
         last = process.isAlive() ? measure() : new Measure(0, 0, 0);
         control.close();
-        process.destroy();                                   // SIGTERM: the worker's shutdown hook drains
+        process.destroy(); // SIGTERM: the worker's shutdown hook drains
         try {
             if (!process.waitFor(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();

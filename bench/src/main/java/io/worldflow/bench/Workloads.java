@@ -50,8 +50,7 @@ final class Workloads {
         return f;
     }
 
-    private record Drain(double enqueuePerSecond, double throughput, WorkerProcess.Measure measure) {
-    }
+    private record Drain(double enqueuePerSecond, double throughput, WorkerProcess.Measure measure) {}
 
     /**
      * Enqueue, then drain with a worker. {@code drained} (when not null) runs once every run completed, after
@@ -89,7 +88,7 @@ final class Workloads {
         Map<String, Double> f = new LinkedHashMap<>();
         try (Session s = new Session(t, "w2", sizes, logDir)) {
             if (t.shared()) {
-                s.driver();                                 // the driver's client is open before the clock starts
+                s.driver(); // the driver's client is open before the clock starts
             }
             s.startWorker();
             Session.sleep(sizes.w2IdleMs());
@@ -179,9 +178,9 @@ final class Workloads {
         Target.CostCounters counters = t.costCounters().orElseThrow();
         int n = sizes.costRuns();
         try (Session s = new Session(t, "cost", sizes, logDir)) {
-            s.driver();                                     // creates the schema: not part of the cost
+            s.driver(); // creates the schema: not part of the cost
             s.closeDriver();
-            Session.sleep(1_000);                           // backends that exited have published their counters
+            Session.sleep(1_000); // backends that exited have published their counters
             Target.Cost c0 = counters.read();
             Target.Cost[] after = new Target.Cost[1];
             // counted: the enqueue, the worker's whole life, the driver's completion counting; not the read of
@@ -211,7 +210,7 @@ final class Workloads {
             BenchClient c = s.client();
             String steps = BenchWorkflows.STEPS.name();
             status.accept("scale: " + sizes.stepsSmall() + " vs " + sizes.stepsLarge() + " steps");
-            timeRun(s, c, steps, sizes.stepsSmall());       // warm-up
+            timeRun(s, c, steps, sizes.stepsSmall()); // warm-up
             double small = timeRun(s, c, steps, sizes.stepsSmall());
             double large = timeRun(s, c, steps, sizes.stepsLarge());
             f.put("scale.steps_small", small);
@@ -243,8 +242,7 @@ final class Workloads {
         return f;
     }
 
-    private record Resumed(double ms, long events) {
-    }
+    private record Resumed(double ms, long events) {}
 
     /**
      * Builds a run's long history, waits until it has left memory (waiting for a signal ends its turn),
@@ -274,8 +272,7 @@ final class Workloads {
 
     /** Percentiles by nearest rank. */
     static final class Stats {
-        private Stats() {
-        }
+        private Stats() {}
 
         static double percentile(double[] values, double p) {
             double[] v = values.clone();

@@ -13,11 +13,11 @@ class FigureTest {
     void percentilesAreNearestRank() {
         double[] v = new double[200];
         for (int i = 0; i < v.length; i++) {
-            v[i] = 200 - i;                               // 200 … 1, unsorted on purpose
+            v[i] = 200 - i; // 200 … 1, unsorted on purpose
         }
         assertThat(Workloads.Stats.percentile(v, 50)).isEqualTo(100.0);
         assertThat(Workloads.Stats.percentile(v, 99)).isEqualTo(198.0);
-        assertThat(Workloads.Stats.percentile(new double[]{7}, 99)).isEqualTo(7.0);
+        assertThat(Workloads.Stats.percentile(new double[] {7}, 99)).isEqualTo(7.0);
     }
 
     @Test
@@ -38,13 +38,20 @@ class FigureTest {
         assertThat(p99.meets(10)).contains(true);
         assertThat(p99.meets(11)).contains(false);
         assertThat(Figure.byKey("w1.enqueue").orElseThrow().meets(1)).isEmpty();
-        assertThat(Figure.byKey("cost.wal_bytes").orElseThrow().bestPeer().orElseThrow().getKey()).isEqualTo(Figure.DBOS);
+        assertThat(Figure.byKey("cost.wal_bytes")
+                        .orElseThrow()
+                        .bestPeer()
+                        .orElseThrow()
+                        .getKey())
+                .isEqualTo(Figure.DBOS);
     }
 
     @Test
     void unknownWorldsAreRefusedNamingTheKnownOnes() {
-        assertThatThrownBy(() -> Targets.start("mars")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'mars'").hasMessageContaining("[aws, local, postgres]");
+        assertThatThrownBy(() -> Targets.start("mars"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'mars'")
+                .hasMessageContaining("[aws, local, postgres]");
     }
 
     @Test
@@ -52,6 +59,7 @@ class FigureTest {
         assertThat(Sizes.defaults().withMain(Workload.W1, 7).w1Runs()).isEqualTo(7);
         assertThat(Sizes.defaults().withMain(Workload.W3, 9).w3Branches()).isEqualTo(9);
         assertThat(Sizes.defaults().withMain(Workload.SCALE, 11).sleepers()).isEqualTo(11);
-        assertThatThrownBy(() -> Sizes.defaults().withMain(Workload.W2, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Sizes.defaults().withMain(Workload.W2, 0))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

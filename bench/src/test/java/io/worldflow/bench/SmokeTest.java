@@ -6,13 +6,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import javax.imageio.ImageIO;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,43 +25,63 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SmokeTest {
 
     private static final List<String> EVERY_WORLD = List.of(
-            "w1.enqueue", "w1.throughput", "w1.worker_peak_rss", "w1.worker_cpu",
-            "w2.p50", "w2.p99", "w3.single_cold", "w3.single_warm", "w3.batch_wall",
+            "w1.enqueue",
+            "w1.throughput",
+            "w1.worker_peak_rss",
+            "w1.worker_cpu",
+            "w2.p50",
+            "w2.p99",
+            "w3.single_cold",
+            "w3.single_warm",
+            "w3.batch_wall",
             "w4.wall",
-            "scale.steps_small", "scale.steps_large", "scale.ratio", "scale.replay_events",
-            "scale.sleepers_heap", "scale.sleepers_rss");
+            "scale.steps_small",
+            "scale.steps_large",
+            "scale.ratio",
+            "scale.replay_events",
+            "scale.sleepers_heap",
+            "scale.sleepers_rss");
     /** Lateness after a timer's due time, in whole milliseconds: 0 is a fine answer. */
     private static final List<String> NOT_NEGATIVE = List.of("w4.p50", "w4.p99", "scale.replay_cold", "scale.replay");
-    private static final List<String> POSTGRES_ONLY = List.of(
-            "cost.commits", "cost.wal_bytes", "cost.wal_syncs", "cost.throughput");
+
+    private static final List<String> POSTGRES_ONLY =
+            List.of("cost.commits", "cost.wal_bytes", "cost.wal_syncs", "cost.throughput");
 
     @Test
     @Timeout(360)
     void everyWorkloadOnEveryWorldProducesItsFigures(@TempDir Path dir) throws Exception {
         Sizes sizes = Sizes.smoke();
-        Harness harness = new Harness(List.of("local", "postgres", "aws"), List.of(Workload.values()), 1, sizes, false,
-                dir.resolve("logs"));
+        Harness harness = new Harness(
+                List.of("local", "postgres", "aws"), List.of(Workload.values()), 1, sizes, false, dir.resolve("logs"));
         Results results = harness.run();
 
         assertThat(results.failures()).isEmpty();
         assertThat(results.worlds()).containsExactly("local", "postgres", "aws");
         for (String world : results.worlds()) {
             for (String key : EVERY_WORLD) {
-                assertThat(results.values(world, key)).as(world + " " + key).hasSize(1)
+                assertThat(results.values(world, key))
+                        .as(world + " " + key)
+                        .hasSize(1)
                         .allSatisfy(v -> assertThat(v).isPositive());
             }
             for (String key : NOT_NEGATIVE) {
-                assertThat(results.values(world, key)).as(world + " " + key).hasSize(1)
+                assertThat(results.values(world, key))
+                        .as(world + " " + key)
+                        .hasSize(1)
                         .allSatisfy(v -> assertThat(v).isNotNegative());
             }
         }
         for (String key : POSTGRES_ONLY) {
-            assertThat(results.values("postgres", key)).as(key).hasSize(1).allSatisfy(v -> assertThat(v).isPositive());
+            assertThat(results.values("postgres", key))
+                    .as(key)
+                    .hasSize(1)
+                    .allSatisfy(v -> assertThat(v).isPositive());
             assertThat(results.values("local", key)).as(key).isEmpty();
             assertThat(results.values("aws", key)).as(key).isEmpty();
         }
         // the replayed history is as long as asked: 3 events per step
-        assertThat(results.values("postgres", "scale.replay_events").getFirst()).isGreaterThanOrEqualTo(3.0 * sizes.historySteps());
+        assertThat(results.values("postgres", "scale.replay_events").getFirst())
+                .isGreaterThanOrEqualTo(3.0 * sizes.historySteps());
 
         Report report = harness.report(results);
         Path json = dir.resolve("out/bench-results.json");
@@ -73,13 +93,27 @@ class SmokeTest {
         assertThat(root.get("failures")).isEmpty();
         Set<String> seen = new HashSet<>();
         for (JsonNode f : root.get("figures")) {
-            assertThat(f.has("key") && f.has("world") && f.has("unit") && f.has("values") && f.has("median")
-                    && f.has("min") && f.has("max") && f.has("goal")).as(f.toString()).isTrue();
+            assertThat(f.has("key")
+                            && f.has("world")
+                            && f.has("unit")
+                            && f.has("values")
+                            && f.has("median")
+                            && f.has("min")
+                            && f.has("max")
+                            && f.has("goal"))
+                    .as(f.toString())
+                    .isTrue();
             assertThat(f.get("min").asDouble()).isLessThanOrEqualTo(f.get("max").asDouble());
             seen.add(f.get("world").asText() + " " + f.get("key").asText());
         }
-        assertThat(seen).contains("local w1.throughput", "postgres w1.throughput", "postgres cost.wal_bytes",
-                "local w2.p99", "postgres w4.p99", "local scale.sleepers_heap");
+        assertThat(seen)
+                .contains(
+                        "local w1.throughput",
+                        "postgres w1.throughput",
+                        "postgres cost.wal_bytes",
+                        "local w2.p99",
+                        "postgres w4.p99",
+                        "local scale.sleepers_heap");
         JsonNode throughput = findFigure(root, "postgres", "w1.throughput");
         assertThat(throughput.get("goal").asDouble()).isEqualTo(3000.0);
         assertThat(throughput.get("bestPeer").get("name").asText()).isEqualTo("Restate");

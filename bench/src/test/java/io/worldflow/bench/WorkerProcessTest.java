@@ -18,15 +18,21 @@ class WorkerProcessTest {
     @Timeout(90)
     void aWorkerStartsWithoutJdkWarningsAndExitsOnSigterm(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("worker.log");
-        WorkerProcess worker = WorkerProcess.start(Map.of("worldflow.world", "local",
-                "worldflow.local.path", dir.resolve("worker.db").toString()), log);
+        WorkerProcess worker = WorkerProcess.start(
+                Map.of(
+                        "worldflow.world",
+                        "local",
+                        "worldflow.local.path",
+                        dir.resolve("worker.db").toString()),
+                log);
         long sent = System.nanoTime();
         worker.stop();
         Duration took = Duration.ofNanos(System.nanoTime() - sent);
 
         String stderr = Files.readString(log);
-        assertThat(worker.exitValue()).as("exited on SIGTERM, not killed after %s; its log: %s",
-                WorkerProcess.STOP_WAIT, stderr).isEqualTo(143);
+        assertThat(worker.exitValue())
+                .as("exited on SIGTERM, not killed after %s; its log: %s", WorkerProcess.STOP_WAIT, stderr)
+                .isEqualTo(143);
         assertThat(took).isLessThan(WorkerProcess.STOP_WAIT);
         assertThat(stderr).as("JDK warnings").doesNotContain("WARNING: A restricted method", "sun.misc.Unsafe");
     }

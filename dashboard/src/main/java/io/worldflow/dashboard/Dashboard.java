@@ -53,9 +53,11 @@ public final class Dashboard implements AutoCloseable {
             dashboard.server.start();
         } catch (RuntimeException e) {
             dashboard.routes.close();
-            throw new io.worldflow.ConfigurationException("the dashboard cannot listen on " + settings.host() + ":"
-                    + settings.port() + " (" + DashboardSettings.HOST + ", " + DashboardSettings.PORT + "): "
-                    + e.getMessage(), e);
+            throw new io.worldflow.ConfigurationException(
+                    "the dashboard cannot listen on " + settings.host() + ":"
+                            + settings.port() + " (" + DashboardSettings.HOST + ", " + DashboardSettings.PORT + "): "
+                            + e.getMessage(),
+                    e);
         }
         return dashboard;
     }

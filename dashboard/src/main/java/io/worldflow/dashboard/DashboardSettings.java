@@ -19,8 +19,8 @@ import java.util.Objects;
  *                     actions always need it
  * @param maxBodyBytes the largest request body taken
  */
-public record DashboardSettings(String host, int port, String token, boolean generated, boolean publicReads,
-                                int maxBodyBytes) {
+public record DashboardSettings(
+        String host, int port, String token, boolean generated, boolean publicReads, int maxBodyBytes) {
 
     public static final String HOST = "worldflow.dashboard.host";
     public static final String PORT = "worldflow.dashboard.port";
@@ -40,8 +40,8 @@ public record DashboardSettings(String host, int port, String token, boolean gen
             throw new ConfigurationException(PORT + " must be 0..65535, was " + port);
         }
         if (token.length() < MIN_TOKEN_LENGTH || token.chars().anyMatch(c -> c <= ' ' || c > '~')) {
-            throw new ConfigurationException(TOKEN + " must be at least " + MIN_TOKEN_LENGTH
-                    + " printable characters without spaces");
+            throw new ConfigurationException(
+                    TOKEN + " must be at least " + MIN_TOKEN_LENGTH + " printable characters without spaces");
         }
         if (maxBodyBytes < 1024 || maxBodyBytes > 16 * 1024 * 1024) {
             throw new ConfigurationException(MAX_BODY + " must be 1024..16777216 bytes, was " + maxBodyBytes);
@@ -57,8 +57,13 @@ public record DashboardSettings(String host, int port, String token, boolean gen
             new SecureRandom().nextBytes(random);
             token = HexFormat.of().formatHex(random);
         }
-        return new DashboardSettings(config.get(HOST, "127.0.0.1").strip(), config.getInt(PORT, 7070), token,
-                generated, config.getBoolean(PUBLIC_READS, false), config.getInt(MAX_BODY, 64 * 1024));
+        return new DashboardSettings(
+                config.get(HOST, "127.0.0.1").strip(),
+                config.getInt(PORT, 7070),
+                token,
+                generated,
+                config.getBoolean(PUBLIC_READS, false),
+                config.getInt(MAX_BODY, 64 * 1024));
     }
 
     /** The same settings on another port. */

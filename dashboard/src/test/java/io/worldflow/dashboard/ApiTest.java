@@ -30,6 +30,7 @@ class ApiTest {
 
     @TempDir
     Path dir;
+
     TestDashboard t;
 
     @BeforeEach
@@ -57,7 +58,9 @@ class ApiTest {
         assertThat(first.path("runs")).extracting(r -> r.path("runId").asText()).containsExactly("c-1", "b-1", "a-2");
         String cursor = first.path("nextCursor").asText();
         JsonNode second = t.get("/api/runs?limit=3&cursor=" + q(cursor)).json();
-        assertThat(second.path("runs")).extracting(r -> r.path("runId").asText()).containsExactly("a-1");
+        assertThat(second.path("runs"))
+                .extracting(r -> r.path("runId").asText())
+                .containsExactly("a-1");
         assertThat(second.path("nextCursor").isNull()).isTrue();
 
         assertThat(ids("/api/runs?status=FAILED")).containsExactly("c-1");
@@ -66,7 +69,8 @@ class ApiTest {
         assertThat(ids("/api/runs?idPrefix=a-")).containsExactly("a-2", "a-1");
         Instant now = Instant.now();
         assertThat(ids("/api/runs?createdAfter=" + now.plusSeconds(60))).isEmpty();
-        assertThat(ids("/api/runs?createdBefore=" + now.plusSeconds(60) + "&idPrefix=b")).containsExactly("b-1");
+        assertThat(ids("/api/runs?createdBefore=" + now.plusSeconds(60) + "&idPrefix=b"))
+                .containsExactly("b-1");
 
         JsonNode c = first.path("runs").get(0);
         assertThat(c.path("workflow").asText()).isEqualTo("checkout");
@@ -77,7 +81,8 @@ class ApiTest {
         assertThat(counts.path("WAITING").asLong()).isEqualTo(3);
         assertThat(counts.path("FAILED").asLong()).isEqualTo(1);
         assertThat(counts.path("COMPLETED").asLong()).isZero();
-        assertThat(t.get("/api/counts?idPrefix=a-").json().path("WAITING").asLong()).isEqualTo(2);
+        assertThat(t.get("/api/counts?idPrefix=a-").json().path("WAITING").asLong())
+                .isEqualTo(2);
     }
 
     @Test
@@ -96,7 +101,8 @@ class ApiTest {
         assertThat(counts.path("WAITING").asLong()).isEqualTo(2);
         assertThat(counts.path(unknown.status().name()).asLong()).isEqualTo(1);
         assertThat(counts.path("held").asLong()).isEqualTo(2);
-        assertThat(t.get("/api/counts?workflow=approval").json().path("held").asLong()).isEqualTo(1);
+        assertThat(t.get("/api/counts?workflow=approval").json().path("held").asLong())
+                .isEqualTo(1);
         JsonNode onlyHeld = t.get("/api/counts?held=true").json();
         assertThat(onlyHeld.path("WAITING").asLong()).isEqualTo(1);
         assertThat(onlyHeld.path("held").asLong()).isEqualTo(2);
@@ -109,8 +115,10 @@ class ApiTest {
         assertThat(h.path("runId").asText()).isEqualTo("h-1");
         assertThat(h.path("status").asText()).isEqualTo("WAITING");
         assertThat(h.path("held").asBoolean()).isTrue();
-        assertThat(Instant.parse(h.path("heldSince").asText())).isEqualTo(t.wf.run("h-1").orElseThrow().heldSince());
-        assertThat(h.path("heldReason").asText()).startsWith(NonDeterministicWorkflowException.class.getName())
+        assertThat(Instant.parse(h.path("heldSince").asText()))
+                .isEqualTo(t.wf.run("h-1").orElseThrow().heldSince());
+        assertThat(h.path("heldReason").asText())
+                .startsWith(NonDeterministicWorkflowException.class.getName())
                 .contains("no longer matches its history");
         JsonNode w = list.get(2);
         assertThat(w.path("held").asBoolean()).isFalse();
@@ -119,10 +127,14 @@ class ApiTest {
 
         JsonNode detail = t.get("/api/runs/h-1").json();
         assertThat(detail.path("status").asText()).isEqualTo("WAITING");
-        assertThat(detail.path("held").path("type").asText()).isEqualTo(NonDeterministicWorkflowException.class.getName());
+        assertThat(detail.path("held").path("type").asText())
+                .isEqualTo(NonDeterministicWorkflowException.class.getName());
         assertThat(detail.path("held").path("message").asText()).contains("the code now asks for a timer");
-        assertThat(detail.path("held").path("stackTrace").asText()).contains("NonDeterministicWorkflowException").contains("at ");
-        assertThat(Instant.parse(detail.path("heldSince").asText())).isEqualTo(t.wf.run("h-1").orElseThrow().heldSince());
+        assertThat(detail.path("held").path("stackTrace").asText())
+                .contains("NonDeterministicWorkflowException")
+                .contains("at ");
+        assertThat(Instant.parse(detail.path("heldSince").asText()))
+                .isEqualTo(t.wf.run("h-1").orElseThrow().heldSince());
         JsonNode u = t.get("/api/runs/u-1").json();
         assertThat(u.path("held").path("type").asText()).isEqualTo(UnknownWorkflowException.class.getName());
         assertThat(u.path("heldSince").isTextual()).isTrue();
@@ -140,7 +152,10 @@ class ApiTest {
 
             assertThat(r.status()).as(path).isEqualTo(400);
             assertThat(r.error()).isEqualTo("bad_request");
-            assertThat(r.json().path("message").asText()).as(path).contains("'held'").contains(path.substring(path.indexOf('=') + 1));
+            assertThat(r.json().path("message").asText())
+                    .as(path)
+                    .contains("'held'")
+                    .contains(path.substring(path.indexOf('=') + 1));
         }
         assertThat(ids("/api/runs?held=TRUE")).containsExactly("h-1");
     }
@@ -162,7 +177,8 @@ class ApiTest {
         assertThat(w.path("status").asText()).isEqualTo("WAITING");
         assertThat(w.path("input").asText()).isEqualTo("w-1");
         assertThat(w.path("output").isNull()).isTrue();
-        assertThat(w.path("signalWaits")).singleElement()
+        assertThat(w.path("signalWaits"))
+                .singleElement()
                 .satisfies(s -> assertThat(s.path("name").asText()).isEqualTo("approval"));
         assertThat(w.path("steps")).singleElement().satisfies(s -> {
             assertThat(s.path("stepId").asText()).isEqualTo("prepare");
@@ -173,7 +189,9 @@ class ApiTest {
         JsonNode f = t.get("/api/runs/f-1").json();
         assertThat(f.path("status").asText()).isEqualTo("FAILED");
         assertThat(f.path("error").path("message").asText()).contains("card declined for f-1");
-        assertThat(f.path("error").path("stackTrace").asText()).contains("IllegalStateException").contains("at ");
+        assertThat(f.path("error").path("stackTrace").asText())
+                .contains("IllegalStateException")
+                .contains("at ");
         assertThat(f.path("steps").get(0).path("state").asText()).isEqualTo("failed");
     }
 
@@ -183,16 +201,21 @@ class ApiTest {
 
         TestDashboard.Reply r = t.get("/api/runs/w-1/events?format=codec");
         assertThat(r.status()).isEqualTo(200);
-        assertThat(r.raw().headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).contains("application/json"));
+        assertThat(r.raw().headers().firstValue("Content-Type"))
+                .hasValueSatisfying(v -> assertThat(v).contains("application/json"));
         List<Event> decoded = t.wf.codec().decodeEvents(r.body());
         assertThat(decoded).isEqualTo(t.wf.events("w-1"));
-        assertThat(decoded).extracting(Event::type).startsWith("WorkflowStarted", "StepScheduled", "StepStarted",
-                "StepCompleted", "SignalRequested");
+        assertThat(decoded)
+                .extracting(Event::type)
+                .startsWith("WorkflowStarted", "StepScheduled", "StepStarted", "StepCompleted", "SignalRequested");
 
         TestDashboard.Reply download = t.get("/api/runs/w-1/events?download=1");
         assertThat(download.raw().headers().firstValue("Content-Disposition"))
                 .hasValue("attachment; filename=\"w-1-events.json\"");
-        assertThat(t.get("/api/runs/w-1/events?download=1&format=codec").raw().headers().firstValue("Content-Disposition"))
+        assertThat(t.get("/api/runs/w-1/events?download=1&format=codec")
+                        .raw()
+                        .headers()
+                        .firstValue("Content-Disposition"))
                 .hasValue("attachment; filename=\"w-1-history.json\"");
         assertThat(t.get("/api/runs/ghost/events").status()).isEqualTo(404);
     }
@@ -205,16 +228,22 @@ class ApiTest {
 
         assertThat(r.status()).isEqualTo(200);
         JsonNode events = r.json();
-        assertThat(events).extracting(e -> e.path("type").asText()).containsExactly("WorkflowStarted", "StepScheduled",
-                "StepStarted", "StepCompleted", "WorkflowCompleted");
+        assertThat(events)
+                .extracting(e -> e.path("type").asText())
+                .containsExactly(
+                        "WorkflowStarted", "StepScheduled", "StepStarted", "StepCompleted", "WorkflowCompleted");
         JsonNode started = events.get(0);
         assertThat(started.path("input")).isEqualTo(new ObjectMapper().readTree("{\"sku\":\"A-1\",\"quantity\":2}"));
-        assertThat(started.path("inputType").asText()).isEqualTo(TestDashboard.Order.class.getName()).contains("$");
+        assertThat(started.path("inputType").asText())
+                .isEqualTo(TestDashboard.Order.class.getName())
+                .contains("$");
         assertThat(events.get(3).path("result").path("sku").asText()).isEqualTo("A-1");
         assertThat(events.get(3).path("resultType").asText()).isEqualTo(TestDashboard.Receipt.class.getName());
         assertThat(events.get(4).path("output").path("sku").asText()).isEqualTo("A-1");
         // no envelope wraps a value, and the value's JSON is as stored (12.50, not 12.5)
-        assertThat(r.body()).doesNotContainPattern("\"type\"\\s*:\\s*\"[^\"]*\\$").doesNotContain("\"value\"")
+        assertThat(r.body())
+                .doesNotContainPattern("\"type\"\\s*:\\s*\"[^\"]*\\$")
+                .doesNotContain("\"value\"")
                 .contains("12.50");
 
         // nothing is lost: the codec's form, each {"type": t, "value": v} made v with t beside it, is what was shown
@@ -239,10 +268,12 @@ class ApiTest {
 
     @Test
     void startIsIdempotentByIdAndSignalCompletesTheRun() {
-        TestDashboard.Reply created = t.post("/api/runs", "{\"workflow\":\"approval\",\"input\":\"api-1\",\"id\":\"api-1\"}");
+        TestDashboard.Reply created =
+                t.post("/api/runs", "{\"workflow\":\"approval\",\"input\":\"api-1\",\"id\":\"api-1\"}");
         assertThat(created.status()).as(created.body()).isEqualTo(201);
         assertThat(created.json().path("created").asBoolean()).isTrue();
-        TestDashboard.Reply again = t.post("/api/runs", "{\"workflow\":\"approval\",\"input\":\"other\",\"id\":\"api-1\"}");
+        TestDashboard.Reply again =
+                t.post("/api/runs", "{\"workflow\":\"approval\",\"input\":\"other\",\"id\":\"api-1\"}");
         assertThat(again.status()).isEqualTo(200);
         assertThat(again.json().path("created").asBoolean()).isFalse();
         t.awaitRun("api-1", r -> r.status() == RunStatus.WAITING);
@@ -251,16 +282,19 @@ class ApiTest {
         assertThat(signaled.status()).as(signaled.body()).isEqualTo(202);
 
         t.awaitRun("api-1", r -> r.status() == RunStatus.COMPLETED);
-        assertThat(t.get("/api/runs/api-1").json().path("output").asText()).isEqualTo("prepared api-1, approved by ana");
+        assertThat(t.get("/api/runs/api-1").json().path("output").asText())
+                .isEqualTo("prepared api-1, approved by ana");
     }
 
     @Test
     void aRunOfAWorkflowThisProcessDoesNotHaveIsStoredForAWorkerThatHasIt() {
-        TestDashboard.Reply created = t.post("/api/runs", "{\"workflow\":\"elsewhere.v1\",\"input\":{\"n\":1},\"id\":\"e-1\"}");
+        TestDashboard.Reply created =
+                t.post("/api/runs", "{\"workflow\":\"elsewhere.v1\",\"input\":{\"n\":1},\"id\":\"e-1\"}");
 
         assertThat(created.status()).isEqualTo(201);
         assertThat(t.wf.run("e-1").orElseThrow().workflow()).isEqualTo("elsewhere.v1");
-        assertThat(t.get("/api/runs/e-1").json().path("input").path("n").asInt()).isEqualTo(1);
+        assertThat(t.get("/api/runs/e-1").json().path("input").path("n").asInt())
+                .isEqualTo(1);
     }
 
     @Test
@@ -292,12 +326,13 @@ class ApiTest {
     @Test
     void aSignedUrlDeliversItsSignalWithoutLogin() {
         t.waitingRun("w-1");
-        JsonNode made = t.post("/api/runs/w-1/signal-urls", "{\"name\":\"approval\",\"ttlSeconds\":600}").json();
+        JsonNode made = t.post("/api/runs/w-1/signal-urls", "{\"name\":\"approval\",\"ttlSeconds\":600}")
+                .json();
         String url = made.path("url").asText();
         assertThat(url).startsWith(t.dashboard.url() + "/signals/w-1/approval?token=");
 
-        TestDashboard.Reply r = t.send(HttpRequest.newBuilder(URI.create(url))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"by\":\"url\"}")));
+        TestDashboard.Reply r = t.send(
+                HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.ofString("{\"by\":\"url\"}")));
 
         assertThat(r.status()).as(r.body()).isEqualTo(202);
         assertThat(r.json().path("delivered").asBoolean()).isTrue();
@@ -308,15 +343,21 @@ class ApiTest {
     @Test
     void aSingleUseUrlDeliversOnce() {
         t.waitingRun("w-1");
-        String url = t.post("/api/runs/w-1/signal-urls", "{\"name\":\"note\",\"singleUse\":true}").json().path("url").asText();
+        String url = t.post("/api/runs/w-1/signal-urls", "{\"name\":\"note\",\"singleUse\":true}")
+                .json()
+                .path("url")
+                .asText();
 
-        TestDashboard.Reply first = t.send(HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.ofString("1")));
-        TestDashboard.Reply second = t.send(HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.ofString("2")));
+        TestDashboard.Reply first =
+                t.send(HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.ofString("1")));
+        TestDashboard.Reply second =
+                t.send(HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.ofString("2")));
 
         assertThat(first.status()).isEqualTo(202);
         assertThat(second.status()).isEqualTo(409);
         assertThat(second.error()).isEqualTo("token_used");
-        assertThat(t.wf.world().signals().pending("w-1")).singleElement()
+        assertThat(t.wf.world().signals().pending("w-1"))
+                .singleElement()
                 .satisfies(s -> assertThat(s.payload().json()).isEqualTo("1"));
     }
 
@@ -324,11 +365,14 @@ class ApiTest {
     void liveUpdatesStreamNewEventsOfARun() throws Exception {
         t.waitingRun("w-1");
         HttpRequest request = HttpRequest.newBuilder(t.uri("/api/runs/w-1/live"))
-                .header("Authorization", "Bearer " + TestDashboard.TOKEN).header("Accept", "text/event-stream")
-                .GET().build();
+                .header("Authorization", "Bearer " + TestDashboard.TOKEN)
+                .header("Accept", "text/event-stream")
+                .GET()
+                .build();
         var response = t.http.send(request, java.net.http.HttpResponse.BodyHandlers.ofLines());
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).contains("text/event-stream"));
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(v -> assertThat(v).contains("text/event-stream"));
         var lines = response.body().iterator();
         List<String> seen = new ArrayList<>();
         boolean signaled = false;
@@ -345,23 +389,39 @@ class ApiTest {
         }
         response.body().close();
         String all = String.join("\n", seen);
-        assertThat(all).contains("event: events").contains("WorkflowStarted").contains("SignalReceived")
+        assertThat(all)
+                .contains("event: events")
+                .contains("WorkflowStarted")
+                .contains("SignalReceived")
                 .contains("WorkflowCompleted");
     }
 
     @Test
     void theOpenApiDocumentDescribesEveryRoute() {
-        TestDashboard.Reply r = t.send(HttpRequest.newBuilder(t.uri("/api/openapi.json")).GET());
+        TestDashboard.Reply r =
+                t.send(HttpRequest.newBuilder(t.uri("/api/openapi.json")).GET());
 
         assertThat(r.status()).isEqualTo(200);
         JsonNode doc = r.json();
         assertThat(doc.path("openapi").asText()).startsWith("3.1");
         List<String> paths = new ArrayList<>();
         doc.path("paths").fieldNames().forEachRemaining(paths::add);
-        assertThat(paths).containsExactlyInAnyOrder("/api/runs", "/api/counts", "/api/workflows", "/api/runs/{runId}",
-                "/api/runs/{runId}/events", "/api/runs/{runId}/live", "/api/live/runs", "/api/runs/{runId}/cancel",
-                "/api/runs/{runId}/retry", "/api/runs/{runId}/signals/{name}", "/api/runs/{runId}/signal-urls",
-                "/signals/{runId}/{name}", "/api/session", "/api/openapi.json");
+        assertThat(paths)
+                .containsExactlyInAnyOrder(
+                        "/api/runs",
+                        "/api/counts",
+                        "/api/workflows",
+                        "/api/runs/{runId}",
+                        "/api/runs/{runId}/events",
+                        "/api/runs/{runId}/live",
+                        "/api/live/runs",
+                        "/api/runs/{runId}/cancel",
+                        "/api/runs/{runId}/retry",
+                        "/api/runs/{runId}/signals/{name}",
+                        "/api/runs/{runId}/signal-urls",
+                        "/signals/{runId}/{name}",
+                        "/api/session",
+                        "/api/openapi.json");
     }
 
     @Test
@@ -370,25 +430,30 @@ class ApiTest {
 
         assertThat(page.status()).isEqualTo(200);
         assertThat(page.body()).contains("<title>Worldflow");
-        assertThat(page.raw().headers().firstValue("Content-Security-Policy")).hasValueSatisfying(v ->
-                assertThat(v).contains("script-src 'self'").doesNotContain("unsafe-inline"));
+        assertThat(page.raw().headers().firstValue("Content-Security-Policy"))
+                .hasValueSatisfying(
+                        v -> assertThat(v).contains("script-src 'self'").doesNotContain("unsafe-inline"));
         assertThat(page.raw().headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
     }
 
     @Test
     void theLoginLinkSetsAStrictHttpOnlyCookieThatAuthorizesReads() {
-        TestDashboard.Reply login = t.send(HttpRequest.newBuilder(t.uri("/?token=" + TestDashboard.TOKEN)).GET());
+        TestDashboard.Reply login = t.send(
+                HttpRequest.newBuilder(t.uri("/?token=" + TestDashboard.TOKEN)).GET());
         assertThat(login.status()).isEqualTo(302);
         String cookie = login.raw().headers().firstValue("Set-Cookie").orElseThrow();
         assertThat(cookie).contains("HttpOnly").contains("SameSite=Strict").startsWith("wf_token=");
 
         TestDashboard.Reply withCookie = t.send(HttpRequest.newBuilder(t.uri("/api/runs"))
-                .header("Cookie", cookie.substring(0, cookie.indexOf(';'))).GET());
+                .header("Cookie", cookie.substring(0, cookie.indexOf(';')))
+                .GET());
         assertThat(withCookie.status()).isEqualTo(200);
 
-        TestDashboard.Reply wrong = t.send(HttpRequest.newBuilder(t.uri("/?token=nope")).GET());
+        TestDashboard.Reply wrong =
+                t.send(HttpRequest.newBuilder(t.uri("/?token=nope")).GET());
         assertThat(wrong.status()).isEqualTo(302);
-        assertThat(wrong.raw().headers().firstValue("Location")).hasValueSatisfying(v -> assertThat(v).contains("login.html"));
+        assertThat(wrong.raw().headers().firstValue("Location"))
+                .hasValueSatisfying(v -> assertThat(v).contains("login.html"));
         assertThat(wrong.raw().headers().firstValue("Set-Cookie")).isEmpty();
     }
 
@@ -397,9 +462,11 @@ class ApiTest {
         try (TestDashboard open = new TestDashboard(other, true)) {
             open.waitingRun("w-1");
 
-            TestDashboard.Reply read = open.send(HttpRequest.newBuilder(open.uri("/api/runs/w-1")).GET());
+            TestDashboard.Reply read =
+                    open.send(HttpRequest.newBuilder(open.uri("/api/runs/w-1")).GET());
             TestDashboard.Reply act = open.send(HttpRequest.newBuilder(open.uri("/api/runs/w-1/cancel"))
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}")));
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{}")));
 
             assertThat(read.status()).isEqualTo(200);
             assertThat(act.status()).isEqualTo(401);
@@ -417,7 +484,8 @@ class ApiTest {
         assertThat(s.token()).hasSize(48);
         assertThat(s.publicReads()).isFalse();
         assertThat(s.toString()).doesNotContain(s.token());
-        assertThat(DashboardSettings.fromConfig(io.worldflow.spi.WorldConfig.of(java.util.Map.of())).token())
+        assertThat(DashboardSettings.fromConfig(io.worldflow.spi.WorldConfig.of(java.util.Map.of()))
+                        .token())
                 .isNotEqualTo(s.token());
     }
 

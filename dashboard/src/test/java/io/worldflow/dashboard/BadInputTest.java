@@ -34,6 +34,7 @@ class BadInputTest {
 
     @TempDir
     static Path dir;
+
     TestDashboard t;
 
     /** A case: what is sent, and the status and error code expected back. */
@@ -61,12 +62,16 @@ class BadInputTest {
     }
 
     static HttpRequest.Builder get(TestDashboard t, String path) {
-        return HttpRequest.newBuilder(t.uri(path)).header("Authorization", "Bearer " + TestDashboard.TOKEN).GET();
+        return HttpRequest.newBuilder(t.uri(path))
+                .header("Authorization", "Bearer " + TestDashboard.TOKEN)
+                .GET();
     }
 
     static HttpRequest.Builder post(TestDashboard t, String path, String body) {
-        return HttpRequest.newBuilder(t.uri(path)).header("Authorization", "Bearer " + TestDashboard.TOKEN)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+        return HttpRequest.newBuilder(t.uri(path))
+                .header("Authorization", "Bearer " + TestDashboard.TOKEN)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
     }
 
     static HttpRequest.Builder signalUrl(TestDashboard t, String pathAndQuery, String body) {
@@ -90,73 +95,187 @@ class BadInputTest {
         String big = "{\"pad\":\"" + "x".repeat(70 * 1024) + "\"}";
         return Stream.of(
                 // authentication
-                new Case("no token on a read", t -> HttpRequest.newBuilder(t.uri("/api/runs")).GET(), 401, "unauthorized"),
-                new Case("wrong token on a read", t -> HttpRequest.newBuilder(t.uri("/api/runs"))
-                        .header("Authorization", "Bearer wrong-token-wrong-token").GET(), 401, "unauthorized"),
-                new Case("not a bearer header", t -> HttpRequest.newBuilder(t.uri("/api/runs"))
-                        .header("Authorization", "Basic " + TestDashboard.TOKEN).GET(), 401, "unauthorized"),
-                new Case("wrong cookie", t -> HttpRequest.newBuilder(t.uri("/api/runs/w-1"))
-                        .header("Cookie", "wf_token=nope").GET(), 401, "unauthorized"),
-                new Case("no token on start", t -> HttpRequest.newBuilder(t.uri("/api/runs"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"workflow\":\"approval\",\"id\":\"new-1\"}")),
-                        401, "unauthorized"),
-                new Case("no token on signal", t -> HttpRequest.newBuilder(t.uri("/api/runs/w-1/signals/approval"))
-                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}")),
-                        401, "unauthorized"),
-                new Case("wrong token on cancel", t -> HttpRequest.newBuilder(t.uri("/api/runs/w-1/cancel"))
-                        .header("Authorization", "Bearer " + TestDashboard.TOKEN + "x")
-                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}")),
-                        401, "unauthorized"),
+                new Case(
+                        "no token on a read",
+                        t -> HttpRequest.newBuilder(t.uri("/api/runs")).GET(),
+                        401,
+                        "unauthorized"),
+                new Case(
+                        "wrong token on a read",
+                        t -> HttpRequest.newBuilder(t.uri("/api/runs"))
+                                .header("Authorization", "Bearer wrong-token-wrong-token")
+                                .GET(),
+                        401,
+                        "unauthorized"),
+                new Case(
+                        "not a bearer header",
+                        t -> HttpRequest.newBuilder(t.uri("/api/runs"))
+                                .header("Authorization", "Basic " + TestDashboard.TOKEN)
+                                .GET(),
+                        401,
+                        "unauthorized"),
+                new Case(
+                        "wrong cookie",
+                        t -> HttpRequest.newBuilder(t.uri("/api/runs/w-1"))
+                                .header("Cookie", "wf_token=nope")
+                                .GET(),
+                        401,
+                        "unauthorized"),
+                new Case(
+                        "no token on start",
+                        t -> HttpRequest.newBuilder(t.uri("/api/runs"))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(
+                                        "{\"workflow\":\"approval\",\"id\":\"new-1\"}")),
+                        401,
+                        "unauthorized"),
+                new Case(
+                        "no token on signal",
+                        t -> HttpRequest.newBuilder(t.uri("/api/runs/w-1/signals/approval"))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString("{}")),
+                        401,
+                        "unauthorized"),
+                new Case(
+                        "wrong token on cancel",
+                        t -> HttpRequest.newBuilder(t.uri("/api/runs/w-1/cancel"))
+                                .header("Authorization", "Bearer " + TestDashboard.TOKEN + "x")
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString("{}")),
+                        401,
+                        "unauthorized"),
                 // signal URLs
-                new Case("signal URL without token", t -> signalUrl(t, "/signals/w-1/approval", "{}"), 403, "invalid_token"),
-                new Case("forged signal token", t -> signalUrl(t, "/signals/w-1/approval?token=9999999999.m.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "{}"),
-                        403, "invalid_token"),
-                new Case("altered expiry", t -> {
-                    String[] p = token("w-1", "approval", later()).split("\\.");
-                    return signalUrl(t, "/signals/w-1/approval?token=" + (Long.parseLong(p[0]) + 1) + "." + p[1] + "." + p[2], "{}");
-                }, 403, "invalid_token"),
-                new Case("token of another run", t -> signalUrl(t, "/signals/w-1/approval?token="
-                        + token("f-1", "approval", later()), "{}"), 403, "invalid_token"),
-                new Case("token of another signal name", t -> signalUrl(t, "/signals/w-1/approval?token="
-                        + token("w-1", "refund", later()), "{}"), 403, "invalid_token"),
-                new Case("expired signal token", t -> signalUrl(t, "/signals/w-1/approval?token="
-                        + token("w-1", "approval", Instant.now().minusSeconds(5)), "{}"), 410, "expired_token"),
-                new Case("signal URL of an unknown run", t -> signalUrl(t, "/signals/ghost/approval?token="
-                        + token("ghost", "approval", later()), "{}"), 404, "run_not_found"),
-                new Case("signal URL of a finished run", t -> signalUrl(t, "/signals/d-1/approval?token="
-                        + token("d-1", "approval", later()), "{}"), 409, "run_finished"),
-                new Case("signal URL with malformed JSON", t -> signalUrl(t, "/signals/w-1/approval?token="
-                        + token("w-1", "approval", later()), "{\"by\":"), 400, "malformed_json"),
-                new Case("signal URL with an oversized body", t -> signalUrl(t, "/signals/w-1/approval?token="
-                        + token("w-1", "approval", later()), big), 413, "body_too_large"),
+                new Case(
+                        "signal URL without token",
+                        t -> signalUrl(t, "/signals/w-1/approval", "{}"),
+                        403,
+                        "invalid_token"),
+                new Case(
+                        "forged signal token",
+                        t -> signalUrl(
+                                t,
+                                "/signals/w-1/approval?token=9999999999.m.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+                                "{}"),
+                        403,
+                        "invalid_token"),
+                new Case(
+                        "altered expiry",
+                        t -> {
+                            String[] p = token("w-1", "approval", later()).split("\\.");
+                            return signalUrl(
+                                    t,
+                                    "/signals/w-1/approval?token=" + (Long.parseLong(p[0]) + 1) + "." + p[1] + "."
+                                            + p[2],
+                                    "{}");
+                        },
+                        403,
+                        "invalid_token"),
+                new Case(
+                        "token of another run",
+                        t -> signalUrl(t, "/signals/w-1/approval?token=" + token("f-1", "approval", later()), "{}"),
+                        403,
+                        "invalid_token"),
+                new Case(
+                        "token of another signal name",
+                        t -> signalUrl(t, "/signals/w-1/approval?token=" + token("w-1", "refund", later()), "{}"),
+                        403,
+                        "invalid_token"),
+                new Case(
+                        "expired signal token",
+                        t -> signalUrl(
+                                t,
+                                "/signals/w-1/approval?token="
+                                        + token("w-1", "approval", Instant.now().minusSeconds(5)),
+                                "{}"),
+                        410,
+                        "expired_token"),
+                new Case(
+                        "signal URL of an unknown run",
+                        t -> signalUrl(t, "/signals/ghost/approval?token=" + token("ghost", "approval", later()), "{}"),
+                        404,
+                        "run_not_found"),
+                new Case(
+                        "signal URL of a finished run",
+                        t -> signalUrl(t, "/signals/d-1/approval?token=" + token("d-1", "approval", later()), "{}"),
+                        409,
+                        "run_finished"),
+                new Case(
+                        "signal URL with malformed JSON",
+                        t -> signalUrl(
+                                t, "/signals/w-1/approval?token=" + token("w-1", "approval", later()), "{\"by\":"),
+                        400,
+                        "malformed_json"),
+                new Case(
+                        "signal URL with an oversized body",
+                        t -> signalUrl(t, "/signals/w-1/approval?token=" + token("w-1", "approval", later()), big),
+                        413,
+                        "body_too_large"),
                 // runs and actions
                 new Case("unknown run", t -> get(t, "/api/runs/ghost"), 404, "run_not_found"),
-                new Case("signal to an unknown run", t -> post(t, "/api/runs/ghost/signals/approval", "{}"), 404, "run_not_found"),
-                new Case("signal to a finished run", t -> post(t, "/api/runs/d-1/signals/approval", "{}"), 409, "run_finished"),
+                new Case(
+                        "signal to an unknown run",
+                        t -> post(t, "/api/runs/ghost/signals/approval", "{}"),
+                        404,
+                        "run_not_found"),
+                new Case(
+                        "signal to a finished run",
+                        t -> post(t, "/api/runs/d-1/signals/approval", "{}"),
+                        409,
+                        "run_finished"),
                 new Case("cancel a finished run", t -> post(t, "/api/runs/d-1/cancel", "{}"), 409, "run_finished"),
                 new Case("cancel an unknown run", t -> post(t, "/api/runs/ghost/cancel", "{}"), 404, "run_not_found"),
                 new Case("retry a run that did not fail", t -> post(t, "/api/runs/w-1/retry", "{}"), 409, "conflict"),
                 new Case("retry an unknown run", t -> post(t, "/api/runs/ghost/retry", "{}"), 404, "run_not_found"),
-                new Case("signal URL for a finished run", t -> post(t, "/api/runs/d-1/signal-urls", "{\"name\":\"approval\"}"),
-                        409, "run_finished"),
-                new Case("signal URL with a bad lifetime", t -> post(t, "/api/runs/w-1/signal-urls",
-                        "{\"name\":\"approval\",\"ttlSeconds\":-1}"), 400, "bad_request"),
-                new Case("malformed JSON on start", t -> post(t, "/api/runs", "{\"workflow\": approval}"), 400, "malformed_json"),
+                new Case(
+                        "signal URL for a finished run",
+                        t -> post(t, "/api/runs/d-1/signal-urls", "{\"name\":\"approval\"}"),
+                        409,
+                        "run_finished"),
+                new Case(
+                        "signal URL with a bad lifetime",
+                        t -> post(t, "/api/runs/w-1/signal-urls", "{\"name\":\"approval\",\"ttlSeconds\":-1}"),
+                        400,
+                        "bad_request"),
+                new Case(
+                        "malformed JSON on start",
+                        t -> post(t, "/api/runs", "{\"workflow\": approval}"),
+                        400,
+                        "malformed_json"),
                 new Case("start without a workflow", t -> post(t, "/api/runs", "{\"input\":1}"), 400, "bad_request"),
-                new Case("start with a number as workflow", t -> post(t, "/api/runs", "{\"workflow\":7}"), 400, "bad_request"),
-                new Case("start with a body that is not an object", t -> post(t, "/api/runs", "[1,2]"), 400, "bad_request"),
-                new Case("start with an id of another workflow", t -> post(t, "/api/runs",
-                        "{\"workflow\":\"checkout\",\"id\":\"w-1\"}"), 409, "conflict"),
-                new Case("start with a hostile workflow name", t -> post(t, "/api/runs",
-                        "{\"workflow\":\"a\\u0000b\",\"id\":\"h-1\"}"), 400, "bad_request"),
-                new Case("start with a bad priority", t -> post(t, "/api/runs",
-                        "{\"workflow\":\"approval\",\"id\":\"p-1\",\"priority\":\"high\"}"), 400, "bad_request"),
+                new Case(
+                        "start with a number as workflow",
+                        t -> post(t, "/api/runs", "{\"workflow\":7}"),
+                        400,
+                        "bad_request"),
+                new Case(
+                        "start with a body that is not an object",
+                        t -> post(t, "/api/runs", "[1,2]"),
+                        400,
+                        "bad_request"),
+                new Case(
+                        "start with an id of another workflow",
+                        t -> post(t, "/api/runs", "{\"workflow\":\"checkout\",\"id\":\"w-1\"}"),
+                        409,
+                        "conflict"),
+                new Case(
+                        "start with a hostile workflow name",
+                        t -> post(t, "/api/runs", "{\"workflow\":\"a\\u0000b\",\"id\":\"h-1\"}"),
+                        400,
+                        "bad_request"),
+                new Case(
+                        "start with a bad priority",
+                        t -> post(t, "/api/runs", "{\"workflow\":\"approval\",\"id\":\"p-1\",\"priority\":\"high\"}"),
+                        400,
+                        "bad_request"),
                 new Case("oversized body", t -> post(t, "/api/runs", big), 413, "body_too_large"),
-                new Case("form instead of JSON", t -> HttpRequest.newBuilder(t.uri("/api/runs/w-1/signals/approval"))
-                        .header("Authorization", "Bearer " + TestDashboard.TOKEN)
-                        .header("Content-Type", "application/x-www-form-urlencoded")
-                        .POST(HttpRequest.BodyPublishers.ofString("by=x")), 415, "unsupported_media_type"),
+                new Case(
+                        "form instead of JSON",
+                        t -> HttpRequest.newBuilder(t.uri("/api/runs/w-1/signals/approval"))
+                                .header("Authorization", "Bearer " + TestDashboard.TOKEN)
+                                .header("Content-Type", "application/x-www-form-urlencoded")
+                                .POST(HttpRequest.BodyPublishers.ofString("by=x")),
+                        415,
+                        "unsupported_media_type"),
                 new Case("blank signal name", t -> post(t, "/api/runs/w-1/signals/%20", "{}"), 400, "bad_request"),
                 // queries
                 new Case("unknown status", t -> get(t, "/api/runs?status=DONE"), 400, "bad_request"),
@@ -167,22 +286,39 @@ class BadInputTest {
                 new Case("bad time", t -> get(t, "/api/runs?createdAfter=yesterday"), 400, "bad_request"),
                 new Case("held not true or false", t -> get(t, "/api/runs?held=yes"), 400, "bad_request"),
                 new Case("hostile held on counts", t -> get(t, "/api/counts?held=" + q(HOSTILE)), 400, "bad_request"),
-                new Case("hostile held on live runs", t -> get(t, "/api/live/runs?held=" + q(HOSTILE)), 400, "bad_request"),
+                new Case(
+                        "hostile held on live runs",
+                        t -> get(t, "/api/live/runs?held=" + q(HOSTILE)),
+                        400,
+                        "bad_request"),
                 new Case("unknown export format", t -> get(t, "/api/runs/w-1/events?format=xml"), 400, "bad_request"),
-                new Case("bad time on counts", t -> get(t, "/api/counts?createdBefore=" + q(HOSTILE)), 400, "bad_request"),
+                new Case(
+                        "bad time on counts",
+                        t -> get(t, "/api/counts?createdBefore=" + q(HOSTILE)),
+                        400,
+                        "bad_request"),
                 new Case("unknown route", t -> get(t, "/api/nothing-here"), 404, "not_found"),
-                new Case("unknown route without login", t -> HttpRequest.newBuilder(t.uri("/api/nothing")).GET(), 401, "unauthorized"),
-                new Case("wrong method", t -> HttpRequest.newBuilder(t.uri("/api/runs/w-1"))
-                        .header("Authorization", "Bearer " + TestDashboard.TOKEN).DELETE(), 404, "not_found"));
+                new Case(
+                        "unknown route without login",
+                        t -> HttpRequest.newBuilder(t.uri("/api/nothing")).GET(),
+                        401,
+                        "unauthorized"),
+                new Case(
+                        "wrong method",
+                        t -> HttpRequest.newBuilder(t.uri("/api/runs/w-1"))
+                                .header("Authorization", "Bearer " + TestDashboard.TOKEN)
+                                .DELETE(),
+                        404,
+                        "not_found"));
     }
 
     /** What a bad request must not change. */
-    private record State(List<RunInfo> runs, List<PendingSignal> signals, long events) {
-    }
+    private record State(List<RunInfo> runs, List<PendingSignal> signals, long events) {}
 
     private State state() {
         List<RunInfo> runs = t.wf.runs(RunQuery.all().withLimit(1000)).runs();
-        long events = runs.stream().mapToLong(r -> t.wf.events(r.runId()).size()).sum();
+        long events =
+                runs.stream().mapToLong(r -> t.wf.events(r.runId()).size()).sum();
         return new State(runs, t.wf.world().signals().pending("w-1"), events);
     }
 
@@ -194,7 +330,8 @@ class BadInputTest {
         TestDashboard.Reply r = t.send(c.request().apply(t));
 
         assertThat(r.status()).as("%s: %s", c.name(), r.body()).isEqualTo(c.status());
-        assertThat(r.raw().headers().firstValue("Content-Type")).as(c.name())
+        assertThat(r.raw().headers().firstValue("Content-Type"))
+                .as(c.name())
                 .hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
         assertThat(r.error()).as(c.name() + ": " + r.body()).isEqualTo(c.error());
         assertThat(r.json().path("message").asText()).as(c.name()).isNotBlank();
@@ -207,15 +344,17 @@ class BadInputTest {
         assertThat(list.status()).isEqualTo(200);
         assertThat(list.json().path("runs")).isEmpty();
 
-        TestDashboard.Reply started = t.post("/api/runs", "{\"workflow\":\"approval\",\"id\":\"" + "h<b>\\\"'" + "\",\"input\":\""
-                + HOSTILE.replace("'", "\\u0027") + "\"}");
+        TestDashboard.Reply started = t.post(
+                "/api/runs",
+                "{\"workflow\":\"approval\",\"id\":\"" + "h<b>\\\"'" + "\",\"input\":\""
+                        + HOSTILE.replace("'", "\\u0027") + "\"}");
         assertThat(started.status()).as(started.body()).isEqualTo(201);
-        assertThat(t.wf.run("h<b>\"'").orElseThrow().input().json()).isEqualTo(
-                "\"" + HOSTILE.replace("'", "'") + "\"");
+        assertThat(t.wf.run("h<b>\"'").orElseThrow().input().json()).isEqualTo("\"" + HOSTILE.replace("'", "'") + "\"");
         TestDashboard.Reply read = t.get("/api/runs/" + q("h<b>\"'").replace("+", "%20"));
         assertThat(read.status()).isEqualTo(200);
         assertThat(read.json().path("input").asText()).isEqualTo(HOSTILE);
-        assertThat(read.raw().headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
+        assertThat(read.raw().headers().firstValue("Content-Type"))
+                .hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
         t.wf.cancel("h<b>\"'");
     }
 
@@ -225,9 +364,10 @@ class BadInputTest {
         for (int i = 0; i < 50; i++) {
             TestDashboard.Reply declared = t.post("/api/runs", big);
             TestDashboard.Reply chunked = t.send(HttpRequest.newBuilder(t.uri("/api/runs"))
-                    .header("Authorization", "Bearer " + TestDashboard.TOKEN).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofInputStream(
-                            () -> new java.io.ByteArrayInputStream(big.getBytes(java.nio.charset.StandardCharsets.UTF_8)))));
+                    .header("Authorization", "Bearer " + TestDashboard.TOKEN)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofInputStream(() ->
+                            new java.io.ByteArrayInputStream(big.getBytes(java.nio.charset.StandardCharsets.UTF_8)))));
 
             assertThat(declared.status()).as("with Content-Length, try %d", i).isEqualTo(413);
             assertThat(chunked.status()).as("chunked, try %d", i).isEqualTo(413);

@@ -39,6 +39,7 @@ class BrowserTest {
 
     @TempDir
     Path dir;
+
     TestDashboard t;
     WebDriver browser;
 
@@ -59,15 +60,29 @@ class BrowserTest {
     static WebDriver chromium() {
         String binary = System.getProperty("worldflow.test.chromium", "/usr/bin/chromium");
         String driver = System.getProperty("worldflow.test.chromedriver", "/usr/bin/chromedriver");
-        assertThat(new File(binary)).as("Chromium at %s (apt-get install chromium chromium-driver)", binary).exists();
-        assertThat(new File(driver)).as("chromedriver at %s (apt-get install chromium-driver)", driver).exists();
+        assertThat(new File(binary))
+                .as("Chromium at %s (apt-get install chromium chromium-driver)", binary)
+                .exists();
+        assertThat(new File(driver))
+                .as("chromedriver at %s (apt-get install chromium-driver)", driver)
+                .exists();
         ChromeOptions options = new ChromeOptions();
         options.setBinary(binary);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--disable-quic", "--window-size=1280,1000");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(driver))
-                .usingAnyFreePort().build();
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--disable-quic",
+                "--window-size=1280,1000");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(driver))
+                .usingAnyFreePort()
+                .build();
         return new ChromeDriver(service, options);
     }
 
@@ -85,8 +100,10 @@ class BrowserTest {
 
     /** The element's text once it is there, looked up again if the page replaced it meanwhile. */
     private String text(By by) {
-        return waiting().ignoring(StaleElementReferenceException.class)
-                .until(d -> d.findElements(by).isEmpty() ? null : d.findElement(by).getText());
+        return waiting()
+                .ignoring(StaleElementReferenceException.class)
+                .until(d ->
+                        d.findElements(by).isEmpty() ? null : d.findElement(by).getText());
     }
 
     @Test
@@ -101,42 +118,60 @@ class BrowserTest {
 
         // the run list, with counts and every value shown as text (the list may re-render on a live update, so
         // each look finds its element afresh)
-        assertThat(text(By.cssSelector("#runs tr[data-run-id='order-7']"))).contains("order-7").contains("approval")
+        assertThat(text(By.cssSelector("#runs tr[data-run-id='order-7']")))
+                .contains("order-7")
+                .contains("approval")
                 .contains("WAITING");
         waiting().until(ExpectedConditions.textToBe(By.cssSelector("#counts button[data-status='WAITING'] .n"), "2"));
-        assertThat(text(By.cssSelector("#runs tr[data-run-id='order-8']"))).contains("FAILED")
+        assertThat(text(By.cssSelector("#runs tr[data-run-id='order-8']")))
+                .contains("FAILED")
                 .contains("card declined for order-8");
-        java.util.List<String> ids = waiting().ignoring(StaleElementReferenceException.class).until(d -> d.findElements(
-                By.cssSelector("#runs tbody tr td:first-child a")).stream().map(WebElement::getText).toList());
+        java.util.List<String> ids = waiting()
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> d.findElements(By.cssSelector("#runs tbody tr td:first-child a")).stream()
+                        .map(WebElement::getText)
+                        .toList());
         assertThat(ids).contains(HOSTILE_ID);
-        assertThat(browser.findElements(By.cssSelector("#runs img"))).as("a run id never becomes markup").isEmpty();
+        assertThat(browser.findElements(By.cssSelector("#runs img")))
+                .as("a run id never becomes markup")
+                .isEmpty();
         assertThat(browser.getTitle()).isNotEqualTo("pwned");
         screenshot("dashboard-runs.png");
 
         waiting().ignoring(StaleElementReferenceException.class).until(d -> {
-            d.findElement(By.cssSelector("#runs tr[data-run-id='order-7'] td a")).click();
+            d.findElement(By.cssSelector("#runs tr[data-run-id='order-7'] td a"))
+                    .click();
             return true;
         });
         // the waiting run: status, the step and the signal wait on the timeline
         waiting().until(ExpectedConditions.textToBe(By.id("status"), "WAITING"));
-        waiting().until(ExpectedConditions.presenceOfElementLocated(
-                By.cssSelector("#timeline svg g[data-kind='signal'] rect.bar.signal")));
-        assertThat(browser.findElements(By.cssSelector("#timeline svg g[data-kind='step'][data-id='prepare'] rect.bar.completed")))
+        waiting()
+                .until(ExpectedConditions.presenceOfElementLocated(
+                        By.cssSelector("#timeline svg g[data-kind='signal'] rect.bar.signal")));
+        assertThat(browser.findElements(
+                        By.cssSelector("#timeline svg g[data-kind='step'][data-id='prepare'] rect.bar.completed")))
                 .hasSize(1);
-        assertThat(browser.findElement(By.cssSelector("#waits li[data-wait='signal']")).getText()).contains("approval");
+        assertThat(browser.findElement(By.cssSelector("#waits li[data-wait='signal']"))
+                        .getText())
+                .contains("approval");
         assertThat(browser.findElement(By.id("input")).getText()).isEqualTo("\"order-7\"");
         screenshot("dashboard-waiting-run.png");
 
         // send the signal through the form
-        assertThat(browser.findElement(By.id("signal-name")).getAttribute("value")).isEqualTo("approval");
+        assertThat(browser.findElement(By.id("signal-name")).getAttribute("value"))
+                .isEqualTo("approval");
         browser.findElement(By.id("signal-payload")).sendKeys("{\"by\": \"the browser\"}");
         browser.findElement(By.id("send-signal")).click();
 
         waiting().until(ExpectedConditions.textToBe(By.id("status"), "COMPLETED"));
-        waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("output"),
-                "prepared order-7, approved by the browser"));
-        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#events tr[data-type='WorkflowCompleted']")));
-        assertThat(browser.findElements(By.cssSelector("#timeline svg g[data-kind='step'][data-id='finish'] rect.bar.completed")))
+        waiting()
+                .until(ExpectedConditions.textToBePresentInElementLocated(
+                        By.id("output"), "prepared order-7, approved by the browser"));
+        waiting()
+                .until(ExpectedConditions.presenceOfElementLocated(
+                        By.cssSelector("#events tr[data-type='WorkflowCompleted']")));
+        assertThat(browser.findElements(
+                        By.cssSelector("#timeline svg g[data-kind='step'][data-id='finish'] rect.bar.completed")))
                 .hasSize(1);
         assertThat(t.wf.run("order-7").orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
         screenshot("dashboard-completed-run.png");
@@ -144,8 +179,11 @@ class BrowserTest {
 
     /** The ids of the runs the list shows, looked up again if the list was replaced meanwhile. */
     private List<String> listedIds() {
-        return waiting().ignoring(StaleElementReferenceException.class).until(d -> d.findElements(
-                By.cssSelector("#runs tbody tr td:first-child a")).stream().map(WebElement::getText).toList());
+        return waiting()
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> d.findElements(By.cssSelector("#runs tbody tr td:first-child a")).stream()
+                        .map(WebElement::getText)
+                        .toList());
     }
 
     @Test
@@ -155,18 +193,25 @@ class BrowserTest {
         browser.get(t.dashboard.loginUrl().toString());
 
         // the list: a HELD badge beside the status, and the count of held runs with the counts by status
-        assertThat(text(By.cssSelector("#runs tr[data-run-id='order-2']"))).contains("WAITING").contains("HELD")
+        assertThat(text(By.cssSelector("#runs tr[data-run-id='order-2']")))
+                .contains("WAITING")
+                .contains("HELD")
                 .contains("no longer matches its history");
-        assertThat(browser.findElements(By.cssSelector("#runs tr[data-run-id='order-2'] .status.HELD"))).hasSize(1);
-        assertThat(browser.findElements(By.cssSelector("#runs tr[data-run-id='order-1'] .status.HELD"))).isEmpty();
+        assertThat(browser.findElements(By.cssSelector("#runs tr[data-run-id='order-2'] .status.HELD")))
+                .hasSize(1);
+        assertThat(browser.findElements(By.cssSelector("#runs tr[data-run-id='order-1'] .status.HELD")))
+                .isEmpty();
         waiting().until(ExpectedConditions.textToBe(By.cssSelector("#counts button[data-status='WAITING'] .n"), "2"));
         waiting().until(ExpectedConditions.textToBe(By.cssSelector("#counts button[data-status='HELD'] .n"), "1"));
         screenshot("dashboard-held-runs.png");
 
         // the held count filters like the others, through the status filter's "held" choice
-        browser.findElement(By.cssSelector("#counts button[data-status='HELD']")).click();
+        browser.findElement(By.cssSelector("#counts button[data-status='HELD']"))
+                .click();
         waiting().until(d -> listedIds().equals(List.of("order-2")));
-        assertThat(new Select(browser.findElement(By.name("status"))).getFirstSelectedOption().getText())
+        assertThat(new Select(browser.findElement(By.name("status")))
+                        .getFirstSelectedOption()
+                        .getText())
                 .isEqualTo("held (any status)");
         new Select(browser.findElement(By.name("status"))).selectByVisibleText("WAITING");
         browser.findElement(By.cssSelector("#filters button[type='submit']")).click();
@@ -181,15 +226,20 @@ class BrowserTest {
         waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("held")));
         assertThat(browser.findElement(By.id("held-badge")).isDisplayed()).isTrue();
         assertThat(browser.findElement(By.id("held-reason")).getText())
-                .startsWith("io.worldflow.NonDeterministicWorkflowException: run 'order-2' no longer matches its history")
+                .startsWith(
+                        "io.worldflow.NonDeterministicWorkflowException: run 'order-2' no longer matches its history")
                 .contains("the code now asks for a timer");
         assertThat(browser.findElement(By.id("held-since")).getText()).isNotBlank();
         assertThat(browser.findElement(By.id("held-resume")).getText())
                 .contains("it resumes when a worker whose code matches its history starts");
-        assertThat(browser.findElement(By.id("held-trace")).isDisplayed()).as("the stack trace waits in its expander").isFalse();
+        assertThat(browser.findElement(By.id("held-trace")).isDisplayed())
+                .as("the stack trace waits in its expander")
+                .isFalse();
         browser.findElement(By.cssSelector("#held-details summary")).click();
-        assertThat(browser.findElement(By.id("held-trace")).getText()).contains("at io.worldflow.dashboard.TestDashboard.heldRun");
-        assertThat(browser.findElements(By.cssSelector("#waits li")).getFirst().getAttribute("data-wait")).isEqualTo("held");
+        assertThat(browser.findElement(By.id("held-trace")).getText())
+                .contains("at io.worldflow.dashboard.TestDashboard.heldRun");
+        assertThat(browser.findElements(By.cssSelector("#waits li")).getFirst().getAttribute("data-wait"))
+                .isEqualTo("held");
         screenshot("dashboard-held-run.png");
 
         // a run that is not held shows none of it
@@ -209,10 +259,13 @@ class BrowserTest {
 
         By started = By.cssSelector("#events tr[data-type='WorkflowStarted'] td.detail");
         assertThat(text(started)).isEqualTo("order {\"sku\":\"A-1\",\"quantity\":2}");
-        assertThat(browser.findElement(started).getAttribute("title")).isEqualTo("input: " + TestDashboard.Order.class.getName());
+        assertThat(browser.findElement(started).getAttribute("title"))
+                .isEqualTo("input: " + TestDashboard.Order.class.getName());
         assertThat(text(By.cssSelector("#events tr[data-type='StepCompleted'] td.detail")))
                 .isEqualTo("price → {\"sku\":\"A-1\",\"total\":12.5}");
-        assertThat(text(By.cssSelector("#events tbody"))).doesNotContain("TestDashboard$").doesNotContain("\"value\"");
+        assertThat(text(By.cssSelector("#events tbody")))
+                .doesNotContain("TestDashboard$")
+                .doesNotContain("\"value\"");
         screenshot("dashboard-events.png");
     }
 
@@ -223,7 +276,8 @@ class BrowserTest {
         waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#runs tr[data-run-id='order-9']")));
         browser.get(t.dashboard.url() + "/run.html?id=order-9");
         waiting().until(ExpectedConditions.textToBe(By.id("status"), "FAILED"));
-        assertThat(browser.findElement(By.id("failure")).getText()).contains("card declined for order-9")
+        assertThat(browser.findElement(By.id("failure")).getText())
+                .contains("card declined for order-9")
                 .contains("IllegalStateException");
         assertThat(browser.findElement(By.id("send-signal")).isEnabled()).isFalse();
 
@@ -231,7 +285,9 @@ class BrowserTest {
         browser.findElement(By.id("retry")).click();
 
         waiting().until(ExpectedConditions.textToBe(By.id("status"), "COMPLETED"));
-        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#events tr[data-type='WorkflowRetried']")));
+        waiting()
+                .until(ExpectedConditions.presenceOfElementLocated(
+                        By.cssSelector("#events tr[data-type='WorkflowRetried']")));
         assertThat(browser.findElement(By.id("output")).getText()).isEqualTo("\"charged order-9\"");
         screenshot("dashboard-retried-run.png");
     }

@@ -36,16 +36,15 @@ final class TestDashboard implements AutoCloseable {
 
     final Worldflow wf;
     final Dashboard dashboard;
-    final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    final HttpClient http =
+            HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
     final AtomicBoolean cardWorks = new AtomicBoolean();
 
     /** The input of {@code order}: a class whose name has a {@code $}, as users' nested records do. */
-    record Order(String sku, int quantity) {
-    }
+    record Order(String sku, int quantity) {}
 
     /** The result of {@code order}'s step and of the run. */
-    record Receipt(String sku, BigDecimal total) {
-    }
+    record Receipt(String sku, BigDecimal total) {}
 
     /** A response: status, body and headers. */
     record Reply(int status, String body, HttpResponse<String> raw) {
@@ -69,20 +68,29 @@ final class TestDashboard implements AutoCloseable {
             Map<String, Object> answer = ctx.awaitSignal("approval", Map.class);
             return ctx.step("finish", () -> prepared + ", approved by " + answer.get("by"));
         });
-        Workflow<String, String> checkout = Workflow.define("checkout", String.class, (ctx, in) ->
-                ctx.step("charge", StepOptions.retry(RetryPolicy.none()), () -> {
+        Workflow<String, String> checkout = Workflow.define(
+                "checkout",
+                String.class,
+                (ctx, in) -> ctx.step("charge", StepOptions.retry(RetryPolicy.none()), () -> {
                     if (!cardWorks.get()) {
                         throw new IllegalStateException("card declined for " + in);
                     }
                     return "charged " + in;
                 }));
-        Workflow<Order, Receipt> order = Workflow.define("order", Order.class, (ctx, in) ->
-                ctx.step("price", () -> new Receipt(in.sku(), new BigDecimal("6.25").multiply(BigDecimal.valueOf(in.quantity())))));
+        Workflow<Order, Receipt> order = Workflow.define(
+                "order",
+                Order.class,
+                (ctx, in) -> ctx.step(
+                        "price",
+                        () -> new Receipt(
+                                in.sku(), new BigDecimal("6.25").multiply(BigDecimal.valueOf(in.quantity())))));
         wf = Worldflow.builder()
                 .property("worldflow.local.path", dir.resolve("dashboard.db").toString())
                 .property("worldflow.worker.lease", "5s")
                 .property("worldflow.signal.secret", SECRET)
-                .register(approval).register(checkout).register(order)
+                .register(approval)
+                .register(checkout)
+                .register(order)
                 .build();
         wf.startWorker();
         dashboard = Dashboard.start(wf, new DashboardSettings("127.0.0.1", 0, TOKEN, false, publicReads, 64 * 1024));
@@ -93,18 +101,22 @@ final class TestDashboard implements AutoCloseable {
     }
 
     Reply get(String path) {
-        return send(HttpRequest.newBuilder(uri(path)).header("Authorization", "Bearer " + TOKEN).GET());
+        return send(HttpRequest.newBuilder(uri(path))
+                .header("Authorization", "Bearer " + TOKEN)
+                .GET());
     }
 
     Reply post(String path, String json) {
-        return send(HttpRequest.newBuilder(uri(path)).header("Authorization", "Bearer " + TOKEN)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)));
+        return send(HttpRequest.newBuilder(uri(path))
+                .header("Authorization", "Bearer " + TOKEN)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
     Reply send(HttpRequest.Builder request) {
         try {
-            HttpResponse<String> r = http.send(request.timeout(Duration.ofSeconds(20)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r =
+                    http.send(request.timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
             return new Reply(r.statusCode(), r.body(), r);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -127,8 +139,12 @@ final class TestDashboard implements AutoCloseable {
      */
     String heldRun(String id) {
         waitingRun(id);
-        wf.world().eventLog().hold(id, ErrorInfo.of(new NonDeterministicWorkflowException(id,
-                "at 'prepare' the log holds a step, the code now asks for a timer")));
+        wf.world()
+                .eventLog()
+                .hold(
+                        id,
+                        ErrorInfo.of(new NonDeterministicWorkflowException(
+                                id, "at 'prepare' the log holds a step, the code now asks for a timer")));
         awaitRun(id, RunInfo::isHeld);
         return id;
     }

@@ -16,11 +16,9 @@ import java.util.UUID;
 public final class AnnotatedOrderMain {
 
     // tag::annotated[]
-    public record Order(String id, long amountCents) {
-    }
+    public record Order(String id, long amountCents) {}
 
-    public record Invoice(String orderId, String chargeId, boolean approved) {
-    }
+    public record Invoice(String orderId, String chargeId, boolean approved) {}
 
     public interface Billing {
         @Step(retry = @Retry(maxAttempts = 5, initialDelayMillis = 200))
@@ -31,7 +29,7 @@ public final class AnnotatedOrderMain {
         private final Billing billing;
 
         public Orders(Billing billing) {
-            this.billing = Workflow.steps(Billing.class, billing);              // calls become steps
+            this.billing = Workflow.steps(Billing.class, billing); // calls become steps
         }
 
         @WorkflowMethod("order.invoice.v1")
@@ -46,7 +44,8 @@ public final class AnnotatedOrderMain {
 
     public static void main(String[] args) {
         Billing billing = order -> "ch_" + order.id();
-        try (Worldflow wf = Worldflow.builder().fromConfig().register(new Orders(billing)).build()) {
+        try (Worldflow wf =
+                Worldflow.builder().fromConfig().register(new Orders(billing)).build()) {
             wf.startWorker();
             String id = "inv-" + UUID.randomUUID().toString().substring(0, 8);
             RunHandle<Object> run = wf.start("order.invoice.v1", new Order(id, 1_999), StartOptions.id(id));

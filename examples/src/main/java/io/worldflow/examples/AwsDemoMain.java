@@ -14,8 +14,7 @@ import java.util.Map;
  */
 public final class AwsDemoMain {
 
-    private AwsDemoMain() {
-    }
+    private AwsDemoMain() {}
 
     public static void main(String[] args) throws Exception {
         int dynamoPort;
@@ -24,14 +23,18 @@ public final class AwsDemoMain {
         }
         Object dynamo = Class.forName("com.amazonaws.services.dynamodbv2.local.main.ServerRunner")
                 .getMethod("createServerFromCommandLineArgs", String[].class)
-                .invoke(null, (Object) new String[]{"-inMemory", "-port", String.valueOf(dynamoPort), "-disableTelemetry"});
+                .invoke(null, (Object)
+                        new String[] {"-inMemory", "-port", String.valueOf(dynamoPort), "-disableTelemetry"});
         dynamo.getClass().getMethod("start").invoke(dynamo);
         Object builder = Class.forName("org.elasticmq.rest.sqs.SQSRestServerBuilder")
-                .getMethod("withInterface", String.class).invoke(null, "127.0.0.1");
+                .getMethod("withInterface", String.class)
+                .invoke(null, "127.0.0.1");
         builder = builder.getClass().getMethod("withDynamicPort").invoke(builder);
         Object sqs = builder.getClass().getMethod("start").invoke(builder);
         Object binding = sqs.getClass().getMethod("waitUntilStarted").invoke(sqs);
-        int sqsPort = ((InetSocketAddress) binding.getClass().getMethod("localAddress").invoke(binding)).getPort();
+        int sqsPort = ((InetSocketAddress)
+                        binding.getClass().getMethod("localAddress").invoke(binding))
+                .getPort();
         try {
             System.setProperty("worldflow.world", "aws");
             System.setProperty("worldflow.aws.region", "us-east-1");

@@ -64,8 +64,13 @@ final class DemoServices implements OrderFulfilment.Payments, OrderFulfilment.Sh
         if (ledger != null) {
             String line = ProcessHandle.current().pid() + " " + what + "\n";
             try {
-                Files.writeString(ledger, line, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                        StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+                Files.writeString(
+                        ledger,
+                        line,
+                        StandardCharsets.UTF_8,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.APPEND,
+                        StandardOpenOption.WRITE);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -5,12 +5,12 @@ import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
 import io.worldflow.StartOptions;
 import io.worldflow.Workflow;
+import io.worldflow.dashboard.Dashboard;
+import io.worldflow.dashboard.DashboardSettings;
 import io.worldflow.event.Event;
 import io.worldflow.examples.OrderFulfilment.Item;
 import io.worldflow.examples.OrderFulfilment.Order;
 import io.worldflow.examples.OrderFulfilment.Receipt;
-import io.worldflow.dashboard.Dashboard;
-import io.worldflow.dashboard.DashboardSettings;
 import io.worldflow.runtime.Worldflow;
 
 import java.io.IOException;
@@ -46,21 +46,29 @@ public final class OrderFulfilmentMain {
     public static void main(String[] args) throws Exception {
         Options o = Options.parse(args);
         DemoServices services = new DemoServices(o.ledger, o.stepMillis, true);
-        Workflow<Order, Receipt> fulfil = OrderFulfilment.workflow(services, services, Duration.ofMillis(o.coolOffMillis));
+        Workflow<Order, Receipt> fulfil =
+                OrderFulfilment.workflow(services, services, Duration.ofMillis(o.coolOffMillis));
 
         Worldflow.Builder builder = Worldflow.builder().fromConfig().register(fulfil);
         DashboardSettings.DASHED_KEYS.forEach(builder::knownKey);
-        try (Worldflow wf = builder.build(); Dashboard dashboard = startDashboard(wf)) {
+        try (Worldflow wf = builder.build();
+                Dashboard dashboard = startDashboard(wf)) {
             wf.startWorker();
             System.out.println("dashboard: " + dashboard.loginUrl());
             List<RunHandle<Receipt>> runs = new ArrayList<>();
             for (int i = 1; i <= o.orders; i++) {
-                String id = o.batch != null ? o.batch + "-" + i : "order-" + UUID.randomUUID().toString().substring(0, 8);
-                Order order = new Order(id, "customer-" + i, List.of(new Item("mug", 1), new Item("tea", 2),
-                        new Item("card", 1)), 2_450);
-                runs.add(wf.start(fulfil, order, StartOptions.id(id)));      // idempotent by id
+                String id = o.batch != null
+                        ? o.batch + "-" + i
+                        : "order-" + UUID.randomUUID().toString().substring(0, 8);
+                Order order = new Order(
+                        id,
+                        "customer-" + i,
+                        List.of(new Item("mug", 1), new Item("tea", 2), new Item("card", 1)),
+                        2_450);
+                runs.add(wf.start(fulfil, order, StartOptions.id(id))); // idempotent by id
             }
-            Approver approver = new Approver(wf, dashboard.url(), runs.stream().map(RunHandle::id).toList());
+            Approver approver = new Approver(
+                    wf, dashboard.url(), runs.stream().map(RunHandle::id).toList());
             approver.start();
             List<String> lines = new ArrayList<>();
             for (RunHandle<Receipt> run : runs) {
@@ -73,8 +81,9 @@ public final class OrderFulfilmentMain {
                 printTimeline(wf, runs.getFirst().id());
             }
             // this demo's runs only: the database may hold the runs of earlier demos too
-            Map<RunStatus, Long> counts = runs.stream().collect(Collectors.groupingBy(RunHandle::status,
-                    () -> new EnumMap<>(RunStatus.class), Collectors.counting()));
+            Map<RunStatus, Long> counts = runs.stream()
+                    .collect(Collectors.groupingBy(
+                            RunHandle::status, () -> new EnumMap<>(RunStatus.class), Collectors.counting()));
             System.out.println("this demo's runs by status: " + counts);
             if (o.stay) {
                 System.out.println("the dashboard keeps serving at " + dashboard.loginUrl() + " until Ctrl-C");
@@ -103,7 +112,8 @@ public final class OrderFulfilmentMain {
         System.out.println("event timeline of " + runId + " (" + timeline.size() + " events):");
         long start = timeline.getFirst().at().toEpochMilli();
         for (Event e : timeline) {
-            System.out.printf("  %3d  +%5d ms  %-22s %s%n", e.seq(), e.at().toEpochMilli() - start, e.type(), Timeline.detail(e));
+            System.out.printf(
+                    "  %3d  +%5d ms  %-22s %s%n", e.seq(), e.at().toEpochMilli() - start, e.type(), Timeline.detail(e));
         }
     }
 
@@ -158,8 +168,10 @@ public final class OrderFulfilmentMain {
 
         private void approve(String runId) {
             URI url = wf.signalUrl(server, runId, "approval", Duration.ofMinutes(10), true);
-            HttpRequest post = HttpRequest.newBuilder(url).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"approved\":true,\"by\":\"demo-approver\"}")).build();
+            HttpRequest post = HttpRequest.newBuilder(url)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"approved\":true,\"by\":\"demo-approver\"}"))
+                    .build();
             try {
                 HttpResponse<String> response = http.send(post, HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() != 202) {
@@ -174,8 +186,8 @@ public final class OrderFulfilmentMain {
         }
     }
 
-    record Options(int orders, String batch, long coolOffMillis, long stepMillis, Path ledger, boolean quiet,
-                   boolean stay) {
+    record Options(
+            int orders, String batch, long coolOffMillis, long stepMillis, Path ledger, boolean quiet, boolean stay) {
         static Options parse(String[] args) {
             int orders = 1;
             String batch = null;
@@ -194,7 +206,8 @@ public final class OrderFulfilmentMain {
                     case "--quiet" -> quiet = true;
                     case "--stay" -> stay = true;
                     case "--no-stay" -> stay = false;
-                    default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'; see the class javadoc");
+                    default ->
+                        throw new IllegalArgumentException("unknown argument '" + args[i] + "'; see the class javadoc");
                 }
             }
             if (orders < 1) {

@@ -14,8 +14,7 @@ import java.nio.charset.StandardCharsets;
  */
 public final class OwnServerSignals {
 
-    private OwnServerSignals() {
-    }
+    private OwnServerSignals() {}
 
     // tag::own-server[]
     static void mountSignals(HttpServer server, Worldflow wf) {

@@ -13,8 +13,7 @@ import java.io.Closeable;
  */
 public final class PostgresDemoMain {
 
-    private PostgresDemoMain() {
-    }
+    private PostgresDemoMain() {}
 
     public static void main(String[] args) throws Exception {
         Class<?> embedded = Class.forName("io.zonky.test.db.postgres.embedded.EmbeddedPostgres");
@@ -23,7 +22,8 @@ public final class PostgresDemoMain {
             System.setProperty("worldflow.world", "postgres");
             System.setProperty("worldflow.postgres.url", "jdbc:postgresql://localhost:" + port + "/postgres");
             System.setProperty("worldflow.postgres.user", "postgres");
-            System.out.println("embedded PostgreSQL on port " + port + " (stopped, and its data deleted, when the demo ends)");
+            System.out.println(
+                    "embedded PostgreSQL on port " + port + " (stopped, and its data deleted, when the demo ends)");
             OrderFulfilmentMain.main(args);
         }
     }

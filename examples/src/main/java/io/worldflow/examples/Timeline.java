@@ -16,16 +16,15 @@ import io.worldflow.event.TimerFired;
 import io.worldflow.event.TimerScheduled;
 import io.worldflow.event.WorkflowCancelRequested;
 import io.worldflow.event.WorkflowCanceled;
-import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowCompleted;
 import io.worldflow.event.WorkflowFailed;
+import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
 
 /** One line of detail per event, for printing a timeline. */
 final class Timeline {
 
-    private Timeline() {
-    }
+    private Timeline() {}
 
     static String detail(Event e) {
         return switch (e) {
@@ -34,13 +33,15 @@ final class Timeline {
             case WorkflowFailed f -> f.error().summary();
             case WorkflowCancelRequested c -> c.reason() == null ? "" : c.reason();
             case WorkflowCanceled c -> "";
-            case WorkflowRetried r -> (r.stepId() == null ? "from the last step" : "from step " + r.stepId())
-                    + (r.reason() == null ? "" : " (" + r.reason() + ")");
+            case WorkflowRetried r ->
+                (r.stepId() == null ? "from the last step" : "from step " + r.stepId())
+                        + (r.reason() == null ? "" : " (" + r.reason() + ")");
             case StepScheduled s -> s.stepId();
             case StepStarted s -> s.stepId() + " attempt " + s.attempt();
             case StepCompleted c -> c.stepId() + " -> " + c.result().json();
-            case StepRetrying r -> r.stepId() + " attempt " + r.attempt() + " failed (" + r.error().message()
-                    + "), retry at +" + (r.retryAt().toEpochMilli() - r.at().toEpochMilli()) + " ms";
+            case StepRetrying r ->
+                r.stepId() + " attempt " + r.attempt() + " failed (" + r.error().message() + "), retry at +"
+                        + (r.retryAt().toEpochMilli() - r.at().toEpochMilli()) + " ms";
             case StepFailed f -> f.stepId() + " " + f.error().summary();
             case TimerScheduled t -> t.timerId() + " fires at " + t.fireAt();
             case TimerFired t -> t.timerId();

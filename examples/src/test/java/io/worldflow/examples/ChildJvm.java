@@ -21,12 +21,10 @@ final class ChildJvm {
     /** What the JDK prints when a library calls a terminally deprecated sun.misc.Unsafe memory-access method. */
     static final String UNSAFE = "sun.misc.Unsafe";
 
-    private ChildJvm() {
-    }
+    private ChildJvm() {}
 
     /** How a child JVM ended: its exit status and everything it printed (standard output and error). */
-    record Result(int exitValue, String output) {
-    }
+    record Result(int exitValue, String output) {}
 
     /**
      * The flags of this JVM that allow native access and {@code sun.misc.Unsafe} memory access: the parent pom's
@@ -34,7 +32,8 @@ final class ChildJvm {
      */
     static List<String> accessFlags() {
         return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("--enable-native-access=") || a.startsWith("--sun-misc-unsafe-memory-access="))
+                .filter(a ->
+                        a.startsWith("--enable-native-access=") || a.startsWith("--sun-misc-unsafe-memory-access="))
                 .toList();
     }
 
@@ -53,7 +52,10 @@ final class ChildJvm {
 
     /** Runs the command, its output to {@code out}, and waits at most {@code limit} for it to end by itself. */
     static Result run(List<String> cmd, Path out, Duration limit) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .start();
         try {
             if (!p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
                 String threads = threadDump(p.pid());
@@ -69,7 +71,8 @@ final class ChildJvm {
     private static String threadDump(long pid) throws IOException, InterruptedException {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         Process dump = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "Thread.print")
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         String text = new String(dump.getInputStream().readAllBytes());
         dump.waitFor(30, TimeUnit.SECONDS);
         return text;

@@ -32,14 +32,22 @@ class DemoCrashRecoveryTest {
             assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
             assertThat(p.exitValue()).as("killed by SIGKILL").isEqualTo(137);
             if (round == 0) {
-                assertThat(demo.leasedTurns()).as("a killed worker leaves its turns leased").isPositive();
+                assertThat(demo.leasedTurns())
+                        .as("a killed worker leaves its turns leased")
+                        .isPositive();
             }
-            assertThat(demo.completedSteps()).as("some steps completed before kill " + round).isNotEmpty();
+            assertThat(demo.completedSteps())
+                    .as("some steps completed before kill " + round)
+                    .isNotEmpty();
         }
-        assertThat(demo.statuses().values()).as("runs still in flight after the kills").anyMatch(s -> !s.isTerminal());
+        assertThat(demo.statuses().values())
+                .as("runs still in flight after the kills")
+                .anyMatch(s -> !s.isTerminal());
 
         Process last = demo.start("final");
-        assertThat(last.waitFor(180, TimeUnit.SECONDS)).as("the restarted demo finishes").isTrue();
+        assertThat(last.waitFor(180, TimeUnit.SECONDS))
+                .as("the restarted demo finishes")
+                .isTrue();
         String out = Files.readString(demo.output("final"));
         assertThat(last.exitValue()).as(out).isZero();
         assertThat(out).contains("COMPLETED=" + DemoProcess.ORDERS);

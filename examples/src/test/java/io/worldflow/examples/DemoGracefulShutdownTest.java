@@ -24,17 +24,23 @@ class DemoGracefulShutdownTest {
     void sigtermStopsTheWorkerGracefullyAndARestartFinishesEveryRun() throws Exception {
         DemoProcess demo = new DemoProcess(dir);
         Process p = demo.start("term");
-        demo.awaitEffects(15, p);                                  // charges under way, no run past its cool-off
+        demo.awaitEffects(15, p); // charges under way, no run past its cool-off
         long sent = System.nanoTime();
-        p.destroy();                                               // SIGTERM
-        assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("the worker exits after SIGTERM").isTrue();
+        p.destroy(); // SIGTERM
+        assertThat(p.waitFor(30, TimeUnit.SECONDS))
+                .as("the worker exits after SIGTERM")
+                .isTrue();
         long tookMillis = (System.nanoTime() - sent) / 1_000_000;
         String out = Files.readString(demo.output("term"));
         assertThat(p.exitValue()).as(out).isEqualTo(143);
-        assertThat(out).as("the shutdown went through the worker's graceful stop").containsPattern("worker .* stopped");
+        assertThat(out)
+                .as("the shutdown went through the worker's graceful stop")
+                .containsPattern("worker .* stopped");
         assertThat(tookMillis).as("within the 5 s grace period and a margin").isLessThan(15_000);
         // read the file as SQLite before any world opens it (opening clears leases): nothing is left leased
-        assertThat(demo.leasedTurns()).as("turns still leased after a graceful stop").isZero();
+        assertThat(demo.leasedTurns())
+                .as("turns still leased after a graceful stop")
+                .isZero();
         assertThat(demo.statuses().values()).as("runs left for the restart").anyMatch(s -> !s.isTerminal());
 
         Process again = demo.start("again");

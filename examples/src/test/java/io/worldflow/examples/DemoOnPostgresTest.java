@@ -26,22 +26,32 @@ class DemoOnPostgresTest {
     void theDemoRunsOnPostgresByConfigurationAlone() throws Exception {
         String external = System.getenv("WORLDFLOW_TEST_POSTGRES_URL");
         EmbeddedPostgres pg = external == null || external.isBlank()
-                ? EmbeddedPostgres.builder().setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on").start()
+                ? EmbeddedPostgres.builder()
+                        .setServerConfig("fsync", "on")
+                        .setServerConfig("synchronous_commit", "on")
+                        .start()
                 : null;
         try {
             String url = pg != null ? "jdbc:postgresql://localhost:" + pg.getPort() + "/postgres" : external.strip();
-            List<String> cmd = ChildJvm.command(List.of(
-                    "-Dworldflow.world=postgres",
-                    "-Dworldflow.dashboard.port=0",
-                    "-Dworldflow.postgres.url=" + url,
-                    "-Dworldflow.postgres.user=" + (pg != null ? "postgres" : ""),
-                    "-Dworldflow.postgres.schema=demo_" + ProcessHandle.current().pid()),
-                    OrderFulfilmentMain.class, List.of("--orders", "5", "--cool-off", "300"));
+            List<String> cmd = ChildJvm.command(
+                    List.of(
+                            "-Dworldflow.world=postgres",
+                            "-Dworldflow.dashboard.port=0",
+                            "-Dworldflow.postgres.url=" + url,
+                            "-Dworldflow.postgres.user=" + (pg != null ? "postgres" : ""),
+                            "-Dworldflow.postgres.schema=demo_"
+                                    + ProcessHandle.current().pid()),
+                    OrderFulfilmentMain.class,
+                    List.of("--orders", "5", "--cool-off", "300"));
             ChildJvm.Result r = ChildJvm.run(cmd, dir.resolve("demo.out"), Duration.ofSeconds(150));
             String printed = r.output();
             assertThat(r.exitValue()).as(printed).isZero();
-            assertThat(printed).contains("world 'postgres'").contains("COMPLETED=5").contains("event timeline of order-")
-                    .contains("SignalReceived").contains("labels/2/label");
+            assertThat(printed)
+                    .contains("world 'postgres'")
+                    .contains("COMPLETED=5")
+                    .contains("event timeline of order-")
+                    .contains("SignalReceived")
+                    .contains("labels/2/label");
         } finally {
             if (pg != null) {
                 pg.close();

@@ -54,11 +54,24 @@ final class DemoProcess {
                 "-Dworldflow.worker.lease=2s",
                 "-Dworldflow.dashboard.port=0",
                 "-Dworldflow.worker.shutdown-grace=5s",
-                "-cp", System.getProperty("java.class.path"),
+                "-cp",
+                System.getProperty("java.class.path"),
                 OrderFulfilmentMain.class.getName(),
-                "--batch", "crash", "--orders", Integer.toString(ORDERS), "--ledger", ledger.toString(),
-                "--cool-off", "800", "--step-millis", "25", "--quiet"));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output(name).toFile()).start();
+                "--batch",
+                "crash",
+                "--orders",
+                Integer.toString(ORDERS),
+                "--ledger",
+                ledger.toString(),
+                "--cool-off",
+                "800",
+                "--step-millis",
+                "25",
+                "--quiet"));
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(output(name).toFile())
+                .start();
         completedBefore.put(p.pid(), completed);
         return p;
     }
@@ -75,7 +88,11 @@ final class DemoProcess {
         long end = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (System.nanoTime() < end) {
             assertThat(p.isAlive()).as("the demo process is still running").isTrue();
-            if (Files.exists(ledger) && Files.readAllLines(ledger).stream().filter(l -> l.contains(" label ")).count() >= labels) {
+            if (Files.exists(ledger)
+                    && Files.readAllLines(ledger).stream()
+                                    .filter(l -> l.contains(" label "))
+                                    .count()
+                            >= labels) {
                 return;
             }
             Thread.sleep(2);
@@ -102,14 +119,16 @@ final class DemoProcess {
      */
     int leasedTurns() throws java.sql.SQLException {
         try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
-             java.sql.Statement s = c.createStatement();
-             java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM tasks WHERE lease_token IS NOT NULL")) {
+                java.sql.Statement s = c.createStatement();
+                java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM tasks WHERE lease_token IS NOT NULL")) {
             return rs.next() ? rs.getInt(1) : -1;
         }
     }
 
     Worldflow client() {
-        return Worldflow.builder().property("worldflow.local.path", db.toString()).build();
+        return Worldflow.builder()
+                .property("worldflow.local.path", db.toString())
+                .build();
     }
 
     Set<String> completedSteps() {
@@ -158,16 +177,28 @@ final class DemoProcess {
                         completions.merge(c.stepId(), 1, Integer::sum);
                     }
                 }
-                assertThat(completions).as(runId + " completes each step exactly once").containsOnlyKeys(
-                        "charge", "labels/0/label", "labels/1/label", "labels/2/label");
+                assertThat(completions)
+                        .as(runId + " completes each step exactly once")
+                        .containsOnlyKeys("charge", "labels/0/label", "labels/1/label", "labels/2/label");
                 assertThat(completions.values()).allMatch(n -> n == 1);
-                List<TimerFired> fired = events.stream().filter(TimerFired.class::isInstance).map(TimerFired.class::cast).toList();
+                List<TimerFired> fired = events.stream()
+                        .filter(TimerFired.class::isInstance)
+                        .map(TimerFired.class::cast)
+                        .toList();
                 assertThat(fired).as(runId + " fires its timer once").hasSize(1);
-                TimerScheduled scheduled = events.stream().filter(TimerScheduled.class::isInstance)
-                        .map(TimerScheduled.class::cast).findFirst().orElseThrow();
+                TimerScheduled scheduled = events.stream()
+                        .filter(TimerScheduled.class::isInstance)
+                        .map(TimerScheduled.class::cast)
+                        .findFirst()
+                        .orElseThrow();
                 assertThat(fired.getFirst().at()).isAfterOrEqualTo(scheduled.fireAt());
-                assertThat(events).filteredOn(SignalReceived.class::isInstance).as(runId + " consumed its approval").hasSize(1);
-                assertThat(wf.world().signals().pending(runId)).as(runId + " has no lost signal").isEmpty();
+                assertThat(events)
+                        .filteredOn(SignalReceived.class::isInstance)
+                        .as(runId + " consumed its approval")
+                        .hasSize(1);
+                assertThat(wf.world().signals().pending(runId))
+                        .as(runId + " has no lost signal")
+                        .isEmpty();
             }
         }
         List<String> lines = Files.readAllLines(ledger);
@@ -176,7 +207,9 @@ final class DemoProcess {
             long pid = Long.parseLong(parts[0]);
             String[] key = parts[2].split(":");
             String step = key[0] + ":" + key[1];
-            assertThat(completedBefore.get(pid)).as("process %d re-ran completed step %s", pid, step).doesNotContain(step);
+            assertThat(completedBefore.get(pid))
+                    .as("process %d re-ran completed step %s", pid, step)
+                    .doesNotContain(step);
         }
         assertThat(lines.size()).isGreaterThanOrEqualTo(ORDERS * EFFECTS_PER_ORDER);
     }

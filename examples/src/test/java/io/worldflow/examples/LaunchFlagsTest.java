@@ -22,14 +22,19 @@ class LaunchFlagsTest {
     void mavensJvmGetsTheFlagsTheBuildGivesTheJvmsItStarts() throws Exception {
         int major = Runtime.version().feature();
         Process sh = new ProcessBuilder("sh", "-c", ". ./.mvn/find-jdk.sh && worldflow_jvm_flags " + major)
-                .directory(Path.of("..").toFile()).redirectErrorStream(true).start();
+                .directory(Path.of("..").toFile())
+                .redirectErrorStream(true)
+                .start();
         String printed = new String(sh.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertThat(sh.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(sh.exitValue()).as(printed).isZero();
 
         List<String> wrapperFlags = Arrays.asList(printed.split("\\s+"));
-        assertThat(ChildJvm.accessFlags()).as("the pom's flags, seen by this JVM").contains("--enable-native-access=ALL-UNNAMED");
-        assertThat(wrapperFlags).as("the flags ./mvnw gives Maven's JVM on JDK " + major)
+        assertThat(ChildJvm.accessFlags())
+                .as("the pom's flags, seen by this JVM")
+                .contains("--enable-native-access=ALL-UNNAMED");
+        assertThat(wrapperFlags)
+                .as("the flags ./mvnw gives Maven's JVM on JDK " + major)
                 .containsExactlyElementsOf(ChildJvm.accessFlags());
     }
 }

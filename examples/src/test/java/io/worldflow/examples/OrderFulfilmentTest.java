@@ -27,19 +27,23 @@ class OrderFulfilmentTest {
     Path tmp;
 
     private final DemoServices services = new DemoServices(null, 0, false);
-    private final Workflow<Order, Receipt> fulfil = OrderFulfilment.workflow(services, services, Duration.ofMinutes(10));
+    private final Workflow<Order, Receipt> fulfil =
+            OrderFulfilment.workflow(services, services, Duration.ofMinutes(10));
     private final Order order = new Order("o-1", "ada", List.of(new Item("mug", 1), new Item("tea", 2)), 1_200);
 
     @Test
     void anApprovedOrderIsChargedOnceAndShipped() {
         // tag::testing[]
         ManualClock clock = ManualClock.start();
-        try (Worldflow wf = Worldflow.builder().clock(clock).property("worldflow.local.path", tmp + "/t.db")
-                .register(fulfil).build()) {
+        try (Worldflow wf = Worldflow.builder()
+                .clock(clock)
+                .property("worldflow.local.path", tmp + "/t.db")
+                .register(fulfil)
+                .build()) {
             wf.startWorker();
             RunHandle<Receipt> run = wf.start(fulfil, order);
-            awaitStatus(run, RunStatus.SLEEPING);              // charged, cooling off
-            clock.advance(Duration.ofMinutes(10));             // the cool-off timer fires
+            awaitStatus(run, RunStatus.SLEEPING); // charged, cooling off
+            clock.advance(Duration.ofMinutes(10)); // the cool-off timer fires
             wf.signal(run.id(), "approval", new Approval(true, "me"));
             assertThat(run.result(Duration.ofSeconds(10)).status()).isEqualTo("shipped");
         }
@@ -49,8 +53,11 @@ class OrderFulfilmentTest {
     @Test
     void aRejectedOrderIsRefunded() {
         ManualClock clock = ManualClock.start();
-        try (Worldflow wf = Worldflow.builder().clock(clock).property("worldflow.local.path", tmp + "/r.db")
-                .register(fulfil).build()) {
+        try (Worldflow wf = Worldflow.builder()
+                .clock(clock)
+                .property("worldflow.local.path", tmp + "/r.db")
+                .register(fulfil)
+                .build()) {
             wf.startWorker();
             RunHandle<Receipt> run = wf.start(fulfil, order);
             awaitStatus(run, RunStatus.SLEEPING);
@@ -65,8 +72,11 @@ class OrderFulfilmentTest {
     @Test
     void anOrderWithoutApprovalIsRefundedWhenTheWaitTimesOut() {
         ManualClock clock = ManualClock.start();
-        try (Worldflow wf = Worldflow.builder().clock(clock).property("worldflow.local.path", tmp + "/w.db")
-                .register(fulfil).build()) {
+        try (Worldflow wf = Worldflow.builder()
+                .clock(clock)
+                .property("worldflow.local.path", tmp + "/w.db")
+                .register(fulfil)
+                .build()) {
             wf.startWorker();
             RunHandle<Receipt> run = wf.start(fulfil, order);
             awaitStatus(run, RunStatus.SLEEPING);
@@ -82,8 +92,11 @@ class OrderFulfilmentTest {
         DemoServices declining = new DemoServices(null, 0, true);
         Workflow<Order, Receipt> w = OrderFulfilment.workflow(declining, declining, Duration.ofMinutes(10));
         ManualClock clock = ManualClock.start();
-        try (Worldflow wf = Worldflow.builder().clock(clock).property("worldflow.local.path", tmp + "/d.db")
-                .register(w).build()) {
+        try (Worldflow wf = Worldflow.builder()
+                .clock(clock)
+                .property("worldflow.local.path", tmp + "/d.db")
+                .register(w)
+                .build()) {
             wf.startWorker();
             RunHandle<Receipt> run = wf.start(w, order);
             long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();

@@ -22,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ReadmeSnippetsTest {
 
-    private static final Pattern SNIPPET = Pattern.compile("<!-- snippet:([\\w-]+) -->\\s*```java\\n(.*?)```", Pattern.DOTALL);
+    private static final Pattern SNIPPET =
+            Pattern.compile("<!-- snippet:([\\w-]+) -->\\s*```java\\n(.*?)```", Pattern.DOTALL);
 
     @Test
     void everyReadmeSnippetIsCopiedFromCompiledCode() throws IOException {
@@ -33,7 +34,8 @@ class ReadmeSnippetsTest {
             snippets.put(m.group(1), m.group(2));
         }
         assertThat(snippets).as("README snippets").containsKeys("quickstart", "workflow", "annotated", "testing");
-        assertThat(readme.split("```java", -1).length - 1).as("every java block in the README is a marked snippet")
+        assertThat(readme.split("```java", -1).length - 1)
+                .as("every java block in the README is a marked snippet")
                 .isEqualTo(snippets.size());
         Map<String, String> regions = regions(Path.of("src"));
         snippets.forEach((name, text) ->
@@ -43,7 +45,8 @@ class ReadmeSnippetsTest {
     @Test
     void theReadmeStartsWithTheDemoAndTestCommands() throws IOException {
         List<String> head = Files.readAllLines(Path.of("..", "README.md")).subList(0, 8);
-        assertThat(String.join("\n", head)).contains("./mvnw -q -pl examples -am package -DskipTests -Pdemo")
+        assertThat(String.join("\n", head))
+                .contains("./mvnw -q -pl examples -am package -DskipTests -Pdemo")
                 .contains("./mvnw verify");
     }
 

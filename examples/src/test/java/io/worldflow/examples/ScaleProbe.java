@@ -45,10 +45,12 @@ public final class ScaleProbe {
     public static void main(String[] args) throws Exception {
         Path dir = Files.createTempDirectory("worldflow-probe");
         int repeats = args.length > 0 ? Integer.parseInt(args[0]) : 5;
-        try (Worldflow wf = Worldflow.builder().property("worldflow.local.path", dir.resolve("steps.db").toString())
-                .register(STEPS).build()) {
+        try (Worldflow wf = Worldflow.builder()
+                .property("worldflow.local.path", dir.resolve("steps.db").toString())
+                .register(STEPS)
+                .build()) {
             wf.startWorker();
-            time(wf, 100, 3);                                           // warm-up
+            time(wf, 100, 3); // warm-up
             time(wf, 1000, 1);
             report("100-step workflow", time(wf, 100, repeats));
             report("1,000-step workflow", time(wf, 1000, repeats));
@@ -57,7 +59,7 @@ public final class ScaleProbe {
         for (int r = 0; r < repeats + 1; r++) {
             replay.add(replayOnce(dir.resolve("history-" + r + ".db")));
         }
-        replay.removeFirst();                                           // warm-up
+        replay.removeFirst(); // warm-up
         report("resume of a 10,000-event history", replay);
     }
 
@@ -76,8 +78,11 @@ public final class ScaleProbe {
     private static double replayOnce(Path db) {
         ManualClock clock = ManualClock.start();
         String runId;
-        try (Worldflow wf = Worldflow.builder().clock(clock).property("worldflow.local.path", db.toString())
-                .register(LONG_HISTORY).build()) {
+        try (Worldflow wf = Worldflow.builder()
+                .clock(clock)
+                .property("worldflow.local.path", db.toString())
+                .register(LONG_HISTORY)
+                .build()) {
             wf.startWorker();
             RunHandle<Integer> run = wf.start(LONG_HISTORY, 3333);
             runId = run.id();
@@ -85,11 +90,15 @@ public final class ScaleProbe {
                 Thread.onSpinWait();
             }
             if (wf.events(runId).size() < 10_000) {
-                throw new IllegalStateException("history too short: " + wf.events(runId).size());
+                throw new IllegalStateException(
+                        "history too short: " + wf.events(runId).size());
             }
         }
-        try (Worldflow wf = Worldflow.builder().clock(clock).property("worldflow.local.path", db.toString())
-                .register(LONG_HISTORY).build()) {
+        try (Worldflow wf = Worldflow.builder()
+                .clock(clock)
+                .property("worldflow.local.path", db.toString())
+                .register(LONG_HISTORY)
+                .build()) {
             wf.startWorker();
             RunHandle<Integer> run = wf.handle(runId, Integer.class);
             long t0 = System.nanoTime();
@@ -102,7 +111,8 @@ public final class ScaleProbe {
     private static void report(String what, List<Double> ms) {
         List<Double> sorted = new ArrayList<>(ms);
         Collections.sort(sorted);
-        System.out.printf("%-36s median %8.1f ms  range %.1f–%.1f ms  (n=%d)%n", what,
-                sorted.get(sorted.size() / 2), sorted.getFirst(), sorted.getLast(), sorted.size());
+        System.out.printf(
+                "%-36s median %8.1f ms  range %.1f–%.1f ms  (n=%d)%n",
+                what, sorted.get(sorted.size() / 2), sorted.getFirst(), sorted.getLast(), sorted.size());
     }
 }

@@ -73,26 +73,48 @@ public abstract class EventLogContract extends WorldContractSupport {
         Instant createdAt = now();
         Instant availableAt = createdAt.plus(Duration.ofMinutes(5));
         Instant deadline = createdAt.plus(Duration.ofDays(1));
-        NewRun run = new NewRun("order-1", WORKFLOW, payload(orderInput("order-1")), createdAt, availableAt,
-                deadline, "billing", 7);
+        NewRun run = new NewRun(
+                "order-1", WORKFLOW, payload(orderInput("order-1")), createdAt, availableAt, deadline, "billing", 7);
 
         CreateResult result = log().create(run);
 
         assertThat(result.created()).isTrue();
-        RunInfo expected = new RunInfo("order-1", WORKFLOW, RunStatus.PENDING, run.input(), null, null,
-                createdAt, createdAt, availableAt, deadline, "billing", 7, 1, null, null, null);
+        RunInfo expected = new RunInfo(
+                "order-1",
+                WORKFLOW,
+                RunStatus.PENDING,
+                run.input(),
+                null,
+                null,
+                createdAt,
+                createdAt,
+                availableAt,
+                deadline,
+                "billing",
+                7,
+                1,
+                null,
+                null,
+                null);
         assertThat(result.run()).isEqualTo(expected);
         assertThat(queries().get("order-1")).contains(expected);
-        assertThat(log().read("order-1", 0)).containsExactly(
-                new WorkflowStarted("order-1", 0, createdAt, WORKFLOW, run.input(), deadline));
+        assertThat(log().read("order-1", 0))
+                .containsExactly(new WorkflowStarted("order-1", 0, createdAt, WORKFLOW, run.input(), deadline));
     }
 
     @Test
     void createIsIdempotentById() {
         RunInfo original = create("order-1");
         clock.advance(Duration.ofMinutes(1));
-        NewRun again = new NewRun("order-1", "another.workflow", payload("another input"), now(), now(),
-                now().plus(Duration.ofHours(1)), "other-queue", 99);
+        NewRun again = new NewRun(
+                "order-1",
+                "another.workflow",
+                payload("another input"),
+                now(),
+                now(),
+                now().plus(Duration.ofHours(1)),
+                "other-queue",
+                99);
 
         CreateResult second = log().create(again);
 
@@ -100,9 +122,12 @@ public abstract class EventLogContract extends WorldContractSupport {
         assertThat(second.run()).isEqualTo(original);
         assertThat(second.run().input()).isEqualTo(original.input());
         assertThat(info("order-1")).isEqualTo(original);
-        assertThat(log().read("order-1", 0)).hasSize(1)
-                .first().isInstanceOf(WorkflowStarted.class)
-                .extracting(e -> ((WorkflowStarted) e).input()).isEqualTo(original.input());
+        assertThat(log().read("order-1", 0))
+                .hasSize(1)
+                .first()
+                .isInstanceOf(WorkflowStarted.class)
+                .extracting(e -> ((WorkflowStarted) e).input())
+                .isEqualTo(original.input());
     }
 
     @Test
@@ -161,7 +186,12 @@ public abstract class EventLogContract extends WorldContractSupport {
                 new ParallelCompleted(id, 13, t, "labels"),
                 new MarkerRecorded(id, 14, t, "now#1", "now", payload(t.toString())),
                 new MarkerRecorded(id, 15, t, "uuid#1", "uuid", new Payload("\"6f1c\"", null)),
-                new StepCompleted(id, 16, t, "labels/0/label", 1,
+                new StepCompleted(
+                        id,
+                        16,
+                        t,
+                        "labels/0/label",
+                        1,
                         payload(List.of(Map.of("text", "héllo ✓ \"quoted\" <b>&</b> \\ \n tab\t")))),
                 new WorkflowCancelRequested(id, 17, t, "customer asked", t.minusSeconds(1)));
 
@@ -179,8 +209,8 @@ public abstract class EventLogContract extends WorldContractSupport {
         markRunning("order-1");
         List<Event> before = log().read("order-1", 0);
 
-        AppendResult result = append(new Append("order-1", 1, List.of(stepScheduled("order-1", 1)),
-                RunStatus.SLEEPING));
+        AppendResult result =
+                append(new Append("order-1", 1, List.of(stepScheduled("order-1", 1)), RunStatus.SLEEPING));
 
         assertThat(result).isEqualTo(new AppendResult(false, 2, false));
         assertThat(result.isConflict()).isTrue();
@@ -227,7 +257,7 @@ public abstract class EventLogContract extends WorldContractSupport {
         for (int i = 0; i < 6; i++) {
             create("run-" + i);
         }
-        markRunning("run-3");   // run-3 is now at length 2, so an append at 1 conflicts
+        markRunning("run-3"); // run-3 is now at length 2, so an append at 1 conflicts
         List<Append> batch = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             batch.add(new Append("run-" + i, 1, steps("run-" + i, 1, 2), RunStatus.RUNNING));
@@ -236,14 +266,15 @@ public abstract class EventLogContract extends WorldContractSupport {
 
         List<AppendResult> results = log().append(batch);
 
-        assertThat(results).containsExactly(
-                new AppendResult(true, 3, false),
-                new AppendResult(true, 3, false),
-                new AppendResult(true, 3, false),
-                new AppendResult(false, 2, false),
-                new AppendResult(true, 3, false),
-                new AppendResult(true, 3, false),
-                AppendResult.missing());
+        assertThat(results)
+                .containsExactly(
+                        new AppendResult(true, 3, false),
+                        new AppendResult(true, 3, false),
+                        new AppendResult(true, 3, false),
+                        new AppendResult(false, 2, false),
+                        new AppendResult(true, 3, false),
+                        new AppendResult(true, 3, false),
+                        AppendResult.missing());
         for (int i = 0; i < 6; i++) {
             assertThat(log().read("run-" + i, 0)).as("log of run-%d", i).hasSize(i == 3 ? 2 : 3);
         }
@@ -265,8 +296,11 @@ public abstract class EventLogContract extends WorldContractSupport {
             String stepId = "writer-" + w;
             tasks.add(() -> {
                 go.await();
-                return append(new Append("order-1", 1,
-                        List.of(new StepScheduled("order-1", 1, now(), stepId, stepId)), RunStatus.RUNNING));
+                return append(new Append(
+                        "order-1",
+                        1,
+                        List.of(new StepScheduled("order-1", 1, now(), stepId, stepId)),
+                        RunStatus.RUNNING));
             });
         }
         List<AppendResult> results = new ArrayList<>();
@@ -285,7 +319,9 @@ public abstract class EventLogContract extends WorldContractSupport {
         }
 
         assertThat(results).filteredOn(AppendResult::appended).hasSize(1);
-        assertThat(results).filteredOn(AppendResult::isConflict).hasSize(writers - 1)
+        assertThat(results)
+                .filteredOn(AppendResult::isConflict)
+                .hasSize(writers - 1)
                 .allSatisfy(r -> assertThat(r.logLength()).isEqualTo(2));
         assertThat(log().read("order-1", 0)).hasSize(2);
     }
@@ -319,12 +355,14 @@ public abstract class EventLogContract extends WorldContractSupport {
             int n = (int) Math.min(97, 1000 - seq);
             List<Event> batch = new ArrayList<>();
             for (int i = 0; i < n; i++, seq++) {
-                batch.add(seq % 2 == 0
-                        ? new StepCompleted("long-run", seq, now(), "loop/~" + seq + "/fetch", 1, payload(seq))
-                        : new StepScheduled("long-run", seq, now(), "loop/~" + seq + "/fetch", "fetch"));
+                batch.add(
+                        seq % 2 == 0
+                                ? new StepCompleted("long-run", seq, now(), "loop/~" + seq + "/fetch", 1, payload(seq))
+                                : new StepScheduled("long-run", seq, now(), "loop/~" + seq + "/fetch", "fetch"));
             }
             clock.advance(MS);
-            assertThat(append(new Append("long-run", batch.getFirst().seq(), batch, RunStatus.RUNNING)).appended())
+            assertThat(append(new Append("long-run", batch.getFirst().seq(), batch, RunStatus.RUNNING))
+                            .appended())
                     .isTrue();
             expected.addAll(batch);
         }
@@ -344,9 +382,13 @@ public abstract class EventLogContract extends WorldContractSupport {
     void runsAndEventsSurviveReopen() {
         NewRun run = newRun("order-1");
         log().create(run);
-        append(new Append("order-1", 1, List.of(
-                new StepScheduled("order-1", 1, now(), "charge", "charge"),
-                new StepFailed("order-1", 2, now(), "charge", 1, sampleError())), RunStatus.RUNNING));
+        append(new Append(
+                "order-1",
+                1,
+                List.of(
+                        new StepScheduled("order-1", 1, now(), "charge", "charge"),
+                        new StepFailed("order-1", 2, now(), "charge", 1, sampleError())),
+                RunStatus.RUNNING));
         create("order-2");
         List<Event> events = log().read("order-1", 0);
         RunInfo info1 = info("order-1");
@@ -358,28 +400,38 @@ public abstract class EventLogContract extends WorldContractSupport {
         assertThat(info("order-1")).isEqualTo(info1);
         assertThat(info("order-2")).isEqualTo(info2);
         assertThat(log().create(run).created()).isFalse();
-        assertThat(append(new Append("order-1", 3, steps("order-1", 3, 1), RunStatus.RUNNING)).appended()).isTrue();
-        assertThat(append(new Append("order-1", 3, steps("order-1", 3, 1), RunStatus.RUNNING)).isConflict()).isTrue();
+        assertThat(append(new Append("order-1", 3, steps("order-1", 3, 1), RunStatus.RUNNING))
+                        .appended())
+                .isTrue();
+        assertThat(append(new Append("order-1", 3, steps("order-1", 3, 1), RunStatus.RUNNING))
+                        .isConflict())
+                .isTrue();
     }
 
     @Test
     void aSecondWorldOverTheSameStoreSharesTheLogOrIsRefused() {
         create("order-1");
         if (!supportsSharedStorage()) {
-            assertThatThrownBy(this::open).isInstanceOf(io.worldflow.WorldException.class)
-                    .satisfies(e -> assertThat(((io.worldflow.WorldException) e).isTransient()).isFalse());
-            assertThat(append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.RUNNING)).appended()).isTrue();
+            assertThatThrownBy(this::open)
+                    .isInstanceOf(io.worldflow.WorldException.class)
+                    .satisfies(e -> assertThat(((io.worldflow.WorldException) e).isTransient())
+                            .isFalse());
+            assertThat(append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.RUNNING))
+                            .appended())
+                    .isTrue();
             assertThat(log().read("order-1", 0)).hasSize(2);
             return;
         }
         try (var other = open()) {
             assertThat(other.eventLog().read("order-1", 0)).hasSize(1);
-            AppendResult fromOther = other.eventLog().append(List.of(
-                    new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.RUNNING))).getFirst();
+            AppendResult fromOther = other.eventLog()
+                    .append(List.of(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.RUNNING)))
+                    .getFirst();
             assertThat(fromOther.appended()).isTrue();
         }
 
-        assertThat(append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.RUNNING)).isConflict())
+        assertThat(append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.RUNNING))
+                        .isConflict())
                 .isTrue();
         assertThat(log().read("order-1", 0)).hasSize(2);
     }

@@ -53,9 +53,11 @@ public abstract class RunProjectionContract extends WorldContractSupport {
     void projectionFollowsAppends() {
         RunInfo created = create("order-1");
         Instant stepAt = now().plusSeconds(1);
-        clock.advance(Duration.ofSeconds(5));   // updatedAt is the last event's instant, not the clock's
+        clock.advance(Duration.ofSeconds(5)); // updatedAt is the last event's instant, not the clock's
 
-        AppendResult result = append("order-1", RunStatus.SLEEPING,
+        AppendResult result = append(
+                "order-1",
+                RunStatus.SLEEPING,
                 new StepScheduled("order-1", 1, stepAt.minusMillis(500), "charge", "charge"),
                 new TimerScheduled("order-1", 2, stepAt, "nap", "nap", stepAt.plusSeconds(60)));
 
@@ -66,7 +68,8 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         assertThat(info.updatedAt()).isEqualTo(stepAt);
         assertThat(info.output()).isNull();
         assertThat(info.error()).isNull();
-        assertThat(info).usingRecursiveComparison()
+        assertThat(info)
+                .usingRecursiveComparison()
                 .ignoringFields("status", "logLength", "updatedAt")
                 .isEqualTo(created);
 
@@ -82,8 +85,8 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         Payload output = payload(Map.of("receipt", "r-1", "labels", List.of("a", "b")));
         clock.advance(Duration.ofSeconds(3));
 
-        AppendResult result = append("order-1", RunStatus.COMPLETED,
-                new WorkflowCompleted("order-1", 2, now(), output));
+        AppendResult result =
+                append("order-1", RunStatus.COMPLETED, new WorkflowCompleted("order-1", 2, now(), output));
 
         assertThat(result.appended()).isTrue();
         RunInfo info = info("order-1");
@@ -113,7 +116,9 @@ public abstract class RunProjectionContract extends WorldContractSupport {
     void workflowCanceledSetsStatus() {
         create("order-1");
 
-        append("order-1", RunStatus.CANCELED,
+        append(
+                "order-1",
+                RunStatus.CANCELED,
                 new WorkflowCancelRequested("order-1", 1, now(), "no longer needed", now()),
                 new WorkflowCanceled("order-1", 2, now()));
 
@@ -168,8 +173,8 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         Lease lease = leaseRun("order-1");
         Instant wakeAt = now().plus(Duration.ofMinutes(3));
 
-        AppendResult result = append(new Append("order-1", 1, List.of(), RunStatus.SLEEPING, List.of(),
-                new TurnEnd(lease, wakeAt)));
+        AppendResult result =
+                append(new Append("order-1", 1, List.of(), RunStatus.SLEEPING, List.of(), new TurnEnd(lease, wakeAt)));
 
         assertThat(result.appended()).isTrue();
         assertThat(info("order-1").status()).isEqualTo(RunStatus.SLEEPING);
@@ -182,7 +187,7 @@ public abstract class RunProjectionContract extends WorldContractSupport {
 
     @Test
     void terminalStatusRemovesThePendingTurn() {
-        create("order-1");   // due at once
+        create("order-1"); // due at once
 
         finish("order-1");
 
@@ -246,7 +251,7 @@ public abstract class RunProjectionContract extends WorldContractSupport {
     @Test
     void requestCancelMakesAnIdleRunDue() {
         create("order-1");
-        tasks().complete(leaseRun("order-1"), null);   // waiting for a signal, no turn pending
+        tasks().complete(leaseRun("order-1"), null); // waiting for a signal, no turn pending
         assertNothingDue();
 
         log().requestCancel("order-1", "customer asked");
@@ -281,8 +286,7 @@ public abstract class RunProjectionContract extends WorldContractSupport {
 
     @Test
     void requestCancelOnAnUnknownRunThrowsRunNotFound() {
-        assertThatThrownBy(() -> log().requestCancel("ghost", "who?"))
-                .isInstanceOf(RunNotFoundException.class);
+        assertThatThrownBy(() -> log().requestCancel("ghost", "who?")).isInstanceOf(RunNotFoundException.class);
         assertThat(queries().get("ghost")).isEmpty();
     }
 
@@ -292,7 +296,8 @@ public abstract class RunProjectionContract extends WorldContractSupport {
     void holdSetsHeldAndTheNextSuccessfulAppendClearsIt() {
         create("order-1");
         markRunning("order-1");
-        ErrorInfo reason = ErrorInfo.of("io.worldflow.NonDeterministicWorkflowException",
+        ErrorInfo reason = ErrorInfo.of(
+                "io.worldflow.NonDeterministicWorkflowException",
                 "at charge: expected step 'charge', found timer 'nap'");
 
         log().hold("order-1", reason);
@@ -305,7 +310,9 @@ public abstract class RunProjectionContract extends WorldContractSupport {
 
         AppendResult conflict = append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.RUNNING));
         assertThat(conflict.isConflict()).isTrue();
-        assertThat(info("order-1").held()).as("a conflicting append leaves the hold").isEqualTo(reason);
+        assertThat(info("order-1").held())
+                .as("a conflicting append leaves the hold")
+                .isEqualTo(reason);
 
         appendStep("order-1", RunStatus.RUNNING);
         assertThat(info("order-1").held()).isNull();
@@ -364,8 +371,8 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         long second = signals().send("order-1", "approval", payload("second"));
         long other = signals().send("order-1", "address", payload("elsewhere"));
 
-        AppendResult result = append(new Append("order-1", 2, steps("order-1", 2, 1), RunStatus.RUNNING,
-                List.of(first, other), null));
+        AppendResult result = append(
+                new Append("order-1", 2, steps("order-1", 2, 1), RunStatus.RUNNING, List.of(first, other), null));
 
         assertThat(result.appended()).isTrue();
         assertThat(signals().pending("order-1")).extracting(PendingSignal::id).containsExactly(second);
@@ -378,8 +385,8 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         long first = signals().send("order-1", "approval", payload("first"));
         List<PendingSignal> before = signals().pending("order-1");
 
-        AppendResult result = append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.RUNNING,
-                List.of(first), null));
+        AppendResult result =
+                append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.RUNNING, List.of(first), null));
 
         assertThat(result.isConflict()).isTrue();
         assertThat(signals().pending("order-1")).isEqualTo(before);
@@ -392,11 +399,13 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         create("order-1");
         Lease lease = leaseRun("order-1");
 
-        AppendResult result = append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.WAITING,
-                List.of(), new TurnEnd(lease, null)));
+        AppendResult result = append(new Append(
+                "order-1", 1, steps("order-1", 1, 1), RunStatus.WAITING, List.of(), new TurnEnd(lease, null)));
 
         assertThat(result.appended()).isTrue();
-        assertThat(tasks().extend(lease, LEASE)).as("the lease ended with the append").isEmpty();
+        assertThat(tasks().extend(lease, LEASE))
+                .as("the lease ended with the append")
+                .isEmpty();
         clock.advance(LEASE.multipliedBy(4));
         assertNothingDue();
         assertThat(tasks().nextDue(Set.of(QUEUE))).isEmpty();
@@ -408,8 +417,8 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         Lease lease = leaseRun("order-1");
         Instant wakeAt = now().plus(Duration.ofMinutes(10));
 
-        append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.SLEEPING, List.of(),
-                new TurnEnd(lease, wakeAt)));
+        append(new Append(
+                "order-1", 1, steps("order-1", 1, 1), RunStatus.SLEEPING, List.of(), new TurnEnd(lease, wakeAt)));
 
         assertThat(tasks().nextDue(Set.of(QUEUE))).contains(wakeAt);
         clock.set(wakeAt.minus(MS));
@@ -424,8 +433,8 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         Lease lease = leaseRun("order-1");
         signals().send("order-1", "approval", payload("yes"));
 
-        append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.WAITING, List.of(),
-                new TurnEnd(lease, null)));
+        append(new Append(
+                "order-1", 1, steps("order-1", 1, 1), RunStatus.WAITING, List.of(), new TurnEnd(lease, null)));
 
         leaseRun("order-1");
     }
@@ -436,11 +445,13 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         markRunning("order-1");
         Lease lease = leaseRun("order-1");
 
-        AppendResult result = append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.WAITING,
-                List.of(), new TurnEnd(lease, null)));
+        AppendResult result = append(new Append(
+                "order-1", 1, steps("order-1", 1, 1), RunStatus.WAITING, List.of(), new TurnEnd(lease, null)));
 
         assertThat(result.isConflict()).isTrue();
-        assertThat(tasks().extend(lease, LEASE)).as("the writer still holds its turn to retry").isPresent();
+        assertThat(tasks().extend(lease, LEASE))
+                .as("the writer still holds its turn to retry")
+                .isPresent();
         assertThat(lease("other", 10)).isEmpty();
     }
 
@@ -451,8 +462,8 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         clock.advance(LEASE.plus(MS));
         Lease current = leaseRun("order-1");
 
-        AppendResult result = append(new Append("order-1", 1, steps("order-1", 1, 1), RunStatus.WAITING,
-                List.of(), new TurnEnd(stale, null)));
+        AppendResult result = append(new Append(
+                "order-1", 1, steps("order-1", 1, 1), RunStatus.WAITING, List.of(), new TurnEnd(stale, null)));
 
         assertThat(result.appended()).as("fencing is by sequence, not by lease").isTrue();
         assertThat(tasks().extend(current, LEASE)).isPresent();
@@ -469,14 +480,20 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         Instant wakeAt = now().plus(Duration.ofMinutes(1));
 
         List<AppendResult> results = log().append(leases.stream()
-                .map(l -> new Append(l.runId(), 1, List.<Event>of(stepScheduled(l.runId(), 1)), RunStatus.SLEEPING,
-                        List.of(), new TurnEnd(l, wakeAt)))
+                .map(l -> new Append(
+                        l.runId(),
+                        1,
+                        List.<Event>of(stepScheduled(l.runId(), 1)),
+                        RunStatus.SLEEPING,
+                        List.of(),
+                        new TurnEnd(l, wakeAt)))
                 .toList());
 
         assertThat(results).allSatisfy(r -> assertThat(r.appended()).isTrue());
         assertNothingDue();
         clock.set(wakeAt);
-        assertThat(lease("w", 10)).extracting(Lease::runId)
+        assertThat(lease("w", 10))
+                .extracting(Lease::runId)
                 .containsExactlyInAnyOrder("run-0", "run-1", "run-2", "run-3", "run-4");
     }
 
@@ -486,8 +503,12 @@ public abstract class RunProjectionContract extends WorldContractSupport {
     private void failedRun(String runId) {
         create(runId);
         Lease lease = leaseRun(runId);
-        AppendResult r = append(new Append(runId, 1, List.of(stepScheduled(runId, 1),
-                new WorkflowFailed(runId, 2, now(), sampleError())), RunStatus.FAILED, List.of(),
+        AppendResult r = append(new Append(
+                runId,
+                1,
+                List.of(stepScheduled(runId, 1), new WorkflowFailed(runId, 2, now(), sampleError())),
+                RunStatus.FAILED,
+                List.of(),
                 new TurnEnd(lease, null)));
         assertThat(r.appended()).isTrue();
         assertNothingDue();
@@ -507,11 +528,21 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         assertThat(info.logLength()).isEqualTo(4);
         assertThat(info.updatedAt()).isEqualTo(now());
         assertThat(log().read("order-1", 3)).containsExactly(retried);
-        assertThat(queries().list(RunQuery.all().withStatuses(RunStatus.PENDING)).runs())
-                .extracting(RunInfo::runId).containsExactly("order-1");
+        assertThat(queries()
+                        .list(RunQuery.all().withStatuses(RunStatus.PENDING))
+                        .runs())
+                .extracting(RunInfo::runId)
+                .containsExactly("order-1");
         Lease again = leaseRun("order-1");
-        assertThat(append(new Append("order-1", 4, List.of(new WorkflowCompleted("order-1", 4, now(),
-                payload("ok"))), RunStatus.COMPLETED, List.of(), new TurnEnd(again, null))).appended()).isTrue();
+        assertThat(append(new Append(
+                                "order-1",
+                                4,
+                                List.of(new WorkflowCompleted("order-1", 4, now(), payload("ok"))),
+                                RunStatus.COMPLETED,
+                                List.of(),
+                                new TurnEnd(again, null)))
+                        .appended())
+                .isTrue();
         assertThat(info("order-1").status()).isEqualTo(RunStatus.COMPLETED);
     }
 
@@ -526,7 +557,8 @@ public abstract class RunProjectionContract extends WorldContractSupport {
             RunInfo before = info(id);
             assertThatThrownBy(() -> log().reopen(new WorkflowRetried(id, before.logLength(), now(), null, null)))
                     .isInstanceOf(RunStateException.class)
-                    .hasMessageContaining(id).hasMessageContaining(before.status().name());
+                    .hasMessageContaining(id)
+                    .hasMessageContaining(before.status().name());
             assertThat(info(id)).isEqualTo(before);
         }
     }
@@ -537,7 +569,8 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         RunInfo before = info("order-1");
 
         assertThatThrownBy(() -> log().reopen(new WorkflowRetried("order-1", 2, now(), null, null)))
-                .isInstanceOf(RunStateException.class).hasMessageContaining("3 events");
+                .isInstanceOf(RunStateException.class)
+                .hasMessageContaining("3 events");
         assertThatThrownBy(() -> log().reopen(new WorkflowRetried("ghost", 1, now(), null, null)))
                 .isInstanceOf(RunNotFoundException.class);
 
@@ -553,8 +586,13 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         log().reopen(new WorkflowRetried("order-1", 3, now(), null, null));
         Lease lease = leaseRun("order-1");
         ErrorInfo again = ErrorInfo.of("com.acme.Declined", "declined again");
-        append(new Append("order-1", 4, List.of(new WorkflowFailed("order-1", 4, now(), again)),
-                RunStatus.FAILED, List.of(), new TurnEnd(lease, null)));
+        append(new Append(
+                "order-1",
+                4,
+                List.of(new WorkflowFailed("order-1", 4, now(), again)),
+                RunStatus.FAILED,
+                List.of(),
+                new TurnEnd(lease, null)));
         assertThat(info("order-1").error()).isEqualTo(again);
 
         log().reopen(new WorkflowRetried("order-1", 5, now(), null, "again"));
@@ -615,8 +653,11 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         for (Lease l : leased.leases()) {
             assertThat(tasks().extend(l, LEASE)).as(l.runId()).isPresent();
         }
-        assertThat(path.of(world).leaseAndLoad("worker-b", Set.of(QUEUE), 10, LEASE, Duration.ofSeconds(61)).leases())
-                .extracting(Lease::runId).containsExactly("later");
+        assertThat(path.of(world)
+                        .leaseAndLoad("worker-b", Set.of(QUEUE), 10, LEASE, Duration.ofSeconds(61))
+                        .leases())
+                .extracting(Lease::runId)
+                .containsExactly("later");
     }
 
     @ParameterizedTest
@@ -625,11 +666,19 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         create("order-1");
 
         assertThatThrownBy(() -> path.of(world).leaseAndLoad("w", Set.of(QUEUE), 10, Duration.ZERO, Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseFor");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("leaseFor");
         assertThatThrownBy(() -> path.of(world).leaseAndLoad("w", Set.of(QUEUE), 10, LEASE, Duration.ofSeconds(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lookahead");
-        assertThat(path.of(world).leaseAndLoad("w", Set.of(), 10, LEASE, Duration.ZERO).leases()).isEmpty();
-        assertThat(path.of(world).leaseAndLoad("w", Set.of(QUEUE), 0, LEASE, Duration.ZERO).leases()).isEmpty();
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lookahead");
+        assertThat(path.of(world)
+                        .leaseAndLoad("w", Set.of(), 10, LEASE, Duration.ZERO)
+                        .leases())
+                .isEmpty();
+        assertThat(path.of(world)
+                        .leaseAndLoad("w", Set.of(QUEUE), 0, LEASE, Duration.ZERO)
+                        .leases())
+                .isEmpty();
 
         leaseRun("order-1");
     }

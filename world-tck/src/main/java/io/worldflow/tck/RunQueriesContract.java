@@ -37,8 +37,24 @@ public abstract class RunQueriesContract extends WorldContractSupport {
 
     /** Ids that look like patterns or markup to one store or another; the kit matches them literally. */
     static final List<String> HOSTILE_IDS = List.of(
-            "plain-1", "a%b", "axb", "a_b", "a'b", "a\"b", "a\\b", "a*b", "a?b", "a[b]", "a^b", "A-upper",
-            "<script>alert(1)</script>", "x' OR '1'='1", "100%", "1000", "_x", "%x");
+            "plain-1",
+            "a%b",
+            "axb",
+            "a_b",
+            "a'b",
+            "a\"b",
+            "a\\b",
+            "a*b",
+            "a?b",
+            "a[b]",
+            "a^b",
+            "A-upper",
+            "<script>alert(1)</script>",
+            "x' OR '1'='1",
+            "100%",
+            "1000",
+            "_x",
+            "%x");
 
     // ---- get ----
 
@@ -108,8 +124,9 @@ public abstract class RunQueriesContract extends WorldContractSupport {
 
         assertThat(ids(queries().list(RunQuery.all().withStatuses(RunStatus.RUNNING))))
                 .containsExactly("running");
-        assertThat(ids(queries().list(RunQuery.all().withStatuses(RunStatus.COMPLETED, RunStatus.FAILED,
-                RunStatus.CANCELED)))).containsExactly("canceled", "failed", "completed");
+        assertThat(ids(queries()
+                        .list(RunQuery.all().withStatuses(RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELED))))
+                .containsExactly("canceled", "failed", "completed");
         assertThat(ids(queries().list(RunQuery.all().withStatuses(RunStatus.PENDING, RunStatus.WAITING))))
                 .containsExactly("waiting", "pending");
         assertThat(ids(queries().list(RunQuery.all().withStatuses()))).hasSize(7);
@@ -125,7 +142,8 @@ public abstract class RunQueriesContract extends WorldContractSupport {
         assertThat(ids(queries().list(RunQuery.all().withWorkflow("tck.refund.v1"))))
                 .containsExactly("refund-2", "refund-1");
         assertThat(ids(queries().list(RunQuery.all().withWorkflow(WORKFLOW)))).containsExactly("order-1");
-        assertThat(ids(queries().list(RunQuery.all().withWorkflow("tck.refund")))).isEmpty();
+        assertThat(ids(queries().list(RunQuery.all().withWorkflow("tck.refund"))))
+                .isEmpty();
         assertThat(ids(queries().list(RunQuery.all().withWorkflow("%")))).isEmpty();
     }
 
@@ -154,15 +172,47 @@ public abstract class RunQueriesContract extends WorldContractSupport {
     }
 
     @ParameterizedTest(name = "prefix [{0}]")
-    @ValueSource(strings = {"%", "a%", "_", "a_", "'", "a'", "\"", "a\"", "\\", "a\\", "*", "a*", "?", "a?",
-            "[", "a[", "a[b", "^", "a^", "<script>", "<script>alert(1)</script>", "' OR '1'='1", "x' OR '1'='1",
-            "100%", "10_0", "%x", "_x", "a", "A", "; DROP TABLE runs; --"})
+    @ValueSource(
+            strings = {
+                "%",
+                "a%",
+                "_",
+                "a_",
+                "'",
+                "a'",
+                "\"",
+                "a\"",
+                "\\",
+                "a\\",
+                "*",
+                "a*",
+                "?",
+                "a?",
+                "[",
+                "a[",
+                "a[b",
+                "^",
+                "a^",
+                "<script>",
+                "<script>alert(1)</script>",
+                "' OR '1'='1",
+                "x' OR '1'='1",
+                "100%",
+                "10_0",
+                "%x",
+                "_x",
+                "a",
+                "A",
+                "; DROP TABLE runs; --"
+            })
     void hostileIdPrefixesMatchLiterally(String prefix) {
         for (String id : HOSTILE_IDS) {
             create(id);
         }
-        List<String> expected = HOSTILE_IDS.stream().filter(id -> id.startsWith(prefix))
-                .sorted(Comparator.reverseOrder()).toList();
+        List<String> expected = HOSTILE_IDS.stream()
+                .filter(id -> id.startsWith(prefix))
+                .sorted(Comparator.reverseOrder())
+                .toList();
 
         RunQuery query = RunQuery.all().withIdPrefix(prefix);
 
@@ -176,12 +226,14 @@ public abstract class RunQueriesContract extends WorldContractSupport {
     void listFiltersByCreatedRange() {
         Instant start = now();
         for (int i = 0; i < 6; i++) {
-            create("run-" + i);   // run-i created at start + i minutes
+            create("run-" + i); // run-i created at start + i minutes
             clock.advance(Duration.ofMinutes(1));
         }
 
-        RunQuery range = RunQuery.all().withCreated(start.plus(Duration.ofMinutes(2)), start.plus(Duration.ofMinutes(4)));
-        assertThat(ids(queries().list(range))).as("after is inclusive, before exclusive")
+        RunQuery range =
+                RunQuery.all().withCreated(start.plus(Duration.ofMinutes(2)), start.plus(Duration.ofMinutes(4)));
+        assertThat(ids(queries().list(range)))
+                .as("after is inclusive, before exclusive")
                 .containsExactly("run-3", "run-2");
         assertThat(ids(queries().list(RunQuery.all().withCreated(start.plus(Duration.ofMinutes(4)), null))))
                 .containsExactly("run-5", "run-4");
@@ -197,8 +249,10 @@ public abstract class RunQueriesContract extends WorldContractSupport {
         create(new NewRun("running-other", "tck.other", payload("x"), now(), now(), null, QUEUE, 0));
         markRunning("running-other");
 
-        RunQuery query = RunQuery.all().withStatuses(RunStatus.RUNNING, RunStatus.SLEEPING)
-                .withWorkflow(WORKFLOW).withIdPrefix("run");
+        RunQuery query = RunQuery.all()
+                .withStatuses(RunStatus.RUNNING, RunStatus.SLEEPING)
+                .withWorkflow(WORKFLOW)
+                .withIdPrefix("run");
 
         assertThat(ids(queries().list(query))).containsExactly("running");
     }
@@ -225,7 +279,10 @@ public abstract class RunQueriesContract extends WorldContractSupport {
 
         assertThat(pages).extracting(p -> p.runs().size()).containsExactly(50, 50, 20);
         assertThat(pages.getLast().nextCursor()).isNull();
-        assertThat(pages.stream().flatMap(p -> p.runs().stream()).map(RunInfo::runId).toList())
+        assertThat(pages.stream()
+                        .flatMap(p -> p.runs().stream())
+                        .map(RunInfo::runId)
+                        .toList())
                 .containsExactlyElementsOf(created.reversed());
     }
 
@@ -238,8 +295,9 @@ public abstract class RunQueriesContract extends WorldContractSupport {
         clock.advance(Duration.ofMinutes(1));
         create("newcomer");
         List<String> seen = new ArrayList<>(ids(first));
-        for (RunPage p = queries().list(query.withCursor(first.nextCursor())); ;
-             p = queries().list(query.withCursor(p.nextCursor()))) {
+        for (RunPage p = queries().list(query.withCursor(first.nextCursor()));
+                ;
+                p = queries().list(query.withCursor(p.nextCursor()))) {
             seen.addAll(ids(p));
             if (!p.hasMore()) {
                 break;
@@ -260,8 +318,12 @@ public abstract class RunQueriesContract extends WorldContractSupport {
             }
         }
 
-        List<String> seen = allPages(RunQuery.all().withStatuses(RunStatus.RUNNING).withLimit(4)).stream()
-                .flatMap(p -> p.runs().stream()).map(RunInfo::runId).toList();
+        List<String> seen = allPages(
+                        RunQuery.all().withStatuses(RunStatus.RUNNING).withLimit(4))
+                .stream()
+                .flatMap(p -> p.runs().stream())
+                .map(RunInfo::runId)
+                .toList();
 
         assertThat(seen).containsExactlyElementsOf(running.reversed());
     }
@@ -275,8 +337,17 @@ public abstract class RunQueriesContract extends WorldContractSupport {
     }
 
     @ParameterizedTest(name = "cursor [{0}]")
-    @ValueSource(strings = {"not a cursor", "!!!", "eyJmb28iOiJiYXIifQ", "'; DROP TABLE runs; --", "%00",
-            "<script>", "\u0000", "ü"})
+    @ValueSource(
+            strings = {
+                "not a cursor",
+                "!!!",
+                "eyJmb28iOiJiYXIifQ",
+                "'; DROP TABLE runs; --",
+                "%00",
+                "<script>",
+                "\u0000",
+                "ü"
+            })
     void malformedCursorIsRejected(String cursor) {
         givenManyRuns(3);
 
@@ -306,12 +377,17 @@ public abstract class RunQueriesContract extends WorldContractSupport {
         givenRunsInEveryStatus();
         create(new NewRun("other-1", "tck.other", payload("x"), now(), now(), null, QUEUE, 0));
 
-        Map<RunStatus, Long> byWorkflow = complete(queries().countByStatus(
-                RunQuery.all().withWorkflow("tck.other").withStatuses(RunStatus.COMPLETED).withLimit(1)));
-        Map<RunStatus, Long> byPrefix = complete(queries().countByStatus(RunQuery.all().withIdPrefix("c")));
+        Map<RunStatus, Long> byWorkflow = complete(queries()
+                .countByStatus(RunQuery.all()
+                        .withWorkflow("tck.other")
+                        .withStatuses(RunStatus.COMPLETED)
+                        .withLimit(1)));
+        Map<RunStatus, Long> byPrefix =
+                complete(queries().countByStatus(RunQuery.all().withIdPrefix("c")));
 
         assertThat(byWorkflow.get(RunStatus.PENDING)).isEqualTo(1);
-        assertThat(byWorkflow.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1);
+        assertThat(byWorkflow.values().stream().mapToLong(Long::longValue).sum())
+                .isEqualTo(1);
         assertThat(byPrefix.get(RunStatus.COMPLETED)).isEqualTo(1);
         assertThat(byPrefix.get(RunStatus.CANCELED)).isEqualTo(1);
         assertThat(byPrefix.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(2);
@@ -323,22 +399,29 @@ public abstract class RunQueriesContract extends WorldContractSupport {
         log().hold("sleeping", sampleError());
         log().hold("waiting", sampleError());
         log().hold("pending", sampleError());
-        appendStep("pending", RunStatus.RUNNING);           // made progress: no longer held
+        appendStep("pending", RunStatus.RUNNING); // made progress: no longer held
 
         assertThat(ids(queries().list(RunQuery.all().withHeld(true)))).containsExactly("waiting", "sleeping");
         assertThat(ids(queries().list(RunQuery.all().withHeld(false))))
                 .containsExactly("canceled", "failed", "completed", "running", "pending");
         assertThat(ids(queries().list(RunQuery.all().withHeld(true).withStatuses(RunStatus.WAITING))))
                 .containsExactly("waiting");
-        assertThat(ids(queries().list(RunQuery.all().withHeld(true).withWorkflow(WORKFLOW).withIdPrefix("sl"))))
+        assertThat(ids(queries()
+                        .list(RunQuery.all()
+                                .withHeld(true)
+                                .withWorkflow(WORKFLOW)
+                                .withIdPrefix("sl"))))
                 .containsExactly("sleeping");
-        assertThat(ids(queries().list(RunQuery.all().withHeld(true).withWorkflow("tck.other")))).isEmpty();
+        assertThat(ids(queries().list(RunQuery.all().withHeld(true).withWorkflow("tck.other"))))
+                .isEmpty();
 
-        Map<RunStatus, Long> held = complete(queries().countByStatus(RunQuery.all().withHeld(true)));
+        Map<RunStatus, Long> held =
+                complete(queries().countByStatus(RunQuery.all().withHeld(true)));
         assertThat(held.get(RunStatus.SLEEPING)).isEqualTo(1);
         assertThat(held.get(RunStatus.WAITING)).isEqualTo(1);
         assertThat(held.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(2);
-        Map<RunStatus, Long> notHeld = complete(queries().countByStatus(RunQuery.all().withHeld(false)));
+        Map<RunStatus, Long> notHeld =
+                complete(queries().countByStatus(RunQuery.all().withHeld(false)));
         assertThat(notHeld.get(RunStatus.SLEEPING)).isZero();
         assertThat(notHeld.get(RunStatus.RUNNING)).isEqualTo(2);
         assertThat(notHeld.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(5);
@@ -363,7 +446,8 @@ public abstract class RunQueriesContract extends WorldContractSupport {
 
     @Test
     void countByStatusOfAnEmptyWorldIsAllZero() {
-        assertThat(complete(queries().countByStatus(RunQuery.all()))).allSatisfy((s, n) -> assertThat(n).isZero());
+        assertThat(complete(queries().countByStatus(RunQuery.all())))
+                .allSatisfy((s, n) -> assertThat(n).isZero());
     }
 
     @Test
@@ -386,7 +470,7 @@ public abstract class RunQueriesContract extends WorldContractSupport {
             String id = status.name().toLowerCase(Locale.ROOT);
             create(id);
             switch (status) {
-                case PENDING -> { }
+                case PENDING -> {}
                 case RUNNING, SLEEPING, WAITING -> appendStep(id, status);
                 case COMPLETED -> finish(id);
                 case FAILED -> append(id, status, new WorkflowFailed(id, 1, now(), sampleError()));
@@ -417,7 +501,9 @@ public abstract class RunQueriesContract extends WorldContractSupport {
         RunPage page = queries().list(query);
         pages.add(page);
         while (page.hasMore()) {
-            assertThat(cursors.add(page.nextCursor())).as("cursor %s repeats", page.nextCursor()).isTrue();
+            assertThat(cursors.add(page.nextCursor()))
+                    .as("cursor %s repeats", page.nextCursor())
+                    .isTrue();
             assertThat(pages).as("more pages than runs").hasSizeLessThan(1000);
             page = queries().list(query.withCursor(page.nextCursor()));
             pages.add(page);

@@ -4,13 +4,13 @@ import io.worldflow.Payload;
 import io.worldflow.RunFinishedException;
 import io.worldflow.RunNotFoundException;
 import io.worldflow.RunStatus;
+import io.worldflow.event.StepScheduled;
 import io.worldflow.event.WorkflowFailed;
+import io.worldflow.spi.Append;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.PendingSignal;
 import io.worldflow.spi.SignalSent;
-import io.worldflow.spi.Append;
 import io.worldflow.spi.TurnEnd;
-import io.worldflow.event.StepScheduled;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -52,10 +52,11 @@ public abstract class SignalsContract extends WorldContractSupport {
 
         assertThat(a).isLessThan(b);
         assertThat(b).isLessThan(c);
-        assertThat(signals().pending("order-1")).containsExactly(
-                new PendingSignal(a, "order-1", "approval", yes, t0),
-                new PendingSignal(b, "order-1", "address", address, t0.plusSeconds(2)),
-                new PendingSignal(c, "order-1", "approval", Payload.NULL, t0.plusSeconds(5)));
+        assertThat(signals().pending("order-1"))
+                .containsExactly(
+                        new PendingSignal(a, "order-1", "approval", yes, t0),
+                        new PendingSignal(b, "order-1", "address", address, t0.plusSeconds(2)),
+                        new PendingSignal(c, "order-1", "approval", Payload.NULL, t0.plusSeconds(5)));
     }
 
     @Test
@@ -71,7 +72,8 @@ public abstract class SignalsContract extends WorldContractSupport {
             signals().send("order-1", "data", p);
         }
 
-        assertThat(signals().pending("order-1")).extracting(PendingSignal::payload)
+        assertThat(signals().pending("order-1"))
+                .extracting(PendingSignal::payload)
                 .containsExactlyElementsOf(payloads);
     }
 
@@ -83,11 +85,15 @@ public abstract class SignalsContract extends WorldContractSupport {
         signals().send("order-2", "approval", payload(2));
         signals().send("order-1", "approval", payload(3));
 
-        assertThat(signals().pending("order-1")).extracting(PendingSignal::payload)
+        assertThat(signals().pending("order-1"))
+                .extracting(PendingSignal::payload)
                 .containsExactly(payload(1), payload(3));
-        assertThat(signals().pending("order-2")).extracting(PendingSignal::payload)
+        assertThat(signals().pending("order-2"))
+                .extracting(PendingSignal::payload)
                 .containsExactly(payload(2));
-        assertThat(signals().pending("order-1")).extracting(PendingSignal::runId).containsOnly("order-1");
+        assertThat(signals().pending("order-1"))
+                .extracting(PendingSignal::runId)
+                .containsOnly("order-1");
     }
 
     @Test
@@ -181,7 +187,9 @@ public abstract class SignalsContract extends WorldContractSupport {
 
         assertThat(signals().pending("order-1")).isEqualTo(before);
         long third = signals().send("order-1", "approval", payload("three"));
-        assertThat(third).as("ids keep increasing after a restart").isGreaterThan(before.getLast().id());
+        assertThat(third)
+                .as("ids keep increasing after a restart")
+                .isGreaterThan(before.getLast().id());
     }
 
     @Test
@@ -261,8 +269,11 @@ public abstract class SignalsContract extends WorldContractSupport {
 
         List<PendingSignal> pending = signals().pending("order-1");
         assertThat(pending).hasSize(senders * each);
-        assertThat(pending).extracting(PendingSignal::id)
-                .doesNotHaveDuplicates().isSorted().containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(pending)
+                .extracting(PendingSignal::id)
+                .doesNotHaveDuplicates()
+                .isSorted()
+                .containsExactlyInAnyOrderElementsOf(ids);
         assertThat(lease("w", 10)).extracting(Lease::runId).containsExactly("order-1");
     }
 
@@ -283,7 +294,8 @@ public abstract class SignalsContract extends WorldContractSupport {
         assertThat(again).isEqualTo(new SignalSent(first.id(), true));
         assertThat(otherRun.duplicate()).isFalse();
         assertThat(otherKey.duplicate()).isFalse();
-        assertThat(signals().pending("order-1")).extracting(PendingSignal::id)
+        assertThat(signals().pending("order-1"))
+                .extracting(PendingSignal::id)
                 .containsExactly(first.id(), otherKey.id(), noKey);
         assertThat(signals().pending("order-2")).extracting(PendingSignal::id).containsExactly(otherRun.id());
     }
@@ -293,13 +305,19 @@ public abstract class SignalsContract extends WorldContractSupport {
         create("order-1");
         Lease lease = leaseRun("order-1");
         SignalSent first = signals().send("order-1", "approval", payload("yes"), "once");
-        append(new Append("order-1", 1, List.of(new StepScheduled("order-1", 1, now(), "s", "s")),
-                RunStatus.RUNNING, List.of(first.id()), new TurnEnd(lease, null)));
+        append(new Append(
+                "order-1",
+                1,
+                List.of(new StepScheduled("order-1", 1, now(), "s", "s")),
+                RunStatus.RUNNING,
+                List.of(first.id()),
+                new TurnEnd(lease, null)));
         assertThat(signals().pending("order-1")).isEmpty();
 
         reopen();
 
-        assertThat(signals().send("order-1", "approval", payload("yes"), "once")).isEqualTo(new SignalSent(first.id(), true));
+        assertThat(signals().send("order-1", "approval", payload("yes"), "once"))
+                .isEqualTo(new SignalSent(first.id(), true));
         assertThat(signals().pending("order-1")).isEmpty();
     }
 
@@ -308,9 +326,11 @@ public abstract class SignalsContract extends WorldContractSupport {
         create("order-1");
 
         assertThatThrownBy(() -> signals().send("order-1", "approval", payload("x"), " "))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("key");
         assertThatThrownBy(() -> signals().send("order-1", "approval", payload("x"), "k".repeat(201)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("200");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("200");
 
         assertThat(signals().pending("order-1")).isEmpty();
     }

@@ -35,8 +35,7 @@ public final class StoredFixtures {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private StoredFixtures() {
-    }
+    private StoredFixtures() {}
 
     /** Every run of the fixture reads back as the earlier version exported it, and has the status it ended in. */
     public static void assertTimelinesReadBack(World world, InputStream exported) {
@@ -58,8 +57,9 @@ public final class StoredFixtures {
                 throw new UncheckedIOException(e);
             }
             assertThat(read).as("the timeline of %s", runId).isEqualTo(run.getValue());
-            assertThat(world.runQueries().get(runId)).as(runId).hasValueSatisfying(info ->
-                    assertThat(info.status()).isEqualTo(RUNS.get(runId)));
+            assertThat(world.runQueries().get(runId))
+                    .as(runId)
+                    .hasValueSatisfying(info -> assertThat(info.status()).isEqualTo(RUNS.get(runId)));
         }
     }
 }

@@ -92,10 +92,13 @@ public abstract class TaskQueueContract extends WorldContractSupport {
         create(newRun("b-1", "beta", 0, now()));
         create(newRun("c-1", "gamma", 0, now()));
 
-        assertThat(tasks().lease("w", Set.of("beta"), 10, LEASE)).extracting(Lease::runId).containsExactly("b-1");
+        assertThat(tasks().lease("w", Set.of("beta"), 10, LEASE))
+                .extracting(Lease::runId)
+                .containsExactly("b-1");
         assertThat(tasks().lease("w", Set.of("nothing-here"), 10, LEASE)).isEmpty();
         assertThat(tasks().lease("w", Set.of("alpha", "gamma", "beta"), 10, LEASE))
-                .extracting(Lease::runId).containsExactlyInAnyOrder("a-1", "c-1");
+                .extracting(Lease::runId)
+                .containsExactlyInAnyOrder("a-1", "c-1");
     }
 
     @Test
@@ -147,9 +150,11 @@ public abstract class TaskQueueContract extends WorldContractSupport {
         clock.advance(Duration.ofSeconds(5));
         Set<String> all = Set.of("alpha", "beta", "gamma");
 
-        assertThat(tasks().lease("w", all, 2, LEASE)).extracting(Lease::runId)
+        assertThat(tasks().lease("w", all, 2, LEASE))
+                .extracting(Lease::runId)
                 .containsExactlyInAnyOrder("beta-high", "alpha-high");
-        assertThat(tasks().lease("w", all, 2, LEASE)).extracting(Lease::runId)
+        assertThat(tasks().lease("w", all, 2, LEASE))
+                .extracting(Lease::runId)
                 .containsExactlyInAnyOrder("gamma-mid", "alpha-low-first");
         assertThat(tasks().lease("w", all, 5, LEASE)).extracting(Lease::runId).containsExactly("beta-low");
     }
@@ -182,7 +187,10 @@ public abstract class TaskQueueContract extends WorldContractSupport {
         assertThat(second.expiresAt()).isEqualTo(now().plus(LEASE));
 
         clock.set(second.expiresAt().plus(MS));
-        assertThat(lease("worker-c", 1)).singleElement().extracting(Lease::deliveries).isEqualTo(3);
+        assertThat(lease("worker-c", 1))
+                .singleElement()
+                .extracting(Lease::deliveries)
+                .isEqualTo(3);
     }
 
     @Test
@@ -197,8 +205,12 @@ public abstract class TaskQueueContract extends WorldContractSupport {
         tasks().release(stale);
         tasks().complete(stale, now().plus(Duration.ofSeconds(1)));
 
-        assertThat(lease("worker-c", 10)).as("release by a stale lease hands nothing out").isEmpty();
-        assertThat(tasks().extend(current, LEASE)).as("the current lease is untouched").isPresent();
+        assertThat(lease("worker-c", 10))
+                .as("release by a stale lease hands nothing out")
+                .isEmpty();
+        assertThat(tasks().extend(current, LEASE))
+                .as("the current lease is untouched")
+                .isPresent();
         tasks().complete(current, null);
         clock.advance(Duration.ofHours(1));
         assertNothingDue();
@@ -216,7 +228,9 @@ public abstract class TaskQueueContract extends WorldContractSupport {
         assertThat(extended.get().expiresAt()).isEqualTo(now().plus(Duration.ofMinutes(2)));
         assertThat(extended.get().runId()).isEqualTo("order-1");
         clock.set(lease.expiresAt().plus(MS));
-        assertThat(lease("worker-b", 10)).as("not redelivered after the original expiry").isEmpty();
+        assertThat(lease("worker-b", 10))
+                .as("not redelivered after the original expiry")
+                .isEmpty();
         clock.set(extended.get().expiresAt().plus(MS));
         assertThat(lease("worker-b", 10)).extracting(Lease::runId).containsExactly("order-1");
     }
@@ -226,17 +240,24 @@ public abstract class TaskQueueContract extends WorldContractSupport {
         create("order-1");
         for (Duration bad : List.of(Duration.ZERO, Duration.ofSeconds(-1))) {
             assertThatThrownBy(() -> tasks().lease("worker-a", Set.of(QUEUE), 10, bad))
-                    .as("lease for %s", bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseFor");
+                    .as("lease for %s", bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("leaseFor");
         }
         assertThatThrownBy(() -> tasks().lease("worker-a", Set.of(QUEUE), 10, LEASE, Duration.ofMillis(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lookahead");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lookahead");
         Lease lease = leaseRun("order-1");
         for (Duration bad : List.of(Duration.ZERO, Duration.ofSeconds(-1))) {
             assertThatThrownBy(() -> tasks().extend(lease, bad))
-                    .as("extend by %s", bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseFor");
+                    .as("extend by %s", bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("leaseFor");
         }
         clock.set(lease.expiresAt().minus(MS));
-        assertThat(lease("worker-b", 10)).as("the lease still runs until its expiry").isEmpty();
+        assertThat(lease("worker-b", 10))
+                .as("the lease still runs until its expiry")
+                .isEmpty();
         clock.set(lease.expiresAt().plus(MS));
         assertThat(lease("worker-b", 10)).extracting(Lease::runId).containsExactly("order-1");
     }
@@ -366,7 +387,9 @@ public abstract class TaskQueueContract extends WorldContractSupport {
         List<Lease> again = lease("worker-b", 10);
         assertThat(again).extracting(Lease::runId).containsExactly("order-1");
         assertThat(again.getFirst().token()).isNotEqualTo(lease.token());
-        assertThat(tasks().extend(lease, LEASE)).as("the released lease is gone").isEmpty();
+        assertThat(tasks().extend(lease, LEASE))
+                .as("the released lease is gone")
+                .isEmpty();
     }
 
     @Test
@@ -394,7 +417,9 @@ public abstract class TaskQueueContract extends WorldContractSupport {
         assertThat(created.run().status()).isEqualTo(RunStatus.PENDING);
         assertThat(created.run().logLength()).isEqualTo(1);
         if (!leasesAtCreation(path)) {
-            assertThat(created.lease()).as("a path that does not lease at creation leases nothing").isNull();
+            assertThat(created.lease())
+                    .as("a path that does not lease at creation leases nothing")
+                    .isNull();
             leaseRun("order-1");
             return;
         }
@@ -419,7 +444,9 @@ public abstract class TaskQueueContract extends WorldContractSupport {
     @ParameterizedTest
     @EnumSource(AccessPath.class)
     void aTurnLeasedAtCreationIsDeliveredAgainWhenItsLeaseLapses(AccessPath path) {
-        Lease first = path.of(world).createLeased(newRun("order-1"), "worker-a", LEASE).lease();
+        Lease first = path.of(world)
+                .createLeased(newRun("order-1"), "worker-a", LEASE)
+                .lease();
         if (!leasesAtCreation(path)) {
             assertThat(first).isNull();
             return;
@@ -431,13 +458,17 @@ public abstract class TaskQueueContract extends WorldContractSupport {
         assertThat(again.deliveries()).isEqualTo(2);
         assertThat(tasks().extend(first, LEASE)).as("the lapsed lease is stale").isEmpty();
         tasks().complete(first, null);
-        assertThat(tasks().extend(again, LEASE)).as("the stale lease's complete changed nothing").isPresent();
+        assertThat(tasks().extend(again, LEASE))
+                .as("the stale lease's complete changed nothing")
+                .isPresent();
     }
 
     @ParameterizedTest
     @EnumSource(AccessPath.class)
     void aTurnLeasedAtCreationIsNotLostOnReopen(AccessPath path) {
-        Lease lease = path.of(world).createLeased(newRun("order-1"), "worker-a", LEASE).lease();
+        Lease lease = path.of(world)
+                .createLeased(newRun("order-1"), "worker-a", LEASE)
+                .lease();
 
         reopen();
 
@@ -477,9 +508,12 @@ public abstract class TaskQueueContract extends WorldContractSupport {
     void createLeasedForNoTimeOrLessIsRefusedAndCreatesNothing(AccessPath path) {
         for (Duration bad : List.of(Duration.ZERO, Duration.ofSeconds(-1))) {
             assertThatThrownBy(() -> path.of(world).createLeased(newRun("order-1"), "worker-a", bad))
-                    .as("createLeased for %s", bad).isInstanceOf(IllegalArgumentException.class)
+                    .as("createLeased for %s", bad)
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("leaseFor");
-            assertThat(queries().get("order-1")).as("no run after a refused createLeased").isEmpty();
+            assertThat(queries().get("order-1"))
+                    .as("no run after a refused createLeased")
+                    .isEmpty();
         }
         assertNothingDue();
     }
@@ -550,8 +584,8 @@ public abstract class TaskQueueContract extends WorldContractSupport {
         assumeTrue(supportsPush(), "the world has no push support");
         Instant availableAt = now().plus(Duration.ofMinutes(5));
 
-        Instant told = toldWhile(at -> !at.isAfter(availableAt),
-                () -> create(newRun("order-1", QUEUE, 0, availableAt)));
+        Instant told =
+                toldWhile(at -> !at.isAfter(availableAt), () -> create(newRun("order-1", QUEUE, 0, availableAt)));
 
         assertThat(told).isBeforeOrEqualTo(availableAt);
     }
@@ -585,7 +619,7 @@ public abstract class TaskQueueContract extends WorldContractSupport {
         List<Instant> closedOne = new CopyOnWriteArrayList<>();
         TaskQueue.Subscription closed = tasks().subscribe(closedOne::add);
         closed.close();
-        closed.close();   // closing twice is harmless
+        closed.close(); // closing twice is harmless
 
         toldWhile(at -> true, () -> create("order-1"));
 

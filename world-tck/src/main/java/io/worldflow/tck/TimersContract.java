@@ -75,8 +75,12 @@ public abstract class TimersContract extends WorldContractSupport {
         clock.set(wakeAt);
         Lease lease = leaseRun("order-1");
 
-        AppendResult fired = append(new Append("order-1", 1,
-                List.of(new TimerFired("order-1", 1, now(), "nap")), RunStatus.WAITING, List.of(),
+        AppendResult fired = append(new Append(
+                "order-1",
+                1,
+                List.of(new TimerFired("order-1", 1, now(), "nap")),
+                RunStatus.WAITING,
+                List.of(),
                 new TurnEnd(lease, null)));
 
         assertThat(fired.appended()).isTrue();
@@ -193,7 +197,8 @@ public abstract class TimersContract extends WorldContractSupport {
         Instant createdAt = now();
         clock.advance(Duration.ofMinutes(1));
 
-        assertThat(tasks().nextDue(Set.of(QUEUE))).hasValueSatisfying(at -> assertThat(at).isBeforeOrEqualTo(now()));
+        assertThat(tasks().nextDue(Set.of(QUEUE)))
+                .hasValueSatisfying(at -> assertThat(at).isBeforeOrEqualTo(now()));
         assertThat(tasks().nextDue(Set.of(QUEUE))).contains(createdAt);
     }
 
@@ -263,22 +268,28 @@ public abstract class TimersContract extends WorldContractSupport {
         Lease lease = leaseRun("order-1");
         Instant fireAt = now().plus(Duration.ofMinutes(10));
 
-        append(new Append("order-1", 1,
-                List.of(new TimerScheduled("order-1", 1, now(), "nap", "nap", fireAt)), RunStatus.SLEEPING,
-                List.of(), new TurnEnd(lease, fireAt)));
+        append(new Append(
+                "order-1",
+                1,
+                List.of(new TimerScheduled("order-1", 1, now(), "nap", "nap", fireAt)),
+                RunStatus.SLEEPING,
+                List.of(),
+                new TurnEnd(lease, fireAt)));
         reopen();
 
         clock.set(fireAt);
         Lease woken = leaseRun("order-1");
-        AppendResult fired = append(new Append("order-1", 2,
-                List.of(new TimerFired("order-1", 2, now(), "nap")), RunStatus.RUNNING));
-        AppendResult duplicate = append(new Append("order-1", 2,
-                List.of(new TimerFired("order-1", 2, now(), "nap")), RunStatus.RUNNING));
+        AppendResult fired = append(
+                new Append("order-1", 2, List.of(new TimerFired("order-1", 2, now(), "nap")), RunStatus.RUNNING));
+        AppendResult duplicate = append(
+                new Append("order-1", 2, List.of(new TimerFired("order-1", 2, now(), "nap")), RunStatus.RUNNING));
         tasks().complete(woken, null);
 
         assertThat(fired.appended()).isTrue();
         assertThat(duplicate.isConflict()).as("the log fences a second firing").isTrue();
-        assertThat(log().read("order-1", 0)).filteredOn(e -> e instanceof TimerFired).hasSize(1);
+        assertThat(log().read("order-1", 0))
+                .filteredOn(e -> e instanceof TimerFired)
+                .hasSize(1);
         assertNothingDue();
     }
 
@@ -298,7 +309,9 @@ public abstract class TimersContract extends WorldContractSupport {
         sleep("later", Duration.ofMinutes(10).plus(LOOKAHEAD).plus(MS));
 
         clock.set(soon.minus(LOOKAHEAD).minus(MS));
-        assertThat(leaseAhead("w")).as("nothing is due within the lookahead yet").isEmpty();
+        assertThat(leaseAhead("w"))
+                .as("nothing is due within the lookahead yet")
+                .isEmpty();
         clock.set(soon.minus(LOOKAHEAD));
         assertThat(leaseAhead("w")).extracting(Lease::runId).containsExactly("soon");
         assertNothingDue();
@@ -320,9 +333,9 @@ public abstract class TimersContract extends WorldContractSupport {
     void aNegativeLookaheadIsRefusedAndClaimsNothing() {
         create("order-1");
 
-        Assertions.assertThatThrownBy(() ->
-                        tasks().lease("w", Set.of(QUEUE), 10, LEASE, Duration.ofMillis(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lookahead");
+        Assertions.assertThatThrownBy(() -> tasks().lease("w", Set.of(QUEUE), 10, LEASE, Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lookahead");
         leaseRun("order-1");
     }
 }

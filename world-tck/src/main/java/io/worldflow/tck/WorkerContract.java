@@ -76,16 +76,19 @@ public abstract class WorkerContract extends WorkflowContractSupport {
         AtomicInteger inStep = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
         CountDownLatch release = new CountDownLatch(1);
-        Workflow<Integer, Integer> w = Workflow.define("tck.capacity", Integer.class, (ctx, n) -> ctx.step("hold", () -> {
-            bump("entered");
-            most.accumulateAndGet(inStep.incrementAndGet(), Math::max);
-            try {
-                release.await(20, TimeUnit.SECONDS);
-            } finally {
-                inStep.decrementAndGet();
-            }
-            return n;
-        }));
+        Workflow<Integer, Integer> w = Workflow.define(
+                "tck.capacity",
+                Integer.class,
+                (ctx, n) -> ctx.step("hold", () -> {
+                    bump("entered");
+                    most.accumulateAndGet(inStep.incrementAndGet(), Math::max);
+                    try {
+                        release.await(20, TimeUnit.SECONDS);
+                    } finally {
+                        inStep.decrementAndGet();
+                    }
+                    return n;
+                }));
         wf = Worldflow.builder().world(world).clock(clock).register(w).build();
         wf.startWorker(workerOptions().withConcurrency(2));
         List<RunHandle<Integer>> runs = new ArrayList<>();
@@ -96,9 +99,11 @@ public abstract class WorkerContract extends WorkflowContractSupport {
         while (inStep.get() < 2 && System.nanoTime() < end) {
             pause(5);
         }
-        pause(300);                                                 // time for a third to start, if one could
+        pause(300); // time for a third to start, if one could
 
-        assertThat(most.get()).as("runs in their step at once, with concurrency 2").isEqualTo(2);
+        assertThat(most.get())
+                .as("runs in their step at once, with concurrency 2")
+                .isEqualTo(2);
         assertThat(count("entered")).as("runs that began their step").isEqualTo(2);
         release.countDown();
         for (int i = 0; i < runs.size(); i++) {
@@ -116,7 +121,7 @@ public abstract class WorkerContract extends WorkflowContractSupport {
                 int n = bump("slow");
                 if (n == 1) {
                     entered.countDown();
-                    release.await(30, TimeUnit.SECONDS);   // this worker hangs here, its lease lapses
+                    release.await(30, TimeUnit.SECONDS); // this worker hangs here, its lease lapses
                 }
                 return "slow" + n;
             });
@@ -125,15 +130,16 @@ public abstract class WorkerContract extends WorkflowContractSupport {
         worldflow(w);
         RunHandle<String> run = wf.start(w, "x");
         assertThat(entered.await(20, TimeUnit.SECONDS)).isTrue();
-        clock.advance(Duration.ofMinutes(1));                       // past the first worker's 30 s lease
+        clock.advance(Duration.ofMinutes(1)); // past the first worker's 30 s lease
 
-        Worldflow second = anotherWorker("b", w);                   // either worker may resume it
+        Worldflow second = anotherWorker("b", w); // either worker may resume it
         assertThat(second.handle(run.id(), String.class).result(WAIT)).isEqualTo("slow2next1");
 
-        release.countDown();                                        // the stuck step returns and would write
+        release.countDown(); // the stuck step returns and would write
         pause(300);
         assertThat(run.status()).isEqualTo(RunStatus.COMPLETED);
-        assertThat(eventsOf(run.id(), StepCompleted.class)).extracting(StepCompleted::stepId)
+        assertThat(eventsOf(run.id(), StepCompleted.class))
+                .extracting(StepCompleted::stepId)
                 .containsExactly("slow", "next");
         assertThat(count("next")).as("no step ran after the fenced write").isEqualTo(1);
         assertThat(run.result(WAIT)).isEqualTo("slow2next1");

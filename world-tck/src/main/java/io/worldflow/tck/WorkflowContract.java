@@ -42,11 +42,9 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
         super(kit);
     }
 
-    public record Item(String name, int qty) {
-    }
+    public record Item(String name, int qty) {}
 
-    public record Label(String item, int n) {
-    }
+    public record Label(String item, int n) {}
 
     @Test
     void aStepRunsOnlyOnceTheOutcomesBeforeItAreDurable() {
@@ -55,7 +53,8 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
             String runId = ctx.runId();
             Supplier<List<String>> durable = () -> world.eventLog().read(runId, 0).stream()
                     .filter(e -> e instanceof StepCompleted || e instanceof SignalReceived)
-                    .map(e -> e instanceof StepCompleted c ? c.stepId() : "signal").toList();
+                    .map(e -> e instanceof StepCompleted c ? c.stepId() : "signal")
+                    .toList();
             ctx.step("s1", () -> seenByStep.add(durable.get()));
             ctx.step("s2", () -> seenByStep.add(durable.get()));
             ctx.awaitSignal("go", String.class);
@@ -77,7 +76,10 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
         Workflow<Item, String> w = Workflow.define("tck.durable-branches", Item.class, (ctx, item) -> {
             String runId = ctx.runId();
             Supplier<List<String>> durable = () -> world.eventLog().read(runId, 0).stream()
-                    .filter(e -> e instanceof StepCompleted).map(e -> ((StepCompleted) e).stepId()).sorted().toList();
+                    .filter(e -> e instanceof StepCompleted)
+                    .map(e -> ((StepCompleted) e).stepId())
+                    .sorted()
+                    .toList();
             ctx.step("before", () -> "x");
             ctx.parallel("fan", List.of("a", "b"), (branch, name) -> {
                 branch.step("first", () -> seenByStep.put(name + ".first", durable.get()));
@@ -96,8 +98,8 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
         assertThat(seenByStep.get("a.second")).contains("before", "fan/0/first");
         assertThat(seenByStep.get("b.second")).contains("before", "fan/1/first");
         // after the join the parent has seen every branch's outcomes
-        assertThat(seenByStep.get("after")).containsExactly("before", "fan/0/first", "fan/0/second",
-                "fan/1/first", "fan/1/second");
+        assertThat(seenByStep.get("after"))
+                .containsExactly("before", "fan/0/first", "fan/0/second", "fan/1/first", "fan/1/second");
     }
 
     @Test
@@ -110,12 +112,21 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
         worldflow(w);
         RunHandle<Label> run = wf.start(w, new Item("mug", 40));
         assertThat(run.result(WAIT)).isEqualTo(new Label("mug", 42));
-        assertThat(types(run.id())).containsExactly("WorkflowStarted",
-                "StepScheduled", "StepStarted", "StepCompleted",
-                "StepScheduled", "StepStarted", "StepCompleted",
-                "StepScheduled", "StepStarted", "StepCompleted",
-                "WorkflowCompleted");
-        assertThat(eventsOf(run.id(), StepScheduled.class)).extracting(StepScheduled::stepId)
+        assertThat(types(run.id()))
+                .containsExactly(
+                        "WorkflowStarted",
+                        "StepScheduled",
+                        "StepStarted",
+                        "StepCompleted",
+                        "StepScheduled",
+                        "StepStarted",
+                        "StepCompleted",
+                        "StepScheduled",
+                        "StepStarted",
+                        "StepCompleted",
+                        "WorkflowCompleted");
+        assertThat(eventsOf(run.id(), StepScheduled.class))
+                .extracting(StepScheduled::stepId)
                 .containsExactly("s1", "s2", "s3");
         assertThat(run.status()).isEqualTo(RunStatus.COMPLETED);
     }
@@ -133,7 +144,8 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
         worldflow(w);
         RunHandle<List<Integer>> run = wf.start(w, 4);
         assertThat(run.result(WAIT)).containsExactly(0, 1, 4, 9);
-        assertThat(eventsOf(run.id(), StepScheduled.class)).extracting(StepScheduled::stepId)
+        assertThat(eventsOf(run.id(), StepScheduled.class))
+                .extracting(StepScheduled::stepId)
                 .containsExactly("fetch", "fetch~2", "fetch~3", "fetch~4");
     }
 
@@ -152,7 +164,9 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
         RunHandle<Integer> run = wf.start(w, 1000);
         assertThat(run.result(Duration.ofSeconds(60))).isEqualTo(999 * 1000 / 2);
         assertThat(eventsOf(run.id(), StepCompleted.class)).hasSize(1000);
-        assertThat(count("bodyStarts")).as("workflow body executions (1 = no replay)").isEqualTo(1);
+        assertThat(count("bodyStarts"))
+                .as("workflow body executions (1 = no replay)")
+                .isEqualTo(1);
     }
 
     @Test
@@ -189,7 +203,8 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
         assertThat(after).isAfterOrEqualTo(start.plus(Duration.ofMinutes(10)));
         TimerScheduled scheduled = eventsOf(run.id(), TimerScheduled.class).getFirst();
         assertThat(scheduled.fireAt()).isEqualTo(start.plus(Duration.ofMinutes(10)));
-        assertThat(eventsOf(run.id(), TimerFired.class)).singleElement()
+        assertThat(eventsOf(run.id(), TimerFired.class))
+                .singleElement()
                 .satisfies(f -> assertThat(f.at()).isAfterOrEqualTo(scheduled.fireAt()));
     }
 
@@ -210,7 +225,8 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
 
     @Test
     void aDelayedStartWaitsForItsTime() {
-        Workflow<String, String> w = Workflow.define("tck.delayed", String.class, (ctx, in) -> ctx.step("go", () -> in));
+        Workflow<String, String> w =
+                Workflow.define("tck.delayed", String.class, (ctx, in) -> ctx.step("go", () -> in));
         worldflow(w);
         RunHandle<String> run = wf.start(w, "later", StartOptions.defaults().withDelay(Duration.ofMinutes(5)));
         assertStaysFor(run.id(), Duration.ofMillis(300), RunStatus.PENDING);
@@ -220,10 +236,12 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
 
     @Test
     void aDelayedStartDueSoonIsClaimedAheadButStartsNoEarlier() {
-        Workflow<String, String> w = Workflow.define("tck.delayed-soon", String.class,
+        Workflow<String, String> w = Workflow.define(
+                "tck.delayed-soon",
+                String.class,
                 (ctx, in) -> ctx.step("go", () -> in + "@" + clock.instant().equals(startAt)));
         worldflow(w);
-        startAt = clock.instant().plusMillis(20);   // within the worker's lookahead: claimed at once
+        startAt = clock.instant().plusMillis(20); // within the worker's lookahead: claimed at once
         RunHandle<String> run = wf.start(w, "soon", StartOptions.defaults().withDelay(Duration.ofMillis(20)));
         assertStaysFor(run.id(), Duration.ofMillis(300), RunStatus.PENDING);
         clock.advance(Duration.ofMillis(19));
@@ -236,8 +254,8 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
 
     @Test
     void startingWithAnExistingIdReturnsTheExistingRun() {
-        Workflow<String, String> w = Workflow.define("tck.idempotent", String.class,
-                (ctx, in) -> ctx.step("once", () -> in + bump("once")));
+        Workflow<String, String> w =
+                Workflow.define("tck.idempotent", String.class, (ctx, in) -> ctx.step("once", () -> in + bump("once")));
         worldflow(w);
         RunHandle<String> first = wf.start(w, "a", StartOptions.id("order-42"));
         RunHandle<String> second = wf.start(w, "b", StartOptions.id("order-42"));
@@ -249,14 +267,18 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
 
     @Test
     void aSignalSentBeforeTheWaitIsBufferedAndConsumed() {
-        Workflow<String, String> w = Workflow.define("tck.signal-early", String.class, (ctx, in) ->
-                ctx.awaitSignal("approval", String.class, Duration.ofDays(1)).orElse("timeout"));
+        Workflow<String, String> w = Workflow.define(
+                "tck.signal-early",
+                String.class,
+                (ctx, in) -> ctx.awaitSignal("approval", String.class, Duration.ofDays(1))
+                        .orElse("timeout"));
         worldflow(w);
         RunHandle<String> run = wf.start(w, "x", StartOptions.defaults().withDelay(Duration.ofMinutes(1)));
         wf.signal(run.id(), "approval", "yes");
         clock.advance(Duration.ofMinutes(1));
         assertThat(run.result(WAIT)).isEqualTo("yes");
-        assertThat(eventsOf(run.id(), SignalReceived.class)).singleElement()
+        assertThat(eventsOf(run.id(), SignalReceived.class))
+                .singleElement()
                 .satisfies(s -> assertThat(s.name()).isEqualTo("approval"));
         assertThat(world.signals().pending(run.id())).isEmpty();
     }
@@ -296,8 +318,11 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
 
     @Test
     void aSignalWaitTimesOut() {
-        Workflow<String, String> w = Workflow.define("tck.signal-timeout", String.class, (ctx, in) ->
-                ctx.awaitSignal("approval", String.class, Duration.ofHours(2)).orElse("timed out"));
+        Workflow<String, String> w = Workflow.define(
+                "tck.signal-timeout",
+                String.class,
+                (ctx, in) -> ctx.awaitSignal("approval", String.class, Duration.ofHours(2))
+                        .orElse("timed out"));
         worldflow(w);
         RunHandle<String> run = wf.start(w, "x");
         awaitStatus(run.id(), RunStatus.WAITING);
@@ -309,8 +334,10 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
     @Test
     void aFailingStepIsRetriedWithBackoffHoldingNoTurn() {
         AtomicInteger calls = new AtomicInteger();
-        Workflow<String, String> w = Workflow.define("tck.retry", String.class, (ctx, in) ->
-                ctx.step("flaky", StepOptions.retry(RetryPolicy.fixed(3, Duration.ofMinutes(1))), () -> {
+        Workflow<String, String> w = Workflow.define(
+                "tck.retry",
+                String.class,
+                (ctx, in) -> ctx.step("flaky", StepOptions.retry(RetryPolicy.fixed(3, Duration.ofMinutes(1))), () -> {
                     if (calls.incrementAndGet() < 3) {
                         throw new IllegalStateException("try again");
                     }
@@ -321,19 +348,25 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
         awaitStatus(run.id(), RunStatus.SLEEPING);
         assertThat(calls).hasValue(1);
         clock.advance(Duration.ofMinutes(1));
-        awaitRun(run.id(), "retrying twice", r -> eventsOf(run.id(), StepRetrying.class).size() == 2);
+        awaitRun(
+                run.id(),
+                "retrying twice",
+                r -> eventsOf(run.id(), StepRetrying.class).size() == 2);
         awaitStatus(run.id(), RunStatus.SLEEPING);
         clock.advance(Duration.ofMinutes(1));
         assertThat(run.result(WAIT)).isEqualTo("ok after 3");
-        assertThat(eventsOf(run.id(), StepRetrying.class)).extracting(StepRetrying::attempt).containsExactly(1, 2);
-        assertThat(eventsOf(run.id(), StepCompleted.class)).singleElement()
+        assertThat(eventsOf(run.id(), StepRetrying.class))
+                .extracting(StepRetrying::attempt)
+                .containsExactly(1, 2);
+        assertThat(eventsOf(run.id(), StepCompleted.class))
+                .singleElement()
                 .satisfies(c -> assertThat(c.attempt()).isEqualTo(3));
     }
 
     @Test
     void stepsSeeTheirIdempotencyKey() {
-        Workflow<String, String> w = Workflow.define("tck.key", String.class, (ctx, in) ->
-                ctx.step("charge", ctx::idempotencyKey));
+        Workflow<String, String> w =
+                Workflow.define("tck.key", String.class, (ctx, in) -> ctx.step("charge", ctx::idempotencyKey));
         worldflow(w);
         RunHandle<String> run = wf.start(w, "x", StartOptions.id("run-key"));
         assertThat(run.result(WAIT)).isEqualTo("run-key:charge:1");
@@ -341,15 +374,20 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
 
     @Test
     void parallelBranchesGetTheirOwnIdsAndResultsKeepItemOrder() {
-        Workflow<List<String>, List<String>> w = Workflow.define("tck.parallel", castList(), (ctx, items) ->
-                ctx.parallel("labels", items, (branch, item) -> branch.step("label", () -> "L-" + item)));
+        Workflow<List<String>, List<String>> w = Workflow.define(
+                "tck.parallel",
+                castList(),
+                (ctx, items) ->
+                        ctx.parallel("labels", items, (branch, item) -> branch.step("label", () -> "L-" + item)));
         worldflow(w);
         RunHandle<List<String>> run = wf.start(w, List.of("a", "b", "c", "d", "e"));
         assertThat(run.result(WAIT)).containsExactly("L-a", "L-b", "L-c", "L-d", "L-e");
-        assertThat(eventsOf(run.id(), StepCompleted.class)).extracting(StepCompleted::stepId)
-                .containsExactlyInAnyOrder("labels/0/label", "labels/1/label", "labels/2/label", "labels/3/label",
-                        "labels/4/label");
-        assertThat(eventsOf(run.id(), ParallelStarted.class)).singleElement()
+        assertThat(eventsOf(run.id(), StepCompleted.class))
+                .extracting(StepCompleted::stepId)
+                .containsExactlyInAnyOrder(
+                        "labels/0/label", "labels/1/label", "labels/2/label", "labels/3/label", "labels/4/label");
+        assertThat(eventsOf(run.id(), ParallelStarted.class))
+                .singleElement()
                 .satisfies(p -> assertThat(p.branches()).isEqualTo(5));
         assertThat(eventsOf(run.id(), ParallelCompleted.class)).hasSize(1);
     }
@@ -358,13 +396,19 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
     void parallelRespectsItsConcurrencyLimit() {
         AtomicInteger now = new AtomicInteger();
         AtomicInteger max = new AtomicInteger();
-        Workflow<List<String>, List<String>> w = Workflow.define("tck.parallel-limit", castList(), (ctx, items) ->
-                ctx.parallel("work", items, ParallelOptions.maxConcurrency(2), (branch, item) -> branch.step("w", () -> {
-                    max.accumulateAndGet(now.incrementAndGet(), Math::max);
-                    Thread.sleep(20);
-                    now.decrementAndGet();
-                    return item;
-                })));
+        Workflow<List<String>, List<String>> w = Workflow.define(
+                "tck.parallel-limit",
+                castList(),
+                (ctx, items) -> ctx.parallel(
+                        "work",
+                        items,
+                        ParallelOptions.maxConcurrency(2),
+                        (branch, item) -> branch.step("w", () -> {
+                            max.accumulateAndGet(now.incrementAndGet(), Math::max);
+                            Thread.sleep(20);
+                            now.decrementAndGet();
+                            return item;
+                        })));
         worldflow(w);
         RunHandle<List<String>> run = wf.start(w, List.of("1", "2", "3", "4", "5", "6"));
         assertThat(run.result(WAIT)).containsExactly("1", "2", "3", "4", "5", "6");
@@ -373,8 +417,10 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
 
     @Test
     void aBranchThatSleepsResumesAfterTheTimer() {
-        Workflow<List<String>, List<String>> w = Workflow.define("tck.parallel-sleep", castList(), (ctx, items) ->
-                ctx.parallel("p", items, (branch, item) -> {
+        Workflow<List<String>, List<String>> w = Workflow.define(
+                "tck.parallel-sleep",
+                castList(),
+                (ctx, items) -> ctx.parallel("p", items, (branch, item) -> {
                     if (item.equals("slow")) {
                         branch.sleep("wait", Duration.ofHours(1));
                     }
@@ -396,8 +442,17 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
             long r = ctx.random().nextLong();
             String side = ctx.sideEffect("side", () -> "v" + bump("side"));
             ctx.sleep("nap", Duration.ofMinutes(1));
-            return Map.of("t", t.toString(), "id", id.toString(), "r", Long.toString(r), "side", side,
-                    "replayed", Boolean.toString(count("side") == 1));
+            return Map.of(
+                    "t",
+                    t.toString(),
+                    "id",
+                    id.toString(),
+                    "r",
+                    Long.toString(r),
+                    "side",
+                    side,
+                    "replayed",
+                    Boolean.toString(count("side") == 1));
         });
         worldflow(w);
         RunHandle<Map<String, String>> run = wf.start(w, "x");
@@ -425,14 +480,18 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
 
     @Test
     void signalPayloadsAreTyped() {
-        Workflow<String, Item> w = Workflow.define("tck.signal-typed", String.class, (ctx, in) ->
-                ctx.awaitSignal("item", Item.class, Duration.ofMinutes(5)).map(i -> new Item(i.name(), i.qty() * 2))
+        Workflow<String, Item> w = Workflow.define(
+                "tck.signal-typed",
+                String.class,
+                (ctx, in) -> ctx.awaitSignal("item", Item.class, Duration.ofMinutes(5))
+                        .map(i -> new Item(i.name(), i.qty() * 2))
                         .orElse(null));
         worldflow(w);
         RunHandle<Item> run = wf.start(w, "x");
         wf.signal(run.id(), "item", new Item("pen", 21));
         assertThat(run.result(WAIT)).isEqualTo(new Item("pen", 42));
-        Optional<SignalReceived> rec = eventsOf(run.id(), SignalReceived.class).stream().findFirst();
+        Optional<SignalReceived> rec =
+                eventsOf(run.id(), SignalReceived.class).stream().findFirst();
         assertThat(rec).isPresent();
         assertThat(rec.get().payload().json()).contains("\"pen\"");
     }

@@ -38,8 +38,11 @@ public abstract class WorkflowContractSupport extends WorldContract {
 
     /** Worker options for tests: no JVM hook, quick fallback polling, short grace. */
     protected WorkerOptions workerOptions() {
-        return WorkerOptions.defaults().withHandleSigterm(false).withPollInterval(Duration.ofMillis(50))
-                .withShutdownGrace(Duration.ofSeconds(2)).withWorkerId("tck-" + storageId());
+        return WorkerOptions.defaults()
+                .withHandleSigterm(false)
+                .withPollInterval(Duration.ofMillis(50))
+                .withShutdownGrace(Duration.ofSeconds(2))
+                .withWorkerId("tck-" + storageId());
     }
 
     /** Builds a Worldflow over the current world with these workflows and starts its worker. */
@@ -86,8 +89,8 @@ public abstract class WorkflowContractSupport extends WorldContract {
             }
             pause(5);
         }
-        return fail("run " + runId + " did not become " + what + " within " + WAIT + "; last seen " + last
-                + "; events " + types(runId));
+        return fail("run " + runId + " did not become " + what + " within " + WAIT + "; last seen " + last + "; events "
+                + types(runId));
     }
 
     protected RunInfo awaitStatus(String runId, RunStatus status) {
@@ -126,7 +129,10 @@ public abstract class WorkflowContractSupport extends WorldContract {
     }
 
     protected <E extends Event> List<E> eventsOf(String runId, Class<E> type) {
-        return world.eventLog().read(runId, 0).stream().filter(type::isInstance).map(type::cast).toList();
+        return world.eventLog().read(runId, 0).stream()
+                .filter(type::isInstance)
+                .map(type::cast)
+                .toList();
     }
 
     protected static void pause(long millis) {

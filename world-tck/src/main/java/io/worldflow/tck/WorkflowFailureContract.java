@@ -65,8 +65,10 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
         });
         worldflow(w);
         RunHandle<String> run = wf.start(w, "o-1");
-        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowFailedException.class)
-                .hasMessageContaining("bad order o-1").hasMessageContaining(run.id());
+        assertThatThrownBy(() -> run.result(WAIT))
+                .isInstanceOf(WorkflowFailedException.class)
+                .hasMessageContaining("bad order o-1")
+                .hasMessageContaining(run.id());
         RunInfo info = run.info();
         assertThat(info.status()).isEqualTo(RunStatus.FAILED);
         assertThat(info.error().type()).isEqualTo(IllegalArgumentException.class.getName());
@@ -91,32 +93,41 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
         RunHandle<String> run = wf.start(w, "x");
         assertThat(run.result(WAIT)).isEqualTo("refunded:charge:2:true");
         assertThat(eventsOf(run.id(), StepRetrying.class)).hasSize(1);
-        assertThat(eventsOf(run.id(), StepFailed.class)).singleElement()
+        assertThat(eventsOf(run.id(), StepFailed.class))
+                .singleElement()
                 .satisfies(f -> assertThat(f.error().message()).isEqualTo("card declined"));
     }
 
     @Test
     void anUncaughtStepFailureFailsTheRunNamingTheStep() {
-        Workflow<String, String> w = Workflow.define("tck.step-fails", String.class, (ctx, in) ->
-                ctx.step("ship", StepOptions.retry(RetryPolicy.none()), () -> {
+        Workflow<String, String> w = Workflow.define(
+                "tck.step-fails",
+                String.class,
+                (ctx, in) -> ctx.step("ship", StepOptions.retry(RetryPolicy.none()), () -> {
                     throw new IllegalStateException("no courier");
                 }));
         worldflow(w);
         RunHandle<String> run = wf.start(w, "x");
-        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowFailedException.class)
-                .hasMessageContaining("ship").hasMessageContaining("no courier");
+        assertThatThrownBy(() -> run.result(WAIT))
+                .isInstanceOf(WorkflowFailedException.class)
+                .hasMessageContaining("ship")
+                .hasMessageContaining("no courier");
     }
 
     @Test
     void aNonRetryableErrorFailsAtOnce() {
-        Workflow<String, String> w = Workflow.define("tck.non-retryable", String.class, (ctx, in) ->
-                ctx.step("validate", StepOptions.retry(RetryPolicy.fixed(5, Duration.ofMinutes(1))), () -> {
-                    bump("validate");
-                    throw new NonRetryableException("invalid address");
-                }));
+        Workflow<String, String> w = Workflow.define(
+                "tck.non-retryable",
+                String.class,
+                (ctx, in) ->
+                        ctx.step("validate", StepOptions.retry(RetryPolicy.fixed(5, Duration.ofMinutes(1))), () -> {
+                            bump("validate");
+                            throw new NonRetryableException("invalid address");
+                        }));
         worldflow(w);
         RunHandle<String> run = wf.start(w, "x");
-        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowFailedException.class)
+        assertThatThrownBy(() -> run.result(WAIT))
+                .isInstanceOf(WorkflowFailedException.class)
                 .hasMessageContaining("invalid address");
         assertThat(count("validate")).isEqualTo(1);
         assertThat(eventsOf(run.id(), StepRetrying.class)).isEmpty();
@@ -142,7 +153,8 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
         Workflow<Loop, String> w = Workflow.define("tck.bad-input", Loop.class, (ctx, in) -> "never");
         worldflow(w);
         assertThatThrownBy(() -> wf.start(w, new Loop(), StartOptions.id("bad-input")))
-                .isInstanceOf(SerializationException.class).hasMessageContaining("tck.bad-input");
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("tck.bad-input");
         assertThat(world.runQueries().get("bad-input")).isEmpty();
     }
 
@@ -150,7 +162,8 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
     void startingAnUnknownWorkflowNameIsRejected() {
         worldflow();
         assertThatThrownBy(() -> wf.start("tck.nope", "x", StartOptions.id("unknown-wf")))
-                .isInstanceOf(UnknownWorkflowException.class).hasMessageContaining("tck.nope");
+                .isInstanceOf(UnknownWorkflowException.class)
+                .hasMessageContaining("tck.nope");
         assertThat(world.runQueries().get("unknown-wf")).isEmpty();
     }
 
@@ -160,9 +173,11 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
         worldflow(w);
         RunHandle<String> run = wf.start(w, "x");
         assertThat(run.result(WAIT)).isEqualTo("x");
-        assertThatThrownBy(() -> wf.signal(run.id(), "late", "v")).isInstanceOf(RunFinishedException.class)
+        assertThatThrownBy(() -> wf.signal(run.id(), "late", "v"))
+                .isInstanceOf(RunFinishedException.class)
                 .hasMessageContaining(run.id());
-        assertThatThrownBy(() -> wf.signal("no-such-run", "s", "v")).isInstanceOf(RunNotFoundException.class)
+        assertThatThrownBy(() -> wf.signal("no-such-run", "s", "v"))
+                .isInstanceOf(RunNotFoundException.class)
                 .hasMessageContaining("no-such-run");
         assertThat(world.signals().pending(run.id())).isEmpty();
     }
@@ -225,7 +240,7 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
                 .hasMessageContaining(NonDeterministicWorkflowException.class.getSimpleName())
                 .hasMessageContaining("reserve");
 
-        restart(v1);    // the manual clock stands still: no hold-retry interval passes
+        restart(v1); // the manual clock stands still: no hold-retry interval passes
         RunInfo resumed = awaitRun(run.id(), "no longer held", r -> !r.isHeld());
         assertThat(resumed.status()).as("it waits for its signal again").isEqualTo(RunStatus.WAITING);
         assertThat(resumed.heldSince()).isNull();
@@ -270,10 +285,12 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
         Instant requestedAt = clock.instant();
         wf.cancel(run.id(), "customer changed their mind");
         assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowCanceledException.class);
-        assertThat(eventsOf(run.id(), WorkflowCancelRequested.class)).singleElement().satisfies(c -> {
-            assertThat(c.reason()).isEqualTo("customer changed their mind");
-            assertThat(c.requestedAt()).isEqualTo(requestedAt);
-        });
+        assertThat(eventsOf(run.id(), WorkflowCancelRequested.class))
+                .singleElement()
+                .satisfies(c -> {
+                    assertThat(c.reason()).isEqualTo("customer changed their mind");
+                    assertThat(c.requestedAt()).isEqualTo(requestedAt);
+                });
         assertThat(run.status()).isEqualTo(RunStatus.CANCELED);
         clock.advance(Duration.ofHours(2));
         pause(100);
@@ -293,7 +310,8 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
         RunHandle<String> run = wf.start(w, "x", StartOptions.defaults().withTimeout(Duration.ofHours(1)));
         awaitStatus(run.id(), RunStatus.SLEEPING);
         clock.advance(Duration.ofHours(1));
-        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowFailedException.class)
+        assertThatThrownBy(() -> run.result(WAIT))
+                .isInstanceOf(WorkflowFailedException.class)
                 .hasMessageContaining("deadline");
         assertThat(run.info().error().type()).isEqualTo(DeadlineExceededException.class.getName());
         assertThat(count("late")).isZero();
@@ -301,8 +319,8 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
 
     @Test
     void anAbsoluteDeadlineInThePastFailsBeforeTheFirstStep() {
-        Workflow<String, String> w = Workflow.define("tck.deadline-past", String.class,
-                (ctx, in) -> ctx.step("s", () -> "ran" + bump("s")));
+        Workflow<String, String> w =
+                Workflow.define("tck.deadline-past", String.class, (ctx, in) -> ctx.step("s", () -> "ran" + bump("s")));
         worldflow(w);
         Instant past = clock.instant().minusSeconds(1);
         RunHandle<String> run = wf.start(w, "x", StartOptions.defaults().withDeadline(past));
@@ -373,8 +391,10 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
         assertThat(count("charge")).isEqualTo(5);
         assertThat(eventsOf(run.id(), StepStarted.class))
                 .filteredOn(s -> s.stepId().equals("charge"))
-                .extracting(StepStarted::attempt).containsExactly(1, 2, 3, 4, 5);
-        assertThat(eventsOf(run.id(), WorkflowRetried.class)).extracting(WorkflowRetried::stepId, WorkflowRetried::reason)
+                .extracting(StepStarted::attempt)
+                .containsExactly(1, 2, 3, 4, 5);
+        assertThat(eventsOf(run.id(), WorkflowRetried.class))
+                .extracting(WorkflowRetried::stepId, WorkflowRetried::reason)
                 .containsExactly(tuple("charge", "still declined?"), tuple("charge", "card replaced"));
         assertThat(run.info().status()).isEqualTo(RunStatus.COMPLETED);
         assertThat(run.info().error()).isNull();
@@ -397,8 +417,10 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
         assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowFailedException.class);
         RunInfo before = run.info();
 
-        assertThatThrownBy(() -> wf.retry(run.id(), null)).isInstanceOf(RunStateException.class)
-                .hasMessageContaining("charge").hasMessageContaining("refund");
+        assertThatThrownBy(() -> wf.retry(run.id(), null))
+                .isInstanceOf(RunStateException.class)
+                .hasMessageContaining("charge")
+                .hasMessageContaining("refund");
 
         assertThat(run.info()).isEqualTo(before);
     }
@@ -411,7 +433,8 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
         assertThat(run.result(WAIT)).isEqualTo("x");
         RunInfo before = run.info();
 
-        assertThatThrownBy(() -> wf.retry(run.id(), null)).isInstanceOf(RunStateException.class)
+        assertThatThrownBy(() -> wf.retry(run.id(), null))
+                .isInstanceOf(RunStateException.class)
                 .hasMessageContaining("COMPLETED");
         assertThatThrownBy(() -> wf.retry("ghost", null)).isInstanceOf(RunNotFoundException.class);
         assertThatThrownBy(() -> wf.retry(run.id(), "r".repeat(1001))).isInstanceOf(IllegalArgumentException.class);
@@ -439,7 +462,8 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
 
         assertThat(wf.handle(run.id(), String.class).result(WAIT)).isEqualTo("a1b");
         assertThat(count("a")).isEqualTo(1);
-        assertThat(eventsOf(run.id(), WorkflowRetried.class)).singleElement()
+        assertThat(eventsOf(run.id(), WorkflowRetried.class))
+                .singleElement()
                 .satisfies(r -> assertThat(r.stepId()).isNull());
     }
 }

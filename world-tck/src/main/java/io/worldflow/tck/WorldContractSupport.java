@@ -80,7 +80,9 @@ abstract class WorldContractSupport extends WorldContract {
     /** Creates the run, asserting that it is new. */
     RunInfo create(NewRun run) {
         CreateResult result = log().create(run);
-        assertThat(result.created()).as("create(%s) created a new run", run.runId()).isTrue();
+        assertThat(result.created())
+                .as("create(%s) created a new run", run.runId())
+                .isTrue();
         return result.run();
     }
 
@@ -112,8 +114,7 @@ abstract class WorldContractSupport extends WorldContract {
     }
 
     static ErrorInfo sampleError() {
-        return ErrorInfo.of(new IllegalStateException("card declined",
-                new IOException("gateway timed out")));
+        return ErrorInfo.of(new IllegalStateException("card declined", new IOException("gateway timed out")));
     }
 
     // ---- events and appends ----
@@ -157,8 +158,8 @@ abstract class WorldContractSupport extends WorldContract {
 
     /** Completes the run with a {@link WorkflowCompleted} event. */
     void finish(String runId) {
-        AppendResult result = append(runId, RunStatus.COMPLETED,
-                new WorkflowCompleted(runId, length(runId), now(), payload("done")));
+        AppendResult result =
+                append(runId, RunStatus.COMPLETED, new WorkflowCompleted(runId, length(runId), now(), payload("done")));
         assertThat(result.appended()).as("completion of %s was written", runId).isTrue();
     }
 
@@ -171,8 +172,10 @@ abstract class WorldContractSupport extends WorldContract {
     /** Leases from the default queue and asserts that exactly this run's turn was handed out. */
     Lease leaseRun(String runId) {
         List<Lease> leases = lease("worker-" + runId, 10);
-        assertThat(leases).as("leases when %s should be due at %s", runId, now())
-                .extracting(Lease::runId).containsExactly(runId);
+        assertThat(leases)
+                .as("leases when %s should be due at %s", runId, now())
+                .extracting(Lease::runId)
+                .containsExactly(runId);
         return leases.getFirst();
     }
 
@@ -187,8 +190,9 @@ abstract class WorldContractSupport extends WorldContract {
      */
     List<String> drainOneByOne(Set<String> queues) {
         List<String> order = new ArrayList<>();
-        for (List<Lease> l = tasks().lease("one-by-one", queues, 1, LEASE); !l.isEmpty();
-             l = tasks().lease("one-by-one", queues, 1, LEASE)) {
+        for (List<Lease> l = tasks().lease("one-by-one", queues, 1, LEASE);
+                !l.isEmpty();
+                l = tasks().lease("one-by-one", queues, 1, LEASE)) {
             assertThat(l).hasSize(1);
             order.add(l.getFirst().runId());
             tasks().complete(l.getFirst(), null);

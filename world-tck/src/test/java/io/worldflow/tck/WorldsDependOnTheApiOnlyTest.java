@@ -24,27 +24,32 @@ class WorldsDependOnTheApiOnlyTest {
 
     private static final String PROVIDER_FILE = "src/main/resources/META-INF/services/io.worldflow.spi.WorldProvider";
     /** An import of the runtime, or a use of one of its names in code (comments aside). */
-    private static final Pattern RUNTIME_USE = Pattern.compile("^(?!\\s*(//|\\*|/\\*)).*\\bio\\.worldflow\\.runtime\\b.*",
-            Pattern.MULTILINE);
+    private static final Pattern RUNTIME_USE =
+            Pattern.compile("^(?!\\s*(//|\\*|/\\*)).*\\bio\\.worldflow\\.runtime\\b.*", Pattern.MULTILINE);
     /** A dependency element naming the runtime artifact. */
     private static final Pattern DEPENDENCY = Pattern.compile("<dependency>(.*?)</dependency>", Pattern.DOTALL);
 
     /** The reactor's root: the tests of this module run in its folder. */
     private static Path root() {
         Path root = Path.of("").toAbsolutePath().getParent();
-        assertThat(root.resolve("pom.xml")).as("the reactor's pom next to world-tck").isRegularFile();
+        assertThat(root.resolve("pom.xml"))
+                .as("the reactor's pom next to world-tck")
+                .isRegularFile();
         return root;
     }
 
     private static List<Path> worlds() throws IOException {
         try (Stream<Path> folders = Files.list(root())) {
-            return folders.filter(f -> Files.isRegularFile(f.resolve(PROVIDER_FILE))).sorted().toList();
+            return folders.filter(f -> Files.isRegularFile(f.resolve(PROVIDER_FILE)))
+                    .sorted()
+                    .toList();
         }
     }
 
     @Test
     void everyWorldOfTheRepositoryIsChecked() throws IOException {
-        assertThat(worlds()).extracting(f -> f.getFileName().toString())
+        assertThat(worlds())
+                .extracting(f -> f.getFileName().toString())
                 .contains("world-local", "world-postgres", "world-aws");
     }
 
@@ -62,7 +67,9 @@ class WorldsDependOnTheApiOnlyTest {
                 });
             }
         }
-        assertThat(uses).as("main sources of worlds that use io.worldflow.runtime").isEmpty();
+        assertThat(uses)
+                .as("main sources of worlds that use io.worldflow.runtime")
+                .isEmpty();
     }
 
     @Test
@@ -78,7 +85,9 @@ class WorldsDependOnTheApiOnlyTest {
                 }
             }
         }
-        assertThat(declared).as("worlds whose pom puts worldflow-runtime on the main classpath").isEmpty();
+        assertThat(declared)
+                .as("worlds whose pom puts worldflow-runtime on the main classpath")
+                .isEmpty();
     }
 
     private static String read(Path file) {

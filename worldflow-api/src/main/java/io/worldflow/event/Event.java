@@ -8,8 +8,14 @@ import java.util.Objects;
  * The JSON form has {@code type} (the record's simple name), {@code seq}, {@code runId}, {@code at}
  * and the record's other fields.
  */
-public sealed interface Event permits WorkflowStarted, WorkflowCompleted, WorkflowFailed,
-        WorkflowCancelRequested, WorkflowCanceled, WorkflowRetried, PrimitiveEvent {
+public sealed interface Event
+        permits WorkflowStarted,
+                WorkflowCompleted,
+                WorkflowFailed,
+                WorkflowCancelRequested,
+                WorkflowCanceled,
+                WorkflowRetried,
+                PrimitiveEvent {
 
     String runId();
 

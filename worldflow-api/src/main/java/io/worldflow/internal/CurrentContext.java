@@ -7,14 +7,13 @@ public final class CurrentContext {
 
     private static final ThreadLocal<WorkflowContext> CURRENT = new ThreadLocal<>();
 
-    private CurrentContext() {
-    }
+    private CurrentContext() {}
 
     public static WorkflowContext get() {
         WorkflowContext ctx = CURRENT.get();
         if (ctx == null) {
-            throw new IllegalStateException("no workflow is executing on this thread: Workflow.* methods "
-                    + "work only inside workflow code");
+            throw new IllegalStateException(
+                    "no workflow is executing on this thread: Workflow.* methods " + "work only inside workflow code");
         }
         return ctx;
     }

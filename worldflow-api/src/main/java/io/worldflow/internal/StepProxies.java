@@ -19,8 +19,7 @@ import java.util.Set;
 /** Builds the JDK proxies behind {@link io.worldflow.Workflow#steps(Class, Object)}. */
 public final class StepProxies {
 
-    private StepProxies() {
-    }
+    private StepProxies() {}
 
     /** Calls {@code method} on {@code target}, rethrowing what the method itself threw (not a reflection wrapper). */
     public static Object invoke(Method method, Object target, Object... args) throws Exception {
@@ -73,14 +72,18 @@ public final class StepProxies {
             WorkflowContext ctx = CurrentContext.get();
             return ctx.step(names.get(method), options, () -> invoke(m, target, args));
         };
-        return stepInterface.cast(Proxy.newProxyInstance(stepInterface.getClassLoader(),
-                new Class<?>[]{stepInterface}, handler));
+        return stepInterface.cast(
+                Proxy.newProxyInstance(stepInterface.getClassLoader(), new Class<?>[] {stepInterface}, handler));
     }
 
-
     static RetryPolicy policy(Retry retry) {
-        return new RetryPolicy(retry.maxAttempts(), retry.backoff(), Duration.ofMillis(retry.initialDelayMillis()),
-                Duration.ofMillis(retry.maxDelayMillis()), retry.multiplier(), retry.jitter(),
+        return new RetryPolicy(
+                retry.maxAttempts(),
+                retry.backoff(),
+                Duration.ofMillis(retry.initialDelayMillis()),
+                Duration.ofMillis(retry.maxDelayMillis()),
+                retry.multiplier(),
+                retry.jitter(),
                 Set.of(retry.nonRetryable()));
     }
 }

@@ -24,8 +24,13 @@ import java.util.Objects;
  * @param consumedSignals ids of pending signals these events consume (removed in the same transaction)
  * @param turnEnd         when non-null, ends the writer's turn in the same transaction (see {@link TurnEnd})
  */
-public record Append(String runId, long expectedSeq, List<Event> events, RunStatus status,
-                     List<Long> consumedSignals, TurnEnd turnEnd) {
+public record Append(
+        String runId,
+        long expectedSeq,
+        List<Event> events,
+        RunStatus status,
+        List<Long> consumedSignals,
+        TurnEnd turnEnd) {
 
     public Append {
         Objects.requireNonNull(runId, "runId");

@@ -1,6 +1,5 @@
 package io.worldflow.spi;
 
-
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;

@@ -18,8 +18,15 @@ import java.util.Objects;
  * @param queue       the queue its turns go to
  * @param priority    higher first
  */
-public record NewRun(String runId, String workflow, Payload input, Instant createdAt, Instant availableAt,
-                     Instant deadline, String queue, int priority) {
+public record NewRun(
+        String runId,
+        String workflow,
+        Payload input,
+        Instant createdAt,
+        Instant availableAt,
+        Instant deadline,
+        String queue,
+        int priority) {
 
     public NewRun {
         Objects.requireNonNull(runId, "runId");

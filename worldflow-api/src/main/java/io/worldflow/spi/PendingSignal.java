@@ -13,5 +13,4 @@ import java.time.Instant;
  * @param payload its body
  * @param sentAt  when it arrived
  */
-public record PendingSignal(long id, String runId, String name, Payload payload, Instant sentAt) {
-}
+public record PendingSignal(long id, String runId, String name, Payload payload, Instant sentAt) {}

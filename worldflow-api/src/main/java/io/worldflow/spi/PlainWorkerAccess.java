@@ -23,7 +23,8 @@ public class PlainWorkerAccess implements WorkerAccess {
 
     /** Leases only: the worker reads the leased runs with {@link #load}. */
     @Override
-    public LeasedRuns leaseAndLoad(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
+    public LeasedRuns leaseAndLoad(
+            String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
         return new LeasedRuns(world.taskQueue().lease(workerId, queues, max, leaseFor, lookahead), Map.of());
     }
 

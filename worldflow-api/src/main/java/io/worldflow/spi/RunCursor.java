@@ -43,7 +43,7 @@ public record RunCursor(long createdAtMicros, String runId) {
 
     private static IllegalArgumentException malformed(String cursor, Throwable cause) {
         String shown = cursor.length() > 60 ? cursor.substring(0, 60) + "…" : cursor;
-        return new IllegalArgumentException("malformed run list cursor '" + shown
-                + "': pass the nextCursor of a previous page unchanged", cause);
+        return new IllegalArgumentException(
+                "malformed run list cursor '" + shown + "': pass the nextCursor of a previous page unchanged", cause);
     }
 }

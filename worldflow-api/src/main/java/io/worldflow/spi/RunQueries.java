@@ -33,6 +33,6 @@ public interface RunQueries {
      * tells nothing: a world in which one process writes everything needs no notice across processes.
      */
     default TaskQueue.Subscription subscribeEnded(Consumer<String> ended) {
-        return () -> { };
+        return () -> {};
     }
 }

@@ -6,8 +6,7 @@ public final class SignalKey {
     /** The longest key a world must store. */
     public static final int MAX_LENGTH = 200;
 
-    private SignalKey() {
-    }
+    private SignalKey() {}
 
     /**
      * @throws IllegalArgumentException when {@code key} is non-null and blank or longer than {@link #MAX_LENGTH}

@@ -6,5 +6,4 @@ package io.worldflow.spi;
  * @param id        the signal's id (the first signal's id for a duplicate)
  * @param duplicate whether the key had been used for the run before, so nothing was stored
  */
-public record SignalSent(long id, boolean duplicate) {
-}
+public record SignalSent(long id, boolean duplicate) {}

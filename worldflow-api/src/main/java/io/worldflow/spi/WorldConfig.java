@@ -99,8 +99,8 @@ public final class WorldConfig {
                 default -> throw new NumberFormatException(text);
             };
         } catch (NumberFormatException | DateTimeParseException | ArithmeticException e) {
-            throw new ConfigurationException(key + " must be a duration such as 500ms, 30s, 5m or PT30S, was '"
-                    + text + "'", e);
+            throw new ConfigurationException(
+                    key + " must be a duration such as 500ms, 30s, 5m or PT30S, was '" + text + "'", e);
         }
     }
 

@@ -29,8 +29,11 @@ class AppendTest {
 
     @Test
     void consecutiveEventsFromTheExpectedSequenceAreAccepted() {
-        Append a = new Append("r1", 3, List.of(scheduled("r1", 3),
-                new StepStarted("r1", 4, T0.plusSeconds(4), "charge", 1)), RunStatus.RUNNING);
+        Append a = new Append(
+                "r1",
+                3,
+                List.of(scheduled("r1", 3), new StepStarted("r1", 4, T0.plusSeconds(4), "charge", 1)),
+                RunStatus.RUNNING);
 
         assertThat(a.nextSeq()).isEqualTo(5);
         assertThat(a.lastAt()).isEqualTo(T0.plusSeconds(4));
@@ -40,7 +43,8 @@ class AppendTest {
 
     @Test
     void aGapInTheSequenceIsRejected() {
-        assertThatThrownBy(() -> new Append("r1", 3, List.of(scheduled("r1", 3), scheduled("r1", 5)), RunStatus.RUNNING))
+        assertThatThrownBy(
+                        () -> new Append("r1", 3, List.of(scheduled("r1", 3), scheduled("r1", 5)), RunStatus.RUNNING))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("seq 5")
                 .hasMessageContaining("4 was expected");
@@ -52,13 +56,15 @@ class AppendTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("seq 4")
                 .hasMessageContaining("3 was expected");
-        assertThatThrownBy(() -> new Append("r1", 3, List.of(scheduled("r1", 3), scheduled("r1", 3)), RunStatus.RUNNING))
+        assertThatThrownBy(
+                        () -> new Append("r1", 3, List.of(scheduled("r1", 3), scheduled("r1", 3)), RunStatus.RUNNING))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void anEventOfAnotherRunIsRejectedNamingBothRuns() {
-        assertThatThrownBy(() -> new Append("r1", 0, List.of(scheduled("r1", 0), scheduled("r2", 1)), RunStatus.RUNNING))
+        assertThatThrownBy(
+                        () -> new Append("r1", 0, List.of(scheduled("r1", 0), scheduled("r2", 1)), RunStatus.RUNNING))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("r2")
                 .hasMessageContaining("r1");
@@ -79,9 +85,13 @@ class AppendTest {
     @Test
     void outputIsTheResultOfAWorkflowCompletedAmongTheEvents() {
         Payload result = new Payload("{\"id\":\"c-1\"}", "com.acme.Receipt");
-        Append a = new Append("r1", 4, List.of(
-                new StepCompleted("r1", 4, T0, "charge", 1, new Payload("1", "java.lang.Integer")),
-                new WorkflowCompleted("r1", 5, T0, result)), RunStatus.COMPLETED);
+        Append a = new Append(
+                "r1",
+                4,
+                List.of(
+                        new StepCompleted("r1", 4, T0, "charge", 1, new Payload("1", "java.lang.Integer")),
+                        new WorkflowCompleted("r1", 5, T0, result)),
+                RunStatus.COMPLETED);
 
         assertThat(a.output()).isEqualTo(result);
         assertThat(a.error()).isNull();
@@ -112,9 +122,11 @@ class AppendTest {
     @Test
     void runIdAndStatusAreRequired() {
         assertThatThrownBy(() -> new Append(null, 0, List.of(), RunStatus.RUNNING))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("runId");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("runId");
         assertThatThrownBy(() -> new Append("r1", 0, List.of(), null))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("status");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("status");
     }
 
     @Test

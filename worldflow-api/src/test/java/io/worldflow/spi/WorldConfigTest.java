@@ -38,7 +38,8 @@ class WorldConfigTest {
         assertThatThrownBy(() -> WorldConfig.of(Map.of()).require("worldflow.postgres.url"))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("worldflow.postgres.url");
-        assertThat(with("worldflow.postgres.url", "jdbc:x").require("worldflow.postgres.url")).isEqualTo("jdbc:x");
+        assertThat(with("worldflow.postgres.url", "jdbc:x").require("worldflow.postgres.url"))
+                .isEqualTo("jdbc:x");
     }
 
     @Test
@@ -71,19 +72,19 @@ class WorldConfigTest {
 
     @ParameterizedTest
     @CsvSource({
-            "250ms, PT0.25S",
-            "30s, PT30S",
-            "5m, PT5M",
-            "2h, PT2H",
-            "1d, PT24H",
-            "PT30S, PT30S",
-            "pt1m30s, PT1M30S",
-            "P2D, PT48H",
-            "45, PT45S",
-            "10 s, PT10S",
-            "'  7m ', PT7M",
-            "0s, PT0S",
-            "5MS, PT0.005S"
+        "250ms, PT0.25S",
+        "30s, PT30S",
+        "5m, PT5M",
+        "2h, PT2H",
+        "1d, PT24H",
+        "PT30S, PT30S",
+        "pt1m30s, PT1M30S",
+        "P2D, PT48H",
+        "45, PT45S",
+        "10 s, PT10S",
+        "'  7m ', PT7M",
+        "0s, PT0S",
+        "5MS, PT0.005S"
     })
     void durationsAcceptUnitSuffixesAndIso8601(String text, String expected) {
         assertThat(with(KEY, text).getDuration(KEY, Duration.ofDays(9))).isEqualTo(Duration.parse(expected));
@@ -91,13 +92,25 @@ class WorldConfigTest {
 
     @Test
     void missingOrBlankDurationGivesTheFallback() {
-        assertThat(WorldConfig.of(Map.of()).getDuration(KEY, Duration.ofSeconds(3))).isEqualTo(Duration.ofSeconds(3));
+        assertThat(WorldConfig.of(Map.of()).getDuration(KEY, Duration.ofSeconds(3)))
+                .isEqualTo(Duration.ofSeconds(3));
         assertThat(with(KEY, " ").getDuration(KEY, Duration.ofSeconds(3))).isEqualTo(Duration.ofSeconds(3));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"soon", "5x", "ms", "-5s", "1.5s", "5 minutes", "PTxS", "P", "99999999999999999999s",
-            "9999999999999999d"})
+    @ValueSource(
+            strings = {
+                "soon",
+                "5x",
+                "ms",
+                "-5s",
+                "1.5s",
+                "5 minutes",
+                "PTxS",
+                "P",
+                "99999999999999999999s",
+                "9999999999999999d"
+            })
     void garbageDurationsFailNamingTheKeyAndTheValue(String text) {
         assertThatThrownBy(() -> with(KEY, text).getDuration(KEY, Duration.ZERO))
                 .isInstanceOf(ConfigurationException.class)
@@ -110,7 +123,8 @@ class WorldConfigTest {
 
     @Test
     void getIntParsesWholeNumbersAndFallsBack() {
-        assertThat(with("worldflow.worker.concurrency", " 12 ").getInt("worldflow.worker.concurrency", 1)).isEqualTo(12);
+        assertThat(with("worldflow.worker.concurrency", " 12 ").getInt("worldflow.worker.concurrency", 1))
+                .isEqualTo(12);
         assertThat(with("worldflow.n", "-3").getInt("worldflow.n", 1)).isEqualTo(-3);
         assertThat(WorldConfig.of(Map.of()).getInt("worldflow.n", 7)).isEqualTo(7);
     }
@@ -126,10 +140,20 @@ class WorldConfigTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"true, true", "TRUE, true", "yes, true", "on, true", "1, true",
-            "false, false", "No, false", "off, false", "0, false"})
+    @CsvSource({
+        "true, true",
+        "TRUE, true",
+        "yes, true",
+        "on, true",
+        "1, true",
+        "false, false",
+        "No, false",
+        "off, false",
+        "0, false"
+    })
     void getBooleanAcceptsTheUsualSpellings(String text, boolean expected) {
-        assertThat(with("worldflow.flag", text).getBoolean("worldflow.flag", !expected)).isEqualTo(expected);
+        assertThat(with("worldflow.flag", text).getBoolean("worldflow.flag", !expected))
+                .isEqualTo(expected);
     }
 
     @Test

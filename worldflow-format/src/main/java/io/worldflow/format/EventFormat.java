@@ -52,8 +52,8 @@ public final class EventFormat implements EventCodec {
         try {
             return mapper.writeValueAsString(event);
         } catch (JsonProcessingException e) {
-            throw new SerializationException("cannot serialize event " + event.type() + " #" + event.seq()
-                    + " of run " + event.runId(), e);
+            throw new SerializationException(
+                    "cannot serialize event " + event.type() + " #" + event.seq() + " of run " + event.runId(), e);
         }
     }
 
@@ -66,7 +66,8 @@ public final class EventFormat implements EventCodec {
             }
             return event;
         } catch (JsonProcessingException e) {
-            throw new SerializationException("cannot read event " + abbreviate(json) + ": " + e.getOriginalMessage(), e);
+            throw new SerializationException(
+                    "cannot read event " + abbreviate(json) + ": " + e.getOriginalMessage(), e);
         }
     }
 

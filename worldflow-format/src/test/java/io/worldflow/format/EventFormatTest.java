@@ -98,13 +98,15 @@ class EventFormatTest {
         assertThat(embedded.get("value").isObject()).isTrue();
         assertThat(embedded.get("value").get("sku").asText()).isEqualTo("a");
         assertThat(embedded.get("value").get("weightGrams").asInt()).isEqualTo(12);
-        assertThat(text).contains("\"value\":{\"sku\":\"a\",\"weightGrams\":12}").doesNotContain("\\\"");
+        assertThat(text)
+                .contains("\"value\":{\"sku\":\"a\",\"weightGrams\":12}")
+                .doesNotContain("\\\"");
     }
 
     @Test
     void aPayloadWithoutATypeIsEmbeddedAsValueAlone() throws Exception {
-        String text = format.encode(new SignalReceived("r1", 1, T0, "approval", "approval",
-                new Payload("[1,2,3]", null), T0));
+        String text = format.encode(
+                new SignalReceived("r1", 1, T0, "approval", "approval", new Payload("[1,2,3]", null), T0));
 
         JsonNode embedded = json.readTree(text).get("payload");
 
@@ -127,19 +129,20 @@ class EventFormatTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "",
-            "not json",
-            "{}",
-            "[]",
-            "null",
-            "{\"type\":\"NoSuchEvent\",\"seq\":0,\"runId\":\"r1\",\"at\":\"2030-01-01T00:00:00Z\"}",
-            "{\"type\":\"TimerFired\",\"seq\":-1,\"runId\":\"r1\",\"at\":\"2030-01-01T00:00:00Z\",\"timerId\":\"t\"}",
-            "{\"type\":\"TimerFired\",\"seq\":1,\"at\":\"2030-01-01T00:00:00Z\",\"timerId\":\"t\"}",
-            "{\"type\":\"TimerFired\",\"seq\":1,\"runId\":\"r1\",\"at\":\"yesterday\",\"timerId\":\"t\"}",
-            "{\"type\":\"TimerFired\",\"seq\":\"one\",\"runId\":\"r1\",\"at\":\"2030-01-01T00:00:00Z\",\"timerId\":\"t\"}",
-            "{\"type\":\"TimerFired\",\"seq\":1,\"runId\":\"r1\",\"at\":\"2030-01-01T00:00:00Z\",\"timerId\":\"t\""
-    })
+    @ValueSource(
+            strings = {
+                "",
+                "not json",
+                "{}",
+                "[]",
+                "null",
+                "{\"type\":\"NoSuchEvent\",\"seq\":0,\"runId\":\"r1\",\"at\":\"2030-01-01T00:00:00Z\"}",
+                "{\"type\":\"TimerFired\",\"seq\":-1,\"runId\":\"r1\",\"at\":\"2030-01-01T00:00:00Z\",\"timerId\":\"t\"}",
+                "{\"type\":\"TimerFired\",\"seq\":1,\"at\":\"2030-01-01T00:00:00Z\",\"timerId\":\"t\"}",
+                "{\"type\":\"TimerFired\",\"seq\":1,\"runId\":\"r1\",\"at\":\"yesterday\",\"timerId\":\"t\"}",
+                "{\"type\":\"TimerFired\",\"seq\":\"one\",\"runId\":\"r1\",\"at\":\"2030-01-01T00:00:00Z\",\"timerId\":\"t\"}",
+                "{\"type\":\"TimerFired\",\"seq\":1,\"runId\":\"r1\",\"at\":\"2030-01-01T00:00:00Z\",\"timerId\":\"t\""
+            })
     void decodingGarbageIsASerializationException(String garbage) {
         assertThatThrownBy(() -> format.decode(garbage))
                 .isInstanceOf(SerializationException.class)
@@ -157,12 +160,14 @@ class EventFormatTest {
 
     @Test
     void anInstantInAnotherIsoFormIsStillReadAndAnUnreadableOneIsRefused() {
-        String offset = "{\"type\":\"WorkflowCanceled\",\"runId\":\"r1\",\"seq\":3,\"at\":\"2026-11-22T05:58:40.5+01:00\"}";
+        String offset =
+                "{\"type\":\"WorkflowCanceled\",\"runId\":\"r1\",\"seq\":3,\"at\":\"2026-11-22T05:58:40.5+01:00\"}";
         String garbage = offset.replace("2026-11-22T05:58:40.5+01:00", "yesterday");
 
         assertThat(format.decode(offset).at()).isEqualTo(Instant.parse("2026-11-22T04:58:40.5Z"));
         assertThatThrownBy(() -> format.decode(garbage))
-                .isInstanceOf(SerializationException.class).hasMessageContaining("yesterday");
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("yesterday");
     }
 
     @Test
@@ -188,16 +193,20 @@ class EventFormatTest {
         assertThatThrownBy(() -> format.decodeTimeline("[{\"type\":\"Nope\"}]"))
                 .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("timeline");
-        assertThatThrownBy(() -> format.decodeTimeline("{"))
-                .isInstanceOf(SerializationException.class);
+        assertThatThrownBy(() -> format.decodeTimeline("{")).isInstanceOf(SerializationException.class);
     }
 
     @Test
     void largeTimelinesRoundTrip() {
         List<Event> timeline = new ArrayList<>();
         timeline.add(new WorkflowStarted("r1", 0, T0, "w", Payload.NULL, null));
-        IntStream.range(1, 500).forEach(i -> timeline.add(
-                new StepCompleted("r1", i, T0.plusMillis(i), "s~" + i, 1,
+        IntStream.range(1, 500)
+                .forEach(i -> timeline.add(new StepCompleted(
+                        "r1",
+                        i,
+                        T0.plusMillis(i),
+                        "s~" + i,
+                        1,
                         new Payload("{\"sku\":\"sku-" + i + "\",\"weightGrams\":" + i + "}", "com.acme.Label"))));
 
         assertThat(format.decodeTimeline(format.encodeTimeline(timeline))).isEqualTo(timeline);
@@ -225,7 +234,6 @@ class EventFormatTest {
         assertThatThrownBy(() -> format.decodeError("{\"message\":\"no type\"}"))
                 .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("error");
-        assertThatThrownBy(() -> format.decodeError("<html>"))
-                .isInstanceOf(SerializationException.class);
+        assertThatThrownBy(() -> format.decodeError("<html>")).isInstanceOf(SerializationException.class);
     }
 }

@@ -40,7 +40,8 @@ class GoldenTextTest {
         }
         Samples.typicalAppends().forEach((what, events) -> out.put("encodeAll " + what, format.encodeAll(events)));
         out.put("encodeError", format.encodeError(Samples.ERROR));
-        out.put("encodeError without message or trace",
+        out.put(
+                "encodeError without message or trace",
                 format.encodeError(new ErrorInfo("com.acme.Oops", null, null, null)));
         return out;
     }
@@ -57,16 +58,20 @@ class GoldenTextTest {
         Map<String, String> golden = golden();
         List<Event> all = Samples.oneOfEach();
 
-        assertThat(format.decodeAll("r1", 0, golden.get("encodeAll one of each"))).containsExactlyElementsOf(all);
+        assertThat(format.decodeAll("r1", 0, golden.get("encodeAll one of each")))
+                .containsExactlyElementsOf(all);
         for (Event e : all) {
-            assertThat(format.decodeAll("r1", e.seq(), golden.get("encodeAll " + e.type()))).containsExactly(e);
+            assertThat(format.decodeAll("r1", e.seq(), golden.get("encodeAll " + e.type())))
+                    .containsExactly(e);
             assertThat(format.decode(golden.get("encode " + e.type()))).isEqualTo(e);
         }
         assertThat(format.decodeAll("r1", 0, golden.get("encodeAll left out or not")))
                 .containsExactlyElementsOf(Samples.leftOutOrNot());
-        Samples.typicalAppends().forEach((what, events) -> assertThat(
-                format.decodeAll(events.getFirst().runId(), events.getFirst().seq(), golden.get("encodeAll " + what)))
-                .as(what).containsExactlyElementsOf(events));
+        Samples.typicalAppends()
+                .forEach((what, events) -> assertThat(format.decodeAll(
+                                events.getFirst().runId(), events.getFirst().seq(), golden.get("encodeAll " + what)))
+                        .as(what)
+                        .containsExactlyElementsOf(events));
         assertThat(format.decodeTimeline(resource("/golden/timeline-version-1.json")))
                 .containsExactlyElementsOf(all.subList(0, 4));
     }
@@ -75,17 +80,21 @@ class GoldenTextTest {
     void aQuickStepIsThreeShortObjectsOfTypeTimeAndFields() {
         List<Event> quickStep = Samples.typicalAppends().get("quick step");
 
-        assertThat(format.encodeAll(quickStep)).isEqualTo("[{\"type\":\"StepScheduled\",\"at\":1795336593291664362,"
-                + "\"stepId\":\"charge\",\"name\":\"charge\"},"
-                + "{\"type\":\"StepStarted\",\"at\":2694,\"stepId\":\"charge\"},"
-                + "{\"type\":\"StepCompleted\",\"at\":1308714,\"stepId\":\"charge\","
-                + "\"result\":{\"type\":\"com.acme.Charge\",\"value\":{\"id\":\"ch-1\",\"amount\":12.50}}}]");
+        assertThat(format.encodeAll(quickStep))
+                .isEqualTo("[{\"type\":\"StepScheduled\",\"at\":1795336593291664362,"
+                        + "\"stepId\":\"charge\",\"name\":\"charge\"},"
+                        + "{\"type\":\"StepStarted\",\"at\":2694,\"stepId\":\"charge\"},"
+                        + "{\"type\":\"StepCompleted\",\"at\":1308714,\"stepId\":\"charge\","
+                        + "\"result\":{\"type\":\"com.acme.Charge\",\"value\":{\"id\":\"ch-1\",\"amount\":12.50}}}]");
     }
 
     /** The labelled texts of {@code golden/version-1.txt}, in order. */
     private static Map<String, String> golden() throws IOException {
         Map<String, String> out = new LinkedHashMap<>();
-        Iterator<String> lines = resource("/golden/version-1.txt").lines().filter(l -> !l.startsWith("#")).iterator();
+        Iterator<String> lines = resource("/golden/version-1.txt")
+                .lines()
+                .filter(l -> !l.startsWith("#"))
+                .iterator();
         while (lines.hasNext()) {
             String label = lines.next();
             assertThat(label).startsWith("== ");

@@ -43,19 +43,33 @@ class LogRecordTest {
         String text = format.encodeAll(List.of(event));
 
         assertThat(format.decodeAll(event.runId(), event.seq(), text)).containsExactly(event);
-        assertThat(format.encodeAll(format.decodeAll(event.runId(), event.seq(), text))).isEqualTo(text);
+        assertThat(format.encodeAll(format.decodeAll(event.runId(), event.seq(), text)))
+                .isEqualTo(text);
     }
 
     @Test
     void theEventsOfAnAppendRoundTripAsOneCompactArrayOfTheSameObjectsWithoutTheirRunAndNumber() throws Exception {
         List<Event> all = oneOfEach();
-        Map<String, String> storedTypes = Map.of("java.lang.String", "String", "java.lang.Integer", "Integer",
-                "com.acme.Order", "com.acme.Order", "java.util.List<com.acme.Label>", "List<com.acme.Label>");
+        Map<String, String> storedTypes = Map.of(
+                "java.lang.String",
+                "String",
+                "java.lang.Integer",
+                "Integer",
+                "com.acme.Order",
+                "com.acme.Order",
+                "java.util.List<com.acme.Label>",
+                "List<com.acme.Label>");
 
         String text = format.encodeAll(all);
 
-        assertThat(text).doesNotContain("\n").doesNotContain("\"runId\"").doesNotContain("\"seq\"")
-                .doesNotContain(":null").doesNotContain("\"attempt\":1,").startsWith("[{\"type\":").endsWith("}]");
+        assertThat(text)
+                .doesNotContain("\n")
+                .doesNotContain("\"runId\"")
+                .doesNotContain("\"seq\"")
+                .doesNotContain(":null")
+                .doesNotContain("\"attempt\":1,")
+                .startsWith("[{\"type\":")
+                .endsWith("}]");
         JsonNode node = json.readTree(text);
         for (int i = 0; i < all.size(); i++) {
             // the mapper's form of the event, less what a record leaves out or writes shorter
@@ -67,7 +81,10 @@ class LogRecordTest {
                     nulls.add(p.getKey());
                 }
                 if (p.getValue().has("value") && p.getValue().has("type")) {
-                    ((ObjectNode) p.getValue()).put("type", storedTypes.get(p.getValue().get("type").asText()));
+                    ((ObjectNode) p.getValue())
+                            .put(
+                                    "type",
+                                    storedTypes.get(p.getValue().get("type").asText()));
                 }
             });
             whole.remove(nulls);
@@ -75,7 +92,8 @@ class LogRecordTest {
                 whole.remove("attempt");
             }
             Instant at = all.get(i).at();
-            long nanos = i == 0 ? at.getEpochSecond() * 1_000_000_000L + at.getNano()
+            long nanos = i == 0
+                    ? at.getEpochSecond() * 1_000_000_000L + at.getNano()
                     : Duration.between(all.get(i - 1).at(), at).toNanos();
             whole.set("at", json.readTree(Long.toString(nanos)));
             assertThat(node.get(i)).isEqualTo(whole);
@@ -89,15 +107,21 @@ class LogRecordTest {
     @Test
     void theFirstEventsTimeIsStoredAsNanosecondsSinceTheEpochAndEachLaterOneAsTheNanosecondsAfterThePrevious() {
         Instant t = Instant.parse("2026-11-22T08:36:33.288246250Z");
-        List<Event> four = List.of(new StepScheduled("r1", 4, t, "a", "a"),
+        List<Event> four = List.of(
+                new StepScheduled("r1", 4, t, "a", "a"),
                 new StepStarted("r1", 5, t.plusNanos(2_694), "a", 1),
-                new StepStarted("r1", 6, t.minusSeconds(3).plusNanos(1), "a", 2),   // the clock stepped back
+                new StepStarted("r1", 6, t.minusSeconds(3).plusNanos(1), "a", 2), // the clock stepped back
                 new TimerScheduled("r1", 7, t.plusMillis(5), "nap", "nap", t.plusSeconds(60)));
 
         String text = format.encodeAll(four);
 
-        assertThat(text).contains("\"at\":1795336593288246250,", "\"at\":2694,",
-                "\"at\":-3000002693,", "\"at\":3004999999,", "\"fireAt\":\"2026-11-22T08:37:33.288246250Z\"");
+        assertThat(text)
+                .contains(
+                        "\"at\":1795336593288246250,",
+                        "\"at\":2694,",
+                        "\"at\":-3000002693,",
+                        "\"at\":3004999999,",
+                        "\"fireAt\":\"2026-11-22T08:37:33.288246250Z\"");
         assertThat(format.decodeAll("r1", 4, text)).containsExactlyElementsOf(four);
     }
 
@@ -109,7 +133,8 @@ class LogRecordTest {
 
         String text = format.encodeAll(two);
 
-        assertThat(text).contains("\"at\":\"0001-01-01T00:00:00.000000001Z\"", "\"at\":\"9999-12-31T23:59:59.999999999Z\"");
+        assertThat(text)
+                .contains("\"at\":\"0001-01-01T00:00:00.000000001Z\"", "\"at\":\"9999-12-31T23:59:59.999999999Z\"");
         assertThat(format.decodeAll("r1", 0, text)).containsExactlyElementsOf(two);
     }
 
@@ -126,15 +151,18 @@ class LogRecordTest {
 
     @Test
     void anAttemptIsLeftOutWhenItIsTheFirstAndReadAsTheFirstWhenMissing() {
-        List<Event> three = List.of(new StepStarted("r1", 0, T0, "a", 1), new StepStarted("r1", 1, T0, "a", 2),
+        List<Event> three = List.of(
+                new StepStarted("r1", 0, T0, "a", 1),
+                new StepStarted("r1", 1, T0, "a", 2),
                 new StepCompleted("r1", 2, T0, "a", 0, new Payload("1", "java.lang.Integer")));
 
         String text = format.encodeAll(three);
 
-        assertThat(text).isEqualTo("[{\"type\":\"StepStarted\",\"at\":1893456000000000000,\"stepId\":\"a\"},"
-                + "{\"type\":\"StepStarted\",\"at\":0,\"stepId\":\"a\",\"attempt\":2},"
-                + "{\"type\":\"StepCompleted\",\"at\":0,\"stepId\":\"a\",\"attempt\":0,"
-                + "\"result\":{\"type\":\"Integer\",\"value\":1}}]");
+        assertThat(text)
+                .isEqualTo("[{\"type\":\"StepStarted\",\"at\":1893456000000000000,\"stepId\":\"a\"},"
+                        + "{\"type\":\"StepStarted\",\"at\":0,\"stepId\":\"a\",\"attempt\":2},"
+                        + "{\"type\":\"StepCompleted\",\"at\":0,\"stepId\":\"a\",\"attempt\":0,"
+                        + "\"result\":{\"type\":\"Integer\",\"value\":1}}]");
         assertThat(format.decodeAll("r1", 0, text)).containsExactlyElementsOf(three);
         // other numbers are left out when zero, and read as zero when missing
         List<Event> none = List.of(new ParallelStarted("r1", 0, T0, "p", "p", 0));
@@ -151,32 +179,51 @@ class LogRecordTest {
 
         List<Event> read = format.decodeAll("r1", 6, older);
 
-        assertThat(read).containsExactly(
-                new StepCompleted("r1", 6, at, "s2", 1,
-                        new Payload("{\"i\":2}", "java.util.Map<java.lang.String,java.lang.Integer>")),
-                new StepScheduled("r1", 7, at.plusNanos(295_400), "s3", "s3"));
-        assertThat(format.encodeAll(read)).isEqualTo("[{\"type\":\"StepCompleted\",\"at\":1795354609750150195,"
-                + "\"stepId\":\"s2\",\"result\":{\"type\":\"Map<String,Integer>\",\"value\":{\"i\":2}}},"
-                + "{\"type\":\"StepScheduled\",\"at\":295400,\"stepId\":\"s3\",\"name\":\"s3\"}]");
+        assertThat(read)
+                .containsExactly(
+                        new StepCompleted(
+                                "r1",
+                                6,
+                                at,
+                                "s2",
+                                1,
+                                new Payload("{\"i\":2}", "java.util.Map<java.lang.String,java.lang.Integer>")),
+                        new StepScheduled("r1", 7, at.plusNanos(295_400), "s3", "s3"));
+        assertThat(format.encodeAll(read))
+                .isEqualTo("[{\"type\":\"StepCompleted\",\"at\":1795354609750150195,"
+                        + "\"stepId\":\"s2\",\"result\":{\"type\":\"Map<String,Integer>\",\"value\":{\"i\":2}}},"
+                        + "{\"type\":\"StepScheduled\",\"at\":295400,\"stepId\":\"s3\",\"name\":\"s3\"}]");
     }
 
     @Test
     void aRecordWhoseTimesAreNotInstantsIsRefusedNamingTheEvent() {
         String first = "{\"type\":\"StepScheduled\",\"at\":\"2026-11-22T08:36:33Z\",\"stepId\":\"a\",\"name\":\"a\"}";
 
-        assertThatThrownBy(() -> format.decodeAll("r1", 0,
-                "[{\"type\":\"StepScheduled\",\"at\":-1.5,\"stepId\":\"a\",\"name\":\"a\"}]"))
-                .isInstanceOf(SerializationException.class).hasMessageContaining("run r1")
+        assertThatThrownBy(() -> format.decodeAll(
+                        "r1", 0, "[{\"type\":\"StepScheduled\",\"at\":-1.5,\"stepId\":\"a\",\"name\":\"a\"}]"))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("run r1")
                 .hasMessageContaining("event 0 has at -1.5, not an instant");
-        assertThatThrownBy(() -> format.decodeAll("r1", 0,
-                "[" + first + ",{\"type\":\"StepStarted\",\"at\":1.5,\"stepId\":\"a\",\"attempt\":1}]"))
-                .isInstanceOf(SerializationException.class).hasMessageContaining("event 1 has at 1.5, not an instant");
-        assertThatThrownBy(() -> format.decodeAll("r1", 0,
-                "[" + first + ",{\"type\":\"StepStarted\",\"at\":\"soon\",\"stepId\":\"a\",\"attempt\":1}]"))
-                .isInstanceOf(SerializationException.class).hasMessageContaining("event 1 has at soon, not an instant");
-        assertThatThrownBy(() -> format.decodeAll("r1", 0,
-                "[" + first + ",{\"type\":\"StepStarted\",\"at\":99999999999999999999,\"stepId\":\"a\",\"attempt\":1}]"))
-                .isInstanceOf(SerializationException.class).hasMessageContaining("event 1 has at 99999999999999999999");
+        assertThatThrownBy(() -> format.decodeAll(
+                        "r1",
+                        0,
+                        "[" + first + ",{\"type\":\"StepStarted\",\"at\":1.5,\"stepId\":\"a\",\"attempt\":1}]"))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("event 1 has at 1.5, not an instant");
+        assertThatThrownBy(() -> format.decodeAll(
+                        "r1",
+                        0,
+                        "[" + first + ",{\"type\":\"StepStarted\",\"at\":\"soon\",\"stepId\":\"a\",\"attempt\":1}]"))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("event 1 has at soon, not an instant");
+        assertThatThrownBy(
+                        () -> format.decodeAll(
+                                "r1",
+                                0,
+                                "[" + first
+                                        + ",{\"type\":\"StepStarted\",\"at\":99999999999999999999,\"stepId\":\"a\",\"attempt\":1}]"))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("event 1 has at 99999999999999999999");
     }
 
     @Test
@@ -185,8 +232,9 @@ class LogRecordTest {
         String text = format.encodeAll(two);
 
         assertThat(format.decodeAll("r1", 7, text)).containsExactlyElementsOf(two);
-        assertThat(format.decodeAll("other", 40, text)).containsExactly(new StepScheduled("other", 40, T0, "pay", "pay"),
-                new StepStarted("other", 41, T0, "pay", 1));
+        assertThat(format.decodeAll("other", 40, text))
+                .containsExactly(
+                        new StepScheduled("other", 40, T0, "pay", "pay"), new StepStarted("other", 41, T0, "pay", 1));
     }
 
     @Test
@@ -196,27 +244,32 @@ class LogRecordTest {
 
         assertThat(format.decodeAll("r1", 7, whole)).containsExactlyElementsOf(two);
         assertThatThrownBy(() -> format.decodeAll("r2", 7, whole))
-                .isInstanceOf(SerializationException.class).hasMessageContaining("run r2")
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("run r2")
                 .hasMessageContaining("names run r1");
         assertThatThrownBy(() -> format.decodeAll("r1", 6, whole))
-                .isInstanceOf(SerializationException.class).hasMessageContaining("event 6 is numbered 7");
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("event 6 is numbered 7");
     }
 
     @Test
     void eventsOfSeveralRunsOrWithAGapInTheirNumbersAreNotOneRecord() {
-        assertThatThrownBy(() -> format.encodeAll(List.of(new StepScheduled("r1", 1, T0, "a", "a"),
-                new StepScheduled("r2", 2, T0, "b", "b"))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("seq 2 of run r2");
-        assertThatThrownBy(() -> format.encodeAll(List.of(new StepScheduled("r1", 1, T0, "a", "a"),
-                new StepScheduled("r1", 3, T0, "b", "b"))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("event 1 is seq 3 of run r1");
+        assertThatThrownBy(() -> format.encodeAll(
+                        List.of(new StepScheduled("r1", 1, T0, "a", "a"), new StepScheduled("r2", 2, T0, "b", "b"))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("seq 2 of run r2");
+        assertThatThrownBy(() -> format.encodeAll(
+                        List.of(new StepScheduled("r1", 1, T0, "a", "a"), new StepScheduled("r1", 3, T0, "b", "b"))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("event 1 is seq 3 of run r1");
     }
 
     @Test
     void textThatJsonMustEscapeComesBackFromARecordCharacterForCharacter() throws Exception {
         String odd = "q\"b\\s/n\nr\rt\tb\bf\fz\u0000e\u001fé€😀";
         ErrorInfo error = ErrorInfo.of(new IllegalStateException(odd));
-        List<Event> three = List.of(new StepScheduled("r1", 1, T0, "loop/" + odd, odd),
+        List<Event> three = List.of(
+                new StepScheduled("r1", 1, T0, "loop/" + odd, odd),
                 new MarkerRecorded("r1", 2, T0, "m", odd, new Payload(json.writeValueAsString(odd), odd)),
                 new StepFailed("r1", 3, T0, odd, 2, error));
 
@@ -225,15 +278,20 @@ class LogRecordTest {
         assertThat(text).doesNotContain("\n").doesNotContain("\u0000").doesNotContain("\u001f");
         assertThat(json.readTree(text).get(0).get("name").asText()).isEqualTo(odd);
         assertThat(format.decodeAll("r1", 1, text)).containsExactlyElementsOf(three);
-        assertThat(json.readValue(((MarkerRecorded) format.decodeAll("r1", 1, text).get(1)).value().json(), String.class))
+        assertThat(json.readValue(
+                        ((MarkerRecorded) format.decodeAll("r1", 1, text).get(1))
+                                .value()
+                                .json(),
+                        String.class))
                 .isEqualTo(odd);
     }
 
     @Test
     void payloadNumbersInARecordComeBackAsFromASingleEvent() {
-        Payload exact = new Payload("{\"total\":12.50,\"big\":1e400,\"n\":12345678901234567890123,\"f\":0.1}",
-                "java.util.Map");
-        List<Event> two = List.of(new MarkerRecorded("r1", 1, T0, "m", "m", exact), new WorkflowCompleted("r1", 2, T0, exact));
+        Payload exact =
+                new Payload("{\"total\":12.50,\"big\":1e400,\"n\":12345678901234567890123,\"f\":0.1}", "java.util.Map");
+        List<Event> two =
+                List.of(new MarkerRecorded("r1", 1, T0, "m", "m", exact), new WorkflowCompleted("r1", 2, T0, exact));
 
         List<Event> back = format.decodeAll("r1", 1, format.encodeAll(two));
 
@@ -245,8 +303,8 @@ class LogRecordTest {
     @Test
     void aPrettyPrintedPayloadInAnArrayOfEventsDecodesToTheSameValue() throws Exception {
         Payload pretty = new Payload("{\n  \"a\" : 1,\n  \"b\" : [ 2, 3 ]\n}", "java.util.Map");
-        List<Event> two = List.of(new MarkerRecorded("r1", 1, T0, "m", "m", pretty),
-                new WorkflowCompleted("r1", 2, T0, pretty));
+        List<Event> two =
+                List.of(new MarkerRecorded("r1", 1, T0, "m", "m", pretty), new WorkflowCompleted("r1", 2, T0, pretty));
 
         List<Event> back = format.decodeAll("r1", 1, format.encodeAll(two));
 
@@ -263,8 +321,10 @@ class LogRecordTest {
                 .hasMessageContaining("cannot read events of run r1 [{\"type\":\"Nope\"}]");
         String canceled = "{\"type\":\"WorkflowCanceled\",\"at\":\"2026-11-22T04:58:40Z\"}";
         for (String bad : List.of("[null]", "{", "[{}", "[true]", "[" + canceled + ",1]", "[" + canceled + "] x", "")) {
-            assertThatThrownBy(() -> format.decodeAll("r1", 0, bad)).as(bad)
-                    .isInstanceOf(SerializationException.class).hasMessageContaining("run r1");
+            assertThatThrownBy(() -> format.decodeAll("r1", 0, bad))
+                    .as(bad)
+                    .isInstanceOf(SerializationException.class)
+                    .hasMessageContaining("run r1");
         }
     }
 
@@ -272,9 +332,12 @@ class LogRecordTest {
     void anObjectInARecordThatIsNotAnEventOfThisVersionIsRefusedNamingWhatIsWrong() {
         String at = "\"at\":\"2026-11-22T04:58:40Z\"";
         List<String> refusedAndWhy = List.of(
-                "[{\"type\":\"Nope\"," + at + "}]", "event 3 has type Nope, which is no event type",
-                "[{\"type\":7," + at + "}]", "event 3 has type 7, which is no event type",
-                "[{" + at + ",\"stepId\":\"a\"}]", "event 3 has no type",
+                "[{\"type\":\"Nope\"," + at + "}]",
+                "event 3 has type Nope, which is no event type",
+                "[{\"type\":7," + at + "}]",
+                "event 3 has type 7, which is no event type",
+                "[{" + at + ",\"stepId\":\"a\"}]",
+                "event 3 has no type",
                 "[{\"type\":\"TimerFired\"," + at + ",\"timerId\":\"t\",\"color\":\"red\"}]",
                 "event 3 (TimerFired) has property color, which a TimerFired has not",
                 "[{\"type\":\"StepStarted\"," + at + ",\"stepId\":\"a\",\"attempt\":3000000000}]",
@@ -287,12 +350,14 @@ class LogRecordTest {
                 "event 3 has result done, not a payload",
                 "[{\"type\":\"TimerScheduled\"," + at + ",\"timerId\":\"t\",\"name\":\"t\",\"fireAt\":\"later\"}]",
                 "event 3 has fireAt later, not an instant",
-                "[{\"type\":\"TimerFired\",\"timerId\":\"t\"}]", "event 3 (TimerFired): at");
+                "[{\"type\":\"TimerFired\",\"timerId\":\"t\"}]",
+                "event 3 (TimerFired): at");
 
         for (int i = 0; i < refusedAndWhy.size(); i += 2) {
             String text = refusedAndWhy.get(i);
             String why = refusedAndWhy.get(i + 1);
-            assertThatThrownBy(() -> format.decodeAll("r1", 3, text)).as(text)
+            assertThatThrownBy(() -> format.decodeAll("r1", 3, text))
+                    .as(text)
                     .isInstanceOf(SerializationException.class)
                     .hasMessageStartingWith("cannot read events of run r1 " + text + ": " + why);
         }
@@ -304,9 +369,10 @@ class LogRecordTest {
                 + "\"result\":{\"value\":{\"total\":12.50},\"type\":\"java.util.Map\"}},"
                 + "{\"at\":1000,\"type\":\"TimerFired\",\"timerId\":\"t\"}]";
 
-        assertThat(format.decodeAll("r1", 5, text)).containsExactly(
-                new StepCompleted("r1", 5, T0, "pay", 2, new Payload("{\"total\":12.50}", "java.util.Map")),
-                new TimerFired("r1", 6, T0.plusNanos(1000), "t"));
+        assertThat(format.decodeAll("r1", 5, text))
+                .containsExactly(
+                        new StepCompleted("r1", 5, T0, "pay", 2, new Payload("{\"total\":12.50}", "java.util.Map")),
+                        new TimerFired("r1", 6, T0.plusNanos(1000), "t"));
     }
 
     // ---------------------------------------------------------------- the format's version
@@ -336,7 +402,8 @@ class LogRecordTest {
                 .hasMessage("cannot read events of run r1 " + newer + ": event format version 2, newer than this"
                         + " Worldflow reads (versions up to 1): a newer release wrote it");
         for (String later : List.of("[2]", "[7,{\"whatever\":[]},3]", "[2147483647,\"?\"]")) {
-            assertThatThrownBy(() -> format.decodeAll("r1", 3, later)).as(later)
+            assertThatThrownBy(() -> format.decodeAll("r1", 3, later))
+                    .as(later)
                     .isInstanceOf(SerializationException.class)
                     .hasMessageContaining("newer than this Worldflow reads (versions up to 1)");
         }
@@ -347,7 +414,8 @@ class LogRecordTest {
         String event = "{\"type\":\"TimerFired\",\"at\":0,\"timerId\":\"t\"}";
         for (String number : List.of("0", "-1", "1.5", "2e0", "3000000000")) {
             String text = "[" + number + "," + event + "]";
-            assertThatThrownBy(() -> format.decodeAll("r1", 3, text)).as(text)
+            assertThatThrownBy(() -> format.decodeAll("r1", 3, text))
+                    .as(text)
                     .isInstanceOf(SerializationException.class)
                     .hasMessage("cannot read events of run r1 " + text + ": it starts with " + number
                             + ", which is no event format version");

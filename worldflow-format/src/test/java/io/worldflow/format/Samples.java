@@ -34,18 +34,19 @@ final class Samples {
 
     static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
     static final Instant T_NANOS = Instant.parse("2030-01-01T10:20:30.123456789Z");
-    static final ErrorInfo ERROR = new ErrorInfo("java.lang.IllegalStateException", "boom",
+    static final ErrorInfo ERROR = new ErrorInfo(
+            "java.lang.IllegalStateException",
+            "boom",
             "java.lang.IllegalStateException: boom\n\tat com.acme.Stock.reserve(Stock.java:12)\n"
                     + "Caused by: java.io.IOException: disk\n\t... 1 more\n",
             List.of("java.io.IOException"));
 
-    private Samples() {
-    }
+    private Samples() {}
 
     /** One of each event type, with payloads and errors that exercise the embedding. */
     static List<Event> oneOfEach() {
-        Payload input = new Payload("{\"id\":\"o-1\",\"items\":[{\"sku\":\"a\",\"weightGrams\":12}],\"total\":12.50}",
-                "com.acme.Order");
+        Payload input = new Payload(
+                "{\"id\":\"o-1\",\"items\":[{\"sku\":\"a\",\"weightGrams\":12}],\"total\":12.50}", "com.acme.Order");
         Payload list = new Payload("[{\"sku\":\"a\",\"weightGrams\":1}]", "java.util.List<com.acme.Label>");
         return List.of(
                 new WorkflowStarted("r1", 0, T_NANOS, "order.fulfil.v1", input, T0.plusSeconds(3600)),
@@ -72,7 +73,8 @@ final class Samples {
     /** Values each stored field leaves out, or writes although another field of its kind leaves them out. */
     static List<Event> leftOutOrNot() {
         ErrorInfo bare = new ErrorInfo("com.acme.Oops", null, null, null);
-        return List.of(new StepStarted("r1", 0, T0, "a", 2),
+        return List.of(
+                new StepStarted("r1", 0, T0, "a", 2),
                 new StepCompleted("r1", 1, T0, "a", 0, Payload.NULL),
                 new StepCompleted("r1", 2, T0, "a", 1, null),
                 new ParallelStarted("r1", 3, T0, "p", "p", 0),
@@ -90,25 +92,46 @@ final class Samples {
         String run = "order-42";
         Instant t = Instant.parse("2026-11-22T08:36:33.288246250Z");
         Map<String, List<Event>> appends = new LinkedHashMap<>();
-        Payload order = new Payload("{\"id\":\"o-42\",\"items\":[{\"sku\":\"a-1\",\"qty\":2}],\"total\":12.50}",
-                "com.acme.Order");
+        Payload order = new Payload(
+                "{\"id\":\"o-42\",\"items\":[{\"sku\":\"a-1\",\"qty\":2}],\"total\":12.50}", "com.acme.Order");
         appends.put("start", List.of(new WorkflowStarted(run, 0, t, "order.fulfil.v1", order, null)));
         Instant s = t.plusMillis(3).plusNanos(418_112);
-        appends.put("quick step", List.of(new StepScheduled(run, 1, s, "charge", "charge"),
-                new StepStarted(run, 2, s.plusNanos(2_694), "charge", 1),
-                new StepCompleted(run, 3, s.plusNanos(1_311_408), "charge", 1,
-                        new Payload("{\"id\":\"ch-1\",\"amount\":12.50}", "com.acme.Charge"))));
+        appends.put(
+                "quick step",
+                List.of(
+                        new StepScheduled(run, 1, s, "charge", "charge"),
+                        new StepStarted(run, 2, s.plusNanos(2_694), "charge", 1),
+                        new StepCompleted(
+                                run,
+                                3,
+                                s.plusNanos(1_311_408),
+                                "charge",
+                                1,
+                                new Payload("{\"id\":\"ch-1\",\"amount\":12.50}", "com.acme.Charge"))));
         Instant n = s.plusMillis(2).plusNanos(77_201);
         appends.put("sleep", List.of(new TimerScheduled(run, 4, n, "cool-off", "cool-off", n.plusSeconds(600))));
         Instant w = n.plusSeconds(600).plusMillis(12).plusNanos(5_330);
         appends.put("timer fired", List.of(new TimerFired(run, 5, w, "cool-off")));
         Instant l = w.plusMillis(1).plusNanos(90_112);
-        appends.put("step with a list", List.of(new StepScheduled(run, 6, l, "labels", "labels"),
-                new StepStarted(run, 7, l.plusNanos(3_101), "labels", 1),
-                new StepCompleted(run, 8, l.plusNanos(2_480_907), "labels", 1,
-                        new Payload("[\"LBL-1\",\"LBL-2\"]", "java.util.List<java.lang.String>"))));
-        appends.put("end", List.of(new WorkflowCompleted(run, 9, l.plusMillis(3).plusNanos(1_017),
-                new Payload("{\"charge\":\"ch-1\",\"labels\":[\"LBL-1\",\"LBL-2\"]}", "com.acme.Receipt"))));
+        appends.put(
+                "step with a list",
+                List.of(
+                        new StepScheduled(run, 6, l, "labels", "labels"),
+                        new StepStarted(run, 7, l.plusNanos(3_101), "labels", 1),
+                        new StepCompleted(
+                                run,
+                                8,
+                                l.plusNanos(2_480_907),
+                                "labels",
+                                1,
+                                new Payload("[\"LBL-1\",\"LBL-2\"]", "java.util.List<java.lang.String>"))));
+        appends.put(
+                "end",
+                List.of(new WorkflowCompleted(
+                        run,
+                        9,
+                        l.plusMillis(3).plusNanos(1_017),
+                        new Payload("{\"charge\":\"ch-1\",\"labels\":[\"LBL-1\",\"LBL-2\"]}", "com.acme.Receipt"))));
         return appends;
     }
 }

@@ -34,6 +34,7 @@ public final class JsonCodec {
 
     /** Payloads above this many characters are refused with a {@link SerializationException}. */
     public static final int DEFAULT_MAX_PAYLOAD_CHARS = 2 * 1024 * 1024;
+
     private static final int MAX_RECORDED_TYPES = 4_096;
 
     private final ObjectMapper payloads;
@@ -87,12 +88,12 @@ public final class JsonCodec {
         try {
             json = payloads.writeValueAsString(value);
         } catch (JsonProcessingException | RuntimeException e) {
-            throw new SerializationException("cannot serialize " + what + " (" + value.getClass().getName()
-                    + ") to JSON: " + e.getMessage(), e);
+            throw new SerializationException(
+                    "cannot serialize " + what + " (" + value.getClass().getName() + ") to JSON: " + e.getMessage(), e);
         }
         if (json.length() > maxPayloadChars) {
-            throw new SerializationException(what + " is " + json.length() + " characters of JSON, above the limit of "
-                    + maxPayloadChars, null);
+            throw new SerializationException(
+                    what + " is " + json.length() + " characters of JSON, above the limit of " + maxPayloadChars, null);
         }
         return new Payload(json, describe(value));
     }
@@ -113,8 +114,10 @@ public final class JsonCodec {
             }
             return payloads.readValue(payload.json(), recordedType(payload.type()));
         } catch (JsonProcessingException | IllegalArgumentException e) {
-            throw new SerializationException("cannot deserialize " + what + " as "
-                    + (type != null ? type.getName() : payload.type()) + ": " + originalMessage(e), e);
+            throw new SerializationException(
+                    "cannot deserialize " + what + " as " + (type != null ? type.getName() : payload.type()) + ": "
+                            + originalMessage(e),
+                    e);
         }
     }
 
@@ -127,7 +130,8 @@ public final class JsonCodec {
         JavaType javaType = payloads.getTypeFactory().constructFromCanonical(descriptor);
         if (javaType.getRawClass() == Optional.class && !javaType.isReferenceType()) {
             // a type parsed from its name is not upgraded to a reference type: its content would decode as a map
-            javaType = payloads.getTypeFactory().constructReferenceType(Optional.class, javaType.containedTypeOrUnknown(0));
+            javaType = payloads.getTypeFactory()
+                    .constructReferenceType(Optional.class, javaType.containedTypeOrUnknown(0));
         }
         if (recordedTypes.size() < MAX_RECORDED_TYPES) {
             recordedTypes.put(descriptor, javaType);
@@ -154,7 +158,8 @@ public final class JsonCodec {
 
     /** An empty Optional is recorded as JSON null; it must decode to {@code Optional.empty()}, not null. */
     private static boolean isOptional(Class<?> type, String recordedType) {
-        return type != null ? type == Optional.class
+        return type != null
+                ? type == Optional.class
                 : recordedType != null && recordedType.startsWith(Optional.class.getName() + "<");
     }
 
@@ -190,12 +195,15 @@ public final class JsonCodec {
             return type.getName();
         }
         // before the anonymous check: an enum constant with a body is an anonymous subclass of its enum
-        if (type.isEnum() || (type.getSuperclass() != null && type.getSuperclass().isEnum())) {
+        if (type.isEnum()
+                || (type.getSuperclass() != null && type.getSuperclass().isEnum())) {
             return type.isEnum() ? type.getName() : type.getSuperclass().getName();
         }
         if (type.isAnonymousClass() || type.isHidden() || type.isSynthetic()) {
-            throw new SerializationException("cannot record a value of class " + type.getName()
-                    + ": anonymous, hidden and lambda classes cannot be decoded on replay", null);
+            throw new SerializationException(
+                    "cannot record a value of class " + type.getName()
+                            + ": anonymous, hidden and lambda classes cannot be decoded on replay",
+                    null);
         }
         return type.getName();
     }
@@ -215,6 +223,8 @@ public final class JsonCodec {
      * allocate its buffers anew.
      */
     private static JsonFactory sharedBufferFactory() {
-        return JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build();
+        return JsonFactory.builder()
+                .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
+                .build();
     }
 }

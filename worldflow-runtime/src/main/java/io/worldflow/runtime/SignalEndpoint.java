@@ -26,11 +26,11 @@ public final class SignalEndpoint {
 
     /** The path under the server's root, as {@link Worldflow#signalUrl} writes it. */
     public static final String PATH = "/signals/{runId}/{name}";
+
     public static final int DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
     /** A response: its HTTP status and JSON body. */
-    public record Response(int status, String json) {
-    }
+    public record Response(int status, String json) {}
 
     private final Worldflow worldflow;
     private final SignalTokens tokens;
@@ -56,11 +56,16 @@ public final class SignalEndpoint {
     public Response post(String runId, String name, String token, InputStream body) {
         Optional<SignalTokens.Grant> grant = tokens.verify(runId, name, token);
         if (grant.isEmpty()) {
-            return error(403, "invalid_token", "the signal token is missing, malformed, or not valid for this run "
-                    + "and signal name");
+            return error(
+                    403,
+                    "invalid_token",
+                    "the signal token is missing, malformed, or not valid for this run " + "and signal name");
         }
         if (grant.get().expiredAt(clock.instant())) {
-            return error(410, "expired_token", "the signal token expired at " + grant.get().expiresAt());
+            return error(
+                    410,
+                    "expired_token",
+                    "the signal token expired at " + grant.get().expiresAt());
         }
         byte[] bytes;
         try {

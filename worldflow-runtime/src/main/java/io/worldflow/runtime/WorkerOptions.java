@@ -25,9 +25,16 @@ import java.util.UUID;
  * @param holdRetry     how often a held run (code no longer matching its history) is tried again
  * @param handleSigterm stop gracefully when the JVM shuts down (SIGTERM)
  */
-public record WorkerOptions(String workerId, int concurrency, Set<String> queues, Duration lease,
-                            Duration pollInterval, Duration shutdownGrace, Duration stickyWait, Duration holdRetry,
-                            boolean handleSigterm) {
+public record WorkerOptions(
+        String workerId,
+        int concurrency,
+        Set<String> queues,
+        Duration lease,
+        Duration pollInterval,
+        Duration shutdownGrace,
+        Duration stickyWait,
+        Duration holdRetry,
+        boolean handleSigterm) {
 
     public static final String CONCURRENCY = "worldflow.worker.concurrency";
     public static final String QUEUES = "worldflow.worker.queues";
@@ -70,15 +77,21 @@ public record WorkerOptions(String workerId, int concurrency, Set<String> queues
 
     public static WorkerOptions fromConfig(WorldConfig config) {
         Set<String> queues = new LinkedHashSet<>();
-        Arrays.stream(config.get(QUEUES, "default").split(",")).map(String::strip).filter(s -> !s.isEmpty())
+        Arrays.stream(config.get(QUEUES, "default").split(","))
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
                 .forEach(queues::add);
         try {
-            return new WorkerOptions(defaultWorkerId(), config.getInt(CONCURRENCY, 100), queues,
+            return new WorkerOptions(
+                    defaultWorkerId(),
+                    config.getInt(CONCURRENCY, 100),
+                    queues,
                     config.getDuration(LEASE, Duration.ofSeconds(30)),
                     config.getDuration(POLL_INTERVAL, Duration.ofSeconds(1)),
                     config.getDuration(SHUTDOWN_GRACE, Duration.ofSeconds(10)),
                     config.getDuration(STICKY_WAIT, Duration.ofMillis(200)),
-                    config.getDuration(HOLD_RETRY, Duration.ofSeconds(60)), true);
+                    config.getDuration(HOLD_RETRY, Duration.ofSeconds(60)),
+                    true);
         } catch (IllegalArgumentException e) {
             throw new io.worldflow.ConfigurationException("invalid worker configuration: " + e.getMessage(), e);
         }
@@ -90,38 +103,47 @@ public record WorkerOptions(String workerId, int concurrency, Set<String> queues
     }
 
     public WorkerOptions withWorkerId(String v) {
-        return new WorkerOptions(v, concurrency, queues, lease, pollInterval, shutdownGrace, stickyWait, holdRetry, handleSigterm);
+        return new WorkerOptions(
+                v, concurrency, queues, lease, pollInterval, shutdownGrace, stickyWait, holdRetry, handleSigterm);
     }
 
     public WorkerOptions withConcurrency(int v) {
-        return new WorkerOptions(workerId, v, queues, lease, pollInterval, shutdownGrace, stickyWait, holdRetry, handleSigterm);
+        return new WorkerOptions(
+                workerId, v, queues, lease, pollInterval, shutdownGrace, stickyWait, holdRetry, handleSigterm);
     }
 
     public WorkerOptions withQueues(Set<String> v) {
-        return new WorkerOptions(workerId, concurrency, v, lease, pollInterval, shutdownGrace, stickyWait, holdRetry, handleSigterm);
+        return new WorkerOptions(
+                workerId, concurrency, v, lease, pollInterval, shutdownGrace, stickyWait, holdRetry, handleSigterm);
     }
 
     public WorkerOptions withLease(Duration v) {
-        return new WorkerOptions(workerId, concurrency, queues, v, pollInterval, shutdownGrace, stickyWait, holdRetry, handleSigterm);
+        return new WorkerOptions(
+                workerId, concurrency, queues, v, pollInterval, shutdownGrace, stickyWait, holdRetry, handleSigterm);
     }
 
     public WorkerOptions withPollInterval(Duration v) {
-        return new WorkerOptions(workerId, concurrency, queues, lease, v, shutdownGrace, stickyWait, holdRetry, handleSigterm);
+        return new WorkerOptions(
+                workerId, concurrency, queues, lease, v, shutdownGrace, stickyWait, holdRetry, handleSigterm);
     }
 
     public WorkerOptions withShutdownGrace(Duration v) {
-        return new WorkerOptions(workerId, concurrency, queues, lease, pollInterval, v, stickyWait, holdRetry, handleSigterm);
+        return new WorkerOptions(
+                workerId, concurrency, queues, lease, pollInterval, v, stickyWait, holdRetry, handleSigterm);
     }
 
     public WorkerOptions withStickyWait(Duration v) {
-        return new WorkerOptions(workerId, concurrency, queues, lease, pollInterval, shutdownGrace, v, holdRetry, handleSigterm);
+        return new WorkerOptions(
+                workerId, concurrency, queues, lease, pollInterval, shutdownGrace, v, holdRetry, handleSigterm);
     }
 
     public WorkerOptions withHoldRetry(Duration v) {
-        return new WorkerOptions(workerId, concurrency, queues, lease, pollInterval, shutdownGrace, stickyWait, v, handleSigterm);
+        return new WorkerOptions(
+                workerId, concurrency, queues, lease, pollInterval, shutdownGrace, stickyWait, v, handleSigterm);
     }
 
     public WorkerOptions withHandleSigterm(boolean v) {
-        return new WorkerOptions(workerId, concurrency, queues, lease, pollInterval, shutdownGrace, stickyWait, holdRetry, v);
+        return new WorkerOptions(
+                workerId, concurrency, queues, lease, pollInterval, shutdownGrace, stickyWait, holdRetry, v);
     }
 }

@@ -1,5 +1,6 @@
 package io.worldflow.runtime;
 
+import io.worldflow.Payload;
 import io.worldflow.RunHandle;
 import io.worldflow.RunInfo;
 import io.worldflow.RunNotFoundException;
@@ -9,7 +10,6 @@ import io.worldflow.RunStatus;
 import io.worldflow.StartOptions;
 import io.worldflow.Workflow;
 import io.worldflow.WorldflowException;
-import io.worldflow.Payload;
 import io.worldflow.event.Event;
 import io.worldflow.event.WorkflowRetried;
 import io.worldflow.runtime.internal.ClockScheduler;
@@ -125,10 +125,25 @@ public final class Worldflow implements AutoCloseable {
             }
             scheduler = new ClockScheduler(clock);
             committer = new Committer(world.eventLog(), world.workerAccess().appendsInProcess());
-            Engine engine = new Engine(world, codec, clock, scheduler, committer, registry, completions,
-                    options.stickyWait(), options.holdRetry());
-            worker = new WorkerLoop(engine, new WorkerLoop.Settings(options.workerId(), options.concurrency(),
-                    options.queues(), options.lease(), options.pollInterval(), options.shutdownGrace()));
+            Engine engine = new Engine(
+                    world,
+                    codec,
+                    clock,
+                    scheduler,
+                    committer,
+                    registry,
+                    completions,
+                    options.stickyWait(),
+                    options.holdRetry());
+            worker = new WorkerLoop(
+                    engine,
+                    new WorkerLoop.Settings(
+                            options.workerId(),
+                            options.concurrency(),
+                            options.queues(),
+                            options.lease(),
+                            options.pollInterval(),
+                            options.shutdownGrace()));
             if (options.handleSigterm()) {
                 shutdownHook = new Thread(this::close, "worldflow-shutdown");
                 Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -152,8 +167,9 @@ public final class Worldflow implements AutoCloseable {
         Objects.requireNonNull(workflow, "workflow");
         Objects.requireNonNull(options, "options");
         if (input != null && !workflow.inputType().isInstance(input)) {
-            throw new IllegalArgumentException("workflow '" + workflow.name() + "' takes " + workflow.inputType().getName()
-                    + ", not " + input.getClass().getName());
+            throw new IllegalArgumentException("workflow '" + workflow.name() + "' takes "
+                    + workflow.inputType().getName() + ", not "
+                    + input.getClass().getName());
         }
         String runId = create(workflow.name(), input, options);
         return new Handle<>(world, codec, completions, runId, workflow.name(), workflow.outputType());
@@ -171,8 +187,10 @@ public final class Worldflow implements AutoCloseable {
         try {
             typed = input == null ? null : codec.payloadMapper().convertValue(input, workflow.inputType());
         } catch (IllegalArgumentException e) {
-            throw new io.worldflow.SerializationException("input of workflow '" + workflowName + "' cannot be read as "
-                    + workflow.inputType().getName() + ": " + e.getMessage(), e);
+            throw new io.worldflow.SerializationException(
+                    "input of workflow '" + workflowName + "' cannot be read as "
+                            + workflow.inputType().getName() + ": " + e.getMessage(),
+                    e);
         }
         String runId = create(workflowName, typed, options);
         return new Handle<>(world, codec, completions, runId, workflowName, workflow.outputType());
@@ -190,7 +208,9 @@ public final class Worldflow implements AutoCloseable {
      */
     public String submit(String workflowName, Object input, StartOptions options) {
         Objects.requireNonNull(options, "options");
-        if (workflowName == null || workflowName.isBlank() || workflowName.length() > 200
+        if (workflowName == null
+                || workflowName.isBlank()
+                || workflowName.length() > 200
                 || workflowName.chars().anyMatch(Character::isISOControl)) {
             throw new IllegalArgumentException("a workflow name must be 1..200 characters without control characters");
         }
@@ -205,14 +225,17 @@ public final class Worldflow implements AutoCloseable {
         var payload = codec.encode(input, "input of workflow '" + workflowName + "'");
         Instant now = clock.instant();
         String runId = options.id() != null ? options.id() : RunIds.next(now.toEpochMilli());
-        Instant availableAt = options.availableAt() != null ? options.availableAt()
+        Instant availableAt = options.availableAt() != null
+                ? options.availableAt()
                 : options.delay() != null ? now.plus(options.delay()) : now;
-        Instant deadline = options.deadline() != null ? options.deadline()
+        Instant deadline = options.deadline() != null
+                ? options.deadline()
                 : options.timeout() != null ? now.plus(options.timeout()) : null;
-        NewRun run = new NewRun(runId, workflowName, payload, now, availableAt, deadline, options.queue(),
-                options.priority());
+        NewRun run = new NewRun(
+                runId, workflowName, payload, now, availableAt, deadline, options.queue(), options.priority());
         WorkerLoop here = worker;
-        CreateResult created = here != null ? here.create(run) : world.eventLog().create(run);
+        CreateResult created =
+                here != null ? here.create(run) : world.eventLog().create(run);
         if (!created.created() && !created.run().workflow().equals(workflowName)) {
             throw new io.worldflow.RunStateException("run id '" + runId + "' already belongs to a run of workflow '"
                     + created.run().workflow() + "', not '" + workflowName + "'");
@@ -298,7 +321,7 @@ public final class Worldflow implements AutoCloseable {
         checkSignalName(name);
         Objects.requireNonNull(ttl, "ttl");
         SignalUrls.checkTtl(ttl);
-        signalUrls.tokens();   // a missing secret is reported before anything is read
+        signalUrls.tokens(); // a missing secret is reported before anything is read
         RunInfo info = run(runId).orElseThrow(() -> new RunNotFoundException(runId));
         if (info.isTerminal()) {
             throw new io.worldflow.RunFinishedException(runId, info.status(), "make a signal URL");
@@ -308,7 +331,10 @@ public final class Worldflow implements AutoCloseable {
 
     /** The handler for signal URLs, for a web server to mount at {@link SignalEndpoint#PATH}. */
     public SignalEndpoint signalEndpoint() {
-        return new SignalEndpoint(this, signalUrls.tokens(), clock,
+        return new SignalEndpoint(
+                this,
+                signalUrls.tokens(),
+                clock,
                 config.getInt(SIGNAL_MAX_BODY, SignalEndpoint.DEFAULT_MAX_BODY_BYTES));
     }
 
@@ -334,8 +360,8 @@ public final class Worldflow implements AutoCloseable {
         }
         Instant now = clock.instant();
         if (info.deadline() != null && !now.isBefore(info.deadline())) {
-            throw new io.worldflow.RunStateException("cannot retry run '" + runId + "': its deadline passed at "
-                    + info.deadline());
+            throw new io.worldflow.RunStateException(
+                    "cannot retry run '" + runId + "': its deadline passed at " + info.deadline());
         }
         List<Event> log = events(runId);
         String stepId = RetryPlan.failedStep(runId, log);
@@ -421,8 +447,7 @@ public final class Worldflow implements AutoCloseable {
         private JsonCodec codec;
         private final List<String> knownKeys = new ArrayList<>(List.of(SIGNAL_MAX_BODY));
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Declares a configuration key with dashes, so that its {@code WORLDFLOW_*} environment variable is found. */
         public Builder knownKey(String key) {

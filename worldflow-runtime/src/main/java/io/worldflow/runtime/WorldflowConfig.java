@@ -25,26 +25,41 @@ public final class WorldflowConfig {
 
     /** The runtime's own keys with their defaults. */
     public static final Map<String, String> DEFAULTS = Map.of(
-            WORLD, "local",
-            WorkerOptions.CONCURRENCY, "100",
-            WorkerOptions.QUEUES, "default",
-            WorkerOptions.LEASE, "30s",
-            WorkerOptions.POLL_INTERVAL, "1s",
-            WorkerOptions.SHUTDOWN_GRACE, "10s",
-            WorkerOptions.STICKY_WAIT, "200ms",
-            WorkerOptions.HOLD_RETRY, "60s");
+            WORLD,
+            "local",
+            WorkerOptions.CONCURRENCY,
+            "100",
+            WorkerOptions.QUEUES,
+            "default",
+            WorkerOptions.LEASE,
+            "30s",
+            WorkerOptions.POLL_INTERVAL,
+            "1s",
+            WorkerOptions.SHUTDOWN_GRACE,
+            "10s",
+            WorkerOptions.STICKY_WAIT,
+            "200ms",
+            WorkerOptions.HOLD_RETRY,
+            "60s");
 
-    private WorldflowConfig() {
-    }
+    private WorldflowConfig() {}
 
     /** Resolves configuration from every source. {@code knownKeys} lets dashed keys be found in the environment. */
     public static WorldConfig load(Map<String, String> builderProperties, Collection<String> knownKeys) {
-        return load(builderProperties, knownKeys, System.getenv(), System.getProperties(),
+        return load(
+                builderProperties,
+                knownKeys,
+                System.getenv(),
+                System.getProperties(),
                 Thread.currentThread().getContextClassLoader());
     }
 
-    static WorldConfig load(Map<String, String> builderProperties, Collection<String> knownKeys,
-                            Map<String, String> env, Properties system, ClassLoader loader) {
+    static WorldConfig load(
+            Map<String, String> builderProperties,
+            Collection<String> knownKeys,
+            Map<String, String> env,
+            Properties system,
+            ClassLoader loader) {
         Map<String, String> merged = new TreeMap<>(DEFAULTS);
         merged.putAll(fromFile(loader));
         builderProperties.forEach((k, v) -> put(merged, k, v));

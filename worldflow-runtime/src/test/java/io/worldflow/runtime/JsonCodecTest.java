@@ -36,14 +36,20 @@ class JsonCodecTest {
     private final JsonCodec codec = new JsonCodec();
     private final EventCodec events = codec.eventCodec();
 
-    public record Label(String sku, int weightGrams) {
-    }
+    public record Label(String sku, int weightGrams) {}
 
-    public record Order(String id, List<Label> items, BigDecimal total, Instant placedAt, Priority priority,
-                        Optional<String> note) {
-    }
+    public record Order(
+            String id,
+            List<Label> items,
+            BigDecimal total,
+            Instant placedAt,
+            Priority priority,
+            Optional<String> note) {}
 
-    public enum Priority { LOW, HIGH }
+    public enum Priority {
+        LOW,
+        HIGH
+    }
 
     /** An enum whose constants have bodies: their runtime classes are anonymous subclasses. */
     public enum Shape {
@@ -87,7 +93,8 @@ class JsonCodecTest {
     @Test
     void eventsGoThroughTheStoredEventFormat() {
         EventFormat format = new EventFormat();
-        List<Event> two = List.of(new StepScheduled("r1", 1, T_NANOS, "pay", "pay"),
+        List<Event> two = List.of(
+                new StepScheduled("r1", 1, T_NANOS, "pay", "pay"),
                 new StepStarted("r1", 2, T_NANOS.plusNanos(2_694), "pay", 1));
 
         assertThat(events).isInstanceOf(EventFormat.class);
@@ -100,9 +107,11 @@ class JsonCodecTest {
 
     @Test
     void decimalsAndStringsInPayloadsSurviveTheEmbeddingExactly() {
-        record Money(BigDecimal amount, double rate, long big, String text) {
-        }
-        Money money = new Money(new BigDecimal("1234567890.1200"), 0.1, Long.MAX_VALUE,
+        record Money(BigDecimal amount, double rate, long big, String text) {}
+        Money money = new Money(
+                new BigDecimal("1234567890.1200"),
+                0.1,
+                Long.MAX_VALUE,
                 "quote \" backslash \\ line\n tab\t unicode é \u2028 emoji 😀");
         Payload p = codec.encode(money, "money");
 
@@ -116,8 +125,13 @@ class JsonCodecTest {
 
     @Test
     void aRecordRoundTripsByItsRecordedType() {
-        Order order = new Order("o-1", List.of(new Label("a", 1), new Label("b", 2)), new BigDecimal("12.50"),
-                T_NANOS, Priority.HIGH, Optional.of("leave at door"));
+        Order order = new Order(
+                "o-1",
+                List.of(new Label("a", 1), new Label("b", 2)),
+                new BigDecimal("12.50"),
+                T_NANOS,
+                Priority.HIGH,
+                Optional.of("leave at door"));
 
         Payload p = payload(order);
 
@@ -174,8 +188,10 @@ class JsonCodecTest {
 
     @Test
     void emptyCollectionsRoundTrip() {
-        assertThat((List<?>) codec.decode(payload(List.of()), null, "empty list")).isEmpty();
-        assertThat((Map<?, ?>) codec.decode(payload(Map.of()), null, "empty map")).isEmpty();
+        assertThat((List<?>) codec.decode(payload(List.of()), null, "empty list"))
+                .isEmpty();
+        assertThat((Map<?, ?>) codec.decode(payload(Map.of()), null, "empty map"))
+                .isEmpty();
     }
 
     @Test
@@ -208,7 +224,8 @@ class JsonCodecTest {
 
     @Test
     void otherJavaTimeValuesRoundTrip() {
-        assertThat((Duration) codec.decode(payload(Duration.ofMinutes(90)), null, "d")).isEqualTo(Duration.ofMinutes(90));
+        assertThat((Duration) codec.decode(payload(Duration.ofMinutes(90)), null, "d"))
+                .isEqualTo(Duration.ofMinutes(90));
         assertThat((LocalDate) codec.decode(payload(LocalDate.of(2030, 2, 3)), null, "date"))
                 .isEqualTo(LocalDate.of(2030, 2, 3));
     }
@@ -228,7 +245,8 @@ class JsonCodecTest {
 
         assertThat(p.type()).isEqualTo(Shape.class.getName());
         assertThat((Shape) codec.decode(p, null, "shape")).isSameAs(Shape.SQUARE);
-        assertThat((Object) codec.decode(payload(List.of(Shape.CIRCLE)), null, "shapes")).isEqualTo(List.of(Shape.CIRCLE));
+        assertThat((Object) codec.decode(payload(List.of(Shape.CIRCLE)), null, "shapes"))
+                .isEqualTo(List.of(Shape.CIRCLE));
     }
 
     @Test
@@ -246,7 +264,8 @@ class JsonCodecTest {
         Label[] labels = {new Label("a", 1)};
 
         assertThat((Label[]) codec.decode(payload(labels), null, "array")).containsExactly(new Label("a", 1));
-        assertThat((int[]) codec.decode(payload(new int[]{1, 2}), null, "ints")).containsExactly(1, 2);
+        assertThat((int[]) codec.decode(payload(new int[] {1, 2}), null, "ints"))
+                .containsExactly(1, 2);
     }
 
     @Test
@@ -266,8 +285,7 @@ class JsonCodecTest {
 
     @Test
     void aPayloadCanBeReadAsAnotherCompatibleType() {
-        record LabelView(String sku) {
-        }
+        record LabelView(String sku) {}
 
         LabelView view = codec.decode(payload(new Label("a", 1)), LabelView.class, "view");
 
@@ -367,7 +385,8 @@ class JsonCodecTest {
     @Test
     void readsAndWritesOnVirtualThreadsShareParseBuffersInsteadOfAllocatingThemPerThread() throws Exception {
         RecyclerPool<BufferRecycler> pool = codec.payloadMapper().getFactory()._getRecyclerPool();
-        List<Event> two = List.of(new WorkflowStarted("r1", 0, T0, "w", Payload.NULL, null),
+        List<Event> two = List.of(
+                new WorkflowStarted("r1", 0, T0, "w", Payload.NULL, null),
                 new StepCompleted("r1", 1, T0, "pay", 1, new Payload("\"ok\"", "java.lang.String")));
         for (int i = 0; i < 20; i++) {
             Thread t = Thread.ofVirtual().start(() -> {

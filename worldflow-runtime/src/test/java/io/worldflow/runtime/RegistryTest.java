@@ -14,11 +14,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** In another package than {@link Registry}, as user code is: non-public classes must still work. */
 class RegistryTest {
 
-    record Order(String id) {
-    }
+    record Order(String id) {}
 
-    record Receipt(String orderId) {
-    }
+    record Receipt(String orderId) {}
 
     /** Package-private, as users often write it. */
     static class OrderWorkflows {
@@ -120,7 +118,9 @@ class RegistryTest {
         registry.register(echo("b.v1"));
 
         assertThatThrownBy(() -> registry.require("c.v1"))
-                .isInstanceOfSatisfying(UnknownWorkflowException.class, e -> assertThat(e.workflow()).isEqualTo("c.v1"))
+                .isInstanceOfSatisfying(
+                        UnknownWorkflowException.class,
+                        e -> assertThat(e.workflow()).isEqualTo("c.v1"))
                 .hasMessageContaining("'c.v1'")
                 .hasMessageContaining("a.v1")
                 .hasMessageContaining("b.v1");
@@ -144,7 +144,8 @@ class RegistryTest {
     void anAnnotatedWorkflowCallsItsMethod() throws Exception {
         registry.registerAnnotated(new OrderWorkflows());
 
-        assertThat(registry.require("order.fulfil.v1").execute(null, new Order("o-1"))).isEqualTo(new Receipt("o-1"));
+        assertThat(registry.require("order.fulfil.v1").execute(null, new Order("o-1")))
+                .isEqualTo(new Receipt("o-1"));
         assertThat(registry.require("order.count.v1").execute(null, 41)).isEqualTo(42);
         assertThat(registry.require("order.notify.v1").execute(null, "a@b.c")).isNull();
     }

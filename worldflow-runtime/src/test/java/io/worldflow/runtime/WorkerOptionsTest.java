@@ -39,7 +39,8 @@ class WorkerOptionsTest {
 
     @Test
     void eachWorkerGetsItsOwnId() {
-        assertThat(WorkerOptions.defaults().workerId()).isNotEqualTo(WorkerOptions.defaults().workerId());
+        assertThat(WorkerOptions.defaults().workerId())
+                .isNotEqualTo(WorkerOptions.defaults().workerId());
     }
 
     @Test
@@ -93,7 +94,9 @@ class WorkerOptionsTest {
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("lease")
                 .hasMessageContaining("PT0.1S");
-        assertThat(WorkerOptions.fromConfig(config(WorkerOptions.LEASE, "300ms")).lease()).hasMillis(300);
+        assertThat(WorkerOptions.fromConfig(config(WorkerOptions.LEASE, "300ms"))
+                        .lease())
+                .hasMillis(300);
     }
 
     @Test
@@ -117,7 +120,10 @@ class WorkerOptionsTest {
     void withersValidateLikeTheConstructor() {
         WorkerOptions o = WorkerOptions.defaults();
 
-        assertThat(o.withConcurrency(4).withQueues(Set.of("q")).withWorkerId("w1").withHandleSigterm(false))
+        assertThat(o.withConcurrency(4)
+                        .withQueues(Set.of("q"))
+                        .withWorkerId("w1")
+                        .withHandleSigterm(false))
                 .satisfies(x -> {
                     assertThat(x.concurrency()).isEqualTo(4);
                     assertThat(x.queues()).containsExactly("q");
@@ -125,11 +131,13 @@ class WorkerOptionsTest {
                     assertThat(x.handleSigterm()).isFalse();
                     assertThat(x.lease()).isEqualTo(o.lease());
                 });
-        assertThatThrownBy(() -> o.withConcurrency(100_001)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> o.withConcurrency(100_001))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("100001");
         assertThatThrownBy(() -> o.withQueues(Set.of())).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> o.withLease(Duration.ofMillis(299))).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> o.withPollInterval(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> o.withPollInterval(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> o.withWorkerId(null)).isInstanceOf(NullPointerException.class);
     }
 }

@@ -28,12 +28,12 @@ class WorldflowConfigTest {
     /** A class loader that sees only a {@code worldflow.properties} with these lines (and the JDK). */
     private ClassLoader classpathWith(String... lines) throws IOException {
         Files.writeString(dir.resolve(WorldflowConfig.FILE), String.join("\n", lines), StandardCharsets.ISO_8859_1);
-        return new URLClassLoader(new URL[]{dir.toUri().toURL()}, null);
+        return new URLClassLoader(new URL[] {dir.toUri().toURL()}, null);
     }
 
     /** A class loader without any {@code worldflow.properties}. */
     private ClassLoader emptyClasspath() throws IOException {
-        return new URLClassLoader(new URL[]{dir.toUri().toURL()}, null);
+        return new URLClassLoader(new URL[] {dir.toUri().toURL()}, null);
     }
 
     private static Properties system(String... keyValues) {
@@ -56,11 +56,12 @@ class WorldflowConfigTest {
     @Test
     void eachSourceOverridesTheOnesBelowIt() throws IOException {
         String key = "worldflow.local.path";
-        ClassLoader file = classpathWith(key + "=from-file", "worldflow.a=file", "worldflow.b=file", "worldflow.c=file",
-                "worldflow.d=file");
-        Map<String, String> builder = Map.of(key, "from-builder", "worldflow.b", "builder",
-                "worldflow.c", "builder", "worldflow.d", "builder");
-        Map<String, String> env = Map.of("WORLDFLOW_LOCAL_PATH", "from-env", "WORLDFLOW_C", "env", "WORLDFLOW_D", "env");
+        ClassLoader file = classpathWith(
+                key + "=from-file", "worldflow.a=file", "worldflow.b=file", "worldflow.c=file", "worldflow.d=file");
+        Map<String, String> builder = Map.of(
+                key, "from-builder", "worldflow.b", "builder", "worldflow.c", "builder", "worldflow.d", "builder");
+        Map<String, String> env =
+                Map.of("WORLDFLOW_LOCAL_PATH", "from-env", "WORLDFLOW_C", "env", "WORLDFLOW_D", "env");
         Properties sys = system(key, "from-system", "worldflow.d", "system");
 
         WorldConfig c = WorldflowConfig.load(builder, List.of(key), env, sys, file);
@@ -94,16 +95,24 @@ class WorldflowConfigTest {
 
     @Test
     void theEnvironmentOverridesTheBuilder() throws IOException {
-        WorldConfig c = WorldflowConfig.load(Map.of(WorldflowConfig.WORLD, "aws"), List.of(),
-                Map.of("WORLDFLOW_WORLD", "postgres"), system(), emptyClasspath());
+        WorldConfig c = WorldflowConfig.load(
+                Map.of(WorldflowConfig.WORLD, "aws"),
+                List.of(),
+                Map.of("WORLDFLOW_WORLD", "postgres"),
+                system(),
+                emptyClasspath());
 
         assertThat(c.get(WorldflowConfig.WORLD)).contains("postgres");
     }
 
     @Test
     void systemPropertiesOverrideTheEnvironment() throws IOException {
-        WorldConfig c = WorldflowConfig.load(Map.of(), List.of(), Map.of("WORLDFLOW_WORLD", "postgres"),
-                system(WorldflowConfig.WORLD, "local"), emptyClasspath());
+        WorldConfig c = WorldflowConfig.load(
+                Map.of(),
+                List.of(),
+                Map.of("WORLDFLOW_WORLD", "postgres"),
+                system(WorldflowConfig.WORLD, "local"),
+                emptyClasspath());
 
         assertThat(c.get(WorldflowConfig.WORLD)).contains("local");
     }
@@ -112,10 +121,11 @@ class WorldflowConfigTest {
     void onlyWorldflowKeysAreReadFromTheFileAndSystemProperties() throws IOException {
         ClassLoader file = classpathWith("other.key=1", "worldflow.x=2");
 
-        WorldConfig c = WorldflowConfig.load(Map.of(), List.of(), Map.of(), system("java.foo", "bar", "worldflowish", "no"),
-                file);
+        WorldConfig c = WorldflowConfig.load(
+                Map.of(), List.of(), Map.of(), system("java.foo", "bar", "worldflowish", "no"), file);
 
-        assertThat(c.asMap()).containsEntry("worldflow.x", "2")
+        assertThat(c.asMap())
+                .containsEntry("worldflow.x", "2")
                 .doesNotContainKeys("other.key", "java.foo", "worldflowish");
     }
 
@@ -123,37 +133,48 @@ class WorldflowConfigTest {
     void dashedKeysAreFoundInTheEnvironmentWhenKnown() throws IOException {
         assertThat(WorldflowConfig.envName(BUSY_TIMEOUT)).isEqualTo("WORLDFLOW_LOCAL_BUSY_TIMEOUT");
 
-        WorldConfig c = WorldflowConfig.load(Map.of(), List.of(BUSY_TIMEOUT),
-                Map.of("WORLDFLOW_LOCAL_BUSY_TIMEOUT", "5s"), system(), emptyClasspath());
+        WorldConfig c = WorldflowConfig.load(
+                Map.of(),
+                List.of(BUSY_TIMEOUT),
+                Map.of("WORLDFLOW_LOCAL_BUSY_TIMEOUT", "5s"),
+                system(),
+                emptyClasspath());
 
         assertThat(c.asMap()).containsEntry(BUSY_TIMEOUT, "5s").doesNotContainKey("worldflow.local.busy.timeout");
     }
 
     @Test
     void theRuntimesOwnDashedKeysAreAlwaysKnown() throws IOException {
-        WorldConfig c = WorldflowConfig.load(Map.of(), List.of(),
-                Map.of("WORLDFLOW_WORKER_POLL_INTERVAL", "250ms", "WORLDFLOW_WORKER_SHUTDOWN_GRACE", "1m"), system(),
+        WorldConfig c = WorldflowConfig.load(
+                Map.of(),
+                List.of(),
+                Map.of("WORLDFLOW_WORKER_POLL_INTERVAL", "250ms", "WORLDFLOW_WORKER_SHUTDOWN_GRACE", "1m"),
+                system(),
                 emptyClasspath());
 
-        assertThat(c.asMap()).containsEntry(WorkerOptions.POLL_INTERVAL, "250ms")
+        assertThat(c.asMap())
+                .containsEntry(WorkerOptions.POLL_INTERVAL, "250ms")
                 .containsEntry(WorkerOptions.SHUTDOWN_GRACE, "1m");
     }
 
     @Test
     void unknownEnvironmentNamesMapUnderscoresToDots() {
-        Map<String, String> found = WorldflowConfig.fromEnvironment(Map.of("WORLDFLOW_POSTGRES_URL", "jdbc:x"), List.of());
+        Map<String, String> found =
+                WorldflowConfig.fromEnvironment(Map.of("WORLDFLOW_POSTGRES_URL", "jdbc:x"), List.of());
 
         assertThat(found).containsExactly(Map.entry("worldflow.postgres.url", "jdbc:x"));
     }
 
     @Test
     void testVariablesAndOtherVariablesAreIgnored() {
-        Map<String, String> found = WorldflowConfig.fromEnvironment(Map.of(
-                "WORLDFLOW_TEST_POSTGRES_URL", "jdbc:test",
-                "PATH", "/usr/bin",
-                "WORLDFLOW", "x",
-                "worldflow_world", "lower",
-                "WORLDFLOW_WORLD", "aws"), List.of());
+        Map<String, String> found = WorldflowConfig.fromEnvironment(
+                Map.of(
+                        "WORLDFLOW_TEST_POSTGRES_URL", "jdbc:test",
+                        "PATH", "/usr/bin",
+                        "WORLDFLOW", "x",
+                        "worldflow_world", "lower",
+                        "WORLDFLOW_WORLD", "aws"),
+                List.of());
 
         assertThat(found).containsExactly(Map.entry(WorldflowConfig.WORLD, "aws"));
     }
@@ -162,7 +183,8 @@ class WorldflowConfigTest {
     void builderKeysOutsideTheWorldflowNamespaceAreRejectedNamingThem() throws IOException {
         ClassLoader cl = emptyClasspath();
 
-        assertThatThrownBy(() -> WorldflowConfig.load(Map.of("local.path", "/tmp/x"), List.of(), Map.of(), system(), cl))
+        assertThatThrownBy(
+                        () -> WorldflowConfig.load(Map.of("local.path", "/tmp/x"), List.of(), Map.of(), system(), cl))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("'local.path'")
                 .hasMessageContaining("worldflow.");

@@ -15,8 +15,7 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class DashboardMain {
 
-    private DashboardMain() {
-    }
+    private DashboardMain() {}
 
     public static void main(String[] args) throws InterruptedException {
         Worldflow.Builder builder = Worldflow.builder().fromConfig();
@@ -24,15 +23,19 @@ public final class DashboardMain {
         Worldflow wf = builder.build();
         Dashboard dashboard = Dashboard.start(wf, DashboardSettings.fromConfig(wf.config()));
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            dashboard.close();
-            wf.close();
-            stopped.countDown();
-        }, "worldflow-dashboard-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            dashboard.close();
+                            wf.close();
+                            stopped.countDown();
+                        },
+                        "worldflow-dashboard-shutdown"));
         System.out.println("Worldflow dashboard on " + dashboard.url() + " over the "
                 + wf.config().get("worldflow.world", "local") + " world");
         if (dashboard.settings().generated()) {
-            System.out.println("No " + DashboardSettings.TOKEN + " was configured; this run's token is in the login link:");
+            System.out.println(
+                    "No " + DashboardSettings.TOKEN + " was configured; this run's token is in the login link:");
         }
         System.out.println("Log in: " + dashboard.loginUrl());
         stopped.await();

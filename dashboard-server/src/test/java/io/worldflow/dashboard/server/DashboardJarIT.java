@@ -28,8 +28,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DashboardJarIT {
 
-    private static final Path JAR = Path.of(System.getProperty("dashboard.jar", "target/worldflow-dashboard-server.jar"));
-    private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    private static final Path JAR =
+            Path.of(System.getProperty("dashboard.jar", "target/worldflow-dashboard-server.jar"));
+    private static final String JAVA =
+            Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
     @TempDir
     Path dir;
@@ -37,11 +39,17 @@ class DashboardJarIT {
     @Test
     void theExecutableJarStartsWithoutJdkWarningsAndStopsOnSigterm() throws Exception {
         assertThat(JAR).as("the packaged dashboard").exists();
-        List<String> cmd = List.of(JAVA, "-Dworldflow.local.path=" + dir.resolve("jar.db"),
-                "-Dworldflow.dashboard.port=0", "-Dworldflow.dashboard.token=jar-token-0123456789", "-jar", JAR.toString());
+        List<String> cmd = List.of(
+                JAVA,
+                "-Dworldflow.local.path=" + dir.resolve("jar.db"),
+                "-Dworldflow.dashboard.port=0",
+                "-Dworldflow.dashboard.token=jar-token-0123456789",
+                "-jar",
+                JAR.toString());
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         List<String> output = new ArrayList<>();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             String login = null;
             String line;
             while (login == null && (line = out.readLine()) != null) {
@@ -52,11 +60,15 @@ class DashboardJarIT {
             }
             assertThat(login).as("output: %s", output).isNotNull();
             URI root = URI.create(login.substring(0, login.indexOf("/?token=")));
-            HttpResponse<String> counts = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(root + "/api/counts"))
-                    .header("Authorization", "Bearer jar-token-0123456789").build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> counts = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(root + "/api/counts"))
+                                    .header("Authorization", "Bearer jar-token-0123456789")
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertThat(counts.statusCode()).isEqualTo(200);
 
-            p.toHandle().destroy();                            // SIGTERM, leaving the output to read to its end
+            p.toHandle().destroy(); // SIGTERM, leaving the output to read to its end
             while ((line = out.readLine()) != null) {
                 output.add(line);
             }
@@ -65,16 +77,23 @@ class DashboardJarIT {
         } finally {
             p.destroyForcibly();
         }
-        assertThat(output).as("JDK warnings")
+        assertThat(output)
+                .as("JDK warnings")
                 .noneMatch(l -> l.contains("WARNING: A restricted method") || l.contains("sun.misc.Unsafe"));
-        assertThat(Files.exists(dir.resolve("jar.db"))).as("it opened the configured world").isTrue();
+        assertThat(Files.exists(dir.resolve("jar.db")))
+                .as("it opened the configured world")
+                .isTrue();
     }
 
     @Test
     void anUnknownWorldFailsListingEveryWorldInTheJar() throws Exception {
-        List<String> cmd = List.of(JAVA, "-Dworldflow.world=nope", "-Dworldflow.dashboard.port=0", "-jar", JAR.toString());
+        List<String> cmd =
+                List.of(JAVA, "-Dworldflow.world=nope", "-Dworldflow.dashboard.port=0", "-jar", JAR.toString());
         Path out = dir.resolve("nope.out");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .start();
         try {
             assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("it ends by itself").isTrue();
         } finally {
@@ -92,11 +111,19 @@ class DashboardJarIT {
             classPath = jar.getManifest().getMainAttributes().getValue(Attributes.Name.CLASS_PATH);
         }
         List<String> entries = List.of(classPath.trim().split(" +"));
-        assertThat(entries).allSatisfy(e -> assertThat(JAR.resolveSibling(e)).as("a Class-Path entry").isRegularFile());
-        assertThat(entries).as("the worlds, their drivers and SDKs, and a logging backend")
-                .anyMatch(e -> e.startsWith("lib/world-local-")).anyMatch(e -> e.startsWith("lib/sqlite-jdbc-"))
-                .anyMatch(e -> e.startsWith("lib/world-postgres-")).anyMatch(e -> e.startsWith("lib/postgresql-"))
-                .anyMatch(e -> e.startsWith("lib/world-aws-")).anyMatch(e -> e.startsWith("lib/dynamodb-"))
-                .anyMatch(e -> e.startsWith("lib/sqs-")).anyMatch(e -> e.startsWith("lib/logback-classic-"));
+        assertThat(entries)
+                .allSatisfy(e -> assertThat(JAR.resolveSibling(e))
+                        .as("a Class-Path entry")
+                        .isRegularFile());
+        assertThat(entries)
+                .as("the worlds, their drivers and SDKs, and a logging backend")
+                .anyMatch(e -> e.startsWith("lib/world-local-"))
+                .anyMatch(e -> e.startsWith("lib/sqlite-jdbc-"))
+                .anyMatch(e -> e.startsWith("lib/world-postgres-"))
+                .anyMatch(e -> e.startsWith("lib/postgresql-"))
+                .anyMatch(e -> e.startsWith("lib/world-aws-"))
+                .anyMatch(e -> e.startsWith("lib/dynamodb-"))
+                .anyMatch(e -> e.startsWith("lib/sqs-"))
+                .anyMatch(e -> e.startsWith("lib/logback-classic-"));
     }
 }

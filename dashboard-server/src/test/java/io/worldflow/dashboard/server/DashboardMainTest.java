@@ -32,14 +32,18 @@ class DashboardMainTest {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java));
         cmd.addAll(accessFlags());
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"),
-                "-Dworldflow.local.path=" + db, "-Dworldflow.dashboard.port=0",
+        cmd.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                "-Dworldflow.local.path=" + db,
+                "-Dworldflow.dashboard.port=0",
                 "-Dworldflow.dashboard.token=standalone-token-0123456789",
                 DashboardMain.class.getName()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         List<String> output = new ArrayList<>();
         String login = null;
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while (login == null && (line = out.readLine()) != null) {
                 output.add(line);
@@ -53,9 +57,13 @@ class DashboardMainTest {
             assertThat(root.getHost()).isEqualTo("127.0.0.1");
 
             HttpClient http = HttpClient.newHttpClient();
-            HttpResponse<String> counts = http.send(HttpRequest.newBuilder(URI.create(root + "/api/counts"))
-                    .header("Authorization", "Bearer standalone-token-0123456789").build(), HttpResponse.BodyHandlers.ofString());
-            HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(URI.create(root + "/api/counts")).build(),
+            HttpResponse<String> counts = http.send(
+                    HttpRequest.newBuilder(URI.create(root + "/api/counts"))
+                            .header("Authorization", "Bearer standalone-token-0123456789")
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> anonymous = http.send(
+                    HttpRequest.newBuilder(URI.create(root + "/api/counts")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(counts.statusCode()).isEqualTo(200);
             assertThat(counts.body()).contains("\"COMPLETED\":0");
@@ -68,7 +76,9 @@ class DashboardMainTest {
             p.destroyForcibly();
         }
         // the world's file was released: another process may own it now
-        try (Worldflow wf = Worldflow.builder().property("worldflow.local.path", db.toString()).build()) {
+        try (Worldflow wf = Worldflow.builder()
+                .property("worldflow.local.path", db.toString())
+                .build()) {
             assertThat(wf.runs(RunQuery.all()).runs()).isEmpty();
         }
     }
@@ -76,7 +86,8 @@ class DashboardMainTest {
     /** This JVM's native-access and unsafe-access flags (the parent pom's worldflow.jvm.flags): the child gets them too. */
     private static List<String> accessFlags() {
         return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("--enable-native-access=") || a.startsWith("--sun-misc-unsafe-memory-access="))
+                .filter(a ->
+                        a.startsWith("--enable-native-access=") || a.startsWith("--sun-misc-unsafe-memory-access="))
                 .toList();
     }
 }

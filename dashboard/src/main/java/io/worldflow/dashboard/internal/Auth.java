@@ -28,7 +28,9 @@ final class Auth {
         }
         String given = presented(ctx);
         if (given == null) {
-            throw new ApiException(401, "unauthorized",
+            throw new ApiException(
+                    401,
+                    "unauthorized",
                     "this needs the dashboard token: send 'Authorization: Bearer <token>' or log in");
         }
         if (!matches(given)) {
@@ -52,7 +54,9 @@ final class Auth {
     private static String presented(Context ctx) {
         String header = ctx.header("Authorization");
         if (header != null) {
-            return header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7).strip() : "";
+            return header.regionMatches(true, 0, "Bearer ", 0, 7)
+                    ? header.substring(7).strip()
+                    : "";
         }
         return ctx.cookie(COOKIE);
     }

@@ -72,8 +72,10 @@ final class Bodies {
     JsonNode json(Context ctx) {
         String type = ctx.contentType();
         if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
-            throw new ApiException(415, "unsupported_media_type", "send the request body as application/json, not "
-                    + (type == null ? "no content type" : type));
+            throw new ApiException(
+                    415,
+                    "unsupported_media_type",
+                    "send the request body as application/json, not " + (type == null ? "no content type" : type));
         }
         byte[] bytes = read(ctx);
         if (isBlank(bytes)) {

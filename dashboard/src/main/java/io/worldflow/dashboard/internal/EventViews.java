@@ -29,13 +29,15 @@ final class EventViews {
         @Override
         protected List<RecordComponent> computeValue(Class<?> type) {
             RecordComponent[] components = type.getRecordComponents();
-            return components == null ? List.of()
-                    : Arrays.stream(components).filter(c -> c.getType() == Payload.class).toList();
+            return components == null
+                    ? List.of()
+                    : Arrays.stream(components)
+                            .filter(c -> c.getType() == Payload.class)
+                            .toList();
         }
     };
 
-    private EventViews() {
-    }
+    private EventViews() {}
 
     /** A timeline as a JSON array, in order. */
     static String write(JsonCodec codec, List<Event> events) {

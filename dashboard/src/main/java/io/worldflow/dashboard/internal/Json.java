@@ -22,8 +22,7 @@ final class Json {
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .build();
 
-    private Json() {
-    }
+    private Json() {}
 
     static ObjectMapper mapper() {
         return MAPPER;
@@ -55,7 +54,8 @@ final class Json {
             JsonNode node = MAPPER.readTree(body);
             return node == null ? NullNode.getInstance() : node;
         } catch (JsonProcessingException e) {
-            throw new ApiException(400, "malformed_json", "the request body is not valid JSON: " + e.getOriginalMessage(), e);
+            throw new ApiException(
+                    400, "malformed_json", "the request body is not valid JSON: " + e.getOriginalMessage(), e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -41,8 +41,7 @@ final class LiveUpdates implements AutoCloseable {
         ticker.scheduleWithFixedDelay(this::tick, 500, 500, TimeUnit.MILLISECONDS);
     }
 
-    private sealed interface Watch permits RunsWatch, RunWatch {
-    }
+    private sealed interface Watch permits RunsWatch, RunWatch {}
 
     private static final class RunsWatch implements Watch {
         final RunQuery query;
@@ -105,7 +104,8 @@ final class LiveUpdates implements AutoCloseable {
         Map<String, Long> counts = runs.counts(w.query);
         RunPage page = wf.runs(w.query.withCursor(null));
         List<List<Object>> firstPage = page.runs().stream()
-                .map(r -> List.<Object>of(r.runId(), r.status().name(), r.updatedAt(), r.isHeld())).toList();
+                .map(r -> List.<Object>of(r.runId(), r.status().name(), r.updatedAt(), r.isHeld()))
+                .toList();
         Object now = List.of(counts, firstPage);
         if (!Objects.equals(now, w.last)) {
             w.last = now;

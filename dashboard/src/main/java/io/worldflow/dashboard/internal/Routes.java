@@ -17,11 +17,11 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.net.URI;
 
 /** Every route of the dashboard, its access rule, and how failures become JSON errors. */
 public final class Routes implements AutoCloseable {
@@ -112,7 +112,8 @@ public final class Routes implements AutoCloseable {
         if (path.equals("/api/openapi.json") || path.equals("/api/session")) {
             return;
         }
-        boolean read = "GET".equals(ctx.method().name()) || "HEAD".equals(ctx.method().name());
+        boolean read =
+                "GET".equals(ctx.method().name()) || "HEAD".equals(ctx.method().name());
         auth.check(ctx, read);
     }
 
@@ -148,14 +149,13 @@ public final class Routes implements AutoCloseable {
         // the limit is the endpoint's; a declared length past it is refused before reading
         byte[] body = bodies.read(ctx);
         InputStream in = new ByteArrayInputStream(body);
-        SignalEndpoint.Response response = endpoint.post(ctx.pathParam("runId"), ctx.pathParam("name"),
-                ctx.queryParam("token"), in);
+        SignalEndpoint.Response response =
+                endpoint.post(ctx.pathParam("runId"), ctx.pathParam("name"), ctx.queryParam("token"), in);
         ctx.status(response.status()).contentType("application/json").result(response.json());
     }
 
     /** What a failed request answers: its status, a stable code and a message. */
-    private record Failure(int status, String code, String message) {
-    }
+    private record Failure(int status, String code, String message) {}
 
     private void failure(Exception e, Context ctx) {
         String message = e.getMessage();
@@ -169,8 +169,9 @@ public final class Routes implements AutoCloseable {
             case ConfigurationException x -> new Failure(503, "not_configured", message);
             case WorldException x when x.isTransient() -> new Failure(503, "unavailable", message);
             case IllegalArgumentException x -> new Failure(400, "bad_request", message);
-            case HttpResponseException h when h.getStatus() == 404 ->
-                    new Failure(404, "not_found", "no such route: " + ctx.method().name() + " " + ctx.path());
+            case HttpResponseException h
+            when h.getStatus() == 404 ->
+                new Failure(404, "not_found", "no such route: " + ctx.method().name() + " " + ctx.path());
             case HttpResponseException h when h.getStatus() == 413 -> new Failure(413, "body_too_large", message);
             case HttpResponseException h -> new Failure(h.getStatus(), "http_" + h.getStatus(), message);
             default -> {
@@ -187,7 +188,8 @@ public final class Routes implements AutoCloseable {
         if (written != null && written.startsWith("application/json")) {
             return;
         }
-        ctx.status(404).contentType("application/json")
+        ctx.status(404)
+                .contentType("application/json")
                 .result(Json.error("not_found", "no such route: " + ctx.method().name() + " " + ctx.path()));
     }
 

@@ -24,8 +24,7 @@ import java.util.Map;
 /** How runs look in the API: a summary for lists, and the full picture of one run. */
 final class RunViews {
 
-    private RunViews() {
-    }
+    private RunViews() {}
 
     static Map<String, Object> summary(RunInfo r) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -59,8 +58,15 @@ final class RunViews {
         m.put("error", error(r.error()));
         m.put("held", error(r.held()));
         m.put("heldSince", r.heldSince());
-        m.put("cancelRequest", r.cancelRequest() == null ? null : Map.of(
-                "reason", String.valueOf(r.cancelRequest().reason()), "requestedAt", r.cancelRequest().requestedAt()));
+        m.put(
+                "cancelRequest",
+                r.cancelRequest() == null
+                        ? null
+                        : Map.of(
+                                "reason",
+                                String.valueOf(r.cancelRequest().reason()),
+                                "requestedAt",
+                                r.cancelRequest().requestedAt()));
         m.put("steps", steps(events));
         m.put("pendingTimers", pendingTimers(events));
         m.put("signalWaits", signalWaits(events));
@@ -104,13 +110,14 @@ final class RunViews {
                     byId.put(s.stepId(), m);
                 }
                 case StepStarted s -> update(byId, s.stepId(), "running").put("attempts", s.attempt());
-                case StepRetrying s -> update(byId, s.stepId(), "retrying").put("error", s.error().summary());
+                case StepRetrying s ->
+                    update(byId, s.stepId(), "retrying").put("error", s.error().summary());
                 case StepCompleted s -> update(byId, s.stepId(), "completed").put("error", null);
-                case StepFailed s -> update(byId, s.stepId(), "failed").put("error", s.error().summary());
-                case WorkflowRetried w when w.stepId() != null && byId.containsKey(w.stepId()) ->
-                        update(byId, w.stepId(), "scheduled");
-                default -> {
-                }
+                case StepFailed s ->
+                    update(byId, s.stepId(), "failed").put("error", s.error().summary());
+                case WorkflowRetried w
+                when w.stepId() != null && byId.containsKey(w.stepId()) -> update(byId, w.stepId(), "scheduled");
+                default -> {}
             }
         }
         return new ArrayList<>(byId.values());

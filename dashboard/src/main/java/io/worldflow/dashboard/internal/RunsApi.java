@@ -64,8 +64,8 @@ final class RunsApi {
         for (RunStatus s : RunStatus.values()) {
             out.put(s.name(), counted.getOrDefault(s, 0L));
         }
-        Map<RunStatus, Long> held = query.held() == null ? wf.counts(query.withHeld(true))
-                : query.held() ? counted : Map.of();
+        Map<RunStatus, Long> held =
+                query.held() == null ? wf.counts(query.withHeld(true)) : query.held() ? counted : Map.of();
         out.put("held", held.values().stream().mapToLong(Long::longValue).sum());
         return out;
     }
@@ -86,8 +86,9 @@ final class RunsApi {
         boolean codec = codecFormat(ctx);
         List<Event> events = wf.events(runId);
         if ("1".equals(ctx.queryParam("download"))) {
-            ctx.header("Content-Disposition", "attachment; filename=\"" + fileName(runId)
-                    + (codec ? "-history.json" : "-events.json") + "\"");
+            ctx.header(
+                    "Content-Disposition",
+                    "attachment; filename=\"" + fileName(runId) + (codec ? "-history.json" : "-events.json") + "\"");
         }
         String body = codec ? wf.codec().encodeEvents(events) : EventViews.write(wf.codec(), events);
         ctx.status(200).contentType("application/json").result(body);
@@ -118,8 +119,10 @@ final class RunsApi {
         String runId = wf.submit(workflow, input, options);
         RunInfo info = wf.run(runId).orElseThrow();
         if (!info.workflow().equals(workflow)) {
-            throw new ApiException(409, "conflict", "run id '" + runId + "' already belongs to a run of workflow '"
-                    + info.workflow() + "'");
+            throw new ApiException(
+                    409,
+                    "conflict",
+                    "run id '" + runId + "' already belongs to a run of workflow '" + info.workflow() + "'");
         }
         Map<String, Object> out = new LinkedHashMap<>(RunViews.summary(info));
         out.put("created", !existed);
@@ -162,8 +165,9 @@ final class RunsApi {
         Instant expires = wf.clock().instant().plusSeconds(ttl);
         Duration ttlFor = Duration.ofSeconds(ttl);
         String url = (wf.config().get(Worldflow.SIGNAL_URL).isPresent()
-                ? wf.signalUrl(runId, name, ttlFor, singleUse)
-                : wf.signalUrl(ownUrl.get(), runId, name, ttlFor, singleUse)).toString();
+                        ? wf.signalUrl(runId, name, ttlFor, singleUse)
+                        : wf.signalUrl(ownUrl.get(), runId, name, ttlFor, singleUse))
+                .toString();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("url", url);
         out.put("expiresAt", expires);
@@ -200,8 +204,15 @@ final class RunsApi {
         }
         Instant after = instant(ctx, "createdAfter");
         Instant before = instant(ctx, "createdBefore");
-        return new RunQuery(statuses, held(ctx), param(ctx, "workflow", MAX_TEXT), param(ctx, "idPrefix", MAX_TEXT),
-                after, before, limit, cursor);
+        return new RunQuery(
+                statuses,
+                held(ctx),
+                param(ctx, "workflow", MAX_TEXT),
+                param(ctx, "idPrefix", MAX_TEXT),
+                after,
+                before,
+                limit,
+                cursor);
     }
 
     private static RunStatus status(String s) {
@@ -256,8 +267,8 @@ final class RunsApi {
         try {
             return Instant.parse(v.strip());
         } catch (DateTimeParseException e) {
-            throw ApiException.badRequest("'" + name + "' must be an ISO-8601 instant such as 2026-11-22T10:00:00Z, was '"
-                    + v + "'");
+            throw ApiException.badRequest(
+                    "'" + name + "' must be an ISO-8601 instant such as 2026-11-22T10:00:00Z, was '" + v + "'");
         }
     }
 

@@ -65,8 +65,9 @@ public final class AwsWakeUps {
      */
     public void extendVisibility(String sqsQueueName, String receiptHandle, Duration timeout) {
         SqsClient sqs = world.wakeQueues().client();
-        String url = queueUrls.computeIfAbsent(sqsQueueName, n -> sqs.getQueueUrl(b -> b.queueName(n)).queueUrl());
-        sqs.changeMessageVisibility(b -> b.queueUrl(url).receiptHandle(receiptHandle)
-                .visibilityTimeout((int) timeout.toSeconds()));
+        String url = queueUrls.computeIfAbsent(
+                sqsQueueName, n -> sqs.getQueueUrl(b -> b.queueName(n)).queueUrl());
+        sqs.changeMessageVisibility(
+                b -> b.queueUrl(url).receiptHandle(receiptHandle).visibilityTimeout((int) timeout.toSeconds()));
     }
 }

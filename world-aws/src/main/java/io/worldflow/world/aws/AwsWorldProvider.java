@@ -20,6 +20,7 @@ public final class AwsWorldProvider implements WorldProvider {
 
     /** The name to put in {@code worldflow.world}. */
     public static final String NAME = "aws";
+
     public static final String REGION = "worldflow.aws.region";
     public static final String ENDPOINT = "worldflow.aws.endpoint";
     public static final String DYNAMODB_ENDPOINT = "worldflow.aws.dynamodb-endpoint";
@@ -53,8 +54,10 @@ public final class AwsWorldProvider implements WorldProvider {
         keys.put(SECRET_ACCESS_KEY, "static secret access key, with " + ACCESS_KEY_ID);
         keys.put(MAX_ATTEMPTS, "attempts per AWS call on throttling and 5xx, with backoff (default 8)");
         keys.put(API_TIMEOUT, "time limit of one AWS call including its retries (default 30s)");
-        keys.put(CONSUME_WAKES, "an idle worker consumes SQS wake-ups itself (default true; false under Lambda, whose "
-                + "event source mapping consumes them)");
+        keys.put(
+                CONSUME_WAKES,
+                "an idle worker consumes SQS wake-ups itself (default true; false under Lambda, whose "
+                        + "event source mapping consumes them)");
         keys.put(WAKE_POLL, "long-poll wait of the SQS wake-up consumer, 1s..20s (default 20s)");
         return Collections.unmodifiableMap(keys);
     }

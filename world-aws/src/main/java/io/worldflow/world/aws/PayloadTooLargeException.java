@@ -12,8 +12,11 @@ public class PayloadTooLargeException extends WorldException {
     private final long limit;
 
     public PayloadTooLargeException(String what, long size, long limit) {
-        super(what + " is " + size + " bytes of JSON, more than the AWS world's limit of " + limit
-                + " bytes; nothing was written", false, null);
+        super(
+                what + " is " + size + " bytes of JSON, more than the AWS world's limit of " + limit
+                        + " bytes; nothing was written",
+                false,
+                null);
         this.size = size;
         this.limit = limit;
     }

@@ -25,12 +25,23 @@ class AppendBatchTest {
     }
 
     private void create(String id) {
-        world.eventLog().create(new NewRun(id, "batch.v1", worlds.codec.encode(id, "input"), worlds.clock.instant(),
-                worlds.clock.instant(), null, "default", 0));
+        world.eventLog()
+                .create(new NewRun(
+                        id,
+                        "batch.v1",
+                        worlds.codec.encode(id, "input"),
+                        worlds.clock.instant(),
+                        worlds.clock.instant(),
+                        null,
+                        "default",
+                        0));
     }
 
     private Append step(String runId, long seq) {
-        return new Append(runId, seq, List.of(new StepScheduled(runId, seq, worlds.clock.instant(), "s" + seq, "s")),
+        return new Append(
+                runId,
+                seq,
+                List.of(new StepScheduled(runId, seq, worlds.clock.instant(), "s" + seq, "s")),
                 RunStatus.RUNNING);
     }
 
@@ -39,11 +50,16 @@ class AppendBatchTest {
         create("a");
         create("b");
 
-        List<AppendResult> results = world.eventLog().append(List.of(step("a", 1), step("b", 1), step("a", 2),
-                step("a", 3), step("b", 2)));
+        List<AppendResult> results =
+                world.eventLog().append(List.of(step("a", 1), step("b", 1), step("a", 2), step("a", 3), step("b", 2)));
 
-        assertThat(results).containsExactly(new AppendResult(true, 2, false), new AppendResult(true, 2, false),
-                new AppendResult(true, 3, false), new AppendResult(true, 4, false), new AppendResult(true, 3, false));
+        assertThat(results)
+                .containsExactly(
+                        new AppendResult(true, 2, false),
+                        new AppendResult(true, 2, false),
+                        new AppendResult(true, 3, false),
+                        new AppendResult(true, 4, false),
+                        new AppendResult(true, 3, false));
         assertThat(world.eventLog().read("a", 1)).extracting(e -> e.seq()).containsExactly(1L, 2L, 3L);
         assertThat(world.eventLog().read("b", 1)).extracting(e -> e.seq()).containsExactly(1L, 2L);
     }

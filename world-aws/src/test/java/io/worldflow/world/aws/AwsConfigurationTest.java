@@ -11,9 +11,9 @@ import io.worldflow.world.aws.internal.AwsSettings;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 
 import java.net.URI;
 import java.util.Map;
@@ -40,11 +40,17 @@ class AwsConfigurationTest {
 
     @Test
     void theProviderIsFoundByItsName() {
-        assertThat(ServiceLoader.load(WorldProvider.class).stream().map(ServiceLoader.Provider::get)
-                .map(WorldProvider::name)).contains("aws");
-        assertThat(new AwsWorldProvider().configKeys()).containsKeys(AwsWorldProvider.REGION,
-                AwsWorldProvider.ENDPOINT, AwsWorldProvider.TABLE_PREFIX, AwsWorldProvider.QUEUE_PREFIX,
-                AwsWorldProvider.CREATE_RESOURCES);
+        assertThat(ServiceLoader.load(WorldProvider.class).stream()
+                        .map(ServiceLoader.Provider::get)
+                        .map(WorldProvider::name))
+                .contains("aws");
+        assertThat(new AwsWorldProvider().configKeys())
+                .containsKeys(
+                        AwsWorldProvider.REGION,
+                        AwsWorldProvider.ENDPOINT,
+                        AwsWorldProvider.TABLE_PREFIX,
+                        AwsWorldProvider.QUEUE_PREFIX,
+                        AwsWorldProvider.CREATE_RESOURCES);
     }
 
     @Test
@@ -54,7 +60,9 @@ class AwsConfigurationTest {
         assertThatThrownBy(() -> AwsSettingsAccess.from(config, Map.of()))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("worldflow.aws.region");
-        assertThat(AwsSettingsAccess.from(config, Map.of("AWS_REGION", "eu-west-1")).region()).isEqualTo("eu-west-1");
+        assertThat(AwsSettingsAccess.from(config, Map.of("AWS_REGION", "eu-west-1"))
+                        .region())
+                .isEqualTo("eu-west-1");
     }
 
     @Test
@@ -90,7 +98,8 @@ class AwsConfigurationTest {
         WorldConfig config = good().with(AwsWorldProvider.DYNAMODB_ENDPOINT, "http://127.0.0.1:" + Emulators.freePort())
                 .with(AwsWorldProvider.MAX_ATTEMPTS, "1");
 
-        assertThat(open(config)).isInstanceOf(WorldException.class)
+        assertThat(open(config))
+                .isInstanceOf(WorldException.class)
                 .hasMessageContaining(AwsWorldProvider.DYNAMODB_ENDPOINT)
                 .satisfies(e -> assertThat(((WorldException) e).isTransient()).isTrue());
     }
@@ -100,8 +109,7 @@ class AwsConfigurationTest {
         WorldConfig config = good().with(AwsWorldProvider.SQS_ENDPOINT, "http://127.0.0.1:" + Emulators.freePort())
                 .with(AwsWorldProvider.MAX_ATTEMPTS, "1");
 
-        assertThat(open(config)).isInstanceOf(WorldException.class)
-                .hasMessageContaining(AwsWorldProvider.SQS_ENDPOINT);
+        assertThat(open(config)).isInstanceOf(WorldException.class).hasMessageContaining(AwsWorldProvider.SQS_ENDPOINT);
     }
 
     @Test
@@ -109,18 +117,21 @@ class AwsConfigurationTest {
         String prefix = Emulators.freshPrefix();
         WorldConfig config = Emulators.shared().config(prefix).with(AwsWorldProvider.CREATE_RESOURCES, "false");
 
-        assertThat(open(config)).isInstanceOf(WorldException.class)
+        assertThat(open(config))
+                .isInstanceOf(WorldException.class)
                 .hasMessageContaining(prefix + "runs")
                 .hasMessageContaining(AwsWorldProvider.CREATE_RESOURCES)
                 .satisfies(e -> assertThat(((WorldException) e).isTransient()).isFalse());
         try (DynamoDbClient dynamo = DynamoDbClient.builder()
-                .endpointOverride(URI.create(Emulators.shared().dynamoEndpoint())).region(Region.US_EAST_1)
+                .endpointOverride(URI.create(Emulators.shared().dynamoEndpoint()))
+                .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                .httpClient(UrlConnectionHttpClient.create()).build()) {
+                .httpClient(UrlConnectionHttpClient.create())
+                .build()) {
             assertThat(dynamo.listTablesPaginator().tableNames()).noneMatch(t -> t.startsWith(prefix));
             assertThat(open(Emulators.shared().config(prefix))).isNull();
-            assertThat(dynamo.listTablesPaginator().tableNames()).contains(prefix + "runs", prefix + "events",
-                    prefix + "signals");
+            assertThat(dynamo.listTablesPaginator().tableNames())
+                    .contains(prefix + "runs", prefix + "events", prefix + "signals");
             assertThat(open(config)).as("existing tables need no creating").isNull();
         }
     }

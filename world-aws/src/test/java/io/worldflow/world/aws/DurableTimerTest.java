@@ -35,8 +35,11 @@ class DurableTimerTest {
 
     private Worldflow worker(World world, Workflow<?, ?> w) {
         wf = Worldflow.builder().world(world).clock(worlds.clock).register(w).build();
-        wf.startWorker(WorkerOptions.defaults().withHandleSigterm(false).withPollInterval(Duration.ofMillis(50))
-                .withShutdownGrace(Duration.ofSeconds(2)).withWorkerId("timers"));
+        wf.startWorker(WorkerOptions.defaults()
+                .withHandleSigterm(false)
+                .withPollInterval(Duration.ofMillis(50))
+                .withShutdownGrace(Duration.ofSeconds(2))
+                .withWorkerId("timers"));
         return wf;
     }
 
@@ -58,21 +61,29 @@ class DurableTimerTest {
         worker(first, w);
         RunHandle<String> run = wf.start(w, "x");
         awaitStatus(first, run.id(), RunStatus.SLEEPING);
-        Instant fireAt = wf.events(run.id()).stream().filter(e -> e instanceof TimerScheduled)
-                .map(e -> ((TimerScheduled) e).fireAt()).findFirst().orElseThrow();
+        Instant fireAt = wf.events(run.id()).stream()
+                .filter(e -> e instanceof TimerScheduled)
+                .map(e -> ((TimerScheduled) e).fireAt())
+                .findFirst()
+                .orElseThrow();
         wf.close();
         first.close();
 
         World second = worlds.open();
-        assertThat(second.taskQueue().nextDue(Set.of("default"))).as("the timer is durable").contains(fireAt);
+        assertThat(second.taskQueue().nextDue(Set.of("default")))
+                .as("the timer is durable")
+                .contains(fireAt);
         worker(second, w);
         worlds.clock.set(fireAt.minusSeconds(1));
-        assertThat(second.taskQueue().lease("probe", Set.of("default"), 10, Duration.ofSeconds(5))).isEmpty();
+        assertThat(second.taskQueue().lease("probe", Set.of("default"), 10, Duration.ofSeconds(5)))
+                .isEmpty();
         assertThat(second.runQueries().get(run.id()).orElseThrow().status()).isEqualTo(RunStatus.SLEEPING);
         worlds.clock.set(fireAt);
 
-        assertThat(wf.handle(run.id(), String.class).result(Duration.ofSeconds(20))).isEqualTo("woke1");
-        assertThat(wf.events(run.id()).stream().filter(e -> e instanceof TimerFired)).hasSize(1);
+        assertThat(wf.handle(run.id(), String.class).result(Duration.ofSeconds(20)))
+                .isEqualTo("woke1");
+        assertThat(wf.events(run.id()).stream().filter(e -> e instanceof TimerFired))
+                .hasSize(1);
         assertThat(after.get()).isEqualTo(1);
     }
 }

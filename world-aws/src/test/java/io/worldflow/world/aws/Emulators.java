@@ -26,8 +26,8 @@ public final class Emulators {
 
     private Emulators() throws Exception {
         dynamoPort = freePort();
-        dynamo = ServerRunner.createServerFromCommandLineArgs(new String[]{"-inMemory", "-port",
-                String.valueOf(dynamoPort), "-disableTelemetry"});
+        dynamo = ServerRunner.createServerFromCommandLineArgs(
+                new String[] {"-inMemory", "-port", String.valueOf(dynamoPort), "-disableTelemetry"});
         dynamo.start();
         sqs = SQSRestServerBuilder.withInterface("127.0.0.1").withDynamicPort().start();
         sqsPort = sqs.waitUntilStarted().localAddress().getPort();
@@ -75,15 +75,24 @@ public final class Emulators {
     /** Configuration of a world over the emulators with this prefix for its tables and queues. */
     public WorldConfig config(String prefix) {
         return WorldConfig.of(Map.of(
-                "worldflow.world", "aws",
-                AwsWorldProvider.REGION, "us-east-1",
-                AwsWorldProvider.DYNAMODB_ENDPOINT, dynamoEndpoint(),
-                AwsWorldProvider.SQS_ENDPOINT, sqsEndpoint(),
-                AwsWorldProvider.TABLE_PREFIX, prefix,
-                AwsWorldProvider.QUEUE_PREFIX, prefix.replace('_', '-'),
-                AwsWorldProvider.ACCESS_KEY_ID, "test",
-                AwsWorldProvider.SECRET_ACCESS_KEY, "test",
-                AwsWorldProvider.WAKE_POLL, "2s"));
+                "worldflow.world",
+                "aws",
+                AwsWorldProvider.REGION,
+                "us-east-1",
+                AwsWorldProvider.DYNAMODB_ENDPOINT,
+                dynamoEndpoint(),
+                AwsWorldProvider.SQS_ENDPOINT,
+                sqsEndpoint(),
+                AwsWorldProvider.TABLE_PREFIX,
+                prefix,
+                AwsWorldProvider.QUEUE_PREFIX,
+                prefix.replace('_', '-'),
+                AwsWorldProvider.ACCESS_KEY_ID,
+                "test",
+                AwsWorldProvider.SECRET_ACCESS_KEY,
+                "test",
+                AwsWorldProvider.WAKE_POLL,
+                "2s"));
     }
 
     static int freePort() throws IOException {

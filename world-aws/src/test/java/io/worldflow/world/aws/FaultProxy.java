@@ -24,14 +24,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class FaultProxy implements AutoCloseable {
 
     /** An error to answer a call with: the HTTP status and the AWS error type. */
-    record Fault(String target, int status, String type) {
-    }
+    record Fault(String target, int status, String type) {}
 
-    private static final Set<String> HOP_HEADERS = Set.of("host", "content-length", "connection", "transfer-encoding",
-            "expect", "upgrade");
+    private static final Set<String> HOP_HEADERS =
+            Set.of("host", "content-length", "connection", "transfer-encoding", "expect", "upgrade");
 
     private final HttpServer server;
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient client =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final URI target;
     private final ConcurrentLinkedQueue<Fault> planned = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Fault> injected = new ConcurrentLinkedQueue<>();
@@ -86,7 +86,8 @@ final class FaultProxy implements AutoCloseable {
             if (fault != null) {
                 injected.add(fault);
                 byte[] error = ("{\"__type\":\"com.amazonaws.dynamodb.v20120810#" + fault.type()
-                        + "\",\"message\":\"injected by the test proxy\"}").getBytes(StandardCharsets.UTF_8);
+                                + "\",\"message\":\"injected by the test proxy\"}")
+                        .getBytes(StandardCharsets.UTF_8);
                 ex.getResponseHeaders().add("Content-Type", "application/x-amz-json-1.0");
                 ex.getResponseHeaders().add("x-amzn-ErrorType", fault.type());
                 ex.sendResponseHeaders(fault.status(), error.length);

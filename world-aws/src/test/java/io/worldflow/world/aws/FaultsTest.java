@@ -57,14 +57,22 @@ class FaultsTest {
     }
 
     private Workflow<String, String> threeSteps() {
-        return Workflow.define("faults.three", String.class, (ctx, in) -> ctx.step("a", () -> "a" + bump("a"))
-                + ctx.step("b", () -> "b" + bump("b")) + ctx.step("c", () -> "c" + bump("c")));
+        return Workflow.define(
+                "faults.three",
+                String.class,
+                (ctx, in) -> ctx.step("a", () -> "a" + bump("a"))
+                        + ctx.step("b", () -> "b" + bump("b"))
+                        + ctx.step("c", () -> "c" + bump("c")));
     }
 
     private Worldflow worker(World world, String id, Workflow<?, ?> w) {
-        Worldflow wf = Worldflow.builder().world(world).clock(worlds.clock).register(w).build();
-        wf.startWorker(WorkerOptions.defaults().withHandleSigterm(false).withPollInterval(Duration.ofMillis(50))
-                .withShutdownGrace(Duration.ofSeconds(2)).withWorkerId(id));
+        Worldflow wf =
+                Worldflow.builder().world(world).clock(worlds.clock).register(w).build();
+        wf.startWorker(WorkerOptions.defaults()
+                .withHandleSigterm(false)
+                .withPollInterval(Duration.ofMillis(50))
+                .withShutdownGrace(Duration.ofSeconds(2))
+                .withWorkerId(id));
         closing.add(wf);
         return wf;
     }
@@ -72,9 +80,17 @@ class FaultsTest {
     @Test
     void twoProcessesAppendingToOneRunHaveExactlyOneWinner() throws Exception {
         World a = worlds.open();
-        World b = worlds.open();   // its own clients, as a second process
-        a.eventLog().create(new NewRun("order-1", "faults.v1", worlds.codec.encode("x", "input"),
-                worlds.clock.instant(), worlds.clock.instant(), null, "default", 0));
+        World b = worlds.open(); // its own clients, as a second process
+        a.eventLog()
+                .create(new NewRun(
+                        "order-1",
+                        "faults.v1",
+                        worlds.codec.encode("x", "input"),
+                        worlds.clock.instant(),
+                        worlds.clock.instant(),
+                        null,
+                        "default",
+                        0));
         CountDownLatch go = new CountDownLatch(1);
         List<Callable<AppendResult>> writers = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
@@ -82,16 +98,28 @@ class FaultsTest {
             String step = "writer-" + i;
             writers.add(() -> {
                 go.await();
-                return w.eventLog().append(List.of(new Append("order-1", 1, List.of(
-                        new StepScheduled("order-1", 1, worlds.clock.instant(), step, step),
-                        new StepCompleted("order-1", 2, worlds.clock.instant(), step, 1, worlds.codec.encode(step, "r"))),
-                        RunStatus.RUNNING))).getFirst();
+                return w.eventLog()
+                        .append(List.of(new Append(
+                                "order-1",
+                                1,
+                                List.of(
+                                        new StepScheduled("order-1", 1, worlds.clock.instant(), step, step),
+                                        new StepCompleted(
+                                                "order-1",
+                                                2,
+                                                worlds.clock.instant(),
+                                                step,
+                                                1,
+                                                worlds.codec.encode(step, "r"))),
+                                RunStatus.RUNNING)))
+                        .getFirst();
             });
         }
         List<AppendResult> results = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(writers.size());
         try {
-            List<Future<AppendResult>> futures = writers.stream().map(pool::submit).toList();
+            List<Future<AppendResult>> futures =
+                    writers.stream().map(pool::submit).toList();
             go.countDown();
             for (Future<AppendResult> f : futures) {
                 results.add(f.get(30, TimeUnit.SECONDS));
@@ -101,12 +129,16 @@ class FaultsTest {
         }
 
         assertThat(results).filteredOn(AppendResult::appended).hasSize(1);
-        assertThat(results).filteredOn(AppendResult::isConflict).hasSize(5)
+        assertThat(results)
+                .filteredOn(AppendResult::isConflict)
+                .hasSize(5)
                 .allSatisfy(r -> assertThat(r.logLength()).isEqualTo(3));
         List<Event> log = b.eventLog().read("order-1", 0);
         assertThat(log).extracting(Event::seq).containsExactly(0L, 1L, 2L);
         String winner = ((StepScheduled) log.get(1)).stepId();
-        assertThat(((StepCompleted) log.get(2)).stepId()).as("both events come from the one winner").isEqualTo(winner);
+        assertThat(((StepCompleted) log.get(2)).stepId())
+                .as("both events come from the one winner")
+                .isEqualTo(winner);
         assertThat(a.runQueries().get("order-1").orElseThrow().logLength()).isEqualTo(3);
     }
 
@@ -115,11 +147,13 @@ class FaultsTest {
         World dead = worlds.open();
         World alive = worlds.open();
         Workflow<String, String> w = threeSteps();
-        Worldflow client = Worldflow.builder().world(alive).clock(worlds.clock).register(w).build();
+        Worldflow client =
+                Worldflow.builder().world(alive).clock(worlds.clock).register(w).build();
         closing.add(client);
         RunHandle<String> run = client.start(w, "x");
-        Lease held = dead.taskQueue().lease("dead-worker", Set.of("default"), 10, Duration.ofSeconds(30))
-                .getFirst();   // ... and the process is killed: no complete, no release
+        Lease held = dead.taskQueue()
+                .lease("dead-worker", Set.of("default"), 10, Duration.ofSeconds(30))
+                .getFirst(); // ... and the process is killed: no complete, no release
         assertThat(held.runId()).isEqualTo(run.id());
 
         worker(alive, "survivor", w);
@@ -128,7 +162,9 @@ class FaultsTest {
 
         assertThat(run.result(WAIT)).isEqualTo("a1b1c1");
         assertThat(count("a") + count("b") + count("c")).isEqualTo(3);
-        assertThat(dead.taskQueue().extend(held, Duration.ofSeconds(30))).as("the dead worker's lease is gone").isEmpty();
+        assertThat(dead.taskQueue().extend(held, Duration.ofSeconds(30)))
+                .as("the dead worker's lease is gone")
+                .isEmpty();
     }
 
     @Test
@@ -141,8 +177,8 @@ class FaultsTest {
         proxy.plan(List.of(
                 new FaultProxy.Fault("DynamoDB_20120810.TransactWriteItems", 500, "InternalServerError"),
                 new FaultProxy.Fault("DynamoDB_20120810.TransactWriteItems", 400, "ThrottlingException"),
-                new FaultProxy.Fault("DynamoDB_20120810.TransactWriteItems", 400,
-                        "ProvisionedThroughputExceededException"),
+                new FaultProxy.Fault(
+                        "DynamoDB_20120810.TransactWriteItems", 400, "ProvisionedThroughputExceededException"),
                 new FaultProxy.Fault("DynamoDB_20120810.GetItem", 503, "ServiceUnavailable"),
                 new FaultProxy.Fault("DynamoDB_20120810.GetItem", 400, "ThrottlingException"),
                 new FaultProxy.Fault("DynamoDB_20120810.UpdateItem", 500, "InternalServerError")));
@@ -164,7 +200,8 @@ class FaultsTest {
         FaultProxy proxy = new FaultProxy(Emulators.shared().sqsEndpoint());
         closing.add(proxy);
         proxy.alwaysFail("AmazonSQS.SendMessage");
-        World world = worlds.open(worlds.config().with(AwsWorldProvider.SQS_ENDPOINT, proxy.endpoint())
+        World world = worlds.open(worlds.config()
+                .with(AwsWorldProvider.SQS_ENDPOINT, proxy.endpoint())
                 .with(AwsWorldProvider.MAX_ATTEMPTS, "2"));
         Workflow<String, String> w = threeSteps();
         Worldflow wf = worker(world, "w", w);

@@ -28,7 +28,8 @@ class HeldIndexTest {
 
     @Test
     void aRunsTableWithoutTheHeldIndexGainsItOnOpenAndListsItsHeldRuns() throws InterruptedException {
-        try (AwsWorlds worlds = new AwsWorlds(); DynamoDbClient dynamo = client()) {
+        try (AwsWorlds worlds = new AwsWorlds();
+                DynamoDbClient dynamo = client()) {
             World first = worlds.open();
             Instant now = worlds.clock.instant();
             for (String id : List.of("held", "free")) {
@@ -37,20 +38,28 @@ class HeldIndexTest {
             first.eventLog().hold("held", ErrorInfo.of("io.worldflow.NonDeterministicWorkflowException", "x"));
             first.close();
             String runs = worlds.prefix + "runs";
-            dynamo.updateTable(b -> b.tableName(runs).globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
-                    .delete(DeleteGlobalSecondaryIndexAction.builder().indexName("byHeld").build()).build()));
+            dynamo.updateTable(b -> b.tableName(runs)
+                    .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
+                            .delete(DeleteGlobalSecondaryIndexAction.builder()
+                                    .indexName("byHeld")
+                                    .build())
+                            .build()));
             long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             while (indexes(dynamo, runs).contains("byHeld") && System.nanoTime() < end) {
-                Thread.sleep(50);       // DynamoDB drops an index in the background
+                Thread.sleep(50); // DynamoDB drops an index in the background
             }
-            assertThat(indexes(dynamo, runs)).as("a table as an older version made it").doesNotContain("byHeld");
+            assertThat(indexes(dynamo, runs))
+                    .as("a table as an older version made it")
+                    .doesNotContain("byHeld");
 
             World again = worlds.open();
 
             assertThat(indexes(dynamo, runs)).contains("byHeld");
-            assertThat(again.runQueries().list(RunQuery.all().withHeld(true)).runs()).extracting(RunInfo::runId)
+            assertThat(again.runQueries().list(RunQuery.all().withHeld(true)).runs())
+                    .extracting(RunInfo::runId)
                     .containsExactly("held");
-            assertThat(again.runQueries().list(RunQuery.all().withHeld(false)).runs()).extracting(RunInfo::runId)
+            assertThat(again.runQueries().list(RunQuery.all().withHeld(false)).runs())
+                    .extracting(RunInfo::runId)
                     .containsExactly("free");
             assertThat(again.runQueries().get("held").orElseThrow().heldSince()).isEqualTo(now);
         }
@@ -58,13 +67,16 @@ class HeldIndexTest {
 
     private static List<String> indexes(DynamoDbClient dynamo, String table) {
         return dynamo.describeTable(b -> b.tableName(table)).table().globalSecondaryIndexes().stream()
-                .map(GlobalSecondaryIndexDescription::indexName).toList();
+                .map(GlobalSecondaryIndexDescription::indexName)
+                .toList();
     }
 
     private static DynamoDbClient client() {
-        return DynamoDbClient.builder().endpointOverride(URI.create(Emulators.shared().dynamoEndpoint()))
+        return DynamoDbClient.builder()
+                .endpointOverride(URI.create(Emulators.shared().dynamoEndpoint()))
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                .httpClient(UrlConnectionHttpClient.create()).build();
+                .httpClient(UrlConnectionHttpClient.create())
+                .build();
     }
 }

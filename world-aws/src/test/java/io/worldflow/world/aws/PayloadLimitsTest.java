@@ -40,12 +40,13 @@ class PayloadLimitsTest {
 
     @Test
     void aPayloadLargerThanAnItemIsSplitAndReadsBackEqual() {
-        Payload megabyte = text(1_000_000);   // about 1.5 MB of UTF-8
+        Payload megabyte = text(1_000_000); // about 1.5 MB of UTF-8
         world.eventLog().create(run("big-1", megabyte));
         StepCompleted big = new StepCompleted("big-1", 1, worlds.clock.instant(), "fetch", 1, megabyte);
 
-        AppendResult result = world.eventLog().append(List.of(new Append("big-1", 1, List.of(big),
-                RunStatus.RUNNING))).getFirst();
+        AppendResult result = world.eventLog()
+                .append(List.of(new Append("big-1", 1, List.of(big), RunStatus.RUNNING)))
+                .getFirst();
 
         assertThat(result.appended()).isTrue();
         List<Event> events = world.eventLog().read("big-1", 0);
@@ -60,21 +61,29 @@ class PayloadLimitsTest {
     void anAppendOverTheLimitIsRefusedClearlyAndWritesNothing() {
         world.eventLog().create(run("huge-1", Payload.NULL));
         RunInfo before = world.runQueries().get("huge-1").orElseThrow();
-        Payload big = text(1_900_000);   // about 2.85 MB of UTF-8 each
-        List<Event> huge = List.of(new StepCompleted("huge-1", 1, worlds.clock.instant(), "fetch", 1, big),
+        Payload big = text(1_900_000); // about 2.85 MB of UTF-8 each
+        List<Event> huge = List.of(
+                new StepCompleted("huge-1", 1, worlds.clock.instant(), "fetch", 1, big),
                 new StepCompleted("huge-1", 2, worlds.clock.instant(), "fetch-again", 1, big));
 
-        assertThatThrownBy(() -> world.eventLog().append(List.of(new Append("huge-1", 1, huge,
-                RunStatus.RUNNING))))
+        assertThatThrownBy(() -> world.eventLog().append(List.of(new Append("huge-1", 1, huge, RunStatus.RUNNING))))
                 .isInstanceOf(PayloadTooLargeException.class)
                 .hasMessageContaining("run huge-1")
                 .hasMessageContaining(String.valueOf(3 * 1024 * 1024))
-                .satisfies(e -> assertThat(((PayloadTooLargeException) e).isTransient()).isFalse());
+                .satisfies(e ->
+                        assertThat(((PayloadTooLargeException) e).isTransient()).isFalse());
 
         assertThat(world.eventLog().read("huge-1", 0)).hasSize(1);
         assertThat(world.runQueries().get("huge-1")).contains(before);
-        assertThat(world.eventLog().append(List.of(new Append("huge-1", 1, List.of(new StepScheduled("huge-1", 1,
-                worlds.clock.instant(), "next", "next")), RunStatus.RUNNING))).getFirst().appended()).isTrue();
+        assertThat(world.eventLog()
+                        .append(List.of(new Append(
+                                "huge-1",
+                                1,
+                                List.of(new StepScheduled("huge-1", 1, worlds.clock.instant(), "next", "next")),
+                                RunStatus.RUNNING)))
+                        .getFirst()
+                        .appended())
+                .isTrue();
     }
 
     @Test
@@ -87,7 +96,9 @@ class PayloadLimitsTest {
 
         assertThat(world.signals().pending("sig-1")).isEmpty();
         long id = world.signals().send("sig-1", "approval", text(100_000));
-        assertThat(world.signals().pending("sig-1")).singleElement().satisfies(s -> assertThat(s.id()).isEqualTo(id));
+        assertThat(world.signals().pending("sig-1"))
+                .singleElement()
+                .satisfies(s -> assertThat(s.id()).isEqualTo(id));
     }
 
     @Test
@@ -98,9 +109,12 @@ class PayloadLimitsTest {
             events.add(new StepScheduled("many-1", i, worlds.clock.instant(), "s" + i, "s"));
         }
 
-        assertThat(world.eventLog().append(List.of(new Append("many-1", 1, events, RunStatus.RUNNING))).getFirst())
+        assertThat(world.eventLog()
+                        .append(List.of(new Append("many-1", 1, events, RunStatus.RUNNING)))
+                        .getFirst())
                 .isEqualTo(new AppendResult(true, 751, false));
-        AppendResult stale = world.eventLog().append(List.of(new Append("many-1", 1, events, RunStatus.RUNNING)))
+        AppendResult stale = world.eventLog()
+                .append(List.of(new Append("many-1", 1, events, RunStatus.RUNNING)))
                 .getFirst();
 
         assertThat(stale.isConflict()).isTrue();

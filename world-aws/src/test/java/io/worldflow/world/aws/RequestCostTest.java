@@ -36,8 +36,10 @@ class RequestCostTest {
         }
 
         int total(String service) {
-            return calls.entrySet().stream().filter(e -> e.getKey().startsWith(service + "."))
-                    .mapToInt(e -> e.getValue().get()).sum();
+            return calls.entrySet().stream()
+                    .filter(e -> e.getKey().startsWith(service + "."))
+                    .mapToInt(e -> e.getValue().get())
+                    .sum();
         }
     }
 
@@ -45,13 +47,22 @@ class RequestCostTest {
     void aThreeStepRunCostsAFewDozenRequests() {
         try (AwsWorlds worlds = new AwsWorlds()) {
             Counter counter = new Counter();
-            AwsWorld world = AwsWorld.open(new WorldContext(worlds.config(), worlds.clock, worlds.codec.eventCodec()),
-                    List.of(counter));
-            Workflow<String, String> w = Workflow.define("cost.three", String.class, (ctx, in) ->
-                    ctx.step("a", () -> "a") + ctx.step("b", () -> "b") + ctx.step("c", () -> "c"));
-            try (Worldflow wf = Worldflow.builder().world(world).clock(worlds.clock).register(w).build()) {
-                wf.startWorker(WorkerOptions.defaults().withHandleSigterm(false).withPollInterval(Duration.ofSeconds(30))
-                        .withShutdownGrace(Duration.ofSeconds(2)).withWorkerId("cost"));
+            AwsWorld world = AwsWorld.open(
+                    new WorldContext(worlds.config(), worlds.clock, worlds.codec.eventCodec()), List.of(counter));
+            Workflow<String, String> w = Workflow.define(
+                    "cost.three",
+                    String.class,
+                    (ctx, in) -> ctx.step("a", () -> "a") + ctx.step("b", () -> "b") + ctx.step("c", () -> "c"));
+            try (Worldflow wf = Worldflow.builder()
+                    .world(world)
+                    .clock(worlds.clock)
+                    .register(w)
+                    .build()) {
+                wf.startWorker(WorkerOptions.defaults()
+                        .withHandleSigterm(false)
+                        .withPollInterval(Duration.ofSeconds(30))
+                        .withShutdownGrace(Duration.ofSeconds(2))
+                        .withWorkerId("cost"));
                 RunHandle<String> warmUp = wf.start(w, "warm-up");
                 assertThat(warmUp.result(Duration.ofSeconds(20))).isEqualTo("abc");
                 counter.calls.clear();
@@ -62,7 +73,9 @@ class RequestCostTest {
                 counter.calls.forEach((k, v) -> seen.put(k, v.get()));
                 System.out.println("requests of one three-step run: " + seen);
 
-                assertThat(counter.total("DynamoDb")).as("DynamoDB requests %s", seen).isBetween(5, 40);
+                assertThat(counter.total("DynamoDb"))
+                        .as("DynamoDB requests %s", seen)
+                        .isBetween(5, 40);
                 assertThat(counter.total("Sqs")).as("SQS requests %s", seen).isLessThanOrEqualTo(6);
             } finally {
                 world.close();

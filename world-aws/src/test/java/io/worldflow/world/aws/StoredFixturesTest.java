@@ -27,7 +27,8 @@ class StoredFixturesTest {
 
     @Test
     void itemsWrittenByTheFirstVersionReadBackAsItExportedThem() throws Exception {
-        try (AwsWorlds worlds = new AwsWorlds(); DynamoDbClient dynamo = client()) {
+        try (AwsWorlds worlds = new AwsWorlds();
+                DynamoDbClient dynamo = client()) {
             World world = worlds.open();
             JsonNode tables;
             try (InputStream in = getClass().getResourceAsStream("/fixtures/dynamodb-items.json")) {
@@ -36,11 +37,13 @@ class StoredFixturesTest {
             for (Iterator<Map.Entry<String, JsonNode>> it = tables.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> table = it.next();
                 for (JsonNode item : table.getValue()) {
-                    dynamo.putItem(b -> b.tableName(worlds.prefix + table.getKey()).item(item(item)));
+                    dynamo.putItem(
+                            b -> b.tableName(worlds.prefix + table.getKey()).item(item(item)));
                 }
             }
 
-            StoredFixtures.assertTimelinesReadBack(world, getClass().getResourceAsStream("/fixtures/aws-timelines.json"));
+            StoredFixtures.assertTimelinesReadBack(
+                    world, getClass().getResourceAsStream("/fixtures/aws-timelines.json"));
         }
     }
 
@@ -57,7 +60,8 @@ class StoredFixturesTest {
         return switch (typed.getKey()) {
             case "S" -> AttributeValue.fromS(x.asText());
             case "N" -> AttributeValue.fromN(x.asText());
-            case "B" -> AttributeValue.fromB(SdkBytes.fromByteArray(Base64.getDecoder().decode(x.asText())));
+            case "B" ->
+                AttributeValue.fromB(SdkBytes.fromByteArray(Base64.getDecoder().decode(x.asText())));
             case "BOOL" -> AttributeValue.fromBool(x.asBoolean());
             case "NULL" -> AttributeValue.fromNul(true);
             case "SS" -> AttributeValue.fromSs(texts(x));
@@ -79,9 +83,11 @@ class StoredFixturesTest {
     }
 
     private static DynamoDbClient client() {
-        return DynamoDbClient.builder().endpointOverride(URI.create(Emulators.shared().dynamoEndpoint()))
+        return DynamoDbClient.builder()
+                .endpointOverride(URI.create(Emulators.shared().dynamoEndpoint()))
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                .httpClient(UrlConnectionHttpClient.create()).build();
+                .httpClient(UrlConnectionHttpClient.create())
+                .build();
     }
 }

@@ -26,9 +26,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WakeUpTest {
 
     private final AwsWorlds worlds = new AwsWorlds();
-    private final SqsClient sqs = SqsClient.builder().endpointOverride(URI.create(Emulators.shared().sqsEndpoint()))
-            .region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.create())
-            .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"))).build();
+    private final SqsClient sqs = SqsClient.builder()
+            .endpointOverride(URI.create(Emulators.shared().sqsEndpoint()))
+            .region(Region.US_EAST_1)
+            .httpClient(UrlConnectionHttpClient.create())
+            .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+            .build();
 
     @AfterEach
     void close() {
@@ -38,7 +41,7 @@ class WakeUpTest {
 
     private String queueUrl() {
         String name = worlds.prefix.replace('_', '-') + "default";
-        return sqs.createQueue(b -> b.queueName(name)).queueUrl();   // idempotent: the world's own queue
+        return sqs.createQueue(b -> b.queueName(name)).queueUrl(); // idempotent: the world's own queue
     }
 
     @Test
@@ -49,8 +52,16 @@ class WakeUpTest {
         CompletableFuture<Instant> told = new CompletableFuture<>();
         TaskQueue.Subscription s = idle.taskQueue().subscribe(told::complete);
         try {
-            creator.eventLog().create(new NewRun("order-1", "wake.v1", worlds.codec.encode("x", "input"),
-                    worlds.clock.instant(), worlds.clock.instant(), null, "default", 0));
+            creator.eventLog()
+                    .create(new NewRun(
+                            "order-1",
+                            "wake.v1",
+                            worlds.codec.encode("x", "input"),
+                            worlds.clock.instant(),
+                            worlds.clock.instant(),
+                            null,
+                            "default",
+                            0));
 
             assertThat(told.get(20, TimeUnit.SECONDS)).isEqualTo(worlds.clock.instant());
         } finally {
@@ -67,14 +78,26 @@ class WakeUpTest {
         CompletableFuture<Instant> told = new CompletableFuture<>();
         TaskQueue.Subscription s = idle.taskQueue().subscribe(told::complete);
         try {
-            sqs.sendMessage(b -> b.queueUrl(url).messageBody("order-9").messageAttributes(Map.of(
-                    "dueAt", MessageAttributeValue.builder().dataType("Number").stringValue(Long.toString(micros)).build(),
-                    "queue", MessageAttributeValue.builder().dataType("String").stringValue("default").build())));
+            sqs.sendMessage(b -> b.queueUrl(url)
+                    .messageBody("order-9")
+                    .messageAttributes(Map.of(
+                            "dueAt",
+                                    MessageAttributeValue.builder()
+                                            .dataType("Number")
+                                            .stringValue(Long.toString(micros))
+                                            .build(),
+                            "queue",
+                                    MessageAttributeValue.builder()
+                                            .dataType("String")
+                                            .stringValue("default")
+                                            .build())));
 
             assertThat(told.get(20, TimeUnit.SECONDS)).isEqualTo(dueAt);
             long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             while (delayed(url) == 0) {
-                assertThat(System.nanoTime()).as("the wake-up was sent again, delayed").isLessThan(end);
+                assertThat(System.nanoTime())
+                        .as("the wake-up was sent again, delayed")
+                        .isLessThan(end);
                 Thread.onSpinWait();
             }
             assertThat(delayed(url)).isEqualTo(1);
@@ -84,8 +107,9 @@ class WakeUpTest {
     }
 
     private int delayed(String url) {
-        return Integer.parseInt(sqs.getQueueAttributes(b -> b.queueUrl(url)
-                .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED)).attributes()
+        return Integer.parseInt(sqs.getQueueAttributes(
+                        b -> b.queueUrl(url).attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED))
+                .attributes()
                 .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED));
     }
 }

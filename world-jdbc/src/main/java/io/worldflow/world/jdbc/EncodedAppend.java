@@ -20,7 +20,9 @@ public record EncodedAppend(Append append, String events, String error) {
     public static List<EncodedAppend> of(EventCodec codec, List<Append> appends) {
         List<EncodedAppend> out = new ArrayList<>(appends.size());
         for (Append a : appends) {
-            out.add(new EncodedAppend(a, a.events().isEmpty() ? null : codec.encodeAll(a.events()),
+            out.add(new EncodedAppend(
+                    a,
+                    a.events().isEmpty() ? null : codec.encodeAll(a.events()),
                     a.error() == null ? null : codec.encodeError(a.error())));
         }
         return out;

@@ -7,8 +7,7 @@ package io.worldflow.world.jdbc;
  */
 public final class Failures {
 
-    private Failures() {
-    }
+    private Failures() {}
 
     /** A run as the subject of an operation: {@code run 'order-42'}. */
     public static String run(String runId) {

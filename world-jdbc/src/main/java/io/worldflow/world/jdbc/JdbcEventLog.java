@@ -73,9 +73,11 @@ public abstract class JdbcEventLog implements EventLog {
         // from the row that holds fromSeq: the last one starting at or before it
         String logRows = "SELECT seq, events FROM " + log + " WHERE run_id = :runId AND seq >= COALESCE((SELECT"
                 + " MAX(seq) FROM " + log + " WHERE run_id = :runId AND seq <= :fromSeq), 0)";
-        this.read = Sql.of(firstRecord == null ? logRows + " ORDER BY seq"
-                : "SELECT 0, " + firstRecord + " FROM " + runs + " WHERE run_id = :runId AND " + firstRecord
-                        + " IS NOT NULL AND :fromSeq = 0 UNION ALL " + logRows + " ORDER BY 1");
+        this.read = Sql.of(
+                firstRecord == null
+                        ? logRows + " ORDER BY seq"
+                        : "SELECT 0, " + firstRecord + " FROM " + runs + " WHERE run_id = :runId AND " + firstRecord
+                                + " IS NOT NULL AND :fromSeq = 0 UNION ALL " + logRows + " ORDER BY 1");
         this.exists = Sql.of("SELECT 1 FROM " + runs + " WHERE run_id = :runId");
     }
 
@@ -129,8 +131,11 @@ public abstract class JdbcEventLog implements EventLog {
             Instant now = clock.instant();
             RunTarget target = targets.require(tx, runId, "cancel");
             if (!target.cancelRequested()) {
-                try (Sql.Call call = tx.call(requestCancel).set("yes", true).set("reason", reason)
-                        .set("now", Micros.of(now)).set("runId", runId)) {
+                try (Sql.Call call = tx.call(requestCancel)
+                        .set("yes", true)
+                        .set("reason", reason)
+                        .set("now", Micros.of(now))
+                        .set("runId", runId)) {
                     call.update();
                 }
             }
@@ -150,7 +155,8 @@ public abstract class JdbcEventLog implements EventLog {
                 throw RunStateException.notFailed(runId, target.status());
             }
             long length;
-            try (Sql.Call call = tx.call(logLength).set("runId", runId); ResultSet rs = call.query()) {
+            try (Sql.Call call = tx.call(logLength).set("runId", runId);
+                    ResultSet rs = call.query()) {
                 rs.next();
                 length = rs.getLong(1);
             }
@@ -158,7 +164,9 @@ public abstract class JdbcEventLog implements EventLog {
                 throw RunStateException.logMoved(runId, length, retried.seq());
             }
             insertLogRow(tx, runId, retried.seq(), retried.seq(), events);
-            try (Sql.Call call = tx.call(reopen).set("length", retried.seq() + 1).set("at", Micros.of(retried.at()))
+            try (Sql.Call call = tx.call(reopen)
+                    .set("length", retried.seq() + 1)
+                    .set("at", Micros.of(retried.at()))
                     .set("runId", runId)) {
                 call.update();
             }
@@ -168,9 +176,11 @@ public abstract class JdbcEventLog implements EventLog {
     }
 
     /** Writes the log row of the events {@code seq .. lastSeq}, stored as one record. */
-    protected final void insertLogRow(Tx tx, String runId, long seq, long lastSeq, String events)
-            throws SQLException {
-        try (Sql.Call call = tx.call(insertLogRow).set("runId", runId).set("seq", seq).set("lastSeq", lastSeq)
+    protected final void insertLogRow(Tx tx, String runId, long seq, long lastSeq, String events) throws SQLException {
+        try (Sql.Call call = tx.call(insertLogRow)
+                .set("runId", runId)
+                .set("seq", seq)
+                .set("lastSeq", lastSeq)
                 .set("events", events)) {
             call.update();
         }
@@ -188,7 +198,9 @@ public abstract class JdbcEventLog implements EventLog {
                 throw new RunNotFoundException(runId);
             }
             if (!target.get().status().isTerminal()) {
-                try (Sql.Call call = tx.call(hold).set("held", json).set("now", Micros.of(clock.instant()))
+                try (Sql.Call call = tx.call(hold)
+                        .set("held", json)
+                        .set("now", Micros.of(clock.instant()))
                         .set("runId", runId)) {
                     call.update();
                 }
@@ -203,13 +215,14 @@ public abstract class JdbcEventLog implements EventLog {
         List<LogRow> stored = db.read("read", Failures.run(runId), tx -> {
             List<LogRow> out = new ArrayList<>();
             try (Sql.Call call = tx.call(read).set("runId", runId).set("fromSeq", Math.max(0, fromSeq));
-                 ResultSet rs = call.query()) {
+                    ResultSet rs = call.query()) {
                 while (rs.next()) {
                     out.add(new LogRow(rs.getLong(1), rs.getString(2)));
                 }
             }
             if (out.isEmpty()) {
-                try (Sql.Call call = tx.call(exists).set("runId", runId); ResultSet rs = call.query()) {
+                try (Sql.Call call = tx.call(exists).set("runId", runId);
+                        ResultSet rs = call.query()) {
                     if (!rs.next()) {
                         return null;
                     }
@@ -239,6 +252,5 @@ public abstract class JdbcEventLog implements EventLog {
     }
 
     /** A stored record of the log: the events of one append, the first numbered {@code seq}. */
-    public record LogRow(long seq, String events) {
-    }
+    public record LogRow(long seq, String events) {}
 }

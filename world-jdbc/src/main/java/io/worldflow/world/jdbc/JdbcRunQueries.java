@@ -49,7 +49,7 @@ public class JdbcRunQueries implements RunQueries {
         List<RunInfo> found = db.read("list runs", null, tx -> {
             List<RunInfo> out = new ArrayList<>();
             try (Sql.Call call = filter.bind(tx.call(sql)).set("limit", query.limit() + 1);
-                 ResultSet rs = call.query()) {
+                    ResultSet rs = call.query()) {
                 while (rs.next()) {
                     out.add(rows.map(rs, 0));
                 }
@@ -75,7 +75,8 @@ public class JdbcRunQueries implements RunQueries {
             counts.put(s, 0L);
         }
         db.read("count runs", null, tx -> {
-            try (Sql.Call call = filter.bind(tx.call(sql)); ResultSet rs = call.query()) {
+            try (Sql.Call call = filter.bind(tx.call(sql));
+                    ResultSet rs = call.query()) {
                 while (rs.next()) {
                     counts.put(RunRows.status(db.dialect().world(), rs.getString(1), "?"), rs.getLong(2));
                 }

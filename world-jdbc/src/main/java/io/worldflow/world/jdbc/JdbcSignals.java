@@ -33,13 +33,15 @@ public final class JdbcSignals implements Signals {
         this.clock = clock;
         SqlDialect d = db.dialect();
         this.targets = new RunTarget.Reader(d);
-        this.insert = Sql.of("INSERT INTO " + d.table("signals") + " (run_id, name, payload_json, payload_type, sent_at)"
-                + " VALUES (:runId, :name, :json, :type, :sentAt) RETURNING id");
+        this.insert =
+                Sql.of("INSERT INTO " + d.table("signals") + " (run_id, name, payload_json, payload_type, sent_at)"
+                        + " VALUES (:runId, :name, :json, :type, :sentAt) RETURNING id");
         this.pending = Sql.of("SELECT id, name, payload_json, payload_type, sent_at FROM " + d.table("signals")
                 + " WHERE run_id = :runId ORDER BY id");
-        this.findKey = Sql.of("SELECT signal_id FROM " + d.table("signal_keys") + " WHERE run_id = :runId AND key = :key");
-        this.insertKey = Sql.of("INSERT INTO " + d.table("signal_keys") + " (run_id, key, signal_id)"
-                + " VALUES (:runId, :key, :id)");
+        this.findKey =
+                Sql.of("SELECT signal_id FROM " + d.table("signal_keys") + " WHERE run_id = :runId AND key = :key");
+        this.insertKey = Sql.of(
+                "INSERT INTO " + d.table("signal_keys") + " (run_id, key, signal_id)" + " VALUES (:runId, :key, :id)");
     }
 
     @Override
@@ -53,21 +55,26 @@ public final class JdbcSignals implements Signals {
             RunTarget target = targets.require(tx, runId, "signal");
             if (key != null) {
                 try (Sql.Call call = tx.call(findKey).set("runId", runId).set("key", key);
-                     ResultSet rs = call.query()) {
+                        ResultSet rs = call.query()) {
                     if (rs.next()) {
                         return new SignalSent(rs.getLong(1), true);
                     }
                 }
             }
             long id;
-            try (Sql.Call call = tx.call(insert).set("runId", runId).set("name", name).set("json", body.json())
-                    .set("type", body.type()).set("sentAt", Micros.of(now));
-                 ResultSet rs = call.query()) {
+            try (Sql.Call call = tx.call(insert)
+                            .set("runId", runId)
+                            .set("name", name)
+                            .set("json", body.json())
+                            .set("type", body.type())
+                            .set("sentAt", Micros.of(now));
+                    ResultSet rs = call.query()) {
                 rs.next();
                 id = rs.getLong(1);
             }
             if (key != null) {
-                try (Sql.Call call = tx.call(insertKey).set("runId", runId).set("key", key).set("id", id)) {
+                try (Sql.Call call =
+                        tx.call(insertKey).set("runId", runId).set("key", key).set("id", id)) {
                     call.update();
                 }
             }
@@ -81,10 +88,15 @@ public final class JdbcSignals implements Signals {
         Objects.requireNonNull(runId, "runId");
         return db.read("pending signals", Failures.run(runId), tx -> {
             List<PendingSignal> out = new ArrayList<>();
-            try (Sql.Call call = tx.call(pending).set("runId", runId); ResultSet rs = call.query()) {
+            try (Sql.Call call = tx.call(pending).set("runId", runId);
+                    ResultSet rs = call.query()) {
                 while (rs.next()) {
-                    out.add(new PendingSignal(rs.getLong(1), runId, rs.getString(2),
-                            new Payload(rs.getString(3), rs.getString(4)), Micros.read(rs, 5)));
+                    out.add(new PendingSignal(
+                            rs.getLong(1),
+                            runId,
+                            rs.getString(2),
+                            new Payload(rs.getString(3), rs.getString(4)),
+                            Micros.read(rs, 5)));
                 }
             }
             return out;

@@ -36,7 +36,8 @@ public abstract class JdbcTaskQueue implements TaskQueue {
         db.write("enqueue", Failures.run(runId), tx -> {
             Optional<RunTarget> target = targets.find(tx, runId);
             if (target.isPresent() && !target.get().status().isTerminal()) {
-                db.dialect().makeDue(tx, runId, target.get().queue(), target.get().priority(), at, clock.instant());
+                db.dialect()
+                        .makeDue(tx, runId, target.get().queue(), target.get().priority(), at, clock.instant());
             }
             return null;
         });
@@ -45,7 +46,8 @@ public abstract class JdbcTaskQueue implements TaskQueue {
     /** A turn with what orders it for leasing: highest priority first, then earliest due, then run id. */
     public record Turn(String runId, int priority, long availableAt) {
 
-        public static final Comparator<Turn> ORDER = Comparator.comparingInt(Turn::priority).reversed()
+        public static final Comparator<Turn> ORDER = Comparator.comparingInt(Turn::priority)
+                .reversed()
                 .thenComparingLong(Turn::availableAt)
                 .thenComparing(Turn::runId);
     }
@@ -58,7 +60,10 @@ public abstract class JdbcTaskQueue implements TaskQueue {
          * sorts what it leased.
          */
         public static List<Lease> inOrder(List<Leased> leased) {
-            return leased.stream().sorted(Comparator.comparing(Leased::turn, Turn.ORDER)).map(Leased::lease).toList();
+            return leased.stream()
+                    .sorted(Comparator.comparing(Leased::turn, Turn.ORDER))
+                    .map(Leased::lease)
+                    .toList();
         }
     }
 

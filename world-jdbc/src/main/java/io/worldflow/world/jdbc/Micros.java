@@ -16,8 +16,7 @@ public final class Micros {
     private static final long MAX_SECONDS = Long.MAX_VALUE / PER_SECOND - 1;
     private static final long MIN_SECONDS = Long.MIN_VALUE / PER_SECOND + 1;
 
-    private Micros() {
-    }
+    private Micros() {}
 
     /** The instant in microseconds, saturating at the ends of the {@code long} range (±292,000 years). */
     public static long of(Instant t) {

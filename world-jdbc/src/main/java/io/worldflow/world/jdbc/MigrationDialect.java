@@ -18,12 +18,10 @@ public interface MigrationDialect {
      * Takes the lock, released when the transaction ends, that makes processes starting together migrate one
      * after another; by default nothing, for a database that belongs to one process.
      */
-    default void lock(Connection c) throws SQLException {
-    }
+    default void lock(Connection c) throws SQLException {}
 
     /** Creates the namespace the tables go in when it is missing; by default nothing, for a database without one. */
-    default void createPlace(Connection c) throws SQLException {
-    }
+    default void createPlace(Connection c) throws SQLException {}
 
     /** The version table's name as statements refer to it, qualified where the dialect needs it. */
     String versionTable();

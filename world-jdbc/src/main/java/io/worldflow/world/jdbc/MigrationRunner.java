@@ -59,7 +59,8 @@ public final class MigrationRunner {
         String resource = "migrations/" + scripts.get(version - 1);
         try (InputStream in = anchor.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("missing migration resource " + resource + " beside " + anchor.getName());
+                throw new IllegalStateException(
+                        "missing migration resource " + resource + " beside " + anchor.getName());
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -140,7 +141,7 @@ public final class MigrationRunner {
             return 0;
         }
         try (Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT COALESCE(MAX(version), 0) FROM " + dialect.versionTable())) {
+                ResultSet rs = st.executeQuery("SELECT COALESCE(MAX(version), 0) FROM " + dialect.versionTable())) {
             return rs.next() ? rs.getInt(1) : 0;
         }
     }

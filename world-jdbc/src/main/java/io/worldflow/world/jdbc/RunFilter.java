@@ -15,8 +15,7 @@ public final class RunFilter {
     private final List<String> conditions = new ArrayList<>();
     private final Map<String, Object> params = new LinkedHashMap<>();
 
-    private RunFilter() {
-    }
+    private RunFilter() {}
 
     /**
      * @param withStatuses whether to filter by the query's statuses (a count per status does not)

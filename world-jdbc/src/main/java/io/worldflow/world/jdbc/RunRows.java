@@ -32,7 +32,8 @@ public final class RunRows {
     }
 
     public Optional<RunInfo> find(Tx tx, String runId) throws SQLException {
-        try (Sql.Call call = tx.call(find).set("runId", runId); ResultSet rs = call.query()) {
+        try (Sql.Call call = tx.call(find).set("runId", runId);
+                ResultSet rs = call.query()) {
             return rs.next() ? Optional.of(map(rs, 0)) : Optional.empty();
         }
     }
@@ -59,7 +60,8 @@ public final class RunRows {
                 rs.getInt(o + 14),
                 rs.getLong(o + 15),
                 rs.getBoolean(o + 16) && !status.isTerminal()
-                        ? new RunInfo.CancelRequest(rs.getString(o + 18), Micros.read(rs, o + 19)) : null,
+                        ? new RunInfo.CancelRequest(rs.getString(o + 18), Micros.read(rs, o + 19))
+                        : null,
                 error(rs.getString(o + 17)),
                 Micros.read(rs, o + 20));
     }
@@ -69,8 +71,8 @@ public final class RunRows {
         try {
             return RunStatus.valueOf(stored);
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new WorldException(world + " world: run '" + runId + "' has an unknown status '" + stored + "'",
-                    false, e);
+            throw new WorldException(
+                    world + " world: run '" + runId + "' has an unknown status '" + stored + "'", false, e);
         }
     }
 

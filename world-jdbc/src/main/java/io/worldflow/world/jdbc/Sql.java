@@ -69,7 +69,9 @@ public final class Sql {
                 text.append(ch);
             }
         }
-        return new Sql(text.toString(), names.toArray(String[]::new),
+        return new Sql(
+                text.toString(),
+                names.toArray(String[]::new),
                 names.stream().mapToInt(typeOf).toArray());
     }
 
@@ -165,8 +167,9 @@ public final class Sql {
                 }
                 case Long[] array -> ps.setArray(index, tx.connection().createArrayOf("int8", array));
                 case String[] array -> ps.setArray(index, tx.connection().createArrayOf("text", array));
-                default -> throw new IllegalArgumentException("cannot bind a " + value.getClass().getName()
-                        + " to :" + names[i]);
+                default ->
+                    throw new IllegalArgumentException(
+                            "cannot bind a " + value.getClass().getName() + " to :" + names[i]);
             }
         }
 

@@ -26,7 +26,9 @@ public interface SqlDialect {
      * {@link #table} names it, so that a statement is written once for every schema and prefix.
      */
     default String tables(String sql) {
-        return Pattern.compile("\\{([a-z_]+)}").matcher(sql).replaceAll(m -> Matcher.quoteReplacement(table(m.group(1))));
+        return Pattern.compile("\\{([a-z_]+)}")
+                .matcher(sql)
+                .replaceAll(m -> Matcher.quoteReplacement(table(m.group(1))));
     }
 
     /**
@@ -43,7 +45,9 @@ public interface SqlDialect {
 
     /** The condition that a run's status is one of {@code statuses} (sorted, at least one). */
     default String statusIn(List<RunStatus> statuses, RunFilter filter) {
-        return "status IN (" + String.join(", ", statuses.stream().map(s -> filter.param(s.name())).toList()) + ")";
+        return "status IN ("
+                + String.join(
+                        ", ", statuses.stream().map(s -> filter.param(s.name())).toList()) + ")";
     }
 
     /**

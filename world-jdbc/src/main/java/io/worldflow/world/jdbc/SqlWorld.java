@@ -32,8 +32,13 @@ public abstract class SqlWorld implements World {
     private final WorkerAccess workerAccess;
 
     /** @param appendsInProcess whether the database runs in this process ({@link WorkerAccess#appendsInProcess}) */
-    protected SqlWorld(SqlDatabase db, WorldContext context, JdbcEventLog eventLog, TaskQueue taskQueue,
-                       RunQueries runQueries, boolean appendsInProcess) {
+    protected SqlWorld(
+            SqlDatabase db,
+            WorldContext context,
+            JdbcEventLog eventLog,
+            TaskQueue taskQueue,
+            RunQueries runQueries,
+            boolean appendsInProcess) {
         this.eventLog = eventLog;
         this.taskQueue = taskQueue;
         this.signals = new JdbcSignals(db, context.clock());
@@ -70,8 +75,8 @@ public abstract class SqlWorld implements World {
      * Leases turns and reads their runs: by default a lease, then one {@link JdbcEventLog#load} by the worker; a
      * world whose lease statement can return the runs as well overrides this.
      */
-    protected LeasedRuns leaseAndLoad(String workerId, Set<String> queues, int max, Duration leaseFor,
-                                      Duration lookahead) {
+    protected LeasedRuns leaseAndLoad(
+            String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
         return new LeasedRuns(taskQueue.lease(workerId, queues, max, leaseFor, lookahead), Map.of());
     }
 
@@ -85,8 +90,8 @@ public abstract class SqlWorld implements World {
         }
 
         @Override
-        public LeasedRuns leaseAndLoad(String workerId, Set<String> queues, int max, Duration leaseFor,
-                                       Duration lookahead) {
+        public LeasedRuns leaseAndLoad(
+                String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
             return SqlWorld.this.leaseAndLoad(workerId, queues, max, leaseFor, lookahead);
         }
 

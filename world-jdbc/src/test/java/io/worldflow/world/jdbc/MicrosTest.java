@@ -36,8 +36,12 @@ class MicrosTest {
     void instantsBeyondTheLongRangeSaturate() {
         assertThat(Micros.of(Instant.MAX)).isEqualTo(Long.MAX_VALUE);
         assertThat(Micros.of(Instant.MIN)).isEqualTo(Long.MIN_VALUE);
-        assertThat(Micros.toInstant(Long.MAX_VALUE)).isBefore(Instant.MAX).isAfter(Instant.parse("+290000-01-01T00:00:00Z"));
-        assertThat(Micros.toInstant(Long.MIN_VALUE)).isAfter(Instant.MIN).isBefore(Instant.parse("-290000-01-01T00:00:00Z"));
+        assertThat(Micros.toInstant(Long.MAX_VALUE))
+                .isBefore(Instant.MAX)
+                .isAfter(Instant.parse("+290000-01-01T00:00:00Z"));
+        assertThat(Micros.toInstant(Long.MIN_VALUE))
+                .isAfter(Instant.MIN)
+                .isBefore(Instant.parse("-290000-01-01T00:00:00Z"));
         assertThat(Micros.of(Micros.toInstant(Long.MAX_VALUE))).isEqualTo(Long.MAX_VALUE);
         assertThat(Micros.of(Micros.toInstant(Long.MIN_VALUE))).isEqualTo(Long.MIN_VALUE);
     }
@@ -55,7 +59,7 @@ class MicrosTest {
     void bindAndReadRoundTripThroughAColumnIncludingNull() throws SQLException {
         Instant t = Instant.parse("2026-03-01T12:34:56.123456Z");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:");
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             st.execute("CREATE TABLE times (id INTEGER PRIMARY KEY, at INTEGER)");
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO times (id, at) VALUES (?, ?)")) {
                 ps.setInt(1, 1);

@@ -23,10 +23,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class MigrationRunnerTest {
 
     private static final Instant T0 = Instant.parse("2026-03-01T10:00:00.123456Z");
-    private static final MigrationRunner TWO = new MigrationRunner(MigrationRunnerTest.class,
-            List.of("V1__people.sql", "V2__emails.sql"));
-    private static final MigrationRunner THREE_BROKEN = new MigrationRunner(MigrationRunnerTest.class,
-            List.of("V1__people.sql", "V2__emails.sql", "V3__broken.sql"));
+    private static final MigrationRunner TWO =
+            new MigrationRunner(MigrationRunnerTest.class, List.of("V1__people.sql", "V2__emails.sql"));
+    private static final MigrationRunner THREE_BROKEN = new MigrationRunner(
+            MigrationRunnerTest.class, List.of("V1__people.sql", "V2__emails.sql", "V3__broken.sql"));
 
     private final Connection c = connect();
     private final TestDialect dialect = new TestDialect("t_");
@@ -41,7 +41,8 @@ class MigrationRunnerTest {
         int version = TWO.apply(c, dialect, InstantSource.fixed(T0));
 
         assertThat(version).isEqualTo(2);
-        assertThat(versions()).containsExactly("1 V1__people.sql " + Micros.of(T0), "2 V2__emails.sql " + Micros.of(T0));
+        assertThat(versions())
+                .containsExactly("1 V1__people.sql " + Micros.of(T0), "2 V2__emails.sql " + Micros.of(T0));
         assertThat(rows("SELECT name || ' ' || email FROM t_people")).containsExactly("ada ada@example.com");
         assertThat(tables()).containsExactlyInAnyOrder("t_people", "t_schema_version");
         assertThat(dialect.lockedInTransaction).containsExactly(true);
@@ -56,18 +57,21 @@ class MigrationRunnerTest {
         int version = TWO.apply(c, dialect, InstantSource.fixed(T0.plusSeconds(60)));
 
         assertThat(version).isEqualTo(2);
-        assertThat(versions()).containsExactly("1 V1__people.sql " + Micros.of(T0), "2 V2__emails.sql " + Micros.of(T0));
+        assertThat(versions())
+                .containsExactly("1 V1__people.sql " + Micros.of(T0), "2 V2__emails.sql " + Micros.of(T0));
         assertThat(rows("SELECT name FROM t_people ORDER BY id")).containsExactly("ada", "grace");
     }
 
     @Test
     void anOlderSchemaGetsOnlyTheMissingScripts() throws SQLException {
-        new MigrationRunner(MigrationRunnerTest.class, List.of("V1__people.sql")).apply(c, dialect, InstantSource.fixed(T0));
+        new MigrationRunner(MigrationRunnerTest.class, List.of("V1__people.sql"))
+                .apply(c, dialect, InstantSource.fixed(T0));
 
         TWO.apply(c, dialect, InstantSource.fixed(T0.plusSeconds(60)));
 
-        assertThat(versions()).containsExactly("1 V1__people.sql " + Micros.of(T0),
-                "2 V2__emails.sql " + Micros.of(T0.plusSeconds(60)));
+        assertThat(versions())
+                .containsExactly(
+                        "1 V1__people.sql " + Micros.of(T0), "2 V2__emails.sql " + Micros.of(T0.plusSeconds(60)));
     }
 
     @Test
@@ -76,7 +80,9 @@ class MigrationRunnerTest {
         execute("INSERT INTO t_schema_version VALUES (3, 'V3__future.sql', 0)");
 
         assertThatThrownBy(() -> TWO.apply(c, dialect, InstantSource.fixed(T0)))
-                .isInstanceOfSatisfying(SchemaVersionException.class, e -> assertThat(e.isTransient()).isFalse())
+                .isInstanceOfSatisfying(
+                        SchemaVersionException.class,
+                        e -> assertThat(e.isTransient()).isFalse())
                 .hasMessageContaining("test database")
                 .hasMessageContaining("schema version 3")
                 .hasMessageContaining("supports up to 2");
@@ -89,7 +95,8 @@ class MigrationRunnerTest {
         execute("CREATE TABLE customers (id INTEGER PRIMARY KEY)");
 
         assertThatThrownBy(() -> TWO.apply(c, dialect, InstantSource.fixed(T0)))
-                .isInstanceOfSatisfying(WorldException.class, e -> assertThat(e.isTransient()).isFalse())
+                .isInstanceOfSatisfying(
+                        WorldException.class, e -> assertThat(e.isTransient()).isFalse())
                 .hasMessage("test database holds [customers] and no t_schema_version");
         assertThat(tables()).containsExactly("customers");
     }
@@ -107,7 +114,8 @@ class MigrationRunnerTest {
     void aFailingScriptLeavesTheVersionBeforeIt() throws SQLException {
         TWO.apply(c, dialect, InstantSource.fixed(T0));
 
-        assertThatThrownBy(() -> THREE_BROKEN.apply(c, dialect, InstantSource.fixed(T0))).isInstanceOf(SQLException.class);
+        assertThatThrownBy(() -> THREE_BROKEN.apply(c, dialect, InstantSource.fixed(T0)))
+                .isInstanceOf(SQLException.class);
 
         assertThat(versions()).hasSize(2);
         assertThat(tables()).containsExactlyInAnyOrder("t_people", "t_schema_version");
@@ -164,8 +172,11 @@ class MigrationRunnerTest {
                   -- indented comment
                 UPDATE a SET x = '2'""";
 
-        assertThat(MigrationRunner.statements(script)).containsExactly(
-                "CREATE TABLE a (\n    x TEXT DEFAULT 'a;b'\n)", "INSERT INTO a VALUES ('1')", "UPDATE a SET x = '2'");
+        assertThat(MigrationRunner.statements(script))
+                .containsExactly(
+                        "CREATE TABLE a (\n    x TEXT DEFAULT 'a;b'\n)",
+                        "INSERT INTO a VALUES ('1')",
+                        "UPDATE a SET x = '2'");
         assertThat(MigrationRunner.statements("-- nothing\n\n")).isEmpty();
     }
 
@@ -183,7 +194,8 @@ class MigrationRunnerTest {
 
     private List<String> rows(String sql) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 out.add(rs.getString(1));
             }
@@ -252,7 +264,8 @@ class MigrationRunnerTest {
         @Override
         public Optional<String> foreignTables(Connection c) throws SQLException {
             List<String> tables = tableNames(c);
-            return tables.isEmpty() ? Optional.empty()
+            return tables.isEmpty()
+                    ? Optional.empty()
                     : Optional.of(place() + " holds " + tables + " and no " + versionTable());
         }
 
@@ -269,8 +282,8 @@ class MigrationRunnerTest {
         private static List<String> tableNames(Connection c) throws SQLException {
             List<String> out = new ArrayList<>();
             try (Statement st = c.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'"
-                         + " AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
+                    ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'"
+                            + " AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
                 while (rs.next()) {
                     out.add(rs.getString(1));
                 }

@@ -54,7 +54,8 @@ class SqlTest {
         insert("r1", "w", "PENDING", null, 10);
         Sql sql = Sql.of("SELECT run_id FROM runs WHERE run_id = :id AND workflow <> :id");
 
-        try (Sql.Call call = new Tx(c, null).call(sql).set("id", "r1"); ResultSet rs = call.query()) {
+        try (Sql.Call call = new Tx(c, null).call(sql).set("id", "r1");
+                ResultSet rs = call.query()) {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getString(1)).isEqualTo("r1");
         }
@@ -66,9 +67,11 @@ class SqlTest {
         Tx tx = new Tx(c, null);
 
         try (Sql.Call call = tx.call(sql).set("id", "r1")) {
-            assertThatThrownBy(call::query).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(call::query)
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("parameters not set: [workflow]");
-            assertThatThrownBy(() -> call.set("wrkflow", "w")).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> call.set("wrkflow", "w"))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("no parameter :wrkflow");
         }
     }
@@ -78,13 +81,15 @@ class SqlTest {
         Map<String, PreparedStatement> cache = new HashMap<>();
         Tx tx = new Tx(c, cache);
         Sql sql = Sql.of("SELECT COUNT(*) FROM runs WHERE run_id = :id");
-        try (Sql.Call call = tx.call(sql).set("id", "x"); ResultSet rs = call.query()) {
+        try (Sql.Call call = tx.call(sql).set("id", "x");
+                ResultSet rs = call.query()) {
             rs.next();
         }
         PreparedStatement kept = cache.get(sql.toString());
         assertThat(kept.isClosed()).isFalse();
 
-        try (Sql.Call call = new Tx(c, cache).call(sql).set("id", "y"); ResultSet rs = call.query()) {
+        try (Sql.Call call = new Tx(c, cache).call(sql).set("id", "y");
+                ResultSet rs = call.query()) {
             rs.next();
         }
         assertThat(cache).hasSize(1).containsValue(kept);
@@ -102,22 +107,23 @@ class SqlTest {
         assertThat(ids(RunQuery.all().withHeld(true))).containsExactly("a_2", "ab1");
         assertThat(ids(RunQuery.all().withWorkflow("w").withStatuses(RunStatus.PENDING)))
                 .containsExactly("a_1", "b");
-        assertThat(ids(RunQuery.all().withCreated(Instant.EPOCH.plusNanos(20_000),
-                Instant.EPOCH.plusNanos(40_000)))).containsExactly("a_2", "ab1");
+        assertThat(ids(RunQuery.all().withCreated(Instant.EPOCH.plusNanos(20_000), Instant.EPOCH.plusNanos(40_000))))
+                .containsExactly("a_2", "ab1");
     }
 
     @Test
     void aNullIsSentWithTheTypeItsParameterLastHad() throws SQLException {
         List<String> calls = new ArrayList<>();
-        PreparedStatement recording = (PreparedStatement) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[]{PreparedStatement.class}, (proxy, method, args) -> {
+        PreparedStatement recording = (PreparedStatement) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {PreparedStatement.class}, (proxy, method, args) -> {
                     if (method.getName().startsWith("set")) {
-                        calls.add(method.getName() + args[0] + (method.getName().equals("setNull") ? ":" + args[1] : ""));
+                        calls.add(
+                                method.getName() + args[0] + (method.getName().equals("setNull") ? ":" + args[1] : ""));
                     }
                     return method.getReturnType() == int.class ? 0 : null;
                 });
-        Connection connection = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[]{Connection.class}, (proxy, method, args) -> recording);
+        Connection connection = (Connection) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {Connection.class}, (proxy, method, args) -> recording);
         Sql sql = Sql.of("UPDATE t SET a = :a, b = :b");
         Tx tx = new Tx(connection, null);
 
@@ -125,8 +131,14 @@ class SqlTest {
         tx.call(sql).set("a", 7L).set("b", "x").update();
         tx.call(sql).set("a", null).set("b", null).update();
 
-        assertThat(calls).containsExactly("setNull1:" + Types.NULL, "setNull2:" + Types.NULL, "setLong1", "setString2",
-                "setNull1:" + Types.BIGINT, "setNull2:" + Types.VARCHAR);
+        assertThat(calls)
+                .containsExactly(
+                        "setNull1:" + Types.NULL,
+                        "setNull2:" + Types.NULL,
+                        "setLong1",
+                        "setString2",
+                        "setNull1:" + Types.BIGINT,
+                        "setNull2:" + Types.VARCHAR);
     }
 
     @Test
@@ -134,16 +146,18 @@ class SqlTest {
         assertThat(RunFilter.upperBound("order-")).isEqualTo("order.");
         assertThat(RunFilter.upperBound("a")).isEqualTo("b");
         assertThat(RunFilter.upperBound("a\uD7FF")).isEqualTo("a\uE000");
-        assertThat(RunFilter.upperBound("a" + new String(Character.toChars(Character.MAX_CODE_POINT)))).isEqualTo("b");
-        assertThat(RunFilter.upperBound(new String(Character.toChars(Character.MAX_CODE_POINT)))).isNull();
+        assertThat(RunFilter.upperBound("a" + new String(Character.toChars(Character.MAX_CODE_POINT))))
+                .isEqualTo("b");
+        assertThat(RunFilter.upperBound(new String(Character.toChars(Character.MAX_CODE_POINT))))
+                .isNull();
     }
 
     private List<String> ids(RunQuery query) throws SQLException {
         RunFilter filter = RunFilter.of(SQLITE, query, true, null);
         List<String> out = new ArrayList<>();
-        try (Sql.Call call = filter.bind(new Tx(c, null).call(Sql.of("SELECT run_id FROM runs" + filter.where()
-                + " ORDER BY run_id")));
-             ResultSet rs = call.query()) {
+        try (Sql.Call call = filter.bind(
+                        new Tx(c, null).call(Sql.of("SELECT run_id FROM runs" + filter.where() + " ORDER BY run_id")));
+                ResultSet rs = call.query()) {
             while (rs.next()) {
                 out.add(rs.getString(1));
             }
@@ -152,8 +166,13 @@ class SqlTest {
     }
 
     private void insert(String id, String workflow, String status, String held, long createdAt) throws SQLException {
-        try (Sql.Call call = new Tx(c, null).call(Sql.of("INSERT INTO runs VALUES (:id, :w, :s, :h, :at)"))
-                .set("id", id).set("w", workflow).set("s", status).set("h", held).set("at", createdAt)) {
+        try (Sql.Call call = new Tx(c, null)
+                .call(Sql.of("INSERT INTO runs VALUES (:id, :w, :s, :h, :at)"))
+                .set("id", id)
+                .set("w", workflow)
+                .set("s", status)
+                .set("h", held)
+                .set("at", createdAt)) {
             call.update();
         }
     }

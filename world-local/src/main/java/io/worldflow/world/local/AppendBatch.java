@@ -6,9 +6,9 @@ import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.Micros;
+import io.worldflow.world.jdbc.RunRows;
 import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.Tx;
-import io.worldflow.world.jdbc.RunRows;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -32,8 +32,9 @@ final class AppendBatch {
 
     static final int CHUNK = 100;
 
-    private static final String STATES = "SELECT run_id, status, log_length, cancel_requested FROM runs WHERE run_id IN ("
-            + String.join(", ", Collections.nCopies(CHUNK, "?")) + ")";
+    private static final String STATES =
+            "SELECT run_id, status, log_length, cancel_requested FROM runs WHERE run_id IN ("
+                    + String.join(", ", Collections.nCopies(CHUNK, "?")) + ")";
     private static final Sql INSERT_LOG_ROW = Sql.of("""
             INSERT INTO event_log (run_id, seq, last_seq, events) VALUES (:runId, :seq, :lastSeq, :events)""");
     private static final Sql UPDATE_RUN = Sql.of("""
@@ -59,8 +60,9 @@ final class AppendBatch {
         int signalCount = 0;
         int logRows = 0;
         List<AppendResult> results = new ArrayList<>(appends.size());
-        try (Sql.Call log = tx.call(INSERT_LOG_ROW); Sql.Call runs = tx.call(UPDATE_RUN);
-             Sql.Call signals = tx.call(CONSUME_SIGNAL)) {
+        try (Sql.Call log = tx.call(INSERT_LOG_ROW);
+                Sql.Call runs = tx.call(UPDATE_RUN);
+                Sql.Call signals = tx.call(CONSUME_SIGNAL)) {
             for (EncodedAppend encoded : appends) {
                 Append a = encoded.append();
                 RunState state = states.get(a.runId());
@@ -73,16 +75,22 @@ final class AppendBatch {
                     continue;
                 }
                 if (encoded.events() != null) {
-                    log.set("runId", a.runId()).set("seq", a.expectedSeq()).set("lastSeq", a.nextSeq() - 1)
-                            .set("events", encoded.events()).addBatch();
+                    log.set("runId", a.runId())
+                            .set("seq", a.expectedSeq())
+                            .set("lastSeq", a.nextSeq() - 1)
+                            .set("events", encoded.events())
+                            .addBatch();
                     logRows++;
                 }
                 Payload output = a.output();
-                runs.set("status", a.status().name()).set("length", a.nextSeq())
+                runs.set("status", a.status().name())
+                        .set("length", a.nextSeq())
                         .set("at", Micros.of(a.events().isEmpty() ? now : a.lastAt()))
                         .set("output", output == null ? null : output.json())
                         .set("outputType", output == null ? null : output.type())
-                        .set("error", encoded.error()).set("runId", a.runId()).addBatch();
+                        .set("error", encoded.error())
+                        .set("runId", a.runId())
+                        .addBatch();
                 for (Long id : a.consumedSignals()) {
                     signals.set("id", id).set("runId", a.runId()).addBatch();
                     signalCount++;

@@ -43,8 +43,13 @@ final class Database implements SqlDatabase, AutoCloseable {
     private final int schemaVersion;
     private volatile boolean closed;
 
-    private Database(LocalSettings settings, FileOwnership ownership, SqlSession writer, List<SqlSession> readers,
-                     DueNotifier notifier, int schemaVersion) {
+    private Database(
+            LocalSettings settings,
+            FileOwnership ownership,
+            SqlSession writer,
+            List<SqlSession> readers,
+            DueNotifier notifier,
+            int schemaVersion) {
         this.settings = settings;
         this.ownership = ownership;
         this.writer = writer;
@@ -84,8 +89,10 @@ final class Database implements SqlDatabase, AutoCloseable {
             if (e instanceof SQLException sql && SqlFailures.isBusy(sql)) {
                 throw SqlFailures.wrap("open", null, path, sql);
             }
-            throw new WorldException("local world: cannot use " + path + " (not a SQLite database, or damaged): "
-                    + e.getMessage(), false, e);
+            throw new WorldException(
+                    "local world: cannot use " + path + " (not a SQLite database, or damaged): " + e.getMessage(),
+                    false,
+                    e);
         }
     }
 
@@ -213,9 +220,12 @@ final class Database implements SqlDatabase, AutoCloseable {
         try {
             SqlSession reader = readers.poll(settings.busyTimeout().toMillis(), TimeUnit.MILLISECONDS);
             if (reader == null) {
-                throw new WorldException(Failures.operation(LocalWorldProvider.NAME, operation, subject)
-                        + " found no free read connection on " + settings.path() + " within "
-                        + settings.busyTimeout(), true, null);
+                throw new WorldException(
+                        Failures.operation(LocalWorldProvider.NAME, operation, subject)
+                                + " found no free read connection on " + settings.path() + " within "
+                                + settings.busyTimeout(),
+                        true,
+                        null);
             }
             return reader;
         } catch (InterruptedException e) {
@@ -233,10 +243,11 @@ final class Database implements SqlDatabase, AutoCloseable {
     static SqlSession connect(LocalSettings settings, boolean readOnly) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-        config.setSynchronous(switch (settings.synchronous()) {
-            case FULL -> SQLiteConfig.SynchronousMode.FULL;
-            case NORMAL -> SQLiteConfig.SynchronousMode.NORMAL;
-        });
+        config.setSynchronous(
+                switch (settings.synchronous()) {
+                    case FULL -> SQLiteConfig.SynchronousMode.FULL;
+                    case NORMAL -> SQLiteConfig.SynchronousMode.NORMAL;
+                });
         config.setBusyTimeout(settings.busyTimeoutMillis());
         config.setTempStore(SQLiteConfig.TempStore.MEMORY);
         config.setCacheSize(-CACHE_KIB);

@@ -39,19 +39,25 @@ final class FileOwnership implements AutoCloseable {
     static FileOwnership acquire(Path database, Path lockFile) {
         FileChannel channel;
         try {
-            channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
+            channel = FileChannel.open(
+                    lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         } catch (IOException e) {
-            throw new WorldException("local world: cannot open lock file " + lockFile + " for " + database
-                    + ": " + e.getMessage(), false, e);
+            throw new WorldException(
+                    "local world: cannot open lock file " + lockFile + " for " + database + ": " + e.getMessage(),
+                    false,
+                    e);
         }
         try {
             FileLock lock = channel.tryLock();
             if (lock == null) {
                 channel.close();
-                throw new WorldException("local world: database " + database + " is in use by another process"
-                        + holder(lockFile) + " (lock file " + lockFile + "); a local world's file belongs to one"
-                        + " process at a time", false, null);
+                throw new WorldException(
+                        "local world: database " + database + " is in use by another process"
+                                + holder(lockFile) + " (lock file " + lockFile
+                                + "); a local world's file belongs to one"
+                                + " process at a time",
+                        false,
+                        null);
             }
             FileOwnership ownership = new FileOwnership(lockFile, channel, lock);
             ownership.writeOwner();
@@ -59,12 +65,15 @@ final class FileOwnership implements AutoCloseable {
         } catch (OverlappingFileLockException e) {
             // Do not touch the file further: closing any other channel on it may drop the JVM's lock.
             closeQuietly(channel);
-            throw new WorldException("local world: database " + database + " is already open in this JVM"
-                    + " (lock file " + lockFile + "); close that world first or share it", false, e);
+            throw new WorldException(
+                    "local world: database " + database + " is already open in this JVM" + " (lock file " + lockFile
+                            + "); close that world first or share it",
+                    false,
+                    e);
         } catch (IOException e) {
             closeQuietly(channel);
-            throw new WorldException("local world: cannot lock " + lockFile + " for " + database + ": "
-                    + e.getMessage(), false, e);
+            throw new WorldException(
+                    "local world: cannot lock " + lockFile + " for " + database + ": " + e.getMessage(), false, e);
         }
     }
 

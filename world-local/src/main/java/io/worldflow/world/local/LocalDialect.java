@@ -34,8 +34,7 @@ enum LocalDialect implements SqlDialect {
     }
 
     @Override
-    public void makeDue(Tx tx, String runId, String queue, int priority, Instant at, Instant now)
-            throws SQLException {
+    public void makeDue(Tx tx, String runId, String queue, int priority, Instant at, Instant now) throws SQLException {
         TaskRows.makeDue(tx, runId, queue, priority, at, now);
     }
 }

@@ -9,8 +9,8 @@ import io.worldflow.spi.Lease;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
 import io.worldflow.world.jdbc.EncodedAppend;
-import io.worldflow.world.jdbc.JdbcEventLog;
 import io.worldflow.world.jdbc.Failures;
+import io.worldflow.world.jdbc.JdbcEventLog;
 import io.worldflow.world.jdbc.Micros;
 import io.worldflow.world.jdbc.RunRows;
 import io.worldflow.world.jdbc.Sql;
@@ -27,8 +27,8 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 
 /** Runs and their event logs in the {@code runs} and {@code event_log} tables. */
 final class LocalEventLog extends JdbcEventLog {
@@ -52,10 +52,15 @@ final class LocalEventLog extends JdbcEventLog {
     protected CreateResult create(NewRun run, String events, String leaseTo, Duration leaseFor) {
         return db.write("create", Failures.run(run.runId()), tx -> {
             boolean created;
-            try (Sql.Call call = tx.call(INSERT_RUN).set("runId", run.runId()).set("workflow", run.workflow())
-                    .set("inputJson", run.input().json()).set("inputType", run.input().type())
-                    .set("createdAt", Micros.of(run.createdAt())).set("availableAt", Micros.of(run.availableAt()))
-                    .set("deadline", Micros.orNull(run.deadline())).set("queue", run.queue())
+            try (Sql.Call call = tx.call(INSERT_RUN)
+                    .set("runId", run.runId())
+                    .set("workflow", run.workflow())
+                    .set("inputJson", run.input().json())
+                    .set("inputType", run.input().type())
+                    .set("createdAt", Micros.of(run.createdAt()))
+                    .set("availableAt", Micros.of(run.availableAt()))
+                    .set("deadline", Micros.orNull(run.deadline()))
+                    .set("queue", run.queue())
                     .set("priority", run.priority())) {
                 created = call.update() > 0;
             }
@@ -64,8 +69,14 @@ final class LocalEventLog extends JdbcEventLog {
                 insertLogRow(tx, run.runId(), 0, 0, events);
                 Instant now = clock.instant();
                 if (leaseTo != null && !run.availableAt().isAfter(now)) {
-                    lease = TaskRows.insertLeased(tx, run.runId(), run.queue(), run.priority(), run.availableAt(),
-                            leaseTo, Micros.truncate(now.plus(leaseFor)));
+                    lease = TaskRows.insertLeased(
+                            tx,
+                            run.runId(),
+                            run.queue(),
+                            run.priority(),
+                            run.availableAt(),
+                            leaseTo,
+                            Micros.truncate(now.plus(leaseFor)));
                 } else {
                     TaskRows.insert(tx, run.runId(), run.queue(), run.priority(), run.availableAt());
                 }
@@ -93,7 +104,8 @@ final class LocalEventLog extends JdbcEventLog {
                 List<String> chunk = ids.subList(from, Math.min(ids.size(), from + LOAD_CHUNK));
                 String marks = String.join(", ", Collections.nCopies(chunk.size(), "?"));
                 Map<String, RunInfo> infos = new HashMap<>();
-                PreparedStatement runs = sql.prepare("SELECT " + RunRows.COLUMNS + " FROM runs WHERE run_id IN (" + marks + ")");
+                PreparedStatement runs =
+                        sql.prepare("SELECT " + RunRows.COLUMNS + " FROM runs WHERE run_id IN (" + marks + ")");
                 bind(runs, chunk);
                 try (ResultSet rs = runs.executeQuery()) {
                     while (rs.next()) {

@@ -66,16 +66,16 @@ record LocalSettings(Path path, Synchronous synchronous, Duration busyTimeout) {
         try {
             return Synchronous.valueOf(text.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new ConfigurationException(LocalWorldProvider.SYNCHRONOUS + " must be FULL or NORMAL, was '"
-                    + text + "'", e);
+            throw new ConfigurationException(
+                    LocalWorldProvider.SYNCHRONOUS + " must be FULL or NORMAL, was '" + text + "'", e);
         }
     }
 
     private static Duration busyTimeout(WorldConfig config) {
         Duration d = config.getDuration(LocalWorldProvider.BUSY_TIMEOUT, DEFAULT_BUSY_TIMEOUT);
         if (d.isNegative() || d.toMillis() > Integer.MAX_VALUE) {
-            throw new ConfigurationException(LocalWorldProvider.BUSY_TIMEOUT
-                    + " must be between 0 and " + Integer.MAX_VALUE + "ms, was '" + d + "'");
+            throw new ConfigurationException(LocalWorldProvider.BUSY_TIMEOUT + " must be between 0 and "
+                    + Integer.MAX_VALUE + "ms, was '" + d + "'");
         }
         return d;
     }

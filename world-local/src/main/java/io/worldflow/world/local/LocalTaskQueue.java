@@ -49,6 +49,7 @@ final class LocalTaskQueue extends JdbcTaskQueue {
                 requested_at = CASE WHEN requested_at <= :now THEN NULL ELSE requested_at END
             WHERE run_id IN (%s)
             RETURNING run_id, lease_token, queue, lease_expires, deliveries, priority, available_at""";
+
     private static final Sql EXTEND = Sql.of("""
             UPDATE tasks SET lease_expires = :expires WHERE run_id = :runId AND lease_token = :token
             RETURNING queue, deliveries""");
@@ -87,8 +88,13 @@ final class LocalTaskQueue extends JdbcTaskQueue {
             List<Turn> candidates = new ArrayList<>();
             for (String queue : queues) {
                 fresh(tx, queue, dueBy, max, candidates);
-                candidates(tx.call(LAPSED).set("queue", queue).set("now", Micros.of(now)).set("dueBy", dueBy)
-                        .set("max", max), candidates);
+                candidates(
+                        tx.call(LAPSED)
+                                .set("queue", queue)
+                                .set("now", Micros.of(now))
+                                .set("dueBy", dueBy)
+                                .set("max", max),
+                        candidates);
             }
             if (candidates.isEmpty()) {
                 return List.of();
@@ -104,11 +110,19 @@ final class LocalTaskQueue extends JdbcTaskQueue {
                 for (int i = 0; i < chosen.size(); i++) {
                     call.set("id" + i, chosen.get(i).runId());
                 }
-                try (ResultSet rs = call.set("owner", workerId).set("expires", Micros.of(now.plus(leaseFor)))
-                        .set("now", Micros.of(now)).query()) {
+                try (ResultSet rs = call.set("owner", workerId)
+                        .set("expires", Micros.of(now.plus(leaseFor)))
+                        .set("now", Micros.of(now))
+                        .query()) {
                     while (rs.next()) {
-                        out.add(new Leased(new Lease(rs.getString(1), rs.getString(2), rs.getString(3),
-                                Micros.read(rs, 4), rs.getInt(5)), new Turn(rs.getString(1), rs.getInt(6), rs.getLong(7))));
+                        out.add(new Leased(
+                                new Lease(
+                                        rs.getString(1),
+                                        rs.getString(2),
+                                        rs.getString(3),
+                                        Micros.read(rs, 4),
+                                        rs.getInt(5)),
+                                new Turn(rs.getString(1), rs.getInt(6), rs.getLong(7))));
                     }
                 }
             }
@@ -128,14 +142,19 @@ final class LocalTaskQueue extends JdbcTaskQueue {
         while (found < max) {
             int priority;
             try (Sql.Call call = tx.call(NEXT_LEVEL).set("queue", queue).set("below", below);
-                 ResultSet rs = call.query()) {
+                    ResultSet rs = call.query()) {
                 if (!rs.next()) {
                     return;
                 }
                 priority = rs.getInt(1);
             }
-            found += candidates(tx.call(FRESH).set("queue", queue).set("priority", priority).set("dueBy", dueBy)
-                    .set("max", max - found), out);
+            found += candidates(
+                    tx.call(FRESH)
+                            .set("queue", queue)
+                            .set("priority", priority)
+                            .set("dueBy", dueBy)
+                            .set("max", max - found),
+                    out);
             below = priority;
         }
     }
@@ -143,7 +162,8 @@ final class LocalTaskQueue extends JdbcTaskQueue {
     /** Adds the turns {@code call} finds, not leased yet; how many. */
     private static int candidates(Sql.Call call, List<Turn> out) throws SQLException {
         int n = 0;
-        try (call; ResultSet rs = call.query()) {
+        try (call;
+                ResultSet rs = call.query()) {
             while (rs.next()) {
                 out.add(new Turn(rs.getString(1), rs.getInt(2), rs.getLong(3)));
                 n++;
@@ -158,9 +178,11 @@ final class LocalTaskQueue extends JdbcTaskQueue {
         requirePositive(leaseFor);
         return database.writeLease("extend lease", Failures.run(lease.runId()), tx -> {
             Instant expires = Micros.truncate(clock.instant().plus(leaseFor));
-            try (Sql.Call call = tx.call(EXTEND).set("expires", Micros.of(expires)).set("runId", lease.runId())
-                    .set("token", lease.token());
-                 ResultSet rs = call.query()) {
+            try (Sql.Call call = tx.call(EXTEND)
+                            .set("expires", Micros.of(expires))
+                            .set("runId", lease.runId())
+                            .set("token", lease.token());
+                    ResultSet rs = call.query()) {
                 return rs.next()
                         ? Optional.of(new Lease(lease.runId(), lease.token(), rs.getString(1), expires, rs.getInt(2)))
                         : Optional.<Lease>empty();
@@ -182,7 +204,9 @@ final class LocalTaskQueue extends JdbcTaskQueue {
         Objects.requireNonNull(lease, "lease");
         db.write("release", Failures.run(lease.runId()), tx -> {
             Instant now = Micros.truncate(clock.instant());
-            try (Sql.Call call = tx.call(RELEASE).set("now", Micros.of(now)).set("runId", lease.runId())
+            try (Sql.Call call = tx.call(RELEASE)
+                    .set("now", Micros.of(now))
+                    .set("runId", lease.runId())
                     .set("token", lease.token())) {
                 if (call.update() > 0) {
                     tx.wakeAt(now);
@@ -200,7 +224,8 @@ final class LocalTaskQueue extends JdbcTaskQueue {
         return db.read("next due", null, tx -> {
             long earliest = Long.MAX_VALUE;
             for (String queue : queues) {
-                try (Sql.Call call = tx.call(NEXT_DUE).set("queue", queue); ResultSet rs = call.query()) {
+                try (Sql.Call call = tx.call(NEXT_DUE).set("queue", queue);
+                        ResultSet rs = call.query()) {
                     if (rs.next()) {
                         earliest = Math.min(earliest, rs.getLong(1));
                     }

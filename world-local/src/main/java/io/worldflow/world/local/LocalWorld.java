@@ -17,8 +17,13 @@ final class LocalWorld extends SqlWorld {
 
     /** SQLite runs in this process: the thread that waits for an append may as well make it. */
     private LocalWorld(Database db, WorldContext context, DueNotifier notifier) {
-        super(db, context, new LocalEventLog(db, context.codec(), context.clock()),
-                new LocalTaskQueue(db, context.clock(), notifier), new JdbcRunQueries(db, context.codec()), true);
+        super(
+                db,
+                context,
+                new LocalEventLog(db, context.codec(), context.clock()),
+                new LocalTaskQueue(db, context.clock(), notifier),
+                new JdbcRunQueries(db, context.codec()),
+                true);
         this.db = db;
         this.notifier = notifier;
     }
@@ -29,12 +34,19 @@ final class LocalWorld extends SqlWorld {
      */
     static LocalWorld open(WorldContext context) {
         LocalSettings settings = LocalSettings.from(context.config());
-        DueNotifier notifier = new DueNotifier("worldflow-local-due " + settings.path().getFileName());
+        DueNotifier notifier =
+                new DueNotifier("worldflow-local-due " + settings.path().getFileName());
         Database db = Database.open(settings, context.clock(), notifier);
         try {
-            int cleared = db.write("clear leases", null, tx -> TaskRows.clearAllLeases(tx, context.clock().instant()));
-            log.info("local world opened {} (schema version {}, synchronous {}{})", settings.path(),
-                    db.schemaVersion(), settings.synchronous(),
+            int cleared = db.write(
+                    "clear leases",
+                    null,
+                    tx -> TaskRows.clearAllLeases(tx, context.clock().instant()));
+            log.info(
+                    "local world opened {} (schema version {}, synchronous {}{})",
+                    settings.path(),
+                    db.schemaVersion(),
+                    settings.synchronous(),
                     cleared == 0 ? "" : ", " + cleared + " lease(s) of a previous process dropped");
             return new LocalWorld(db, context, notifier);
         } catch (RuntimeException e) {

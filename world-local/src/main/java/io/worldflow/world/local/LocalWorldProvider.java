@@ -26,6 +26,7 @@ public final class LocalWorldProvider implements WorldProvider {
 
     /** The name to put in {@code worldflow.world}. */
     public static final String NAME = "local";
+
     public static final String PATH = "worldflow.local.path";
     public static final String SYNCHRONOUS = "worldflow.local.synchronous";
     public static final String BUSY_TIMEOUT = "worldflow.local.busy-timeout";
@@ -38,8 +39,12 @@ public final class LocalWorldProvider implements WorldProvider {
     @Override
     public Map<String, String> configKeys() {
         Map<String, String> keys = new LinkedHashMap<>();
-        keys.put(PATH, "SQLite database file (default worldflow.db in the working directory; parent directories are created)");
-        keys.put(SYNCHRONOUS, "FULL (default: each commit survives power loss) or NORMAL (faster; survives a process crash only)");
+        keys.put(
+                PATH,
+                "SQLite database file (default worldflow.db in the working directory; parent directories are created)");
+        keys.put(
+                SYNCHRONOUS,
+                "FULL (default: each commit survives power loss) or NORMAL (faster; survives a process crash only)");
         keys.put(BUSY_TIMEOUT, "how long to wait for a locked database before failing, e.g. 500ms or 5s (default 5s)");
         return Collections.unmodifiableMap(keys);
     }

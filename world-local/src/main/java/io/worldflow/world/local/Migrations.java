@@ -23,8 +23,14 @@ import java.util.TreeSet;
 final class Migrations implements MigrationDialect {
 
     /** The scripts this code knows, oldest first; the last one's version is the newest schema it supports. */
-    static final List<String> SCRIPTS = List.of("V1__init.sql", "V2__signal_keys.sql", "V3__lease_order.sql",
-            "V4__log_rows.sql", "V5__log_rows_without_identity.sql", "V6__held_since.sql");
+    static final List<String> SCRIPTS = List.of(
+            "V1__init.sql",
+            "V2__signal_keys.sql",
+            "V3__lease_order.sql",
+            "V4__log_rows.sql",
+            "V5__log_rows_without_identity.sql",
+            "V6__held_since.sql");
+
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 
     private final Path database;
@@ -74,7 +80,7 @@ final class Migrations implements MigrationDialect {
     private static Set<String> tables(Connection c) throws SQLException {
         Set<String> tables = new TreeSet<>();
         try (Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
+                ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
             while (rs.next()) {
                 tables.add(rs.getString(1));
             }

@@ -12,8 +12,7 @@ final class SqlFailures {
     private static final int SQLITE_BUSY = 5;
     private static final int SQLITE_LOCKED = 6;
 
-    private SqlFailures() {
-    }
+    private SqlFailures() {}
 
     /**
      * @param operation what was being done ("append", "lease")
@@ -21,8 +20,11 @@ final class SqlFailures {
      */
     static WorldException wrap(String operation, String subject, Path database, SQLException e) {
         boolean transientFailure = isBusy(e);
-        return new WorldException(Failures.failed(LocalWorldProvider.NAME, operation, subject, database.toString())
-                + (transientFailure ? " (database busy, try again)" : "") + ": " + e.getMessage(), transientFailure, e);
+        return new WorldException(
+                Failures.failed(LocalWorldProvider.NAME, operation, subject, database.toString())
+                        + (transientFailure ? " (database busy, try again)" : "") + ": " + e.getMessage(),
+                transientFailure,
+                e);
     }
 
     /** SQLITE_BUSY or SQLITE_LOCKED, including their extended codes. */

@@ -62,12 +62,14 @@ final class TaskRows {
                 requested_at = NULL, lease_token = NULL, lease_owner = NULL, lease_expires = NULL
             WHERE lease_expires IS NOT NULL""");
 
-    private TaskRows() {
-    }
+    private TaskRows() {}
 
     /** A new run's first turn. */
     static void insert(Tx tx, String runId, String queue, int priority, Instant at) throws SQLException {
-        try (Sql.Call call = tx.call(INSERT).set("runId", runId).set("queue", queue).set("priority", priority)
+        try (Sql.Call call = tx.call(INSERT)
+                .set("runId", runId)
+                .set("queue", queue)
+                .set("priority", priority)
                 .set("at", Micros.of(at))) {
             call.update();
         }
@@ -75,11 +77,17 @@ final class TaskRows {
     }
 
     /** A new run's first turn, leased to {@code owner} until {@code expires}: nobody else is woken for it. */
-    static Lease insertLeased(Tx tx, String runId, String queue, int priority, Instant at, String owner,
-                              Instant expires) throws SQLException {
-        try (Sql.Call call = tx.call(INSERT_LEASED).set("runId", runId).set("queue", queue).set("priority", priority)
-                .set("at", Micros.of(at)).set("owner", owner).set("expires", Micros.of(expires));
-             ResultSet rs = call.query()) {
+    static Lease insertLeased(
+            Tx tx, String runId, String queue, int priority, Instant at, String owner, Instant expires)
+            throws SQLException {
+        try (Sql.Call call = tx.call(INSERT_LEASED)
+                        .set("runId", runId)
+                        .set("queue", queue)
+                        .set("priority", priority)
+                        .set("at", Micros.of(at))
+                        .set("owner", owner)
+                        .set("expires", Micros.of(expires));
+                ResultSet rs = call.query()) {
             rs.next();
             return new Lease(runId, rs.getString(1), queue, expires, 1);
         }
@@ -87,9 +95,13 @@ final class TaskRows {
 
     /** Makes an existing, unfinished run due at {@code at}, or keeps an earlier due time. */
     static void makeDue(Tx tx, String runId, String queue, int priority, Instant at, Instant now) throws SQLException {
-        try (Sql.Call call = tx.call(MAKE_DUE).set("runId", runId).set("queue", queue).set("priority", priority)
-                .set("at", Micros.of(at)).set("now", Micros.of(now));
-             ResultSet rs = call.query()) {
+        try (Sql.Call call = tx.call(MAKE_DUE)
+                        .set("runId", runId)
+                        .set("queue", queue)
+                        .set("priority", priority)
+                        .set("at", Micros.of(at))
+                        .set("now", Micros.of(now));
+                ResultSet rs = call.query()) {
             if (rs.next()) {
                 Instant due = Micros.read(rs, 1);
                 Instant leaseExpires = Micros.read(rs, 2);
@@ -104,15 +116,18 @@ final class TaskRows {
     /** Ends the turn held by {@code lease}; a stale lease changes nothing. */
     static void complete(Tx tx, Lease lease, Instant wakeAt) throws SQLException {
         if (wakeAt == null) {
-            try (Sql.Call call = tx.call(DELETE_LEASED).set("runId", lease.runId()).set("token", lease.token())) {
+            try (Sql.Call call =
+                    tx.call(DELETE_LEASED).set("runId", lease.runId()).set("token", lease.token())) {
                 if (call.update() > 0) {
                     return;
                 }
             }
         }
-        try (Sql.Call call = tx.call(COMPLETE).set("wakeAt", Micros.orNull(wakeAt)).set("runId", lease.runId())
-                .set("token", lease.token());
-             ResultSet rs = call.query()) {
+        try (Sql.Call call = tx.call(COMPLETE)
+                        .set("wakeAt", Micros.orNull(wakeAt))
+                        .set("runId", lease.runId())
+                        .set("token", lease.token());
+                ResultSet rs = call.query()) {
             if (rs.next()) {
                 tx.wakeAt(Micros.read(rs, 1));
             }

@@ -47,7 +47,9 @@ class ConcurrencyTest extends LocalWorldTestSupport {
                 readers.add(pool.submit(() -> {
                     go.await();
                     for (int i = 0; i < 50; i++) {
-                        for (RunInfo run : world.runQueries().list(RunQuery.all().withLimit(100)).runs()) {
+                        for (RunInfo run : world.runQueries()
+                                .list(RunQuery.all().withLimit(100))
+                                .runs()) {
                             assertThat(run.logLength()).isIn(1L, 3L);
                         }
                     }

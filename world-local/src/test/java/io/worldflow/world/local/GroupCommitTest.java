@@ -56,19 +56,21 @@ class GroupCommitTest extends LocalWorldTestSupport {
     void appendsToTheSameRunInOneBatchApplyInOrder() {
         create("r1");
         create("r2");
-        List<AppendResult> results = world.eventLog().append(List.of(
-                markerAppend("r1", 1, 2, RunStatus.RUNNING),
-                markerAppend("r2", 1, 1, RunStatus.RUNNING),
-                markerAppend("r1", 3, 1, RunStatus.SLEEPING),
-                markerAppend("r1", 3, 1, RunStatus.WAITING),
-                markerAppend("ghost", 1, 1, RunStatus.RUNNING)));
+        List<AppendResult> results = world.eventLog()
+                .append(List.of(
+                        markerAppend("r1", 1, 2, RunStatus.RUNNING),
+                        markerAppend("r2", 1, 1, RunStatus.RUNNING),
+                        markerAppend("r1", 3, 1, RunStatus.SLEEPING),
+                        markerAppend("r1", 3, 1, RunStatus.WAITING),
+                        markerAppend("ghost", 1, 1, RunStatus.RUNNING)));
 
-        assertThat(results).containsExactly(
-                new AppendResult(true, 3, false),
-                new AppendResult(true, 2, false),
-                new AppendResult(true, 4, false),
-                new AppendResult(false, 4, false),
-                AppendResult.missing());
+        assertThat(results)
+                .containsExactly(
+                        new AppendResult(true, 3, false),
+                        new AppendResult(true, 2, false),
+                        new AppendResult(true, 4, false),
+                        new AppendResult(false, 4, false),
+                        AppendResult.missing());
         assertThat(world.runQueries().get("r1").orElseThrow().status()).isEqualTo(RunStatus.SLEEPING);
         assertThat(world.eventLog().read("r1", 0)).hasSize(4);
     }
@@ -93,8 +95,10 @@ class GroupCommitTest extends LocalWorldTestSupport {
         assertThat(world.taskQueue().nextDue(Set.of(QUEUE))).contains(now().plusSeconds(10));
         clock.advance(Duration.ofSeconds(10 + runs));
         List<Lease> again = world.taskQueue().lease("w", Set.of(QUEUE), runs, Duration.ofMinutes(1));
-        assertThat(again).hasSize(runs)
-                .isSortedAccordingTo(Comparator.comparing(l -> Integer.parseInt(l.runId().substring(4))))
+        assertThat(again)
+                .hasSize(runs)
+                .isSortedAccordingTo(
+                        Comparator.comparing(l -> Integer.parseInt(l.runId().substring(4))))
                 .allSatisfy(l -> assertThat(l.deliveries()).isEqualTo(1));
     }
 

@@ -42,15 +42,37 @@ class LocalEventLogTest extends LocalWorldTestSupport {
     @Test
     void createWritesTheStartedEventAPendingRunAndItsFirstTurn() {
         Instant deadline = now().plus(Duration.ofHours(1));
-        NewRun newRun = new NewRun("r1", "order.v1", new Payload("{\"id\":7}", "com.acme.Order"), now(),
-                now().plusSeconds(5), deadline, "orders", 3);
+        NewRun newRun = new NewRun(
+                "r1",
+                "order.v1",
+                new Payload("{\"id\":7}", "com.acme.Order"),
+                now(),
+                now().plusSeconds(5),
+                deadline,
+                "orders",
+                3);
 
         CreateResult result = world.eventLog().create(newRun);
 
         assertThat(result.created()).isTrue();
-        assertThat(result.run()).isEqualTo(new RunInfo("r1", "order.v1", RunStatus.PENDING,
-                new Payload("{\"id\":7}", "com.acme.Order"), null, null, now(), now(), now().plusSeconds(5),
-                deadline, "orders", 3, 1, null, null, null));
+        assertThat(result.run())
+                .isEqualTo(new RunInfo(
+                        "r1",
+                        "order.v1",
+                        RunStatus.PENDING,
+                        new Payload("{\"id\":7}", "com.acme.Order"),
+                        null,
+                        null,
+                        now(),
+                        now(),
+                        now().plusSeconds(5),
+                        deadline,
+                        "orders",
+                        3,
+                        1,
+                        null,
+                        null,
+                        null));
         assertThat(world.runQueries().get("r1")).contains(result.run());
         assertThat(world.eventLog().read("r1", 0)).containsExactly(newRun.startedEvent());
         assertThat(world.taskQueue().nextDue(Set.of("orders"))).contains(now().plusSeconds(5));
@@ -78,7 +100,9 @@ class LocalEventLogTest extends LocalWorldTestSupport {
         AppendResult result = appendOne(append);
 
         assertThat(result).isEqualTo(new AppendResult(true, 4, false));
-        assertThat(world.eventLog().read("r1", 0)).hasSize(4).endsWith(append.events().toArray(Event[]::new));
+        assertThat(world.eventLog().read("r1", 0))
+                .hasSize(4)
+                .endsWith(append.events().toArray(Event[]::new));
         RunInfo info = run("r1");
         assertThat(info.status()).isEqualTo(RunStatus.RUNNING);
         assertThat(info.logLength()).isEqualTo(4);
@@ -128,8 +152,13 @@ class LocalEventLogTest extends LocalWorldTestSupport {
         create("r1");
         Lease lease = leaseOne();
         Payload output = new Payload("{\"ok\":true}", "com.acme.Receipt");
-        Append done = new Append("r1", 1, List.of(new WorkflowCompleted("r1", 1, now(), output)),
-                RunStatus.COMPLETED, List.of(), new TurnEnd(lease, now().plusSeconds(60)));
+        Append done = new Append(
+                "r1",
+                1,
+                List.of(new WorkflowCompleted("r1", 1, now(), output)),
+                RunStatus.COMPLETED,
+                List.of(),
+                new TurnEnd(lease, now().plusSeconds(60)));
 
         assertThat(appendOne(done).appended()).isTrue();
 
@@ -156,8 +185,8 @@ class LocalEventLogTest extends LocalWorldTestSupport {
     @Test
     void appendAfterTheRunFinishedIsRefused() {
         create("r1");
-        appendOne(new Append("r1", 1, List.of(new WorkflowCompleted("r1", 1, now(), Payload.NULL)),
-                RunStatus.COMPLETED));
+        appendOne(
+                new Append("r1", 1, List.of(new WorkflowCompleted("r1", 1, now(), Payload.NULL)), RunStatus.COMPLETED));
 
         AppendResult late = appendOne(markerAppend("r1", 2, 1, RunStatus.RUNNING));
 
@@ -172,9 +201,14 @@ class LocalEventLogTest extends LocalWorldTestSupport {
         create("r2");
         long mine = world.signals().send("r1", "go", new Payload("1", "java.lang.Integer"));
         long theirs = world.signals().send("r2", "go", new Payload("2", "java.lang.Integer"));
-        Append consume = new Append("r1", 1,
-                List.of(new SignalReceived("r1", 1, now(), "wait-1", "go", new Payload("1", "java.lang.Integer"), now())),
-                RunStatus.RUNNING, List.of(mine, theirs), null);
+        Append consume = new Append(
+                "r1",
+                1,
+                List.of(new SignalReceived(
+                        "r1", 1, now(), "wait-1", "go", new Payload("1", "java.lang.Integer"), now())),
+                RunStatus.RUNNING,
+                List.of(mine, theirs),
+                null);
 
         assertThat(appendOne(consume).appended()).isTrue();
 
@@ -212,10 +246,8 @@ class LocalEventLogTest extends LocalWorldTestSupport {
         create("r1");
         world.eventLog().requestCancel("r1", "user asked");
 
-        assertThat(appendOne(markerAppend("r1", 1, 1, RunStatus.RUNNING)))
-                .isEqualTo(new AppendResult(true, 2, true));
-        assertThat(appendOne(markerAppend("r1", 1, 1, RunStatus.RUNNING)))
-                .isEqualTo(new AppendResult(false, 2, true));
+        assertThat(appendOne(markerAppend("r1", 1, 1, RunStatus.RUNNING))).isEqualTo(new AppendResult(true, 2, true));
+        assertThat(appendOne(markerAppend("r1", 1, 1, RunStatus.RUNNING))).isEqualTo(new AppendResult(false, 2, true));
     }
 
     @Test
@@ -251,15 +283,14 @@ class LocalEventLogTest extends LocalWorldTestSupport {
 
     @Test
     void requestCancelOfUnknownOrFinishedRunFails() {
-        assertThatThrownBy(() -> world.eventLog().requestCancel("ghost", "x"))
-                .isInstanceOf(RunNotFoundException.class);
+        assertThatThrownBy(() -> world.eventLog().requestCancel("ghost", "x")).isInstanceOf(RunNotFoundException.class);
         create("r1");
-        appendOne(new Append("r1", 1, List.of(new WorkflowCompleted("r1", 1, now(), Payload.NULL)),
-                RunStatus.COMPLETED));
+        appendOne(
+                new Append("r1", 1, List.of(new WorkflowCompleted("r1", 1, now(), Payload.NULL)), RunStatus.COMPLETED));
 
         assertThatThrownBy(() -> world.eventLog().requestCancel("r1", "x"))
-                .isInstanceOfSatisfying(RunFinishedException.class,
-                        e -> assertThat(e.status()).isEqualTo(RunStatus.COMPLETED))
+                .isInstanceOfSatisfying(
+                        RunFinishedException.class, e -> assertThat(e.status()).isEqualTo(RunStatus.COMPLETED))
                 .hasMessageContaining("cancel");
     }
 
@@ -268,8 +299,8 @@ class LocalEventLogTest extends LocalWorldTestSupport {
         create("r1");
         world.eventLog().requestCancel("r1", "stop");
 
-        appendOne(new Append("r1", 1, List.of(new io.worldflow.event.WorkflowCanceled("r1", 1, now())),
-                RunStatus.CANCELED));
+        appendOne(new Append(
+                "r1", 1, List.of(new io.worldflow.event.WorkflowCanceled("r1", 1, now())), RunStatus.CANCELED));
 
         assertThat(run("r1").cancelRequested()).isFalse();
         assertThat(run("r1").status()).isEqualTo(RunStatus.CANCELED);

@@ -1,6 +1,5 @@
 package io.worldflow.world.local;
 
-import io.worldflow.spi.RunCursor;
 import io.worldflow.Payload;
 import io.worldflow.RunInfo;
 import io.worldflow.RunPage;
@@ -8,6 +7,7 @@ import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
 import io.worldflow.event.WorkflowCompleted;
 import io.worldflow.spi.Append;
+import io.worldflow.spi.RunCursor;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -28,12 +28,15 @@ class LocalRunQueriesTest extends LocalWorldTestSupport {
     }
 
     private void complete(String runId) {
-        world.eventLog().append(List.of(new Append(runId, 1,
-                List.of(new WorkflowCompleted(runId, 1, now(), Payload.NULL)), RunStatus.COMPLETED)));
+        world.eventLog()
+                .append(List.of(new Append(
+                        runId, 1, List.of(new WorkflowCompleted(runId, 1, now(), Payload.NULL)), RunStatus.COMPLETED)));
     }
 
     private List<String> ids(RunQuery query) {
-        return world.runQueries().list(query).runs().stream().map(RunInfo::runId).toList();
+        return world.runQueries().list(query).runs().stream()
+                .map(RunInfo::runId)
+                .toList();
     }
 
     @Test
@@ -85,7 +88,8 @@ class LocalRunQueriesTest extends LocalWorldTestSupport {
         createAt("a", "wf");
         createAt("b", "wf");
 
-        assertThat(world.runQueries().list(RunQuery.all().withLimit(2)).nextCursor()).isNull();
+        assertThat(world.runQueries().list(RunQuery.all().withLimit(2)).nextCursor())
+                .isNull();
     }
 
     @Test
@@ -151,10 +155,14 @@ class LocalRunQueriesTest extends LocalWorldTestSupport {
         createAt("c", "refunds");
         complete("a");
 
-        Map<RunStatus, Long> counts = world.runQueries().countByStatus(
-                RunQuery.all().withStatuses(RunStatus.FAILED).withLimit(1).withWorkflow("orders"));
+        Map<RunStatus, Long> counts = world.runQueries()
+                .countByStatus(RunQuery.all()
+                        .withStatuses(RunStatus.FAILED)
+                        .withLimit(1)
+                        .withWorkflow("orders"));
 
-        assertThat(counts).containsEntry(RunStatus.COMPLETED, 1L)
+        assertThat(counts)
+                .containsEntry(RunStatus.COMPLETED, 1L)
                 .containsEntry(RunStatus.PENDING, 1L)
                 .containsEntry(RunStatus.FAILED, 0L)
                 .containsOnlyKeys(RunStatus.values());

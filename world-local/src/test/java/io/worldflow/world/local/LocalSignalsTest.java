@@ -1,11 +1,11 @@
 package io.worldflow.world.local;
 
+import io.worldflow.ErrorInfo;
 import io.worldflow.Payload;
 import io.worldflow.RunFinishedException;
 import io.worldflow.RunNotFoundException;
 import io.worldflow.RunStatus;
 import io.worldflow.event.WorkflowFailed;
-import io.worldflow.ErrorInfo;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.PendingSignal;
@@ -49,12 +49,16 @@ class LocalSignalsTest extends LocalWorldTestSupport {
     @Test
     void sendingToAFinishedRunFailsAndStoresNothing() {
         create("r1");
-        world.eventLog().append(List.of(new Append("r1", 1,
-                List.of(new WorkflowFailed("r1", 1, now(), ErrorInfo.of("x.Boom", "boom"))), RunStatus.FAILED)));
+        world.eventLog()
+                .append(List.of(new Append(
+                        "r1",
+                        1,
+                        List.of(new WorkflowFailed("r1", 1, now(), ErrorInfo.of("x.Boom", "boom"))),
+                        RunStatus.FAILED)));
 
         assertThatThrownBy(() -> world.signals().send("r1", "go", Payload.NULL))
-                .isInstanceOfSatisfying(RunFinishedException.class,
-                        e -> assertThat(e.status()).isEqualTo(RunStatus.FAILED))
+                .isInstanceOfSatisfying(
+                        RunFinishedException.class, e -> assertThat(e.status()).isEqualTo(RunStatus.FAILED))
                 .hasMessageContaining("signal");
         assertThat(world.signals().pending("r1")).isEmpty();
     }
@@ -62,7 +66,9 @@ class LocalSignalsTest extends LocalWorldTestSupport {
     @Test
     void aSignalMakesAWaitingRunDueAtOnce() {
         create("r1");
-        Lease lease = world.taskQueue().lease("w", Set.of(QUEUE), 1, Duration.ofSeconds(30)).getFirst();
+        Lease lease = world.taskQueue()
+                .lease("w", Set.of(QUEUE), 1, Duration.ofSeconds(30))
+                .getFirst();
         world.taskQueue().complete(lease, now().plus(Duration.ofDays(2)));
         clock.advance(Duration.ofMinutes(5));
 

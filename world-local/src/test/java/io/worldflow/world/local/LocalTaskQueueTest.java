@@ -56,8 +56,9 @@ class LocalTaskQueueTest extends LocalWorldTestSupport {
         world.eventLog().create(newRun("low-due", "wf", now().minusSeconds(30), QUEUE, -3));
         world.eventLog().create(newRun("zero-due", "wf", now().minusSeconds(60), QUEUE, 0));
         assertThat(queue().lease("other", Set.of(QUEUE), 1, Duration.ofSeconds(1)))
-                .extracting(Lease::runId).containsExactly("mid-due");
-        clock.advance(Duration.ofSeconds(2));         // mid-future is due, and the lease on mid-due lapsed
+                .extracting(Lease::runId)
+                .containsExactly("mid-due");
+        clock.advance(Duration.ofSeconds(2)); // mid-future is due, and the lease on mid-due lapsed
 
         assertThat(lease(10)).extracting(Lease::runId).containsExactly("mid-due", "mid-future", "zero-due", "low-due");
         assertThat(lease(10)).isEmpty();
@@ -66,10 +67,10 @@ class LocalTaskQueueTest extends LocalWorldTestSupport {
     @Test
     void leaseReadsUnleasedTurnsInLeasingOrderFromAnIndexWithoutSortingThem() throws Exception {
         try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dbFile());
-             java.sql.Statement st = c.createStatement();
-             java.sql.ResultSet rs = st.executeQuery("EXPLAIN QUERY PLAN SELECT run_id, priority, available_at"
-                     + " FROM tasks INDEXED BY tasks_fresh WHERE queue = 'default' AND lease_expires IS NULL"
-                     + " AND priority = 0 AND available_at <= 1 ORDER BY available_at, run_id LIMIT 64")) {
+                java.sql.Statement st = c.createStatement();
+                java.sql.ResultSet rs = st.executeQuery("EXPLAIN QUERY PLAN SELECT run_id, priority, available_at"
+                        + " FROM tasks INDEXED BY tasks_fresh WHERE queue = 'default' AND lease_expires IS NULL"
+                        + " AND priority = 0 AND available_at <= 1 ORDER BY available_at, run_id LIMIT 64")) {
             StringBuilder plan = new StringBuilder();
             while (rs.next()) {
                 plan.append(rs.getString(4)).append('\n');
@@ -99,7 +100,8 @@ class LocalTaskQueueTest extends LocalWorldTestSupport {
         assertThat(lease(10)).isEmpty();
         clock.advance(Duration.ofSeconds(60));
         assertThat(lease(10)).extracting(Lease::runId).containsExactly("later");
-        assertThat(queue().lease("w2", Set.of("other"), 10, LEASE)).extracting(Lease::runId)
+        assertThat(queue().lease("w2", Set.of("other"), 10, LEASE))
+                .extracting(Lease::runId)
                 .containsExactly("elsewhere");
     }
 
@@ -207,8 +209,9 @@ class LocalTaskQueueTest extends LocalWorldTestSupport {
     void enqueueOfAnUnknownOrFinishedRunDoesNothing() {
         queue().enqueue("ghost", now());
         create("r1");
-        world.eventLog().append(List.of(new Append("r1", 1,
-                List.of(new WorkflowCompleted("r1", 1, now(), Payload.NULL)), RunStatus.COMPLETED)));
+        world.eventLog()
+                .append(List.of(new Append(
+                        "r1", 1, List.of(new WorkflowCompleted("r1", 1, now(), Payload.NULL)), RunStatus.COMPLETED)));
 
         queue().enqueue("r1", now());
 

@@ -51,7 +51,8 @@ class LocalWorldProviderTest {
 
     @Test
     void badSynchronousValueNamesTheKey() {
-        assertThatThrownBy(() -> LocalSettings.from(WorldConfig.of(Map.of(LocalWorldProvider.SYNCHRONOUS, "SOMETIMES"))))
+        assertThatThrownBy(
+                        () -> LocalSettings.from(WorldConfig.of(Map.of(LocalWorldProvider.SYNCHRONOUS, "SOMETIMES"))))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("worldflow.local.synchronous")
                 .hasMessageContaining("SOMETIMES");
@@ -77,8 +78,11 @@ class LocalWorldProviderTest {
     @Test
     void badConfigurationFailsCreateBeforeTouchingTheDisk() {
         WorldConfig config = WorldConfig.of(Map.of(LocalWorldProvider.SYNCHRONOUS, "OFF"));
-        assertThatThrownBy(() -> new LocalWorldProvider().create(new io.worldflow.spi.WorldContext(config,
-                io.worldflow.runtime.ManualClock.start(), new io.worldflow.runtime.JsonCodec().eventCodec())))
+        assertThatThrownBy(() -> new LocalWorldProvider()
+                        .create(new io.worldflow.spi.WorldContext(
+                                config,
+                                io.worldflow.runtime.ManualClock.start(),
+                                new io.worldflow.runtime.JsonCodec().eventCodec())))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("worldflow.local.synchronous");
     }

@@ -55,8 +55,8 @@ abstract class LocalWorldTestSupport {
     }
 
     WorldConfig config() {
-        return WorldConfig.of(Map.of(LocalWorldProvider.PATH, dbFile().toString(),
-                LocalWorldProvider.SYNCHRONOUS, "NORMAL"));
+        return WorldConfig.of(
+                Map.of(LocalWorldProvider.PATH, dbFile().toString(), LocalWorldProvider.SYNCHRONOUS, "NORMAL"));
     }
 
     World open(WorldConfig config) {
@@ -78,8 +78,8 @@ abstract class LocalWorldTestSupport {
     }
 
     NewRun newRun(String runId, String workflow, Instant availableAt, String queue, int priority) {
-        return new NewRun(runId, workflow, new Payload("{\"n\":1}", "com.acme.In"), now(), availableAt, null, queue,
-                priority);
+        return new NewRun(
+                runId, workflow, new Payload("{\"n\":1}", "com.acme.In"), now(), availableAt, null, queue, priority);
     }
 
     CreateResult create(String runId) {
@@ -90,7 +90,12 @@ abstract class LocalWorldTestSupport {
     List<Event> markers(String runId, long fromSeq, int count) {
         List<Event> out = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            out.add(new MarkerRecorded(runId, fromSeq + i, now(), "m" + (fromSeq + i), "now",
+            out.add(new MarkerRecorded(
+                    runId,
+                    fromSeq + i,
+                    now(),
+                    "m" + (fromSeq + i),
+                    "now",
                     new Payload("\"" + now() + "\"", "java.time.Instant")));
         }
         return out;

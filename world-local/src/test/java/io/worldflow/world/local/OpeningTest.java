@@ -55,15 +55,20 @@ class OpeningTest extends LocalWorldTestSupport {
     @Test
     void databaseIsInWalModeWithTheSchemaVersionRecorded() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dbFile());
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             try (ResultSet rs = st.executeQuery("PRAGMA journal_mode")) {
                 rs.next();
                 assertThat(rs.getString(1)).isEqualTo("wal");
             }
-            try (ResultSet rs = st.executeQuery(
-                    "SELECT version, description, applied_at FROM schema_version ORDER BY version")) {
-                List<String> scripts = List.of("V1__init.sql", "V2__signal_keys.sql", "V3__lease_order.sql",
-                        "V4__log_rows.sql", "V5__log_rows_without_identity.sql", "V6__held_since.sql");
+            try (ResultSet rs =
+                    st.executeQuery("SELECT version, description, applied_at FROM schema_version ORDER BY version")) {
+                List<String> scripts = List.of(
+                        "V1__init.sql",
+                        "V2__signal_keys.sql",
+                        "V3__lease_order.sql",
+                        "V4__log_rows.sql",
+                        "V5__log_rows_without_identity.sql",
+                        "V6__held_since.sql");
                 for (int version = 1; version <= scripts.size(); version++) {
                     assertThat(rs.next()).isTrue();
                     assertThat(rs.getInt(1)).isEqualTo(version);
@@ -79,12 +84,13 @@ class OpeningTest extends LocalWorldTestSupport {
     void theSchemaMigrationsTransactionHoldsTheWriteLockFromItsStart() throws SQLException {
         Path file = dir.resolve("immediate.db");
         try (SqlSession writer = Database.connect(LocalSettings.from(configFor(file)), false);
-             Connection other = DriverManager.getConnection("jdbc:sqlite:" + file);
-             Statement st = other.createStatement()) {
+                Connection other = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement st = other.createStatement()) {
             st.execute("PRAGMA busy_timeout = 0");
-            writer.connection().setAutoCommit(false);   // as MigrationRunner begins, before any statement
+            writer.connection().setAutoCommit(false); // as MigrationRunner begins, before any statement
 
-            assertThatThrownBy(() -> st.execute("BEGIN IMMEDIATE")).isInstanceOf(SQLException.class)
+            assertThatThrownBy(() -> st.execute("BEGIN IMMEDIATE"))
+                    .isInstanceOf(SQLException.class)
                     .hasMessageContaining("SQLITE_BUSY");
             writer.connection().setAutoCommit(true);
             st.execute("BEGIN IMMEDIATE");
@@ -97,12 +103,13 @@ class OpeningTest extends LocalWorldTestSupport {
         Path old = dir.resolve("v3.db");
         Event started = newRun("r1").startedEvent();
         Event marker = new MarkerRecorded("r1", 1, now(), "m", "note", new Payload("[1,2]", null));
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + old); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + old);
+                Statement st = c.createStatement()) {
             migrateUpTo(st, 3);
             st.execute("INSERT INTO runs (run_id, workflow, status, input_json, created_at, updated_at, available_at,"
                     + " queue, priority, log_length) VALUES ('r1', 'wf', 'RUNNING', '1', 0, 0, 0, 'default', 0, 2)");
-            try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO events (run_id, seq, type, at, json) VALUES ('r1', ?, ?, 0, ?)")) {
+            try (PreparedStatement ps =
+                    c.prepareStatement("INSERT INTO events (run_id, seq, type, at, json) VALUES ('r1', ?, ?, 0, ?)")) {
                 for (Event e : List.of(started, marker)) {
                     ps.setLong(1, e.seq());
                     ps.setString(2, e.type());
@@ -117,14 +124,19 @@ class OpeningTest extends LocalWorldTestSupport {
             assertThat(migrated.eventLog().read("r1", 0)).containsExactly(started, marker);
             assertThat(migrated.eventLog().read("r1", 1)).containsExactly(marker);
             Event next = new MarkerRecorded("r1", 2, now(), "m2", "note", new Payload("3", null));
-            assertThat(migrated.eventLog().append(List.of(new Append("r1", 2, List.of(next), RunStatus.RUNNING)))
-                    .getFirst().appended()).isTrue();
+            assertThat(migrated.eventLog()
+                            .append(List.of(new Append("r1", 2, List.of(next), RunStatus.RUNNING)))
+                            .getFirst()
+                            .appended())
+                    .isTrue();
             assertThat(migrated.eventLog().read("r1", 0)).containsExactly(started, marker, next);
         } finally {
             migrated.close();
         }
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + old); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'event%'")) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + old);
+                Statement st = c.createStatement();
+                ResultSet rs =
+                        st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'event%'")) {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getString(1)).isEqualTo("event_log");
             assertThat(rs.next()).isFalse();
@@ -135,7 +147,8 @@ class OpeningTest extends LocalWorldTestSupport {
     void aRunHeldBeforeVersion6CountsItsHoldFromItsLastChangeAndIsListedAsHeld() throws Exception {
         Path old = dir.resolve("v5.db");
         ErrorInfo reason = ErrorInfo.of("io.worldflow.NonDeterministicWorkflowException", "x");
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + old); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + old);
+                Statement st = c.createStatement()) {
             migrateUpTo(st, 5);
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO runs (run_id, workflow, status, input_json,"
                     + " created_at, updated_at, available_at, queue, priority, log_length, held)"
@@ -153,8 +166,10 @@ class OpeningTest extends LocalWorldTestSupport {
             RunInfo held = migrated.runQueries().get("held").orElseThrow();
             assertThat(held.held()).isEqualTo(reason);
             assertThat(held.heldSince()).isEqualTo(Instant.ofEpochSecond(5));
-            assertThat(migrated.runQueries().get("free").orElseThrow().heldSince()).isNull();
-            assertThat(migrated.runQueries().list(RunQuery.all().withHeld(true)).runs()).extracting(RunInfo::runId)
+            assertThat(migrated.runQueries().get("free").orElseThrow().heldSince())
+                    .isNull();
+            assertThat(migrated.runQueries().list(RunQuery.all().withHeld(true)).runs())
+                    .extracting(RunInfo::runId)
                     .containsExactly("held");
         } finally {
             migrated.close();
@@ -168,7 +183,8 @@ class OpeningTest extends LocalWorldTestSupport {
         for (int version = 1; version <= last; version++) {
             String script = Migrations.SCRIPTS.get(version - 1);
             try (var in = Migrations.class.getResourceAsStream("migrations/" + script)) {
-                for (String statement : MigrationRunner.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
+                for (String statement :
+                        MigrationRunner.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
                     st.execute(statement);
                 }
             }
@@ -184,7 +200,8 @@ class OpeningTest extends LocalWorldTestSupport {
         Files.write(garbage, bytes);
 
         assertThatThrownBy(() -> open(configFor(garbage)))
-                .isInstanceOfSatisfying(WorldException.class, e -> assertThat(e.isTransient()).isFalse())
+                .isInstanceOfSatisfying(
+                        WorldException.class, e -> assertThat(e.isTransient()).isFalse())
                 .hasMessageContaining(garbage.toString())
                 .hasCauseInstanceOf(SQLException.class);
         assertThat(Files.readAllBytes(garbage)).isEqualTo(bytes);
@@ -194,12 +211,13 @@ class OpeningTest extends LocalWorldTestSupport {
     void openRejectsASqliteDatabaseOfSomethingElse() throws SQLException {
         Path other = dir.resolve("other.db");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + other);
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             st.execute("CREATE TABLE customers (id INTEGER PRIMARY KEY)");
         }
 
         assertThatThrownBy(() -> open(configFor(other)))
-                .isInstanceOfSatisfying(WorldException.class, e -> assertThat(e.isTransient()).isFalse())
+                .isInstanceOfSatisfying(
+                        WorldException.class, e -> assertThat(e.isTransient()).isFalse())
                 .hasMessageContaining(other.toString())
                 .hasMessageContaining("customers");
     }
@@ -208,7 +226,7 @@ class OpeningTest extends LocalWorldTestSupport {
     void openRejectsANewerSchemaVersion() throws SQLException {
         world.close();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dbFile());
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             st.execute("INSERT INTO schema_version (version, description, applied_at) VALUES (7, 'V7__future.sql', 0)");
         }
 
@@ -224,7 +242,8 @@ class OpeningTest extends LocalWorldTestSupport {
     @Test
     void secondOpenOfTheSameFileInThisJvmFails() {
         assertThatThrownBy(() -> open(config()))
-                .isInstanceOfSatisfying(WorldException.class, e -> assertThat(e.isTransient()).isFalse())
+                .isInstanceOfSatisfying(
+                        WorldException.class, e -> assertThat(e.isTransient()).isFalse())
                 .hasMessageContaining(dbFile().toString())
                 .hasMessageContaining("already open");
         // the first world is unaffected
@@ -278,7 +297,8 @@ class OpeningTest extends LocalWorldTestSupport {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classes = Path.of(lockHolderLocation()).toString();
         Process p = new ProcessBuilder(java, "-cp", classes, LockHolder.class.getName(), lockFile.toString())
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
         assertThat(line).isEqualTo("locked");
@@ -287,7 +307,11 @@ class OpeningTest extends LocalWorldTestSupport {
 
     private static java.net.URI lockHolderLocation() {
         try {
-            return LockHolder.class.getProtectionDomain().getCodeSource().getLocation().toURI();
+            return LockHolder.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI();
         } catch (java.net.URISyntaxException e) {
             throw new IllegalStateException(e);
         }
@@ -296,15 +320,15 @@ class OpeningTest extends LocalWorldTestSupport {
     /** Run in a child JVM: holds the lock the way {@link FileOwnership} does. */
     static final class LockHolder {
         public static void main(String[] args) throws IOException {
-            try (FileChannel ch = FileChannel.open(Path.of(args[0]), StandardOpenOption.CREATE,
-                    StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            try (FileChannel ch = FileChannel.open(
+                    Path.of(args[0]), StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 if (ch.tryLock() == null) {
                     System.out.println("busy");
                     return;
                 }
                 ch.truncate(0);
-                ch.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\n")
-                        .getBytes(StandardCharsets.UTF_8)));
+                ch.write(ByteBuffer.wrap(
+                        ("pid " + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)));
                 System.out.println("locked");
                 System.out.flush();
                 while (System.in.read() >= 0) {

@@ -28,11 +28,14 @@ class StoredFixturesTest {
         try (InputStream in = getClass().getResourceAsStream("/fixtures/schema5.db")) {
             Files.copy(in, file);
         }
-        World world = new LocalWorldProvider().create(new WorldContext(
-                WorldConfig.of(Map.of(LocalWorldProvider.PATH, file.toString())), ManualClock.start(),
-                new JsonCodec().eventCodec()));
+        World world = new LocalWorldProvider()
+                .create(new WorldContext(
+                        WorldConfig.of(Map.of(LocalWorldProvider.PATH, file.toString())),
+                        ManualClock.start(),
+                        new JsonCodec().eventCodec()));
         try {
-            StoredFixtures.assertTimelinesReadBack(world, getClass().getResourceAsStream("/fixtures/local-timelines.json"));
+            StoredFixtures.assertTimelinesReadBack(
+                    world, getClass().getResourceAsStream("/fixtures/local-timelines.json"));
         } finally {
             world.close();
         }

@@ -27,6 +27,7 @@ final class AppendColumns {
 
     /** The check and the projection after each append, in the appends' order. */
     private final String[] ids;
+
     private final Long[] expected;
     private final String[] statuses;
     private final Long[] lengths;
@@ -36,6 +37,7 @@ final class AppendColumns {
     private final String[] errors;
     /** A log row per append with events. */
     private final List<String> logRun = new ArrayList<>();
+
     private final List<Long> logSeq = new ArrayList<>();
     private final List<Long> logLast = new ArrayList<>();
     private final List<String> logEvents = new ArrayList<>();
@@ -44,6 +46,7 @@ final class AppendColumns {
     private final Set<String> finished = new LinkedHashSet<>();
     /** The turns that end with the run not finished. */
     private final List<String> endRuns = new ArrayList<>();
+
     private final List<String> endTokens = new ArrayList<>();
     private final List<Long> endWakes = new ArrayList<>();
 
@@ -91,15 +94,23 @@ final class AppendColumns {
 
     /** Binds the arrays; those of the turns that end only when there are some ({@link #endsTurns}). */
     void bind(Sql.Call call) throws SQLException {
-        call.set("ids", ids).set("expected", expected).set("prStatus", statuses).set("prLength", lengths)
-                .set("prUpdated", updated).set("prOutput", outputs).set("prOutputType", outputTypes)
+        call.set("ids", ids)
+                .set("expected", expected)
+                .set("prStatus", statuses)
+                .set("prLength", lengths)
+                .set("prUpdated", updated)
+                .set("prOutput", outputs)
+                .set("prOutputType", outputTypes)
                 .set("prError", errors);
-        call.set("logRun", logRun.toArray(String[]::new)).set("logSeq", logSeq.toArray(Long[]::new))
-                .set("logLast", logLast.toArray(Long[]::new)).set("logEvents", logEvents.toArray(String[]::new));
+        call.set("logRun", logRun.toArray(String[]::new))
+                .set("logSeq", logSeq.toArray(Long[]::new))
+                .set("logLast", logLast.toArray(Long[]::new))
+                .set("logEvents", logEvents.toArray(String[]::new));
         call.set("sigId", signalIds.toArray(Long[]::new)).set("sigRun", signalRuns.toArray(String[]::new));
         call.set("finished", finished.toArray(String[]::new)).set("endedPayload", endedPayload(finished));
         if (endsTurns()) {
-            call.set("endRun", endRuns.toArray(String[]::new)).set("endToken", endTokens.toArray(String[]::new))
+            call.set("endRun", endRuns.toArray(String[]::new))
+                    .set("endToken", endTokens.toArray(String[]::new))
                     .set("endWake", endWakes.toArray(Long[]::new));
         }
     }

@@ -93,6 +93,7 @@ final class AppendStatement {
                    ok.run_id IS NOT NULL, %2$s,
                    (SELECT pg_notify('{end_channel}', :endedPayload) FROM ok WHERE %3$s LIMIT 1)
             FROM cur LEFT JOIN ok ON ok.run_id = cur.run_id""";
+
     private static final String EARLIEST = "(SELECT earliest FROM next)";
     private static final String ANNOUNCED =
             "(SELECT pg_notify('{channel}', earliest::text) FROM next WHERE earliest IS NOT NULL)";
@@ -181,8 +182,14 @@ final class AppendStatement {
             try (ResultSet rs = call.query()) {
                 while (rs.next()) {
                     String runId = rs.getString(1);
-                    found.put(runId, new Found(rs.getLong(2), rs.getBoolean(3), rs.getBoolean(6),
-                            RunRows.status(PostgresWorldProvider.NAME, rs.getString(4), runId).isTerminal()));
+                    found.put(
+                            runId,
+                            new Found(
+                                    rs.getLong(2),
+                                    rs.getBoolean(3),
+                                    rs.getBoolean(6),
+                                    RunRows.status(PostgresWorldProvider.NAME, rs.getString(4), runId)
+                                            .isTerminal()));
                     long e = rs.getLong(5);
                     earliest = rs.wasNull() ? earliest : Long.valueOf(e);
                 }
@@ -211,8 +218,7 @@ final class AppendStatement {
     }
 
     /** A run as the statement found it, and whether its append went through. */
-    private record Found(long logLength, boolean cancelRequested, boolean appended, boolean finished) {
-    }
+    private record Found(long logLength, boolean cancelRequested, boolean appended, boolean finished) {}
 
     /** Binds the one append of a round to {@link #oneRun}. */
     private static void bindOne(Sql.Call call, EncodedAppend encoded, Instant now) throws SQLException {
@@ -220,11 +226,16 @@ final class AppendStatement {
         Payload output = a.output();
         boolean finished = a.status().isTerminal();
         TurnEnd end = finished ? null : a.turnEnd();
-        call.set("runId", a.runId()).set("expected", a.expectedSeq()).set("status", a.status().name())
-                .set("length", a.nextSeq()).set("updatedAt", AppendColumns.updatedAt(a, now))
+        call.set("runId", a.runId())
+                .set("expected", a.expectedSeq())
+                .set("status", a.status().name())
+                .set("length", a.nextSeq())
+                .set("updatedAt", AppendColumns.updatedAt(a, now))
                 .set("output", output == null ? null : output.json())
-                .set("outputType", output == null ? null : output.type()).set("error", encoded.error())
-                .set("events", encoded.events()).set("lastSeq", a.nextSeq() - 1)
+                .set("outputType", output == null ? null : output.type())
+                .set("error", encoded.error())
+                .set("events", encoded.events())
+                .set("lastSeq", a.nextSeq() - 1)
                 .set("signals", a.consumedSignals().toArray(Long[]::new))
                 .set("finished", finished)
                 .set("endedPayload", finished ? AppendColumns.endedPayload(Set.of(a.runId())) : "")
@@ -234,7 +245,8 @@ final class AppendStatement {
 
     /** The run's state now, for an append refused. */
     private AppendResult current(Tx tx, String runId) throws SQLException {
-        try (Sql.Call call = tx.call(current).set("runId", runId); ResultSet rs = call.query()) {
+        try (Sql.Call call = tx.call(current).set("runId", runId);
+                ResultSet rs = call.query()) {
             return rs.next() ? new AppendResult(false, rs.getLong(1), rs.getBoolean(2)) : AppendResult.missing();
         }
     }
@@ -249,8 +261,16 @@ final class AppendStatement {
     private static String oneRunStatement() {
         String accepted = "t.run_id IN (SELECT run_id FROM ok)";
         return CUR.formatted("run_id = :runId")
-                + OK.formatted(":status", ":length", ":updatedAt", ":output", ":outputType", ":error", "",
-                        "r.run_id = :runId", ":expected")
+                + OK.formatted(
+                        ":status",
+                        ":length",
+                        ":updatedAt",
+                        ":output",
+                        ":outputType",
+                        ":error",
+                        "",
+                        "r.run_id = :runId",
+                        ":expected")
                 + """
                 logged AS (
                     INSERT INTO {event_log} (run_id, seq, last_seq, events)
@@ -279,14 +299,19 @@ final class AppendStatement {
                 + " AS i (run_id, token, wake_at)";
         // the ids also as a condition of their own: runs is read through its key, not scanned for the join
         return CUR.formatted("run_id = ANY(" + ids + ") ORDER BY run_id FOR UPDATE")
-                + OK.formatted("pr.status", "pr.log_length", "pr.updated_at", "pr.output_json", "pr.output_type",
-                        "pr.error", """
+                + OK.formatted(
+                        "pr.status",
+                        "pr.log_length",
+                        "pr.updated_at",
+                        "pr.output_json",
+                        "pr.output_type",
+                        "pr.error",
+                        """
 
                     FROM unnest(%s, CAST(:expected AS bigint[]), CAST(:prStatus AS text[]), CAST(:prLength AS bigint[]),
                                 CAST(:prUpdated AS bigint[]), CAST(:prOutput AS text[]), CAST(:prOutputType AS text[]),
                                 CAST(:prError AS text[]))
-                         AS pr (run_id, expected, status, log_length, updated_at, output_json, output_type, error)"""
-                                .formatted(ids),
+                         AS pr (run_id, expected, status, log_length, updated_at, output_json, output_type, error)""".formatted(ids),
                         "r.run_id = ANY(" + ids + ") AND r.run_id = pr.run_id AND r.run_id IN (SELECT run_id FROM cur)",
                         "pr.expected")
                 + """
@@ -305,8 +330,15 @@ final class AppendStatement {
                     DELETE FROM {tasks} WHERE run_id IN (SELECT run_id FROM ok WHERE %s)
                     RETURNING run_id)%s
                 """.formatted(finishing, endingTurns ? "," : "")
-                + (endingTurns ? END_TURNS.formatted(" USING " + ends, "t.run_id = i.run_id AND t.lease_token = i.token"
-                        + " AND i.run_id IN (SELECT run_id FROM ok)", "i.wake_at", " FROM " + ends) : "")
-                + RESULT.formatted(endingTurns ? EARLIEST : "NULL::bigint", endingTurns ? ANNOUNCED : "NULL", finishing);
+                + (endingTurns
+                        ? END_TURNS.formatted(
+                                " USING " + ends,
+                                "t.run_id = i.run_id AND t.lease_token = i.token"
+                                        + " AND i.run_id IN (SELECT run_id FROM ok)",
+                                "i.wake_at",
+                                " FROM " + ends)
+                        : "")
+                + RESULT.formatted(
+                        endingTurns ? EARLIEST : "NULL::bigint", endingTurns ? ANNOUNCED : "NULL", finishing);
     }
 }

@@ -23,6 +23,7 @@ final class Connector {
     private static final boolean LISTEN_SOCKETS_VISIBLE = visibleToDriver(ListenSocketFactory.class);
     /** The longest a single connection attempt may take (pgjdbc's connectTimeout, in whole seconds). */
     static final int MAX_CONNECT_SECONDS = 10;
+
     private static final long FIRST_BACKOFF_MILLIS = 100;
     private static final long MAX_BACKOFF_MILLIS = 2_000;
     private static final long REPORT_EVERY_NANOS = Duration.ofSeconds(10).toNanos();
@@ -93,8 +94,11 @@ final class Connector {
         while (true) {
             attempts++;
             long remainingNanos = deadline - System.nanoTime();
-            int timeout = (int) Math.max(1, Math.min(MAX_CONNECT_SECONDS,
-                    Duration.ofNanos(Math.max(0, remainingNanos)).toSeconds()));
+            int timeout = (int) Math.max(
+                    1,
+                    Math.min(
+                            MAX_CONNECT_SECONDS,
+                            Duration.ofNanos(Math.max(0, remainingNanos)).toSeconds()));
             try {
                 Connection c = connect(timeout);
                 if (attempts > 1) {
@@ -106,19 +110,27 @@ final class Connector {
                     throw SqlFailures.loginRefused(settings, e);
                 }
                 if (!SqlFailures.isTransient(e)) {
-                    throw new WorldException("postgres world: cannot connect to " + settings.describe() + ": "
-                            + e.getMessage() + (e.getSQLState() == null ? "" : " [SQLState " + e.getSQLState() + "]"),
-                            false, e);
+                    throw new WorldException(
+                            "postgres world: cannot connect to " + settings.describe() + ": " + e.getMessage()
+                                    + (e.getSQLState() == null ? "" : " [SQLState " + e.getSQLState() + "]"),
+                            false,
+                            e);
                 }
                 long now = System.nanoTime();
                 if (now >= deadline) {
-                    throw new WorldException("postgres world: could not reach " + settings.describe() + " within "
-                            + settings.startupTimeout() + " (" + PostgresWorldProvider.STARTUP_TIMEOUT + ", "
-                            + attempts + " attempts): " + e.getMessage(), true, e);
+                    throw new WorldException(
+                            "postgres world: could not reach " + settings.describe() + " within "
+                                    + settings.startupTimeout() + " (" + PostgresWorldProvider.STARTUP_TIMEOUT + ", "
+                                    + attempts + " attempts): " + e.getMessage(),
+                            true,
+                            e);
                 }
                 if (now >= nextReport) {
-                    log.warn("postgres world: cannot reach {} yet ({}); trying again for up to {}",
-                            settings.maskedUrl(), e.getMessage(), Duration.ofNanos(deadline - now).withNanos(0));
+                    log.warn(
+                            "postgres world: cannot reach {} yet ({}); trying again for up to {}",
+                            settings.maskedUrl(),
+                            e.getMessage(),
+                            Duration.ofNanos(deadline - now).withNanos(0));
                     nextReport = now + REPORT_EVERY_NANOS;
                 }
                 sleep(Math.min(backoff, Math.max(1, (deadline - now) / 1_000_000)));

@@ -1,22 +1,21 @@
 package io.worldflow.world.postgres;
 
-import io.worldflow.spi.DueNotifier;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.worldflow.WorldException;
+import io.worldflow.spi.DueNotifier;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.Micros;
+import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.SqlDatabase;
 import io.worldflow.world.jdbc.SqlDialect;
-import io.worldflow.world.jdbc.Tx;
-import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.SqlWork;
+import io.worldflow.world.jdbc.Tx;
 import org.postgresql.Driver;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
-
 
 /**
  * The pool of connections to the database and the three ways work runs on it: a write transaction, single
@@ -84,7 +83,10 @@ final class Database implements SqlDatabase, AutoCloseable {
                 result = work.run(tx);
                 if (tx.needsAnnouncement()) {
                     try (Sql.Call notify = tx.call(announce)) {
-                        notify.set("channel", channel).set("due", announcement(tx.wake())).query().close();
+                        notify.set("channel", channel)
+                                .set("due", announcement(tx.wake()))
+                                .query()
+                                .close();
                     }
                 }
                 c.commit();

@@ -16,9 +16,9 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * Hears what other processes make due and which runs they finish: a connection of its own (not from the
@@ -33,6 +33,7 @@ final class DueListener implements AutoCloseable {
     private static final int POLL_MILLIS = 500;
     /** An idle connection is checked with a query this often, to notice one that died silently. */
     private static final long CHECK_IDLE_NANOS = TimeUnit.SECONDS.toNanos(30);
+
     private static final long FIRST_BACKOFF_MILLIS = 100;
     private static final long MAX_BACKOFF_MILLIS = 5_000;
     /** How long {@link #start} waits for the first LISTEN, so that a subscriber hears what follows it. */
@@ -69,7 +70,9 @@ final class DueListener implements AutoCloseable {
                 return;
             }
             if (thread == null) {
-                thread = Thread.ofPlatform().daemon().name("worldflow-postgres-listen " + settings.schema())
+                thread = Thread.ofPlatform()
+                        .daemon()
+                        .name("worldflow-postgres-listen " + settings.schema())
                         .start(this::run);
             }
             long waitNanos = TimeUnit.MILLISECONDS.toNanos(START_WAIT_MILLIS);
@@ -85,7 +88,7 @@ final class DueListener implements AutoCloseable {
 
     /** Adds a listener of finished runs' ids and starts listening; closing the subscription removes it. */
     TaskQueue.Subscription subscribeEnded(Consumer<String> ended) {
-        Consumer<String> entry = ended::accept;   // one object per subscription, so close() removes only it
+        Consumer<String> entry = ended::accept; // one object per subscription, so close() removes only it
         endListeners.add(entry);
         start();
         return () -> endListeners.remove(entry);
@@ -115,7 +118,7 @@ final class DueListener implements AutoCloseable {
         Connection c = current;
         if (c != null) {
             try {
-                c.abort(Runnable::run);   // the reader's poll ends at once instead of at its timeout
+                c.abort(Runnable::run); // the reader's poll ends at once instead of at its timeout
             } catch (SQLException | RuntimeException e) {
                 log.debug("aborting the LISTEN connection failed", e);
             }
@@ -145,7 +148,7 @@ final class DueListener implements AutoCloseable {
                 setListening(true);
                 if (lost) {
                     log.info("postgres world: listening on {} again", settings.maskedUrl());
-                    notifier.due(clock.instant());   // what was announced meanwhile was missed
+                    notifier.due(clock.instant()); // what was announced meanwhile was missed
                     ended("*");
                     lost = false;
                 }
@@ -157,8 +160,10 @@ final class DueListener implements AutoCloseable {
                     return;
                 }
                 if (!lost) {
-                    log.warn("postgres world: the LISTEN connection to {} failed ({}); reconnecting",
-                            settings.maskedUrl(), e.toString());
+                    log.warn(
+                            "postgres world: the LISTEN connection to {} failed ({}); reconnecting",
+                            settings.maskedUrl(),
+                            e.toString());
                     lost = true;
                 }
                 pause(backoff);

@@ -21,9 +21,15 @@ import java.util.Optional;
 final class Migrations implements MigrationDialect {
 
     /** The scripts this code knows, oldest first; the last one's version is the newest schema it supports. */
-    static final List<String> SCRIPTS = List.of("V1__init.sql", "V2__signal_keys.sql", "V3__log_rows.sql",
-            "V4__run_indexes.sql", "V5__task_indexes.sql", "V6__started_in_runs.sql",
+    static final List<String> SCRIPTS = List.of(
+            "V1__init.sql",
+            "V2__signal_keys.sql",
+            "V3__log_rows.sql",
+            "V4__run_indexes.sql",
+            "V5__task_indexes.sql",
+            "V6__started_in_runs.sql",
             "V7__held_since.sql");
+
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 
     /** SQLSTATEs of a concurrent CREATE SCHEMA by a world with another prefix: trying again resolves it. */
@@ -53,20 +59,31 @@ final class Migrations implements MigrationDialect {
     static String printable(PgSettings settings) {
         Migrations dialect = new Migrations(settings);
         StringBuilder out = new StringBuilder();
-        out.append("-- Worldflow Postgres world: schema version ").append(RUNNER.latest()).append(" in schema ")
-                .append(settings.schema()).append(", table prefix ").append(settings.prefix()).append('\n');
+        out.append("-- Worldflow Postgres world: schema version ")
+                .append(RUNNER.latest())
+                .append(" in schema ")
+                .append(settings.schema())
+                .append(", table prefix ")
+                .append(settings.prefix())
+                .append('\n');
         out.append("-- Apply once to an empty schema; Worldflow then finds the schema current and changes nothing.\n");
         out.append("BEGIN;\n");
-        out.append("SELECT pg_advisory_xact_lock(").append(settings.migrationLockKey()).append(");\n");
+        out.append("SELECT pg_advisory_xact_lock(")
+                .append(settings.migrationLockKey())
+                .append(");\n");
         out.append("CREATE SCHEMA IF NOT EXISTS ").append(settings.schema()).append(";\n");
         out.append(dialect.versionTableDdl()).append(";\n");
         for (int version = 1; version <= RUNNER.latest(); version++) {
             String script = SCRIPTS.get(version - 1);
             out.append("\n-- ").append(script).append('\n');
             out.append(dialect.render(RUNNER.script(version)).strip()).append('\n');
-            out.append("INSERT INTO ").append(dialect.versionTable())
-                    .append(" (version, description, applied_at) VALUES (").append(version).append(", '")
-                    .append(script).append("', (extract(epoch FROM clock_timestamp()) * 1000000)::bigint);\n");
+            out.append("INSERT INTO ")
+                    .append(dialect.versionTable())
+                    .append(" (version, description, applied_at) VALUES (")
+                    .append(version)
+                    .append(", '")
+                    .append(script)
+                    .append("', (extract(epoch FROM clock_timestamp()) * 1000000)::bigint);\n");
         }
         out.append("COMMIT;\n");
         return out.toString();

@@ -77,20 +77,21 @@ final class PgDialect implements SqlDialect {
             return restingIn;
         }
         String inFlightIn = "resting IS NULL";
-        if (inFlight.length < IN_FLIGHT.size()) {     // all of them: the range alone
+        if (inFlight.length < IN_FLIGHT.size()) { // all of them: the range alone
             inFlightIn += " AND status = ANY(" + filter.param(inFlight) + ")";
         }
         return restingIn == null ? inFlightIn : "(" + restingIn + " OR (" + inFlightIn + "))";
     }
 
     private static String[] names(List<RunStatus> statuses, boolean resting) {
-        return statuses.stream().filter(s -> resting != IN_FLIGHT.contains(s)).map(RunStatus::name)
+        return statuses.stream()
+                .filter(s -> resting != IN_FLIGHT.contains(s))
+                .map(RunStatus::name)
                 .toArray(String[]::new);
     }
 
     @Override
-    public void makeDue(Tx tx, String runId, String queue, int priority, Instant at, Instant now)
-            throws SQLException {
+    public void makeDue(Tx tx, String runId, String queue, int priority, Instant at, Instant now) throws SQLException {
         taskRows.makeDue(tx, runId, queue, priority, at, now);
     }
 }

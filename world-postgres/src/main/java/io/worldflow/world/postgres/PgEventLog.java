@@ -10,13 +10,12 @@ import io.worldflow.spi.Lease;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
 import io.worldflow.world.jdbc.EncodedAppend;
-import io.worldflow.world.jdbc.JdbcEventLog;
-import io.worldflow.world.jdbc.RunRows;
-import io.worldflow.world.jdbc.SqlDialect;
 import io.worldflow.world.jdbc.Failures;
+import io.worldflow.world.jdbc.JdbcEventLog;
 import io.worldflow.world.jdbc.Micros;
-import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.RunRows;
+import io.worldflow.world.jdbc.Sql;
+import io.worldflow.world.jdbc.SqlDialect;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -28,9 +27,8 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.List;
-
+import java.util.Map;
 
 /** Runs and their event logs in the {@code runs} and {@code event_log} tables. */
 final class PgEventLog extends JdbcEventLog {
@@ -49,8 +47,8 @@ final class PgEventLog extends JdbcEventLog {
         SqlDialect d = db.dialect();
         this.create = createStatement(d, false);
         this.createLeased = createStatement(d, true);
-        this.loadRuns = Sql.of(d.tables("SELECT " + RunRows.COLUMNS + ", started FROM {runs}"
-                + " WHERE run_id = ANY(CAST(:ids AS text[]))"));
+        this.loadRuns = Sql.of(d.tables(
+                "SELECT " + RunRows.COLUMNS + ", started FROM {runs}" + " WHERE run_id = ANY(CAST(:ids AS text[]))"));
         this.loadEvents = Sql.of(d.tables("SELECT run_id, seq, events FROM {event_log}"
                 + " WHERE run_id = ANY(CAST(:ids AS text[])) ORDER BY run_id, seq"));
     }
@@ -97,15 +95,21 @@ final class PgEventLog extends JdbcEventLog {
             String token = null;
             boolean isNew;
             try (Sql.Call call = tx.call(leased ? createLeased : create)
-                    .set("runId", run.runId()).set("workflow", run.workflow())
-                    .set("inputJson", run.input().json()).set("inputType", run.input().type())
-                    .set("createdAt", Micros.of(run.createdAt())).set("availableAt", Micros.of(run.availableAt()))
-                    .set("deadline", Micros.orNull(run.deadline())).set("queue", run.queue())
-                    .set("priority", run.priority())
-                    .set("events", events);
-                 ResultSet rs = (leased ? call.set("owner", leaseTo).set("expires", Micros.of(expires))
-                         : call.set("channel", database.channel()).set("due", Database.announcement(run.availableAt())))
-                         .query()) {
+                            .set("runId", run.runId())
+                            .set("workflow", run.workflow())
+                            .set("inputJson", run.input().json())
+                            .set("inputType", run.input().type())
+                            .set("createdAt", Micros.of(run.createdAt()))
+                            .set("availableAt", Micros.of(run.availableAt()))
+                            .set("deadline", Micros.orNull(run.deadline()))
+                            .set("queue", run.queue())
+                            .set("priority", run.priority())
+                            .set("events", events);
+                    ResultSet rs = (leased
+                                    ? call.set("owner", leaseTo).set("expires", Micros.of(expires))
+                                    : call.set("channel", database.channel())
+                                            .set("due", Database.announcement(run.availableAt())))
+                            .query()) {
                 isNew = rs.next();
                 if (isNew && leased) {
                     token = rs.getString(1);
@@ -114,7 +118,7 @@ final class PgEventLog extends JdbcEventLog {
                 if (!SqlFailures.isDuplicateKey(e, database.tableName("runs"))) {
                     throw e;
                 }
-                isNew = false;      // created by another transaction since this statement began
+                isNew = false; // created by another transaction since this statement began
             }
             if (!isNew) {
                 return new CreateResult(rows.find(tx, run.runId()).orElseThrow(), false);
@@ -147,14 +151,16 @@ final class PgEventLog extends JdbcEventLog {
         Map<String, String> started = new HashMap<>();
         Map<String, List<LogRow>> logs = new HashMap<>();
         db.read("load", ids.length + " runs", tx -> {
-            try (Sql.Call call = tx.call(loadRuns).set("ids", ids); ResultSet rs = call.query()) {
+            try (Sql.Call call = tx.call(loadRuns).set("ids", ids);
+                    ResultSet rs = call.query()) {
                 while (rs.next()) {
                     RunInfo info = rows.map(rs, 0);
                     infos.put(info.runId(), info);
                     started.put(info.runId(), rs.getString(RunRows.COLUMN_COUNT + 1));
                 }
             }
-            try (Sql.Call call = tx.call(loadEvents).set("ids", ids); ResultSet rs = call.query()) {
+            try (Sql.Call call = tx.call(loadEvents).set("ids", ids);
+                    ResultSet rs = call.query()) {
                 while (rs.next()) {
                     logs.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
                             .add(new LogRow(rs.getLong(2), rs.getString(3)));
@@ -175,9 +181,23 @@ final class PgEventLog extends JdbcEventLog {
     /** The projection of a run just created, as the row holds it (instants to the microsecond). */
     private static RunInfo createdInfo(NewRun run) {
         Instant createdAt = Micros.truncate(run.createdAt());
-        return new RunInfo(run.runId(), run.workflow(), RunStatus.PENDING, run.input(), null, null, createdAt,
-                createdAt, Micros.truncate(run.availableAt()), Micros.truncate(run.deadline()), run.queue(),
-                run.priority(), 1, null, null, null);
+        return new RunInfo(
+                run.runId(),
+                run.workflow(),
+                RunStatus.PENDING,
+                run.input(),
+                null,
+                null,
+                createdAt,
+                createdAt,
+                Micros.truncate(run.availableAt()),
+                Micros.truncate(run.deadline()),
+                run.queue(),
+                run.priority(),
+                1,
+                null,
+                null,
+                null);
     }
 
     /** A run's events: its first record as its runs row holds it (or null), then its log's rows in order. */

@@ -25,8 +25,8 @@ import java.util.regex.Pattern;
  * @param poolSize       connections in the pool
  * @param startupTimeout how long opening keeps trying to reach the database
  */
-record PgSettings(String url, String user, String password, String schema, String prefix, int poolSize,
-                  Duration startupTimeout) {
+record PgSettings(
+        String url, String user, String password, String schema, String prefix, int poolSize, Duration startupTimeout) {
 
     static final String DEFAULT_SCHEMA = "worldflow";
     static final String DEFAULT_PREFIX = "wf_";
@@ -49,15 +49,20 @@ record PgSettings(String url, String user, String password, String schema, Strin
     /** Everything, for opening the world. */
     static PgSettings from(WorldConfig config) {
         String url = url(config);
-        return new PgSettings(url, config.get(PostgresWorldProvider.USER).orElse(null),
-                config.get(PostgresWorldProvider.PASSWORD).orElse(null), schema(config), prefix(config),
-                poolSize(config), startupTimeout(config));
+        return new PgSettings(
+                url,
+                config.get(PostgresWorldProvider.USER).orElse(null),
+                config.get(PostgresWorldProvider.PASSWORD).orElse(null),
+                schema(config),
+                prefix(config),
+                poolSize(config),
+                startupTimeout(config));
     }
 
     /** Only the names of things, for printing the schema without a database. */
     static PgSettings namesOnly(WorldConfig config) {
-        return new PgSettings(null, null, null, schema(config), prefix(config), DEFAULT_POOL_SIZE,
-                DEFAULT_STARTUP_TIMEOUT);
+        return new PgSettings(
+                null, null, null, schema(config), prefix(config), DEFAULT_POOL_SIZE, DEFAULT_STARTUP_TIMEOUT);
     }
 
     /** The URL with any password in it masked, for messages and logs. */
@@ -118,8 +123,9 @@ record PgSettings(String url, String user, String password, String schema, Strin
 
     private static String url(WorldConfig config) {
         String key = PostgresWorldProvider.URL;
-        String url = config.get(key).orElseThrow(() -> new ConfigurationException("missing configuration key " + key
-                + ": the postgres world needs a JDBC URL such as jdbc:postgresql://localhost:5432/app"));
+        String url = config.get(key)
+                .orElseThrow(() -> new ConfigurationException("missing configuration key " + key
+                        + ": the postgres world needs a JDBC URL such as jdbc:postgresql://localhost:5432/app"));
         if (!url.startsWith("jdbc:postgresql:")) {
             throw new ConfigurationException(key + " must be a jdbc:postgresql: URL (e.g. "
                     + "jdbc:postgresql://localhost:5432/app), was '" + mask(url) + "'");
@@ -133,8 +139,8 @@ record PgSettings(String url, String user, String password, String schema, Strin
     private static String schema(WorldConfig config) {
         String schema = identifier(config, PostgresWorldProvider.SCHEMA, DEFAULT_SCHEMA, MAX_SCHEMA_LENGTH);
         if (schema.startsWith("pg_") || schema.equals("information_schema")) {
-            throw new ConfigurationException(PostgresWorldProvider.SCHEMA + " must not name a system schema, was '"
-                    + schema + "'");
+            throw new ConfigurationException(
+                    PostgresWorldProvider.SCHEMA + " must not name a system schema, was '" + schema + "'");
         }
         return schema;
     }
@@ -148,7 +154,8 @@ record PgSettings(String url, String user, String password, String schema, Strin
         String value = config.get(key, fallback);
         if (!IDENTIFIER.matcher(value).matches() || value.length() > maxLength) {
             String hint = IDENTIFIER.matcher(value.toLowerCase(Locale.ROOT)).matches() && value.length() <= maxLength
-                    ? " (use lower case: '" + value.toLowerCase(Locale.ROOT) + "')" : "";
+                    ? " (use lower case: '" + value.toLowerCase(Locale.ROOT) + "')"
+                    : "";
             throw new ConfigurationException(key + " must be 1 to " + maxLength + " lower-case letters, digits or _,"
                     + " not starting with a digit, was '" + value + "'" + hint);
         }
@@ -158,8 +165,8 @@ record PgSettings(String url, String user, String password, String schema, Strin
     private static int poolSize(WorldConfig config) {
         int size = config.getInt(PostgresWorldProvider.POOL_SIZE, DEFAULT_POOL_SIZE);
         if (size < 1 || size > MAX_POOL_SIZE) {
-            throw new ConfigurationException(PostgresWorldProvider.POOL_SIZE + " must be 1.." + MAX_POOL_SIZE
-                    + ", was " + size);
+            throw new ConfigurationException(
+                    PostgresWorldProvider.POOL_SIZE + " must be 1.." + MAX_POOL_SIZE + ", was " + size);
         }
         return size;
     }
@@ -167,8 +174,8 @@ record PgSettings(String url, String user, String password, String schema, Strin
     private static Duration startupTimeout(WorldConfig config) {
         Duration d = config.getDuration(PostgresWorldProvider.STARTUP_TIMEOUT, DEFAULT_STARTUP_TIMEOUT);
         if (d.isNegative()) {
-            throw new ConfigurationException(PostgresWorldProvider.STARTUP_TIMEOUT + " must not be negative, was '"
-                    + d + "'");
+            throw new ConfigurationException(
+                    PostgresWorldProvider.STARTUP_TIMEOUT + " must not be negative, was '" + d + "'");
         }
         return d;
     }

@@ -83,6 +83,7 @@ final class PgTaskQueue extends JdbcTaskQueue {
     private static final String PICK_ONE_QUEUE = "picked (run_id) AS MATERIALIZED (WITH RECURSIVE "
             + LEVELS.formatted(":queue") + "\nSELECT due.run_id FROM levels CROSS JOIN "
             + DUE_AT_LEVEL.formatted(":queue", "levels.priority") + "\nWHERE levels.priority IS NOT NULL LIMIT :max)";
+
     private static final String PICK_SEVERAL_QUEUES = "picked (run_id) AS MATERIALIZED (SELECT due.run_id"
             + " FROM unnest(CAST(:queues AS text[])) AS q (queue)"
             + " CROSS JOIN LATERAL (WITH RECURSIVE " + LEVELS.formatted("q.queue")
@@ -94,7 +95,8 @@ final class PgTaskQueue extends JdbcTaskQueue {
      * A new lease's token: 122 random bits ({@code gen_random_uuid()}) in 22 characters of URL-safe base64, not the
      * 36 of a UUID's text, in every leased row's new version.
      */
-    static final String LEASE_TOKEN = "rtrim(translate(encode(uuid_send(gen_random_uuid()), 'base64'), '+/', '-_'), '=')";
+    static final String LEASE_TOKEN =
+            "rtrim(translate(encode(uuid_send(gen_random_uuid()), 'base64'), '+/', '-_'), '=')";
 
     /** Leases the picked turns. A turn requested before now is covered by the new lease; one requested for later is kept. */
     private static final String LEASE_PICKED = """
@@ -114,8 +116,7 @@ final class PgTaskQueue extends JdbcTaskQueue {
      * arrays in log order. The run and its log are read as of the statement's start, like a read right after the
      * lease, and an append that raced with it is fenced off by its expected sequence as always.
      */
-    private static final String WITH_RUNS = "\nSELECT leased.*, " + RunRows.COLUMNS.replaceAll("(\\w+)", "r.$1")
-            + """
+    private static final String WITH_RUNS = "\nSELECT leased.*, " + RunRows.COLUMNS.replaceAll("(\\w+)", "r.$1") + """
             , r.started, log.seqs, log.events
             FROM leased LEFT JOIN {runs} AS r ON r.run_id = leased.run_id
             CROSS JOIN LATERAL (SELECT array_agg(seq ORDER BY seq), array_agg(events ORDER BY seq)
@@ -130,6 +131,7 @@ final class PgTaskQueue extends JdbcTaskQueue {
     private final Sql[] lease;
     /** The same, also reading the leased runs with their logs; for one queue, and for several. */
     private final Sql[] leaseAndLoad;
+
     private final Sql extend;
     private final Sql release;
     private final Sql nextDue;
@@ -142,9 +144,10 @@ final class PgTaskQueue extends JdbcTaskQueue {
         this.notifier = notifier;
         this.listener = listener;
         SqlDialect d = db.dialect();
-        this.lease = new Sql[]{leaseStatement(d, PICK_ONE_QUEUE, false), leaseStatement(d, PICK_SEVERAL_QUEUES, false)};
-        this.leaseAndLoad = new Sql[]{leaseStatement(d, PICK_ONE_QUEUE, true),
-                leaseStatement(d, PICK_SEVERAL_QUEUES, true)};
+        this.lease =
+                new Sql[] {leaseStatement(d, PICK_ONE_QUEUE, false), leaseStatement(d, PICK_SEVERAL_QUEUES, false)};
+        this.leaseAndLoad =
+                new Sql[] {leaseStatement(d, PICK_ONE_QUEUE, true), leaseStatement(d, PICK_SEVERAL_QUEUES, true)};
         this.extend = Sql.of(d.tables("WITH " + SOFT_COMMIT + " UPDATE {tasks} SET lease_expires = :expires FROM soft"
                 + " WHERE run_id = :runId AND lease_token = :token RETURNING queue, deliveries"));
         // due now, announced in the same statement when the lease was current
@@ -170,8 +173,8 @@ final class PgTaskQueue extends JdbcTaskQueue {
 
     private static Sql leaseStatement(SqlDialect d, String pick, boolean withRuns) {
         String with = "WITH " + pick + ",\n" + SOFT_COMMIT;
-        return Sql.of(d.tables(withRuns ? with + ",\nleased AS (" + LEASE_PICKED + ")" + WITH_RUNS
-                : with + "\n" + LEASE_PICKED));
+        return Sql.of(d.tables(
+                withRuns ? with + ",\nleased AS (" + LEASE_PICKED + ")" + WITH_RUNS : with + "\n" + LEASE_PICKED));
     }
 
     /** The lease statement for one queue or for several (its parameters: see {@link #leaseWith}). */
@@ -181,7 +184,7 @@ final class PgTaskQueue extends JdbcTaskQueue {
 
     @Override
     public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
-        return leaseWith(lease, workerId, queues, max, leaseFor, lookahead, (rs, granted) -> { });
+        return leaseWith(lease, workerId, queues, max, leaseFor, lookahead, (rs, granted) -> {});
     }
 
     /** {@link #lease} with the leased runs read in the same statement: see {@code WorkerAccess#leaseAndLoad}. */
@@ -218,8 +221,14 @@ final class PgTaskQueue extends JdbcTaskQueue {
     }
 
     /** Runs a lease statement; {@code more} reads what else a row holds beyond the lease's columns. */
-    private List<Lease> leaseWith(Sql[] statements, String workerId, Set<String> queues, int max, Duration leaseFor,
-                                  Duration lookahead, RowReader more) {
+    private List<Lease> leaseWith(
+            Sql[] statements,
+            String workerId,
+            Set<String> queues,
+            int max,
+            Duration leaseFor,
+            Duration lookahead,
+            RowReader more) {
         Objects.requireNonNull(workerId, "workerId");
         requirePositive(leaseFor);
         requireNotNegative(lookahead);
@@ -233,12 +242,20 @@ final class PgTaskQueue extends JdbcTaskQueue {
             Sql.Call statement = queueArray.length == 1
                     ? tx.call(statements[0]).set("queue", queueArray[0])
                     : tx.call(statements[1]).set("queues", queueArray);
-            try (Sql.Call call = statement.set("now", Micros.of(now)).set("dueBy", Micros.of(now.plus(lookahead)))
-                    .set("max", max).set("owner", workerId).set("expires", Micros.of(now.plus(leaseFor)));
-                 ResultSet rs = call.query()) {
+            try (Sql.Call call = statement
+                            .set("now", Micros.of(now))
+                            .set("dueBy", Micros.of(now.plus(lookahead)))
+                            .set("max", max)
+                            .set("owner", workerId)
+                            .set("expires", Micros.of(now.plus(leaseFor)));
+                    ResultSet rs = call.query()) {
                 while (rs.next()) {
-                    Lease granted = new Lease(rs.getString(1), rs.getString(2), rs.getString(3),
-                            Micros.toInstant(rs.getLong(4)), rs.getInt(5));
+                    Lease granted = new Lease(
+                            rs.getString(1),
+                            rs.getString(2),
+                            rs.getString(3),
+                            Micros.toInstant(rs.getLong(4)),
+                            rs.getInt(5));
                     out.add(new Leased(granted, new Turn(granted.runId(), rs.getInt(6), rs.getLong(7))));
                     more.read(rs, granted);
                 }
@@ -260,9 +277,11 @@ final class PgTaskQueue extends JdbcTaskQueue {
         requirePositive(leaseFor);
         return database.autocommit("extend lease", Failures.run(lease.runId()), tx -> {
             Instant expires = Micros.truncate(clock.instant().plus(leaseFor));
-            try (Sql.Call call = tx.call(extend).set("expires", Micros.of(expires)).set("runId", lease.runId())
-                    .set("token", lease.token());
-                 ResultSet rs = call.query()) {
+            try (Sql.Call call = tx.call(extend)
+                            .set("expires", Micros.of(expires))
+                            .set("runId", lease.runId())
+                            .set("token", lease.token());
+                    ResultSet rs = call.query()) {
                 return rs.next()
                         ? Optional.of(new Lease(lease.runId(), lease.token(), rs.getString(1), expires, rs.getInt(2)))
                         : Optional.<Lease>empty();
@@ -284,10 +303,13 @@ final class PgTaskQueue extends JdbcTaskQueue {
         Objects.requireNonNull(lease, "lease");
         database.autocommit("release", Failures.run(lease.runId()), tx -> {
             Instant now = Micros.truncate(clock.instant());
-            try (Sql.Call call = tx.call(release).set("now", Micros.of(now)).set("runId", lease.runId())
-                    .set("token", lease.token()).set("channel", database.channel())
-                    .set("due", Database.announcement(now));
-                 ResultSet rs = call.query()) {
+            try (Sql.Call call = tx.call(release)
+                            .set("now", Micros.of(now))
+                            .set("runId", lease.runId())
+                            .set("token", lease.token())
+                            .set("channel", database.channel())
+                            .set("due", Database.announcement(now));
+                    ResultSet rs = call.query()) {
                 if (rs.next()) {
                     tx.announced(now);
                 }
@@ -303,7 +325,8 @@ final class PgTaskQueue extends JdbcTaskQueue {
         }
         String[] queueArray = queues.toArray(String[]::new);
         return db.read("next due", null, tx -> {
-            try (Sql.Call call = tx.call(nextDue).set("queues", queueArray); ResultSet rs = call.query()) {
+            try (Sql.Call call = tx.call(nextDue).set("queues", queueArray);
+                    ResultSet rs = call.query()) {
                 rs.next();
                 return Optional.ofNullable(Micros.read(rs, 1));
             }

@@ -26,10 +26,20 @@ final class PostgresWorld extends SqlWorld {
     private final PgTaskQueue taskQueue;
     private volatile boolean closed;
 
-    private PostgresWorld(PgSettings settings, Database db, DueNotifier notifier, DueListener listener,
-                          WorldContext context, PgTaskQueue taskQueue) {
-        super(db, context, new PgEventLog(db, context.codec(), context.clock()), taskQueue,
-                new PgRunQueries(db, context.codec(), listener), false);
+    private PostgresWorld(
+            PgSettings settings,
+            Database db,
+            DueNotifier notifier,
+            DueListener listener,
+            WorldContext context,
+            PgTaskQueue taskQueue) {
+        super(
+                db,
+                context,
+                new PgEventLog(db, context.codec(), context.clock()),
+                taskQueue,
+                new PgRunQueries(db, context.codec(), listener),
+                false);
         this.settings = settings;
         this.db = db;
         this.notifier = notifier;
@@ -61,14 +71,24 @@ final class PostgresWorld extends SqlWorld {
         DueNotifier notifier = new DueNotifier("worldflow-postgres-due " + settings.schema());
         DueListener listener = new DueListener(settings, connector, notifier, context.clock());
         Database db = Database.open(settings, connector, notifier, utf8);
-        log.info("postgres world opened {} (PostgreSQL {}, schema version {}, pool of {})", settings.describe(),
-                serverVersion, version, settings.poolSize());
-        return new PostgresWorld(settings, db, notifier, listener, context,
+        log.info(
+                "postgres world opened {} (PostgreSQL {}, schema version {}, pool of {})",
+                settings.describe(),
+                serverVersion,
+                version,
+                settings.poolSize());
+        return new PostgresWorld(
+                settings,
+                db,
+                notifier,
+                listener,
+                context,
                 new PgTaskQueue(db, context.codec(), context.clock(), notifier, listener));
     }
 
     private static String setting(Connection c, String name) throws SQLException {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT current_setting('" + name + "')")) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT current_setting('" + name + "')")) {
             return rs.next() ? rs.getString(1) : null;
         }
     }
@@ -85,8 +105,8 @@ final class PostgresWorld extends SqlWorld {
 
     /** One statement leases and reads the leased runs with their logs. */
     @Override
-    protected LeasedRuns leaseAndLoad(String workerId, Set<String> queues, int max, Duration leaseFor,
-                                      Duration lookahead) {
+    protected LeasedRuns leaseAndLoad(
+            String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
         return taskQueue.leaseAndLoad(workerId, queues, max, leaseFor, lookahead);
     }
 

@@ -29,6 +29,7 @@ public final class PostgresWorldProvider implements WorldProvider {
 
     /** The name to put in {@code worldflow.world}. */
     public static final String NAME = "postgres";
+
     public static final String URL = "worldflow.postgres.url";
     public static final String USER = "worldflow.postgres.user";
     public static final String PASSWORD = "worldflow.postgres.password";

@@ -17,8 +17,7 @@ import java.util.TreeMap;
  */
 public final class PrintSchema {
 
-    private PrintSchema() {
-    }
+    private PrintSchema() {}
 
     /**
      * The migration script for the schema and table prefix of {@code config} (no database is contacted,

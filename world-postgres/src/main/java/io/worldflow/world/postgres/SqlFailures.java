@@ -18,17 +18,16 @@ final class SqlFailures {
 
     /** SQLSTATEs after which the same call may succeed: conflicts, shutdowns, overload. */
     private static final Set<String> TRANSIENT_STATES = Set.of(
-            "40001",  // serialization_failure
-            "40P01",  // deadlock_detected
-            "55P03",  // lock_not_available
-            "57P01",  // admin_shutdown
-            "57P02",  // crash_shutdown
-            "57P03",  // cannot_connect_now (starting up, shutting down, in recovery)
-            "53300",  // too_many_connections
+            "40001", // serialization_failure
+            "40P01", // deadlock_detected
+            "55P03", // lock_not_available
+            "57P01", // admin_shutdown
+            "57P02", // crash_shutdown
+            "57P03", // cannot_connect_now (starting up, shutting down, in recovery)
+            "53300", // too_many_connections
             "53400"); // configuration_limit_exceeded
 
-    private SqlFailures() {
-    }
+    private SqlFailures() {}
 
     /**
      * @param operation what was being done ("append", "lease")
@@ -39,16 +38,22 @@ final class SqlFailures {
         boolean transientFailure = isTransient(failure);
         String state = sql == null ? null : sql.getSQLState();
         String detail = sql == null ? failure.toString() : sql.getMessage();
-        return new WorldException(Failures.failed(PostgresWorldProvider.NAME, operation, subject, settings.maskedUrl())
-                + (transientFailure ? " (the database is unreachable or busy; try again)" : "")
-                + ": " + detail + (state == null ? "" : " [SQLState " + state + "]"), transientFailure, failure);
+        return new WorldException(
+                Failures.failed(PostgresWorldProvider.NAME, operation, subject, settings.maskedUrl())
+                        + (transientFailure ? " (the database is unreachable or busy; try again)" : "")
+                        + ": " + detail + (state == null ? "" : " [SQLState " + state + "]"),
+                transientFailure,
+                failure);
     }
 
     /** The error for credentials the server refused, naming the user and the URL (never the password). */
     static WorldException loginRefused(PgSettings settings, SQLException e) {
-        return new WorldException("postgres world: the server at " + settings.maskedUrl() + " refused user '"
-                + settings.userShown() + "': " + e.getMessage() + " [SQLState " + e.getSQLState() + "]; check "
-                + PostgresWorldProvider.USER + " and " + PostgresWorldProvider.PASSWORD, false, e);
+        return new WorldException(
+                "postgres world: the server at " + settings.maskedUrl() + " refused user '"
+                        + settings.userShown() + "': " + e.getMessage() + " [SQLState " + e.getSQLState() + "]; check "
+                        + PostgresWorldProvider.USER + " and " + PostgresWorldProvider.PASSWORD,
+                false,
+                e);
     }
 
     /** Whether the failure is a lost or refused connection, a shutdown, or a conflict that a retry resolves. */
@@ -60,7 +65,7 @@ final class SqlFailures {
                     return true;
                 }
                 if (state != null && !state.isEmpty() && !(t instanceof SQLTransientException)) {
-                    return false;   // the server answered with a definite error
+                    return false; // the server answered with a definite error
                 }
                 if (t instanceof SQLTransientException || t instanceof SQLRecoverableException) {
                     return true;
@@ -75,7 +80,9 @@ final class SqlFailures {
 
     /** Whether the failure is a unique violation (23505) on a key of {@code table} (unqualified). */
     static boolean isDuplicateKey(SQLException e, String table) {
-        return "23505".equals(e.getSQLState()) && e instanceof PSQLException p && p.getServerErrorMessage() != null
+        return "23505".equals(e.getSQLState())
+                && e instanceof PSQLException p
+                && p.getServerErrorMessage() != null
                 && table.equals(p.getServerErrorMessage().getTable());
     }
 

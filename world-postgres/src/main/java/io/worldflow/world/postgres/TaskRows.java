@@ -67,9 +67,14 @@ final class TaskRows {
 
     /** Makes an existing, unfinished run due at {@code at}. The caller holds the run's row lock. */
     void makeDue(Tx tx, String runId, String queue, int priority, Instant at, Instant now) throws SQLException {
-        try (Sql.Call call = tx.call(makeDue).set("runId", runId).set("queue", queue).set("priority", priority)
-                .set("at", Micros.of(at)).set("now", Micros.of(now)).set("channel", channel);
-             ResultSet rs = call.query()) {
+        try (Sql.Call call = tx.call(makeDue)
+                        .set("runId", runId)
+                        .set("queue", queue)
+                        .set("priority", priority)
+                        .set("at", Micros.of(at))
+                        .set("now", Micros.of(now))
+                        .set("channel", channel);
+                ResultSet rs = call.query()) {
             if (rs.next() && rs.getBoolean(2)) {
                 tx.announced(Micros.toInstant(rs.getLong(1)));
             }
@@ -105,16 +110,22 @@ final class TaskRows {
         }
         int removed = 0;
         if (anyWithoutWake) {
-            try (Sql.Call call = tx.call(removeEnded).set("runIds", runIds).set("tokens", tokens).set("wakes", wakes)) {
+            try (Sql.Call call = tx.call(removeEnded)
+                    .set("runIds", runIds)
+                    .set("tokens", tokens)
+                    .set("wakes", wakes)) {
                 removed = call.update();
             }
         }
         if (removed == unique.size()) {
             return;
         }
-        try (Sql.Call call = tx.call(moveEnded).set("runIds", runIds).set("tokens", tokens).set("wakes", wakes)
-                .set("channel", channel);
-             ResultSet rs = call.query()) {
+        try (Sql.Call call = tx.call(moveEnded)
+                        .set("runIds", runIds)
+                        .set("tokens", tokens)
+                        .set("wakes", wakes)
+                        .set("channel", channel);
+                ResultSet rs = call.query()) {
             if (rs.next()) {
                 long earliest = rs.getLong(1);
                 if (!rs.wasNull()) {

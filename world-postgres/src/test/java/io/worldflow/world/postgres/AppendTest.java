@@ -45,7 +45,12 @@ class AppendTest extends PgTestSupport {
     private List<Event> markers(String runId, long fromSeq, int count) {
         List<Event> out = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            out.add(new MarkerRecorded(runId, fromSeq + i, clock.instant(), "m" + (fromSeq + i), "now",
+            out.add(new MarkerRecorded(
+                    runId,
+                    fromSeq + i,
+                    clock.instant(),
+                    "m" + (fromSeq + i),
+                    "now",
                     new Payload("\"" + clock.instant() + "\"", "java.time.Instant")));
         }
         return out;
@@ -75,7 +80,8 @@ class AppendTest extends PgTestSupport {
                         results.add(pool.submit(() -> {
                             go.await();
                             // a batch of one run: its update is the check, with no lock taken before it
-                            return world.eventLog().append(List.of(markerAppend(runId, expected, 2, RunStatus.RUNNING)))
+                            return world.eventLog()
+                                    .append(List.of(markerAppend(runId, expected, 2, RunStatus.RUNNING)))
                                     .getFirst();
                         }));
                     }
@@ -84,9 +90,11 @@ class AppendTest extends PgTestSupport {
                     for (Future<AppendResult> f : results) {
                         got.add(f.get(30, TimeUnit.SECONDS));
                     }
-                    assertThat(got).as(runId + " round " + round)
+                    assertThat(got)
+                            .as(runId + " round " + round)
                             .containsOnlyOnce(new AppendResult(true, expected + 2, false))
-                            .filteredOn(r -> !r.appended()).hasSize(writers - 1)
+                            .filteredOn(r -> !r.appended())
+                            .hasSize(writers - 1)
                             .allSatisfy(r -> assertThat(r.logLength()).isEqualTo(expected + 2));
                 }
             }
@@ -96,7 +104,8 @@ class AppendTest extends PgTestSupport {
         for (int i = 0; i < runs; i++) {
             List<Event> log = world.eventLog().read("run-" + i, 0);
             assertThat(log).hasSize(7);
-            assertThat(world.runQueries().get("run-" + i).orElseThrow().logLength()).isEqualTo(7);
+            assertThat(world.runQueries().get("run-" + i).orElseThrow().logLength())
+                    .isEqualTo(7);
         }
     }
 
@@ -115,18 +124,25 @@ class AppendTest extends PgTestSupport {
         List<AppendResult> results = world.eventLog().append(appends);
 
         for (int i = 0; i < 500; i++) {
-            assertThat(results.get(i)).isEqualTo(i == 250 ? new AppendResult(false, 1, false)
-                    : new AppendResult(true, 4, false));
+            assertThat(results.get(i))
+                    .isEqualTo(i == 250 ? new AppendResult(false, 1, false) : new AppendResult(true, 4, false));
         }
         assertThat(world.runQueries().countByStatus(RunQuery.all()))
-                .containsEntry(RunStatus.RUNNING, 499L).containsEntry(RunStatus.PENDING, 1L);
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT count(*), count(DISTINCT xmin::text), "
-                     + "count(*) FILTER (WHERE seq = 1 AND last_seq = 3) FROM " + schema + ".wf_event_log WHERE seq > 0")) {
+                .containsEntry(RunStatus.RUNNING, 499L)
+                .containsEntry(RunStatus.PENDING, 1L);
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT count(*), count(DISTINCT xmin::text), "
+                        + "count(*) FILTER (WHERE seq = 1 AND last_seq = 3) FROM " + schema
+                        + ".wf_event_log WHERE seq > 0")) {
             rs.next();
             assertThat(rs.getLong(1)).as("a row per append").isEqualTo(499);
-            assertThat(rs.getLong(3)).as("each holding the append's three events").isEqualTo(499);
-            assertThat(rs.getLong(2)).as("transactions that wrote the batch's events").isEqualTo(1);
+            assertThat(rs.getLong(3))
+                    .as("each holding the append's three events")
+                    .isEqualTo(499);
+            assertThat(rs.getLong(2))
+                    .as("transactions that wrote the batch's events")
+                    .isEqualTo(1);
         }
     }
 
@@ -136,19 +152,21 @@ class AppendTest extends PgTestSupport {
         world.eventLog().create(newRun("r1"));
         world.eventLog().create(newRun("r2"));
 
-        List<AppendResult> results = world.eventLog().append(List.of(
-                markerAppend("r1", 1, 2, RunStatus.RUNNING),
-                markerAppend("r2", 1, 1, RunStatus.RUNNING),
-                markerAppend("r1", 3, 1, RunStatus.SLEEPING),
-                markerAppend("r1", 3, 1, RunStatus.WAITING),
-                markerAppend("ghost", 1, 1, RunStatus.RUNNING)));
+        List<AppendResult> results = world.eventLog()
+                .append(List.of(
+                        markerAppend("r1", 1, 2, RunStatus.RUNNING),
+                        markerAppend("r2", 1, 1, RunStatus.RUNNING),
+                        markerAppend("r1", 3, 1, RunStatus.SLEEPING),
+                        markerAppend("r1", 3, 1, RunStatus.WAITING),
+                        markerAppend("ghost", 1, 1, RunStatus.RUNNING)));
 
-        assertThat(results).containsExactly(
-                new AppendResult(true, 3, false),
-                new AppendResult(true, 2, false),
-                new AppendResult(true, 4, false),
-                new AppendResult(false, 4, false),
-                AppendResult.missing());
+        assertThat(results)
+                .containsExactly(
+                        new AppendResult(true, 3, false),
+                        new AppendResult(true, 2, false),
+                        new AppendResult(true, 4, false),
+                        new AppendResult(false, 4, false),
+                        AppendResult.missing());
         assertThat(world.runQueries().get("r1").orElseThrow().status()).isEqualTo(RunStatus.SLEEPING);
         assertThat(world.eventLog().read("r1", 0)).hasSize(4);
     }
@@ -166,15 +184,22 @@ class AppendTest extends PgTestSupport {
         List<Append> appends = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
             Instant wake = clock.instant().plusSeconds(10 + i);
-            appends.add(new Append("run-" + i, 1, markers("run-" + i, 1, 1), RunStatus.SLEEPING, List.of(),
+            appends.add(new Append(
+                    "run-" + i,
+                    1,
+                    markers("run-" + i, 1, 1),
+                    RunStatus.SLEEPING,
+                    List.of(),
                     new TurnEnd(leases.get("run-" + i), wake)));
         }
 
         world.eventLog().append(appends);
 
-        assertThat(world.taskQueue().nextDue(Set.of(QUEUE))).contains(clock.instant().plusSeconds(10));
+        assertThat(world.taskQueue().nextDue(Set.of(QUEUE)))
+                .contains(clock.instant().plusSeconds(10));
         clock.advance(Duration.ofSeconds(10 + runs));
-        assertThat(world.taskQueue().lease("w", Set.of(QUEUE), runs, Duration.ofMinutes(1))).hasSize(runs)
+        assertThat(world.taskQueue().lease("w", Set.of(QUEUE), runs, Duration.ofMinutes(1)))
+                .hasSize(runs)
                 .allSatisfy(l -> assertThat(l.deliveries()).isEqualTo(1));
     }
 
@@ -211,7 +236,8 @@ class AppendTest extends PgTestSupport {
                         List<String> batchIds = new ArrayList<>(order.subList(0, 25));
                         List<Append> batch = new ArrayList<>();
                         for (String id : List.copyOf(batchIds)) {
-                            long length = world.runQueries().get(id).orElseThrow().logLength();
+                            long length =
+                                    world.runQueries().get(id).orElseThrow().logLength();
                             batch.add(markerAppend(id, length, 1, RunStatus.RUNNING));
                             if (round % 2 == 1 && batch.size() == 1) {
                                 // a run twice in one batch: two rounds in one transaction
@@ -231,7 +257,7 @@ class AppendTest extends PgTestSupport {
             }
             go.countDown();
             for (Future<?> f : futures) {
-                f.get(60, TimeUnit.SECONDS);   // a deadlock would surface here as a WorldException
+                f.get(60, TimeUnit.SECONDS); // a deadlock would surface here as a WorldException
             }
         } finally {
             pool.shutdownNow();
@@ -249,15 +275,25 @@ class AppendTest extends PgTestSupport {
     void aTurnRequestedDuringTheLeaseWinsOverTheLaterWakeTimeOfTheAppend() {
         World world = open(config(freshSchema()));
         world.eventLog().create(newRun("r1"));
-        Lease lease = world.taskQueue().lease("w", Set.of(QUEUE), 1, Duration.ofMinutes(1)).getFirst();
+        Lease lease = world.taskQueue()
+                .lease("w", Set.of(QUEUE), 1, Duration.ofMinutes(1))
+                .getFirst();
         world.signals().send("r1", "go", Payload.NULL);
 
-        AppendResult result = world.eventLog().append(List.of(new Append("r1", 1, markers("r1", 1, 1),
-                RunStatus.SLEEPING, List.of(), new TurnEnd(lease, clock.instant().plus(Duration.ofHours(1)))))).getFirst();
+        AppendResult result = world.eventLog()
+                .append(List.of(new Append(
+                        "r1",
+                        1,
+                        markers("r1", 1, 1),
+                        RunStatus.SLEEPING,
+                        List.of(),
+                        new TurnEnd(lease, clock.instant().plus(Duration.ofHours(1))))))
+                .getFirst();
 
         assertThat(result.appended()).isTrue();
         assertThat(world.taskQueue().lease("w", Set.of(QUEUE), 1, Duration.ofMinutes(1)))
-                .extracting(Lease::runId).containsExactly("r1");
+                .extracting(Lease::runId)
+                .containsExactly("r1");
     }
 
     @Test
@@ -270,27 +306,38 @@ class AppendTest extends PgTestSupport {
                 .collect(Collectors.toMap(Lease::runId, Function.identity()));
         Instant wake = clock.instant().plusSeconds(30);
 
-        List<AppendResult> results = world.eventLog().append(List.of(
-                markerAppend("r1", 1, 2, RunStatus.RUNNING),
-                markerAppend("r2", 1, 1, RunStatus.RUNNING),
-                new Append("r1", 3, markers("r1", 3, 1), RunStatus.SLEEPING, List.of(),
-                        new TurnEnd(leases.get("r1"), wake))));
+        List<AppendResult> results = world.eventLog()
+                .append(List.of(
+                        markerAppend("r1", 1, 2, RunStatus.RUNNING),
+                        markerAppend("r2", 1, 1, RunStatus.RUNNING),
+                        new Append(
+                                "r1",
+                                3,
+                                markers("r1", 3, 1),
+                                RunStatus.SLEEPING,
+                                List.of(),
+                                new TurnEnd(leases.get("r1"), wake))));
 
-        assertThat(results).containsExactly(
-                new AppendResult(true, 3, false),
-                new AppendResult(true, 2, false),
-                new AppendResult(true, 4, false));
+        assertThat(results)
+                .containsExactly(
+                        new AppendResult(true, 3, false),
+                        new AppendResult(true, 2, false),
+                        new AppendResult(true, 4, false));
         assertThat(world.eventLog().read("r1", 0)).extracting(Event::seq).containsExactly(0L, 1L, 2L, 3L);
         assertThat(world.runQueries().get("r1").orElseThrow().status()).isEqualTo(RunStatus.SLEEPING);
         assertThat(world.runQueries().get("r1").orElseThrow().logLength()).isEqualTo(4);
-        assertThat(world.taskQueue().nextDue(Set.of(QUEUE))).as("r2 still leased, r1 due at its wake time")
+        assertThat(world.taskQueue().nextDue(Set.of(QUEUE)))
+                .as("r2 still leased, r1 due at its wake time")
                 .contains(wake);
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT count(*), count(DISTINCT xmin::text) FROM " + schema
-                     + ".wf_event_log WHERE seq > 0")) {
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(
+                        "SELECT count(*), count(DISTINCT xmin::text) FROM " + schema + ".wf_event_log WHERE seq > 0")) {
             rs.next();
             assertThat(rs.getLong(1)).as("a row per append").isEqualTo(3);
-            assertThat(rs.getLong(2)).as("transactions that wrote the batch's events").isEqualTo(1);
+            assertThat(rs.getLong(2))
+                    .as("transactions that wrote the batch's events")
+                    .isEqualTo(1);
         }
     }
 
@@ -301,15 +348,15 @@ class AppendTest extends PgTestSupport {
         world.eventLog().append(List.of(markerAppend("r1", 1, 2, RunStatus.RUNNING)));
 
         // the first is stale, so the second, which follows it, is refused too, with the log's length
-        List<AppendResult> refused = world.eventLog().append(List.of(
-                markerAppend("r1", 1, 1, RunStatus.RUNNING),
-                markerAppend("r1", 2, 1, RunStatus.RUNNING)));
+        List<AppendResult> refused = world.eventLog()
+                .append(List.of(
+                        markerAppend("r1", 1, 1, RunStatus.RUNNING), markerAppend("r1", 2, 1, RunStatus.RUNNING)));
 
         assertThat(refused).containsExactly(new AppendResult(false, 3, false), new AppendResult(false, 3, false));
         // each append is checked on its own: one that fits the log goes through though the one before it did not
-        List<AppendResult> second = world.eventLog().append(List.of(
-                markerAppend("r1", 1, 2, RunStatus.RUNNING),
-                markerAppend("r1", 3, 1, RunStatus.SLEEPING)));
+        List<AppendResult> second = world.eventLog()
+                .append(List.of(
+                        markerAppend("r1", 1, 2, RunStatus.RUNNING), markerAppend("r1", 3, 1, RunStatus.SLEEPING)));
 
         assertThat(second).containsExactly(new AppendResult(false, 3, false), new AppendResult(true, 4, false));
         assertThat(world.eventLog().read("r1", 0)).extracting(Event::seq).containsExactly(0L, 1L, 2L, 3L);
@@ -331,16 +378,33 @@ class AppendTest extends PgTestSupport {
         clock.advance(Duration.ofSeconds(5));
         Instant wake = clock.instant().plusSeconds(60);
 
-        List<AppendResult> results = world.eventLog().append(List.of(
-                new Append("r1", 1, markers("r1", 1, 1), RunStatus.WAITING, List.of(),
-                        new TurnEnd(leases.get("r1"), null)),
-                new Append("r2", 1, markers("r2", 1, 1), RunStatus.WAITING, List.of(),
-                        new TurnEnd(leases.get("r2"), null)),
-                new Append("r3", 1, markers("r3", 1, 1), RunStatus.SLEEPING, List.of(),
-                        new TurnEnd(leases.get("r3"), wake))));
+        List<AppendResult> results = world.eventLog()
+                .append(List.of(
+                        new Append(
+                                "r1",
+                                1,
+                                markers("r1", 1, 1),
+                                RunStatus.WAITING,
+                                List.of(),
+                                new TurnEnd(leases.get("r1"), null)),
+                        new Append(
+                                "r2",
+                                1,
+                                markers("r2", 1, 1),
+                                RunStatus.WAITING,
+                                List.of(),
+                                new TurnEnd(leases.get("r2"), null)),
+                        new Append(
+                                "r3",
+                                1,
+                                markers("r3", 1, 1),
+                                RunStatus.SLEEPING,
+                                List.of(),
+                                new TurnEnd(leases.get("r3"), wake))));
 
         assertThat(results).allSatisfy(r -> assertThat(r.appended()).isTrue());
-        assertThat(tasks(schema)).containsOnlyKeys("r2", "r3")
+        assertThat(tasks(schema))
+                .containsOnlyKeys("r2", "r3")
                 .containsEntry("r2", "due " + Micros.of(signalled))
                 .containsEntry("r3", "due " + Micros.of(wake));
         assertThat(world.taskQueue().nextDue(Set.of(QUEUE))).contains(signalled);
@@ -351,19 +415,24 @@ class AppendTest extends PgTestSupport {
         String schema = freshSchema();
         World world = open(config(schema));
         world.eventLog().create(newRun("r1"));
-        Lease lease = world.taskQueue().lease("w", Set.of(QUEUE), 1, Duration.ofMinutes(1)).getFirst();
+        Lease lease = world.taskQueue()
+                .lease("w", Set.of(QUEUE), 1, Duration.ofMinutes(1))
+                .getFirst();
         clock.advance(Duration.ofSeconds(5));
         Instant signalled = clock.instant();
         world.signals().send("r1", "go", Payload.NULL);
         clock.advance(Duration.ofSeconds(5));
 
-        AppendResult result = world.eventLog().append(List.of(new Append("r1", 1, markers("r1", 1, 1),
-                RunStatus.WAITING, List.of(), new TurnEnd(lease, null)))).getFirst();
+        AppendResult result = world.eventLog()
+                .append(List.of(new Append(
+                        "r1", 1, markers("r1", 1, 1), RunStatus.WAITING, List.of(), new TurnEnd(lease, null))))
+                .getFirst();
 
         assertThat(result).isEqualTo(new AppendResult(true, 2, false));
         assertThat(tasks(schema)).containsExactly(Map.entry("r1", "due " + Micros.of(signalled)));
         assertThat(world.taskQueue().lease("w", Set.of(QUEUE), 1, Duration.ofMinutes(1)))
-                .extracting(Lease::runId, Lease::deliveries).containsExactly(tuple("r1", 1));
+                .extracting(Lease::runId, Lease::deliveries)
+                .containsExactly(tuple("r1", 1));
     }
 
     /**
@@ -386,18 +455,24 @@ class AppendTest extends PgTestSupport {
         String schema = freshSchema();
         World world = open(config(schema));
         runIds.forEach(id -> world.eventLog().create(newRun(id)));
-        Map<String, Lease> leases = world.taskQueue().lease("w", Set.of(QUEUE), runIds.size(), Duration.ofMinutes(1))
-                .stream().collect(Collectors.toMap(Lease::runId, Function.identity()));
+        Map<String, Lease> leases =
+                world.taskQueue().lease("w", Set.of(QUEUE), runIds.size(), Duration.ofMinutes(1)).stream()
+                        .collect(Collectors.toMap(Lease::runId, Function.identity()));
         long requested = Micros.of(clock.instant().plusSeconds(1));
-        List<Append> appends = runIds.stream().map(id -> new Append(id, 1, markers(id, 1, 1), RunStatus.WAITING,
-                List.of(), new TurnEnd(leases.get(id), null))).toList();
+        List<Append> appends = runIds.stream()
+                .map(id -> new Append(
+                        id, 1, markers(id, 1, 1), RunStatus.WAITING, List.of(), new TurnEnd(leases.get(id), null)))
+                .toList();
         ExecutorService pool = Executors.newSingleThreadExecutor();
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement()) {
             // as a signal does: the run's row locked, then the leased turn's request recorded
             c.setAutoCommit(false);
-            st.executeQuery("SELECT 1 FROM " + schema + ".wf_runs WHERE run_id = 'r1' FOR UPDATE").close();
+            st.executeQuery("SELECT 1 FROM " + schema + ".wf_runs WHERE run_id = 'r1' FOR UPDATE")
+                    .close();
             st.executeUpdate("UPDATE " + schema + ".wf_tasks SET requested_at = " + requested + " WHERE run_id = 'r1'");
-            Future<List<AppendResult>> append = pool.submit(() -> world.eventLog().append(appends));
+            Future<List<AppendResult>> append =
+                    pool.submit(() -> world.eventLog().append(appends));
             waitForALockWaitOn(schema);
             c.commit();
 
@@ -410,7 +485,8 @@ class AppendTest extends PgTestSupport {
 
     /** Waits until a statement on the tables of {@code schema} waits for a lock. */
     private static void waitForALockWaitOn(String schema) throws Exception {
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement()) {
             for (int i = 0; i < 500; i++) {
                 try (ResultSet rs = st.executeQuery("SELECT count(*) FROM pg_stat_activity"
                         + " WHERE wait_event_type = 'Lock' AND query LIKE '%" + schema + "%'")) {
@@ -428,9 +504,10 @@ class AppendTest extends PgTestSupport {
     /** Each task row: "due <available_at>" when not leased, "leased" when leased. */
     private static Map<String, String> tasks(String schema) throws Exception {
         Map<String, String> out = new TreeMap<>();
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT run_id, available_at, requested_at, lease_token FROM " + schema
-                     + ".wf_tasks")) {
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(
+                        "SELECT run_id, available_at, requested_at, lease_token FROM " + schema + ".wf_tasks")) {
             while (rs.next()) {
                 rs.getLong(3);
                 String requested = rs.wasNull() ? "" : " requested " + rs.getLong(3);
@@ -451,15 +528,19 @@ class AppendTest extends PgTestSupport {
 
         world.eventLog().append(List.of(new Append("r1", 1, List.of(event, marker), RunStatus.RUNNING)));
 
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT events, last_seq FROM " + schema + ".wf_event_log WHERE seq = 1")) {
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement();
+                ResultSet rs =
+                        st.executeQuery("SELECT events, last_seq FROM " + schema + ".wf_event_log WHERE seq = 1")) {
             rs.next();
             assertThat(rs.getString(1)).isEqualTo(codec.eventCodec().encodeAll(List.of(event, marker)));
             assertThat(rs.getLong(2)).isEqualTo(2);
         }
         String stored = codec.eventCodec().encodeAll(List.of(event, marker));
-        assertThat(world.eventLog().read("r1", 1)).containsExactlyElementsOf(codec.eventCodec().decodeAll("r1", 1, stored));
-        assertThat(world.eventLog().read("r1", 2)).as("read from inside a row")
+        assertThat(world.eventLog().read("r1", 1))
+                .containsExactlyElementsOf(codec.eventCodec().decodeAll("r1", 1, stored));
+        assertThat(world.eventLog().read("r1", 2))
+                .as("read from inside a row")
                 .containsExactly(codec.eventCodec().decodeAll("r1", 1, stored).get(1));
         assertThat(world.eventLog().read("r1", 3)).isEmpty();
     }

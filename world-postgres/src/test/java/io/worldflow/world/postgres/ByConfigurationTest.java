@@ -22,13 +22,21 @@ class ByConfigurationTest {
 
     @Test
     void theProviderIsFoundByNameAndDocumentsItsKeys() {
-        WorldProvider provider = WorldLoader.providers().stream().filter(p -> p.name().equals("postgres"))
-                .findFirst().orElseThrow();
+        WorldProvider provider = WorldLoader.providers().stream()
+                .filter(p -> p.name().equals("postgres"))
+                .findFirst()
+                .orElseThrow();
 
         assertThat(provider).isInstanceOf(PostgresWorldProvider.class);
-        assertThat(provider.configKeys()).containsOnlyKeys(PostgresWorldProvider.URL, PostgresWorldProvider.USER,
-                PostgresWorldProvider.PASSWORD, PostgresWorldProvider.SCHEMA, PostgresWorldProvider.TABLE_PREFIX,
-                PostgresWorldProvider.POOL_SIZE, PostgresWorldProvider.STARTUP_TIMEOUT);
+        assertThat(provider.configKeys())
+                .containsOnlyKeys(
+                        PostgresWorldProvider.URL,
+                        PostgresWorldProvider.USER,
+                        PostgresWorldProvider.PASSWORD,
+                        PostgresWorldProvider.SCHEMA,
+                        PostgresWorldProvider.TABLE_PREFIX,
+                        PostgresWorldProvider.POOL_SIZE,
+                        PostgresWorldProvider.STARTUP_TIMEOUT);
     }
 
     @Test
@@ -38,7 +46,8 @@ class ByConfigurationTest {
             ctx.sleep("pause", Duration.ofMillis(50));
             return ctx.step("shout", () -> hello.toUpperCase(java.util.Locale.ROOT));
         });
-        String schema = "byconfig_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+        String schema =
+                "byconfig_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
         WorldConfig world = TestPostgres.shared().config(schema);
         try (Worldflow wf = Worldflow.builder()
                 .property("worldflow.world", "postgres")

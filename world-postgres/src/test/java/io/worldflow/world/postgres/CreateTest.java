@@ -34,8 +34,15 @@ class CreateTest extends PgTestSupport {
                 CountDownLatch go = new CountDownLatch(1);
                 List<Future<CreateResult>> results = new ArrayList<>();
                 for (int c = 0; c < creators; c++) {
-                    NewRun run = new NewRun(runId, "wf", new Payload("{\"creator\":" + c + "}", "com.acme.In"),
-                            clock.instant(), clock.instant(), null, QUEUE, 0);
+                    NewRun run = new NewRun(
+                            runId,
+                            "wf",
+                            new Payload("{\"creator\":" + c + "}", "com.acme.In"),
+                            clock.instant(),
+                            clock.instant(),
+                            null,
+                            QUEUE,
+                            0);
                     results.add(pool.submit(() -> {
                         go.await();
                         return world.eventLog().create(run);
@@ -46,17 +53,28 @@ class CreateTest extends PgTestSupport {
                 for (Future<CreateResult> f : results) {
                     got.add(f.get());
                 }
-                assertThat(got).filteredOn(CreateResult::created).as("created once: " + runId).hasSize(1);
-                Payload input = got.stream().filter(CreateResult::created).findFirst().orElseThrow().run().input();
+                assertThat(got)
+                        .filteredOn(CreateResult::created)
+                        .as("created once: " + runId)
+                        .hasSize(1);
+                Payload input = got.stream()
+                        .filter(CreateResult::created)
+                        .findFirst()
+                        .orElseThrow()
+                        .run()
+                        .input();
                 assertThat(got).allSatisfy(r -> assertThat(r.run().input()).isEqualTo(input));
             }
         } finally {
             pool.shutdownNow();
         }
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT (SELECT count(*) FROM " + schema + ".wf_runs), (SELECT count(started)"
-                     + " FROM " + schema + ".wf_runs), (SELECT count(*) FROM " + schema + ".wf_event_log), (SELECT count(*)"
-                     + " FROM " + schema + ".wf_tasks)")) {
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement();
+                ResultSet rs =
+                        st.executeQuery("SELECT (SELECT count(*) FROM " + schema + ".wf_runs), (SELECT count(started)"
+                                + " FROM " + schema + ".wf_runs), (SELECT count(*) FROM " + schema
+                                + ".wf_event_log), (SELECT count(*)"
+                                + " FROM " + schema + ".wf_tasks)")) {
             rs.next();
             assertThat(List.of(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)))
                     .as("runs, first records in their rows, log rows, turns")

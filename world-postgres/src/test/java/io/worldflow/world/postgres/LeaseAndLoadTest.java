@@ -27,11 +27,14 @@ class LeaseAndLoadTest extends PgTestSupport {
         List<Event> events = new java.util.ArrayList<>();
         for (int i = 0; i < count; i++) {
             long seq = expectedSeq + i;
-            events.add(new MarkerRecorded(runId, seq, clock.instant(), "m" + seq, "now",
-                    new Payload(Long.toString(seq), "java.lang.Long")));
+            events.add(new MarkerRecorded(
+                    runId, seq, clock.instant(), "m" + seq, "now", new Payload(Long.toString(seq), "java.lang.Long")));
         }
-        assertThat(world.eventLog().append(List.of(new Append(runId, expectedSeq, events, RunStatus.RUNNING)))
-                .getFirst().appended()).isTrue();
+        assertThat(world.eventLog()
+                        .append(List.of(new Append(runId, expectedSeq, events, RunStatus.RUNNING)))
+                        .getFirst()
+                        .appended())
+                .isTrue();
     }
 
     @Test
@@ -50,19 +53,28 @@ class LeaseAndLoadTest extends PgTestSupport {
         LeasedRuns leased = world.workerAccess().leaseAndLoad("worker-a", Set.of(QUEUE), 100, LEASE, Duration.ZERO);
 
         assertThat(leased.leases()).hasSize(100);
-        assertThat(leased.runs().keySet()).containsExactlyInAnyOrderElementsOf(
-                leased.leases().stream().map(Lease::runId).toList());
+        assertThat(leased.runs().keySet())
+                .containsExactlyInAnyOrderElementsOf(
+                        leased.leases().stream().map(Lease::runId).toList());
         for (Lease l : leased.leases()) {
-            assertThat(leased.runs().get(l.runId()).info()).isEqualTo(world.runQueries().get(l.runId()).orElseThrow());
-            assertThat(leased.runs().get(l.runId()).events()).isEqualTo(world.eventLog().read(l.runId(), 0));
+            assertThat(leased.runs().get(l.runId()).info())
+                    .isEqualTo(world.runQueries().get(l.runId()).orElseThrow());
+            assertThat(leased.runs().get(l.runId()).events())
+                    .isEqualTo(world.eventLog().read(l.runId(), 0));
         }
-        assertThat(leased.runs().get("run-000").events()).hasSize(11)
-                .extracting(Event::seq).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L);
+        assertThat(leased.runs().get("run-000").events())
+                .hasSize(11)
+                .extracting(Event::seq)
+                .containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L);
 
-        LeasedRuns rest = world.workerAccess().leaseAndLoad("worker-b", Set.of(QUEUE, "other"), 100, LEASE, Duration.ZERO);
+        LeasedRuns rest =
+                world.workerAccess().leaseAndLoad("worker-b", Set.of(QUEUE, "other"), 100, LEASE, Duration.ZERO);
         assertThat(rest.leases()).hasSize(50);
         assertThat(rest.runs()).hasSize(50);
-        assertThat(world.workerAccess().leaseAndLoad("worker-c", Set.of(QUEUE), 100, LEASE, Duration.ZERO).leases()).isEmpty();
+        assertThat(world.workerAccess()
+                        .leaseAndLoad("worker-c", Set.of(QUEUE), 100, LEASE, Duration.ZERO)
+                        .leases())
+                .isEmpty();
     }
 
     @Test
@@ -71,8 +83,9 @@ class LeaseAndLoadTest extends PgTestSupport {
         World world = open(config(schema));
         world.eventLog().create(newRun("kept"));
         world.eventLog().create(newRun("gone"));
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
-            st.execute("SET session_replication_role = replica");   // no triggers or constraints: a dangling turn
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement()) {
+            st.execute("SET session_replication_role = replica"); // no triggers or constraints: a dangling turn
             st.execute("DELETE FROM " + schema + ".wf_event_log WHERE run_id = 'gone'");
             st.execute("DELETE FROM " + schema + ".wf_runs WHERE run_id = 'gone'");
         }

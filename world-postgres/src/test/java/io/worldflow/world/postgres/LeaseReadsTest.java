@@ -1,10 +1,9 @@
 package io.worldflow.world.postgres;
 
-import io.worldflow.world.jdbc.Sql;
-import io.worldflow.world.jdbc.Tx;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.worldflow.spi.World;
+import io.worldflow.world.jdbc.Sql;
+import io.worldflow.world.jdbc.Tx;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
@@ -26,8 +25,7 @@ class LeaseReadsTest extends PgTestSupport {
     private static final int MAX = 10;
 
     /** Rows a plan read from {@code tasks} (by any scan of it, returned or filtered out), and rows it leased. */
-    private record Reads(long tasksRows, long leased, List<String> scans) {
-    }
+    private record Reads(long tasksRows, long leased, List<String> scans) {}
 
     @Test
     void aBacklogAndSleepersAreNotReadThrough() throws Exception {
@@ -37,12 +35,16 @@ class LeaseReadsTest extends PgTestSupport {
         fill(schema, "other", 500, 500);
 
         Reads one = explain(queue.leaseStatement(true), "queue", "default");
-        Reads several = explain(queue.leaseStatement(false), "queues", new String[]{"default", "other"});
+        Reads several = explain(queue.leaseStatement(false), "queues", new String[] {"default", "other"});
 
         assertThat(one.leased()).isEqualTo(MAX);
-        assertThat(one.tasksRows()).as("rows of tasks read, one queue: %s", one.scans()).isLessThan(60);
+        assertThat(one.tasksRows())
+                .as("rows of tasks read, one queue: %s", one.scans())
+                .isLessThan(60);
         assertThat(several.leased()).isEqualTo(MAX);
-        assertThat(several.tasksRows()).as("rows of tasks read, two queues: %s", several.scans()).isLessThan(120);
+        assertThat(several.tasksRows())
+                .as("rows of tasks read, two queues: %s", several.scans())
+                .isLessThan(120);
     }
 
     @Test
@@ -62,7 +64,8 @@ class LeaseReadsTest extends PgTestSupport {
      * {@code sleeping} due an hour later.
      */
     private void fill(String schema, String queue, int due, int sleeping) throws Exception {
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement()) {
             st.execute("INSERT INTO " + schema + ".wf_tasks (run_id, queue, priority, available_at)"
                     + " SELECT '" + queue + "-' || i, '" + queue + "', CASE WHEN i % 10 = 0 THEN 5 ELSE 0 END,"
                     + " CASE WHEN i <= " + due + " THEN " + NOW + " - i ELSE " + NOW + " + 3600000000 END"
@@ -73,12 +76,18 @@ class LeaseReadsTest extends PgTestSupport {
     private Reads explain(Sql lease, String queuesParam, Object queues) throws Exception {
         try (Connection c = TestPostgres.shared().connect()) {
             c.setAutoCommit(false);
-            try (Sql.Call call = new Tx(c, null).call(lease.prefixed("EXPLAIN (ANALYZE, FORMAT JSON) "))
-                    .set(queuesParam, queues).set("now", NOW).set("dueBy", NOW).set("max", MAX)
-                    .set("owner", "w").set("expires", NOW + 30_000_000L);
-                 ResultSet rs = call.query()) {
+            try (Sql.Call call = new Tx(c, null)
+                            .call(lease.prefixed("EXPLAIN (ANALYZE, FORMAT JSON) "))
+                            .set(queuesParam, queues)
+                            .set("now", NOW)
+                            .set("dueBy", NOW)
+                            .set("max", MAX)
+                            .set("owner", "w")
+                            .set("expires", NOW + 30_000_000L);
+                    ResultSet rs = call.query()) {
                 rs.next();
-                JsonNode plan = new ObjectMapper().readTree(rs.getString(1)).get(0).get("Plan");
+                JsonNode plan =
+                        new ObjectMapper().readTree(rs.getString(1)).get(0).get("Plan");
                 List<String> scans = new ArrayList<>();
                 long rows = tasksRows(plan, scans);
                 return new Reads(rows, plan.get("Actual Rows").asLong(), scans);
@@ -90,11 +99,15 @@ class LeaseReadsTest extends PgTestSupport {
 
     private static long tasksRows(JsonNode node, List<String> scans) {
         long rows = 0;
-        if ("wf_tasks".equals(node.path("Relation Name").asText()) && node.path("Node Type").asText().contains("Scan")) {
+        if ("wf_tasks".equals(node.path("Relation Name").asText())
+                && node.path("Node Type").asText().contains("Scan")) {
             long loops = node.path("Actual Loops").asLong();
-            long read = (node.path("Actual Rows").asLong() + node.path("Rows Removed by Filter").asLong()
-                    + node.path("Rows Removed by Index Recheck").asLong()) * loops;
-            scans.add(node.path("Node Type").asText() + " " + node.path("Index Name").asText("") + ": " + read);
+            long read = (node.path("Actual Rows").asLong()
+                            + node.path("Rows Removed by Filter").asLong()
+                            + node.path("Rows Removed by Index Recheck").asLong())
+                    * loops;
+            scans.add(node.path("Node Type").asText() + " "
+                    + node.path("Index Name").asText("") + ": " + read);
             rows += read;
         }
         for (JsonNode child : node.path("Plans")) {

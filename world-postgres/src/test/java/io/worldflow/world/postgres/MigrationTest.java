@@ -51,8 +51,9 @@ class MigrationTest extends PgTestSupport {
         open(config(schema));
 
         assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
-        assertThat(tables(schema)).containsExactlyInAnyOrder("wf_event_log", "wf_runs", "wf_schema_version",
-                "wf_signals", "wf_signal_keys", "wf_tasks");
+        assertThat(tables(schema))
+                .containsExactlyInAnyOrder(
+                        "wf_event_log", "wf_runs", "wf_schema_version", "wf_signals", "wf_signal_keys", "wf_tasks");
     }
 
     @Test
@@ -74,13 +75,14 @@ class MigrationTest extends PgTestSupport {
         String upToVersion2 = printedUpTo(config, 2);
         Event started = newRun("r1").startedEvent();
         Event marker = new MarkerRecorded("r1", 1, clock.instant(), "m", "note", new Payload("[1,2]", null));
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement()) {
             st.execute(upToVersion2);
             st.execute("INSERT INTO " + schema + ".wf_runs (run_id, workflow, status, input_json, created_at,"
                     + " updated_at, available_at, queue, priority, log_length) VALUES ('r1', 'wf', 'RUNNING', '1', 0,"
                     + " 0, 0, 'default', 0, 2)");
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + schema
-                    + ".wf_events (run_id, seq, type, at, json) VALUES ('r1', ?, ?, 0, ?)")) {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "INSERT INTO " + schema + ".wf_events (run_id, seq, type, at, json) VALUES ('r1', ?, ?, 0, ?)")) {
                 for (Event e : List.of(started, marker)) {
                     ps.setLong(1, e.seq());
                     ps.setString(2, e.type());
@@ -98,8 +100,11 @@ class MigrationTest extends PgTestSupport {
         assertThat(world.eventLog().read("r1", 0)).containsExactly(started, marker);
         assertThat(world.eventLog().read("r1", 1)).containsExactly(marker);
         Event next = new MarkerRecorded("r1", 2, clock.instant(), "m2", "note", new Payload("3", null));
-        assertThat(world.eventLog().append(List.of(new Append("r1", 2, List.of(next), RunStatus.RUNNING))).getFirst()
-                .appended()).isTrue();
+        assertThat(world.eventLog()
+                        .append(List.of(new Append("r1", 2, List.of(next), RunStatus.RUNNING)))
+                        .getFirst()
+                        .appended())
+                .isTrue();
         assertThat(world.eventLog().read("r1", 0)).containsExactly(started, marker, next);
     }
 
@@ -109,7 +114,8 @@ class MigrationTest extends PgTestSupport {
         WorldConfig config = config(schema);
         Event started = newRun("old").startedEvent();
         Event marker = new MarkerRecorded("old", 1, clock.instant(), "m", "note", new Payload("[1,2]", null));
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement()) {
             st.execute(printedUpTo(config, 5));
             st.execute("INSERT INTO " + schema + ".wf_runs (run_id, workflow, status, input_json, created_at,"
                     + " updated_at, available_at, queue, priority, log_length) VALUES ('old', 'wf', 'PENDING', '1', 0,"
@@ -133,15 +139,20 @@ class MigrationTest extends PgTestSupport {
         assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
         assertThat(world.eventLog().read("old", 0)).containsExactly(started, marker);
         assertThat(world.eventLog().read("old", 1)).containsExactly(marker);
-        assertThat(world.workerAccess().load(List.of("old")).get("old").events()).containsExactly(started, marker);
-        LeasedRuns leased = world.workerAccess().leaseAndLoad("w", Set.of("default"), 10, Duration.ofMinutes(1), Duration.ZERO);
+        assertThat(world.workerAccess().load(List.of("old")).get("old").events())
+                .containsExactly(started, marker);
+        LeasedRuns leased =
+                world.workerAccess().leaseAndLoad("w", Set.of("default"), 10, Duration.ofMinutes(1), Duration.ZERO);
         assertThat(leased.runs().get("old").events()).containsExactly(started, marker);
-        assertThat(leased.runs().get("new").events()).containsExactly(newRun("new").startedEvent());
-        assertThat(world.eventLog().read("new", 0)).containsExactly(newRun("new").startedEvent());
+        assertThat(leased.runs().get("new").events())
+                .containsExactly(newRun("new").startedEvent());
+        assertThat(world.eventLog().read("new", 0))
+                .containsExactly(newRun("new").startedEvent());
         assertThat(world.eventLog().read("new", 1)).isEmpty();
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT run_id, started IS NOT NULL, (SELECT count(*) FROM " + schema
-                     + ".wf_event_log l WHERE l.run_id = r.run_id) FROM " + schema + ".wf_runs r ORDER BY run_id")) {
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT run_id, started IS NOT NULL, (SELECT count(*) FROM " + schema
+                        + ".wf_event_log l WHERE l.run_id = r.run_id) FROM " + schema + ".wf_runs r ORDER BY run_id")) {
             List<String> rows = new ArrayList<>();
             while (rs.next()) {
                 rows.add(rs.getString(1) + " " + rs.getBoolean(2) + " " + rs.getLong(3));
@@ -155,9 +166,11 @@ class MigrationTest extends PgTestSupport {
         String schema = freshSchema();
         WorldConfig config = config(schema);
         String upToVersion3 = printedUpTo(config, 3);
-        String[][] runs = {{"done", "COMPLETED"}, {"live", "RUNNING"}, {"nap", "SLEEPING"}, {"bad", "FAILED"},
-                {"new", "PENDING"}};
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+        String[][] runs = {
+            {"done", "COMPLETED"}, {"live", "RUNNING"}, {"nap", "SLEEPING"}, {"bad", "FAILED"}, {"new", "PENDING"}
+        };
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement()) {
             st.execute(upToVersion3);
             for (int i = 0; i < runs.length; i++) {
                 st.execute("INSERT INTO " + schema + ".wf_runs (run_id, workflow, status, input_json, created_at,"
@@ -170,21 +183,29 @@ class MigrationTest extends PgTestSupport {
 
         assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
         RunQueries queries = world.runQueries();
-        assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.COMPLETED)))).containsExactly("done");
-        assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.RUNNING)))).containsExactly("live");
-        assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.RUNNING, RunStatus.FAILED,
-                RunStatus.PENDING)))).containsExactly("new", "bad", "live");
-        assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.SLEEPING)))).containsExactly("nap");
+        assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.COMPLETED))))
+                .containsExactly("done");
+        assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.RUNNING))))
+                .containsExactly("live");
+        assertThat(ids(queries.list(
+                        RunQuery.all().withStatuses(RunStatus.RUNNING, RunStatus.FAILED, RunStatus.PENDING))))
+                .containsExactly("new", "bad", "live");
+        assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.SLEEPING))))
+                .containsExactly("nap");
         assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.PENDING, RunStatus.RUNNING))))
                 .containsExactly("new", "live");
         assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.SLEEPING, RunStatus.PENDING))))
                 .containsExactly("new", "nap");
-        assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.CANCELED)))).isEmpty();
+        assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.CANCELED))))
+                .isEmpty();
         assertThat(ids(queries.list(RunQuery.all()))).containsExactly("new", "bad", "nap", "live", "done");
-        assertThat(queries.countByStatus(RunQuery.all())).containsEntry(RunStatus.SLEEPING, 1L)
-                .containsEntry(RunStatus.COMPLETED, 1L).containsEntry(RunStatus.CANCELED, 0L);
+        assertThat(queries.countByStatus(RunQuery.all()))
+                .containsEntry(RunStatus.SLEEPING, 1L)
+                .containsEntry(RunStatus.COMPLETED, 1L)
+                .containsEntry(RunStatus.CANCELED, 0L);
         // a pending or running run's updates can be HOT only while no index reads the status
-        assertThat(indexedColumns(schema, "wf_runs")).contains("resting", "created_at", "run_id", "workflow")
+        assertThat(indexedColumns(schema, "wf_runs"))
+                .contains("resting", "created_at", "run_id", "workflow")
                 .doesNotContain("status");
     }
 
@@ -194,12 +215,14 @@ class MigrationTest extends PgTestSupport {
         WorldConfig config = config(schema);
         String upToVersion4 = printedUpTo(config, 4);
         long now = Micros.of(clock.instant());
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement()) {
             st.execute(upToVersion4);
             st.execute("INSERT INTO " + schema + ".wf_tasks (run_id, queue, priority, available_at, lease_token,"
                     + " lease_owner, lease_expires, deliveries) VALUES"
                     + " ('due', 'default', 0, " + (now - 1_000) + ", NULL, NULL, NULL, 0),"
-                    + " ('in-flight', 'default', 0, " + (now - 3_000) + ", 'tok-a', 'w0', " + (now + 60_000_000) + ", 1),"
+                    + " ('in-flight', 'default', 0, " + (now - 3_000) + ", 'tok-a', 'w0', " + (now + 60_000_000)
+                    + ", 1),"
                     + " ('lapsed', 'default', 0, " + (now - 2_000) + ", 'tok-b', 'w0', " + (now - 10) + ", 1),"
                     + " ('later', 'default', 0, " + (now + 3_600_000_000L) + ", NULL, NULL, NULL, 0)");
         }
@@ -208,7 +231,8 @@ class MigrationTest extends PgTestSupport {
 
         assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
         // leasing changes no indexed column (nor one an index's predicate reads): its updates can be HOT
-        assertThat(indexDefinitions(schema, "wf_tasks")).hasSize(3)
+        assertThat(indexDefinitions(schema, "wf_tasks"))
+                .hasSize(3)
                 .noneMatch(d -> d.contains("lease_") || d.contains("deliveries") || d.contains("requested_at"));
         assertThat(world.taskQueue().nextDue(Set.of("default"))).contains(Micros.toInstant(now - 1_000));
         List<Lease> leased = world.taskQueue().lease("w1", Set.of("default"), 10, Duration.ofSeconds(30));
@@ -217,17 +241,20 @@ class MigrationTest extends PgTestSupport {
         // next: the earliest lease to lapse, before the in-flight turn's and the sleeping turn's due time
         assertThat(world.taskQueue().nextDue(Set.of("default")))
                 .contains(Micros.toInstant(now).plusSeconds(30));
-        assertThat(world.taskQueue().lease("w2", Set.of("default"), 10, Duration.ofSeconds(30))).isEmpty();
+        assertThat(world.taskQueue().lease("w2", Set.of("default"), 10, Duration.ofSeconds(30)))
+                .isEmpty();
         clock.advance(Duration.ofSeconds(31));
         assertThat(world.taskQueue().lease("w2", Set.of("default"), 10, Duration.ofSeconds(30)))
-                .extracting(Lease::runId).containsExactly("lapsed", "due");
+                .extracting(Lease::runId)
+                .containsExactly("lapsed", "due");
     }
 
     private static List<String> indexDefinitions(String schema, String table) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT pg_get_indexdef(indexrelid) FROM pg_index"
-                     + " WHERE indrelid = '" + schema + "." + table + "'::regclass")) {
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT pg_get_indexdef(indexrelid) FROM pg_index"
+                        + " WHERE indrelid = '" + schema + "." + table + "'::regclass")) {
             while (rs.next()) {
                 out.add(rs.getString(1));
             }
@@ -247,10 +274,11 @@ class MigrationTest extends PgTestSupport {
 
     private static List<String> indexedColumns(String schema, String table) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT DISTINCT a.attname FROM pg_index i"
-                     + " JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)"
-                     + " WHERE i.indrelid = '" + schema + "." + table + "'::regclass")) {
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT DISTINCT a.attname FROM pg_index i"
+                        + " JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)"
+                        + " WHERE i.indrelid = '" + schema + "." + table + "'::regclass")) {
             while (rs.next()) {
                 out.add(rs.getString(1));
             }
@@ -274,8 +302,10 @@ class MigrationTest extends PgTestSupport {
     void aRunHeldBeforeVersion7CountsItsHoldFromItsLastChangeAndIsListedAsHeld() throws Exception {
         String schema = freshSchema();
         WorldConfig config = config(schema);
-        String reason = codec.eventCodec().encodeError(ErrorInfo.of("io.worldflow.NonDeterministicWorkflowException", "x"));
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+        String reason =
+                codec.eventCodec().encodeError(ErrorInfo.of("io.worldflow.NonDeterministicWorkflowException", "x"));
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement()) {
             st.execute(printedUpTo(config, 6));
             for (String id : List.of("held", "free")) {
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + schema + ".wf_runs (run_id, workflow,"
@@ -296,8 +326,8 @@ class MigrationTest extends PgTestSupport {
         assertThat(world.runQueries().get("free").orElseThrow().heldSince()).isNull();
         assertThat(ids(world.runQueries().list(RunQuery.all().withHeld(true)))).containsExactly("held");
         assertThat(ids(world.runQueries().list(RunQuery.all().withHeld(false)))).containsExactly("free");
-        assertThat(indexDefinitions(schema, "wf_runs")).anySatisfy(d -> assertThat(d).contains("runs_held")
-                .contains("WHERE (held IS NOT NULL)"));
+        assertThat(indexDefinitions(schema, "wf_runs"))
+                .anySatisfy(d -> assertThat(d).contains("runs_held").contains("WHERE (held IS NOT NULL)"));
     }
 
     @Test
@@ -306,10 +336,12 @@ class MigrationTest extends PgTestSupport {
         WorldConfig config = config(schema);
         String rows;
         try (var in = getClass().getResourceAsStream("/fixtures/schema6-rows.sql")) {
-            rows = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${schema}", schema)
+            rows = new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .replace("${schema}", schema)
                     .replace("${prefix}", "wf_");
         }
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement()) {
             st.execute(printedUpTo(config, 6));
             st.execute(rows);
         }
@@ -317,7 +349,8 @@ class MigrationTest extends PgTestSupport {
         World world = open(config);
 
         assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
-        StoredFixtures.assertTimelinesReadBack(world, getClass().getResourceAsStream("/fixtures/postgres-timelines.json"));
+        StoredFixtures.assertTimelinesReadBack(
+                world, getClass().getResourceAsStream("/fixtures/postgres-timelines.json"));
     }
 
     @Test
@@ -337,8 +370,10 @@ class MigrationTest extends PgTestSupport {
     @Test
     void tablesOfSomethingElseAreNotTouched() {
         String schema = freshSchema();
-        TestPostgres.shared().execute("CREATE SCHEMA " + schema,
-                "CREATE TABLE " + schema + ".wf_runs (id integer PRIMARY KEY, note text)");
+        TestPostgres.shared()
+                .execute(
+                        "CREATE SCHEMA " + schema,
+                        "CREATE TABLE " + schema + ".wf_runs (id integer PRIMARY KEY, note text)");
 
         assertThatThrownBy(() -> open(config(schema)))
                 .isInstanceOf(WorldException.class)
@@ -388,7 +423,8 @@ class MigrationTest extends PgTestSupport {
         try {
             List<Future<World>> futures = new ArrayList<>();
             for (int i = 0; i < workers; i++) {
-                WorldConfig config = config(schema).with(PostgresWorldProvider.TABLE_PREFIX, "p" + i + "_")
+                WorldConfig config = config(schema)
+                        .with(PostgresWorldProvider.TABLE_PREFIX, "p" + i + "_")
                         .with(PostgresWorldProvider.POOL_SIZE, "1");
                 futures.add(pool.submit(() -> {
                     go.await();
@@ -414,7 +450,8 @@ class MigrationTest extends PgTestSupport {
         String sql = PrintSchema.migrationSql(config);
         assertThat(sql).contains("CREATE TABLE " + schema + ".dba_runs").doesNotContain("${");
 
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement()) {
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement()) {
             st.execute(sql);
         }
         assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5, 6, 7);
@@ -429,18 +466,23 @@ class MigrationTest extends PgTestSupport {
     void thePrintedSchemaNeedsNoUrlButValidatesTheNames() {
         String sql = PrintSchema.migrationSql(WorldConfig.of(java.util.Map.of()));
 
-        assertThat(sql).contains("CREATE SCHEMA IF NOT EXISTS worldflow").contains("worldflow.wf_event_log")
-                .contains("pg_advisory_xact_lock(").contains("BEGIN;").contains("COMMIT;");
-        assertThatThrownBy(() -> PrintSchema.migrationSql(WorldConfig.of(java.util.Map.of(
-                PostgresWorldProvider.SCHEMA, "bad-name"))))
+        assertThat(sql)
+                .contains("CREATE SCHEMA IF NOT EXISTS worldflow")
+                .contains("worldflow.wf_event_log")
+                .contains("pg_advisory_xact_lock(")
+                .contains("BEGIN;")
+                .contains("COMMIT;");
+        assertThatThrownBy(() -> PrintSchema.migrationSql(
+                        WorldConfig.of(java.util.Map.of(PostgresWorldProvider.SCHEMA, "bad-name"))))
                 .isInstanceOf(io.worldflow.ConfigurationException.class);
     }
 
     private static List<Integer> versions(String schema, String prefix) throws SQLException {
         List<Integer> out = new ArrayList<>();
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT version FROM " + schema + "." + prefix
-                     + "schema_version ORDER BY version")) {
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(
+                        "SELECT version FROM " + schema + "." + prefix + "schema_version ORDER BY version")) {
             while (rs.next()) {
                 out.add(rs.getInt(1));
             }
@@ -450,8 +492,9 @@ class MigrationTest extends PgTestSupport {
 
     private static List<String> tables(String schema) {
         List<String> out = new ArrayList<>();
-        try (Connection c = TestPostgres.shared().connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT tablename FROM pg_tables WHERE schemaname = '" + schema + "'")) {
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT tablename FROM pg_tables WHERE schemaname = '" + schema + "'")) {
             while (rs.next()) {
                 out.add(rs.getString(1));
             }

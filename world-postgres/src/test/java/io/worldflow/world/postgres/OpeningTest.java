@@ -38,7 +38,8 @@ class OpeningTest extends PgTestSupport {
                 .hasMessageContaining("28P01")
                 .hasMessageContaining(PostgresWorldProvider.PASSWORD)
                 .hasMessageNotContaining("not-the-password");
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("no waiting for the startup timeout")
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .as("no waiting for the startup timeout")
                 .isLessThan(Duration.ofSeconds(5));
     }
 
@@ -68,7 +69,8 @@ class OpeningTest extends PgTestSupport {
     @Test
     void anUnreachablePortFailsTransientlyAfterTheStartupTimeout() {
         String url = "jdbc:postgresql://127.0.0.1:" + TestPostgres.freePort() + "/postgres";
-        WorldConfig config = config(freshSchema()).with(PostgresWorldProvider.URL, url)
+        WorldConfig config = config(freshSchema())
+                .with(PostgresWorldProvider.URL, url)
                 .with(PostgresWorldProvider.STARTUP_TIMEOUT, "1500ms");
 
         long start = System.nanoTime();
@@ -84,7 +86,8 @@ class OpeningTest extends PgTestSupport {
     @Test
     void aDatabaseThatComesUpWithinTheStartupTimeoutIsWaitedFor() throws Exception {
         int port = TestPostgres.freePort();
-        WorldConfig config = TestPostgres.shared().config("late")
+        WorldConfig config = TestPostgres.shared()
+                .config("late")
                 .with(PostgresWorldProvider.URL, "jdbc:postgresql://localhost:" + port + "/postgres")
                 .with(PostgresWorldProvider.USER, "postgres")
                 .with(PostgresWorldProvider.STARTUP_TIMEOUT, "40s");

@@ -78,13 +78,21 @@ class OutageTest {
             });
             return ctx.step("after", () -> slow * 2);
         });
-        Map<String, String> config = new HashMap<>(TestPostgres.shared().config("outage").asMap());
+        Map<String, String> config =
+                new HashMap<>(TestPostgres.shared().config("outage").asMap());
         config.put(PostgresWorldProvider.URL, "jdbc:postgresql://localhost:" + port + "/postgres");
         config.put(PostgresWorldProvider.USER, "postgres");
-        wf = Worldflow.builder().property("worldflow.world", "postgres").properties(config)
-                .register(sleeper).register(busy).build();
-        wf.startWorker(WorkerOptions.defaults().withHandleSigterm(false).withWorkerId("outage")
-                .withLease(Duration.ofSeconds(2)).withPollInterval(Duration.ofMillis(200))
+        wf = Worldflow.builder()
+                .property("worldflow.world", "postgres")
+                .properties(config)
+                .register(sleeper)
+                .register(busy)
+                .build();
+        wf.startWorker(WorkerOptions.defaults()
+                .withHandleSigterm(false)
+                .withWorkerId("outage")
+                .withLease(Duration.ofSeconds(2))
+                .withPollInterval(Duration.ofMillis(200))
                 .withShutdownGrace(Duration.ofSeconds(1)));
 
         List<RunHandle<Integer>> sleepers = new ArrayList<>();
@@ -98,9 +106,9 @@ class OutageTest {
         assertThat(busyEntered.await(30, TimeUnit.SECONDS)).isTrue();
         awaitSleeping(SLEEPERS);
 
-        pg.close();                                   // a fast shutdown: connections are cut
+        pg.close(); // a fast shutdown: connections are cut
         pg = null;
-        outage.countDown();                           // the busy steps finish while nothing can be recorded
+        outage.countDown(); // the busy steps finish while nothing can be recorded
         assertThatThrownBy(() -> wf.start(sleeper, 999))
                 .isInstanceOf(WorldException.class)
                 .satisfies(e -> assertThat(((WorldException) e).isTransient()).isTrue());
@@ -117,7 +125,8 @@ class OutageTest {
             assertThat(busyRuns.get(i).result(Duration.ofSeconds(60))).isEqualTo((101 + i) * 2);
             assertEachStepRecordedOnce(busyRuns.get(i).id(), "slow", "after");
         }
-        assertThat(busyAttempts.get()).as("the busy steps ran again after their lost results")
+        assertThat(busyAttempts.get())
+                .as("the busy steps ran again after their lost results")
                 .isGreaterThanOrEqualTo(2 * BUSY);
         assertThat(wf.counts(RunQuery.all()).get(RunStatus.COMPLETED)).isEqualTo((long) SLEEPERS + BUSY);
     }

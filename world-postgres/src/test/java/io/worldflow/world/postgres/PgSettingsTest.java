@@ -44,8 +44,13 @@ class PgSettingsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgres://localhost/app", "jdbc:mysql://localhost/app", "localhost:5432",
-            "jdbc:postgres://localhost/app"})
+    @ValueSource(
+            strings = {
+                "postgres://localhost/app",
+                "jdbc:mysql://localhost/app",
+                "localhost:5432",
+                "jdbc:postgres://localhost/app"
+            })
     void anUrlThatIsNotJdbcPostgresqlIsRejected(String url) {
         assertThatThrownBy(() -> PgSettings.from(config(PostgresWorldProvider.URL, url)))
                 .isInstanceOf(ConfigurationException.class)
@@ -55,8 +60,8 @@ class PgSettingsTest {
 
     @Test
     void aMalformedPostgresqlUrlIsRejected() {
-        assertThatThrownBy(() -> PgSettings.from(config(PostgresWorldProvider.URL,
-                "jdbc:postgresql://localhost:notaport/app")))
+        assertThatThrownBy(() ->
+                        PgSettings.from(config(PostgresWorldProvider.URL, "jdbc:postgresql://localhost:notaport/app")))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("worldflow.postgres.url");
     }
@@ -64,22 +69,36 @@ class PgSettingsTest {
     @Test
     void thePasswordNeverAppearsInMessagesOrDescriptions() {
         String url = URL + "?user=ana&password=hunter2&ssl=true";
-        PgSettings s = PgSettings.from(config(PostgresWorldProvider.URL, url,
-                PostgresWorldProvider.PASSWORD, "alsosecret"));
+        PgSettings s =
+                PgSettings.from(config(PostgresWorldProvider.URL, url, PostgresWorldProvider.PASSWORD, "alsosecret"));
 
         assertThat(s.maskedUrl()).isEqualTo(URL + "?user=ana&password=****&ssl=true");
-        assertThat(s.describe()).doesNotContain("hunter2").doesNotContain("alsosecret").contains("user ana");
+        assertThat(s.describe())
+                .doesNotContain("hunter2")
+                .doesNotContain("alsosecret")
+                .contains("user ana");
         assertThat(s.toString()).doesNotContain("hunter2").doesNotContain("alsosecret");
-        assertThatThrownBy(() -> PgSettings.from(config(PostgresWorldProvider.URL, "jdbc:mysql://h/db?password=hunter2")))
+        assertThatThrownBy(
+                        () -> PgSettings.from(config(PostgresWorldProvider.URL, "jdbc:mysql://h/db?password=hunter2")))
                 .hasMessageNotContaining("hunter2");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"Worldflow", "1abc", "wf-1", "wf.x", "a b", "wf\"; drop table x; --", "pg_catalog",
-            "information_schema", "ünïcode"})
+    @ValueSource(
+            strings = {
+                "Worldflow",
+                "1abc",
+                "wf-1",
+                "wf.x",
+                "a b",
+                "wf\"; drop table x; --",
+                "pg_catalog",
+                "information_schema",
+                "ünïcode"
+            })
     void anUnsafeSchemaIsRejected(String schema) {
-        assertThatThrownBy(() -> PgSettings.from(config(PostgresWorldProvider.URL, URL,
-                PostgresWorldProvider.SCHEMA, schema)))
+        assertThatThrownBy(() ->
+                        PgSettings.from(config(PostgresWorldProvider.URL, URL, PostgresWorldProvider.SCHEMA, schema)))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining(PostgresWorldProvider.SCHEMA);
     }
@@ -87,34 +106,36 @@ class PgSettingsTest {
     @ParameterizedTest
     @ValueSource(strings = {"WF_", "wf-", "9x", "wf$", "x'y", "abcdefghijklmnopqrstuvwxyzabcdefg"})
     void anUnsafeTablePrefixIsRejected(String prefix) {
-        assertThatThrownBy(() -> PgSettings.from(config(PostgresWorldProvider.URL, URL,
-                PostgresWorldProvider.TABLE_PREFIX, prefix)))
+        assertThatThrownBy(() -> PgSettings.from(
+                        config(PostgresWorldProvider.URL, URL, PostgresWorldProvider.TABLE_PREFIX, prefix)))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining(PostgresWorldProvider.TABLE_PREFIX);
     }
 
     @Test
     void upperCaseNamesGetAHint() {
-        assertThatThrownBy(() -> PgSettings.from(config(PostgresWorldProvider.URL, URL,
-                PostgresWorldProvider.SCHEMA, "Orders")))
+        assertThatThrownBy(() ->
+                        PgSettings.from(config(PostgresWorldProvider.URL, URL, PostgresWorldProvider.SCHEMA, "Orders")))
                 .hasMessageContaining("use lower case: 'orders'");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"0", "-1", "501", "many"})
     void aPoolSizeOutOfRangeIsRejected(String size) {
-        assertThatThrownBy(() -> PgSettings.from(config(PostgresWorldProvider.URL, URL,
-                PostgresWorldProvider.POOL_SIZE, size)))
+        assertThatThrownBy(() ->
+                        PgSettings.from(config(PostgresWorldProvider.URL, URL, PostgresWorldProvider.POOL_SIZE, size)))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining(PostgresWorldProvider.POOL_SIZE);
     }
 
     @Test
     void theStartupTimeoutIsADuration() {
-        assertThat(PgSettings.from(config(PostgresWorldProvider.URL, URL,
-                PostgresWorldProvider.STARTUP_TIMEOUT, "1500ms")).startupTimeout()).isEqualTo(Duration.ofMillis(1500));
-        assertThatThrownBy(() -> PgSettings.from(config(PostgresWorldProvider.URL, URL,
-                PostgresWorldProvider.STARTUP_TIMEOUT, "soon")))
+        assertThat(PgSettings.from(
+                                config(PostgresWorldProvider.URL, URL, PostgresWorldProvider.STARTUP_TIMEOUT, "1500ms"))
+                        .startupTimeout())
+                .isEqualTo(Duration.ofMillis(1500));
+        assertThatThrownBy(() -> PgSettings.from(
+                        config(PostgresWorldProvider.URL, URL, PostgresWorldProvider.STARTUP_TIMEOUT, "soon")))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining(PostgresWorldProvider.STARTUP_TIMEOUT);
     }
@@ -123,10 +144,12 @@ class PgSettingsTest {
     void theLockKeyAndChannelDependOnSchemaAndPrefix() {
         PgSettings a = PgSettings.from(config(PostgresWorldProvider.URL, URL));
         PgSettings b = PgSettings.from(config(PostgresWorldProvider.URL, URL, PostgresWorldProvider.SCHEMA, "other"));
-        PgSettings c = PgSettings.from(config(PostgresWorldProvider.URL, URL, PostgresWorldProvider.TABLE_PREFIX, "x_"));
+        PgSettings c =
+                PgSettings.from(config(PostgresWorldProvider.URL, URL, PostgresWorldProvider.TABLE_PREFIX, "x_"));
 
-        assertThat(a.migrationLockKey()).isEqualTo(PgSettings.from(config(PostgresWorldProvider.URL, URL))
-                .migrationLockKey());
+        assertThat(a.migrationLockKey())
+                .isEqualTo(
+                        PgSettings.from(config(PostgresWorldProvider.URL, URL)).migrationLockKey());
         assertThat(a.migrationLockKey()).isNotEqualTo(b.migrationLockKey()).isNotEqualTo(c.migrationLockKey());
         assertThat(b.channel()).isEqualTo("other.wf_due");
         assertThat(c.channel()).isEqualTo("worldflow.x_due");
@@ -138,7 +161,9 @@ class PgSettingsTest {
         PgSettings s = PgSettings.from(config(PostgresWorldProvider.URL, URL, PostgresWorldProvider.SCHEMA, schema));
 
         assertThat(s.channel()).hasSizeLessThanOrEqualTo(63).startsWith("wf_due_");
-        assertThat(s.channel()).isNotEqualTo(PgSettings.from(config(PostgresWorldProvider.URL, URL,
-                PostgresWorldProvider.SCHEMA, "t".repeat(63))).channel());
+        assertThat(s.channel())
+                .isNotEqualTo(PgSettings.from(
+                                config(PostgresWorldProvider.URL, URL, PostgresWorldProvider.SCHEMA, "t".repeat(63)))
+                        .channel());
     }
 }

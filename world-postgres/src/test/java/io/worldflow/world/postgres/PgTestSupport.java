@@ -56,7 +56,7 @@ abstract class PgTestSupport {
     }
 
     NewRun newRun(String runId) {
-        return new NewRun(runId, "wf", new Payload("{\"n\":1}", "com.acme.In"), clock.instant(), clock.instant(), null,
-                QUEUE, 0);
+        return new NewRun(
+                runId, "wf", new Payload("{\"n\":1}", "com.acme.In"), clock.instant(), clock.instant(), null, QUEUE, 0);
     }
 }

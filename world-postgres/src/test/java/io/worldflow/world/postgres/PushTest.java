@@ -45,11 +45,14 @@ class PushTest extends PgTestSupport {
             writer.eventLog().create(newRun("now"));
             assertThat(told.poll(10, TimeUnit.SECONDS)).isEqualTo(clock.instant());
 
-            writer.eventLog().create(new io.worldflow.spi.NewRun("later", "wf", io.worldflow.Payload.NULL,
-                    clock.instant(), later, null, QUEUE, 0));
+            writer.eventLog()
+                    .create(new io.worldflow.spi.NewRun(
+                            "later", "wf", io.worldflow.Payload.NULL, clock.instant(), later, null, QUEUE, 0));
             assertThat(told.poll(10, TimeUnit.SECONDS)).isEqualTo(later);
 
-            Lease lease = writer.taskQueue().lease("w", Set.of(QUEUE), 1, Duration.ofMinutes(1)).getFirst();
+            Lease lease = writer.taskQueue()
+                    .lease("w", Set.of(QUEUE), 1, Duration.ofMinutes(1))
+                    .getFirst();
             writer.taskQueue().release(lease);
             assertThat(told.poll(10, TimeUnit.SECONDS)).isEqualTo(clock.instant());
 
@@ -62,12 +65,14 @@ class PushTest extends PgTestSupport {
 
     @Test
     void theListenConnectionHandsEveryNoticeOverThroughItsOwnSockets() throws Exception {
-        assertThat(Connector.listenSocketsVisible()).as("the driver loads the LISTEN sockets' factory by name").isTrue();
+        assertThat(Connector.listenSocketsVisible())
+                .as("the driver loads the LISTEN sockets' factory by name")
+                .isTrue();
         Connector connector = new Connector(PgSettings.from(config(freshSchema())));
         try (Connection listen = connector.connectForListening(Connector.MAX_CONNECT_SECONDS);
-             Connection other = TestPostgres.shared().connect();
-             Statement ls = listen.createStatement();
-             Statement os = other.createStatement()) {
+                Connection other = TestPostgres.shared().connect();
+                Statement ls = listen.createStatement();
+                Statement os = other.createStatement()) {
             ls.execute("LISTEN wf_push_test");
             PGConnection pg = listen.unwrap(PGConnection.class);
             os.execute("NOTIFY wf_push_test, 'one'");
@@ -77,7 +82,7 @@ class PushTest extends PgTestSupport {
             os.execute("NOTIFY wf_push_test, 'three'");
             assertThat(notices(pg, 2)).containsExactly("two", "three");
             assertThat(pg.getNotifications(50)).as("nothing more").isNullOrEmpty();
-            ls.execute("SELECT 1");                                 // the connection still serves statements
+            ls.execute("SELECT 1"); // the connection still serves statements
         }
     }
 
@@ -121,14 +126,18 @@ class PushTest extends PgTestSupport {
         try {
             assertThat(listener.isListening()).isTrue();
 
-            TestPostgres.shared().execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                    + " WHERE query LIKE 'LISTEN \"" + schema + ".%'");
+            TestPostgres.shared()
+                    .execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity" + " WHERE query LIKE 'LISTEN \""
+                            + schema + ".%'");
 
-            assertThat(told.poll(15, TimeUnit.SECONDS)).as("due now, after reconnecting").isEqualTo(clock.instant());
+            assertThat(told.poll(15, TimeUnit.SECONDS))
+                    .as("due now, after reconnecting")
+                    .isEqualTo(clock.instant());
             assertThat(listener.isListening()).isTrue();
             Instant later = clock.instant().plusSeconds(42);
-            writer.eventLog().create(new io.worldflow.spi.NewRun("r1", "wf", io.worldflow.Payload.NULL,
-                    clock.instant(), later, null, QUEUE, 0));
+            writer.eventLog()
+                    .create(new io.worldflow.spi.NewRun(
+                            "r1", "wf", io.worldflow.Payload.NULL, clock.instant(), later, null, QUEUE, 0));
             assertThat(told.poll(10, TimeUnit.SECONDS)).isEqualTo(later);
         } finally {
             subscription.close();
@@ -148,27 +157,38 @@ class PushTest extends PgTestSupport {
             }
 
             // one statement: a single finishing append
-            assertThat(writer.eventLog().append(List.of(finish("one", 1))).getFirst().appended()).isTrue();
+            assertThat(writer.eventLog()
+                            .append(List.of(finish("one", 1)))
+                            .getFirst()
+                            .appended())
+                    .isTrue();
             assertThat(ended.poll(10, TimeUnit.SECONDS)).isEqualTo("one");
 
             // a transaction of several statements (a run twice in the batch), finishing two runs
-            List<AppendResult> results = writer.eventLog().append(List.of(
-                    new Append("two", 1, List.of(scheduled("two", 1)), RunStatus.RUNNING),
-                    finish("two", 2),
-                    finish("three", 1)));
+            List<AppendResult> results = writer.eventLog()
+                    .append(List.of(
+                            new Append("two", 1, List.of(scheduled("two", 1)), RunStatus.RUNNING),
+                            finish("two", 2),
+                            finish("three", 1)));
             assertThat(results).allMatch(AppendResult::appended);
             assertThat(List.of(ended.poll(10, TimeUnit.SECONDS), ended.poll(10, TimeUnit.SECONDS)))
                     .containsExactlyInAnyOrder("two", "three");
 
             // neither a refused finishing append nor a run that goes on is named
-            assertThat(writer.eventLog().append(List.of(finish("four", 5))).getFirst().appended()).isFalse();
+            assertThat(writer.eventLog()
+                            .append(List.of(finish("four", 5)))
+                            .getFirst()
+                            .appended())
+                    .isFalse();
             writer.eventLog().append(List.of(new Append("four", 1, List.of(scheduled("four", 1)), RunStatus.RUNNING)));
             assertThat(ended.poll(500, TimeUnit.MILLISECONDS)).isNull();
         } finally {
             subscription.close();
         }
         writer.eventLog().append(List.of(finish("four", 2)));
-        assertThat(ended.poll(500, TimeUnit.MILLISECONDS)).as("after closing the subscription").isNull();
+        assertThat(ended.poll(500, TimeUnit.MILLISECONDS))
+                .as("after closing the subscription")
+                .isNull();
     }
 
     @Test
@@ -203,10 +223,13 @@ class PushTest extends PgTestSupport {
         BlockingQueue<String> ended = new LinkedBlockingQueue<>();
         TaskQueue.Subscription subscription = listener.runQueries().subscribeEnded(ended::add);
         try {
-            TestPostgres.shared().execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                    + " WHERE query LIKE 'LISTEN \"" + schema + ".%'");
+            TestPostgres.shared()
+                    .execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity" + " WHERE query LIKE 'LISTEN \""
+                            + schema + ".%'");
 
-            assertThat(ended.poll(15, TimeUnit.SECONDS)).as("notices were missed meanwhile").isEqualTo("*");
+            assertThat(ended.poll(15, TimeUnit.SECONDS))
+                    .as("notices were missed meanwhile")
+                    .isEqualTo("*");
             writer.eventLog().create(newRun("r1"));
             writer.eventLog().append(List.of(finish("r1", 1)));
             assertThat(ended.poll(10, TimeUnit.SECONDS)).isEqualTo("r1");
@@ -216,7 +239,8 @@ class PushTest extends PgTestSupport {
     }
 
     private Append finish(String runId, long seq) {
-        List<Event> events = List.of(new WorkflowCompleted(runId, seq, clock.instant(), new Payload("1", "java.lang.Integer")));
+        List<Event> events =
+                List.of(new WorkflowCompleted(runId, seq, clock.instant(), new Payload("1", "java.lang.Integer")));
         return new Append(runId, seq, events, RunStatus.COMPLETED);
     }
 

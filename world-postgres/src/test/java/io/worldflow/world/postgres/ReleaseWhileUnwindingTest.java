@@ -36,12 +36,19 @@ class ReleaseWhileUnwindingTest {
             }
             return sum;
         });
-        String schema = "unwinding_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+        String schema =
+                "unwinding_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
         assertTimeoutPreemptively(Duration.ofSeconds(45), () -> {
-            try (Worldflow wf = Worldflow.builder().property("worldflow.world", "postgres")
-                    .properties(TestPostgres.shared().config(schema).asMap()).register(waiter).build()) {
-                wf.startWorker(WorkerOptions.defaults().withHandleSigterm(false).withWorkerId("unwinding")
-                        .withPollInterval(Duration.ofMillis(20)).withStickyWait(Duration.ofMillis(1)));
+            try (Worldflow wf = Worldflow.builder()
+                    .property("worldflow.world", "postgres")
+                    .properties(TestPostgres.shared().config(schema).asMap())
+                    .register(waiter)
+                    .build()) {
+                wf.startWorker(WorkerOptions.defaults()
+                        .withHandleSigterm(false)
+                        .withWorkerId("unwinding")
+                        .withPollInterval(Duration.ofMillis(20))
+                        .withStickyWait(Duration.ofMillis(1)));
                 List<RunHandle<Integer>> runs = new ArrayList<>();
                 for (int i = 0; i < RUNS; i++) {
                     runs.add(wf.start(waiter, i));

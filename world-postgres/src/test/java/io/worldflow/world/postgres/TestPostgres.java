@@ -29,6 +29,7 @@ public final class TestPostgres {
     public static final String ENV_URL = "WORLDFLOW_TEST_POSTGRES_URL";
     /** A role that must log in with a password, on the embedded server (see {@link #passwordUser()}). */
     static final String PASSWORD_USER = "worldflow_pw";
+
     static final String PASSWORD = "s3cret-Pa55";
 
     private static TestPostgres shared;
@@ -52,8 +53,10 @@ public final class TestPostgres {
             } else {
                 EmbeddedPostgres pg = embedded(null, 0);
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> closeQuietly(pg)));
-                shared = new TestPostgres("jdbc:postgresql://localhost:" + pg.getPort() + "/postgres", "postgres", true);
-                shared.execute("CREATE ROLE " + PASSWORD_USER + " LOGIN PASSWORD '" + PASSWORD + "'",
+                shared =
+                        new TestPostgres("jdbc:postgresql://localhost:" + pg.getPort() + "/postgres", "postgres", true);
+                shared.execute(
+                        "CREATE ROLE " + PASSWORD_USER + " LOGIN PASSWORD '" + PASSWORD + "'",
                         "GRANT CREATE ON DATABASE postgres TO " + PASSWORD_USER);
             }
         }
@@ -90,8 +93,8 @@ public final class TestPostgres {
     private static void requirePasswordFor(File dataDirectory) {
         Path hba = dataDirectory.toPath().resolve("pg_hba.conf");
         try {
-            String rules = "host all " + PASSWORD_USER + " 127.0.0.1/32 scram-sha-256\n"
-                    + "host all " + PASSWORD_USER + " ::1/128 scram-sha-256\n";
+            String rules = "host all " + PASSWORD_USER + " 127.0.0.1/32 scram-sha-256\n" + "host all " + PASSWORD_USER
+                    + " ::1/128 scram-sha-256\n";
             String existing = Files.exists(hba) ? Files.readString(hba, StandardCharsets.UTF_8) : "";
             if (!existing.contains(PASSWORD_USER)) {
                 Files.writeString(hba, rules + existing, StandardCharsets.UTF_8);
@@ -149,7 +152,8 @@ public final class TestPostgres {
 
     /** Runs statements in autocommit mode. */
     public void execute(String... sql) {
-        try (Connection c = connect(); Statement st = c.createStatement()) {
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
             for (String s : sql) {
                 st.execute(s);
             }

@@ -35,8 +35,7 @@ import java.time.Instant;
  */
 public final class EventMapper {
 
-    private EventMapper() {
-    }
+    private EventMapper() {}
 
     public static ObjectMapper create() {
         SimpleModule module = new SimpleModule("worldflow-events");
@@ -67,12 +66,13 @@ public final class EventMapper {
      * allocate its buffers anew.
      */
     private static JsonFactory sharedBufferFactory() {
-        return JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build();
+        return JsonFactory.builder()
+                .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
+                .build();
     }
 
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
-    private interface EventMixin {
-    }
+    private interface EventMixin {}
 
     /** {@code {"type": "<descriptor>", "value": <raw JSON>}}. */
     private static final class PayloadSerializer extends JsonSerializer<Payload> {

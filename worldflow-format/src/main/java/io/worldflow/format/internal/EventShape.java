@@ -19,8 +19,12 @@ import java.util.Set;
  * that implements {@link Event} has one, made once; a record that differs from its declaration fails here, at class
  * initialisation, before anything is written.
  */
-record EventShape(String type, List<Component> components, List<Component> stored,
-                  Map<String, Component> byName, MethodHandle constructor) {
+record EventShape(
+        String type,
+        List<Component> components,
+        List<Component> stored,
+        Map<String, Component> byName,
+        MethodHandle constructor) {
 
     /**
      * @param absent   the value left out when written and given when missing (see {@link StoredEvents.Field})
@@ -40,7 +44,8 @@ record EventShape(String type, List<Component> components, List<Component> store
             try {
                 return (Object) accessor.invokeExact(event);
             } catch (Throwable e) {
-                throw new IllegalStateException("cannot read " + name + " of " + event.getClass().getSimpleName(), e);
+                throw new IllegalStateException(
+                        "cannot read " + name + " of " + event.getClass().getSimpleName(), e);
             }
         }
     }
@@ -118,8 +123,8 @@ record EventShape(String type, List<Component> components, List<Component> store
             for (int i = 0; i < rcs.length; i++) {
                 StoredEvents.Field f = fields.get(i);
                 types[i] = f.kind().javaType;
-                MethodHandle accessor = lookup.unreflect(rcs[i].getAccessor())
-                        .asType(MethodType.methodType(Object.class, Event.class));
+                MethodHandle accessor =
+                        lookup.unreflect(rcs[i].getAccessor()).asType(MethodType.methodType(Object.class, Event.class));
                 components[i] = new Component(f.name(), f.kind(), f.absent(), i, accessor);
             }
             MethodHandle constructor = lookup.unreflectConstructor(record.getDeclaredConstructor(types))
@@ -131,7 +136,8 @@ record EventShape(String type, List<Component> components, List<Component> store
             }
             List<Component> all = List.of(components);
             List<Component> stored = Arrays.stream(components)
-                    .filter(c -> c.kind() != Kind.RUN_ID && c.kind() != Kind.SEQ).toList();
+                    .filter(c -> c.kind() != Kind.RUN_ID && c.kind() != Kind.SEQ)
+                    .toList();
             return new EventShape(declared.type(), all, stored, Map.copyOf(byName), constructor);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot read or create event records of " + record.getName(), e);

@@ -13,15 +13,15 @@ final class IsoInstants {
 
     private static final int SECONDS_PER_DAY = 86_400;
 
-    private IsoInstants() {
-    }
+    private IsoInstants() {}
 
     /** Exactly {@code instant.toString()}. */
     static String format(Instant instant) {
         long seconds = instant.getEpochSecond();
         long day = Math.floorDiv(seconds, SECONDS_PER_DAY);
         int secondOfDay = (int) Math.floorMod(seconds, SECONDS_PER_DAY);
-        LocalDate date = day >= -719_528 && day <= 2_932_896 ? LocalDate.ofEpochDay(day) : null; // 0000-01-01..9999-12-31
+        LocalDate date =
+                day >= -719_528 && day <= 2_932_896 ? LocalDate.ofEpochDay(day) : null; // 0000-01-01..9999-12-31
         if (date == null) {
             return instant.toString();
         }
@@ -56,8 +56,14 @@ final class IsoInstants {
      */
     static Instant tryParse(String s) {
         int n = s.length();
-        if (n < 20 || n > 30 || s.charAt(4) != '-' || s.charAt(7) != '-' || s.charAt(10) != 'T'
-                || s.charAt(13) != ':' || s.charAt(16) != ':' || s.charAt(n - 1) != 'Z') {
+        if (n < 20
+                || n > 30
+                || s.charAt(4) != '-'
+                || s.charAt(7) != '-'
+                || s.charAt(10) != 'T'
+                || s.charAt(13) != ':'
+                || s.charAt(16) != ':'
+                || s.charAt(n - 1) != 'Z') {
             return null;
         }
         int year = digits(s, 0, 4);
@@ -66,8 +72,17 @@ final class IsoInstants {
         int hour = digits(s, 11, 2);
         int minute = digits(s, 14, 2);
         int second = digits(s, 17, 2);
-        if (year < 0 || month < 1 || month > 12 || day < 1 || day > 28 && day > LocalDate.of(year, month, 1).lengthOfMonth()
-                || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
+        if (year < 0
+                || month < 1
+                || month > 12
+                || day < 1
+                || day > 28 && day > LocalDate.of(year, month, 1).lengthOfMonth()
+                || hour < 0
+                || hour > 23
+                || minute < 0
+                || minute > 59
+                || second < 0
+                || second > 59) {
             return null;
         }
         int nano = 0;

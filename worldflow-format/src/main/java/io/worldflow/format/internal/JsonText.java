@@ -5,8 +5,7 @@ final class JsonText {
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    private JsonText() {
-    }
+    private JsonText() {}
 
     /** {@code s} as a quoted JSON string; characters other than those three kinds are written as they are. */
     static void string(StringBuilder out, String s) {

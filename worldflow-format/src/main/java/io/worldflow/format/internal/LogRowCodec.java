@@ -62,7 +62,9 @@ public final class LogRowCodec {
     public LogRowCodec(ObjectMapper mapper) {
         this.mapper = mapper;
         this.json = mapper.getFactory();
-        this.errorWriter = mapper.copy().setDefaultPropertyInclusion(JsonInclude.Include.NON_NULL).writerFor(ErrorInfo.class);
+        this.errorWriter = mapper.copy()
+                .setDefaultPropertyInclusion(JsonInclude.Include.NON_NULL)
+                .writerFor(ErrorInfo.class);
         this.errorReader = mapper.readerFor(ErrorInfo.class);
     }
 
@@ -114,7 +116,8 @@ public final class LogRowCodec {
                 case STRING -> JsonText.string(out, (String) value);
                 case INT -> out.append((int) value);
                 case AT -> writeAt(out, (Instant) value, previousAt);
-                case INSTANT -> out.append('"').append(IsoInstants.format((Instant) value)).append('"');
+                case INSTANT ->
+                    out.append('"').append(IsoInstants.format((Instant) value)).append('"');
                 case PAYLOAD -> writePayload(out, (Payload) value);
                 case ERROR -> out.append(error(event, value));
                 case RUN_ID, SEQ -> throw new IllegalStateException("not stored: " + c.name());
@@ -127,8 +130,10 @@ public final class LogRowCodec {
         try {
             return errorWriter.writeValueAsString(error);
         } catch (JsonProcessingException e) {
-            throw new SerializationException("cannot serialize the error of event " + event.type() + " #" + event.seq()
-                    + " of run " + event.runId(), e);
+            throw new SerializationException(
+                    "cannot serialize the error of event " + event.type() + " #" + event.seq() + " of run "
+                            + event.runId(),
+                    e);
         }
     }
 
@@ -159,7 +164,8 @@ public final class LogRowCodec {
 
     public List<Event> decode(String runId, long firstSeq, String text) {
         List<Event> out = new ArrayList<>();
-        try (JsonParser p = json.createParser(text); Reading r = new Reading(runId, firstSeq, text)) {
+        try (JsonParser p = json.createParser(text);
+                Reading r = new Reading(runId, firstSeq, text)) {
             if (p.nextToken() != JsonToken.START_ARRAY) {
                 throw refused(runId, text, "not an array of events", null);
             }
@@ -188,14 +194,19 @@ public final class LogRowCodec {
 
     /** A record's leading number, the version of its format: one this reads, or refused naming both. */
     private static void checkVersion(JsonParser p, String runId, String text) throws IOException {
-        if (p.currentToken() != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.INT
+        if (p.currentToken() != JsonToken.VALUE_NUMBER_INT
+                || p.getNumberType() != JsonParser.NumberType.INT
                 || p.getIntValue() < 1) {
             throw refused(runId, text, "it starts with " + p.getText() + ", which is no event format version", null);
         }
         int version = p.getIntValue();
         if (version > EventFormat.VERSION) {
-            throw refused(runId, text, "event format version " + version + ", newer than this Worldflow reads (versions"
-                    + " up to " + EventFormat.VERSION + "): a newer release wrote it", null);
+            throw refused(
+                    runId,
+                    text,
+                    "event format version " + version + ", newer than this Worldflow reads (versions" + " up to "
+                            + EventFormat.VERSION + "): a newer release wrote it",
+                    null);
         }
     }
 
@@ -261,7 +272,8 @@ public final class LogRowCodec {
             String name = p.currentName();
             EventShape.Component c = shape.component(name);
             if (c == null) {
-                throw r.refused("(" + shape.type() + ") has property " + name + ", which a " + shape.type() + " has not");
+                throw r.refused(
+                        "(" + shape.type() + ") has property " + name + ", which a " + shape.type() + " has not");
             }
             JsonToken t = p.nextToken();
             switch (c.kind()) {
@@ -286,7 +298,8 @@ public final class LogRowCodec {
         try {
             return shape.create(args);
         } catch (RuntimeException e) {
-            throw LogRowCodec.refused(r.runId, r.text, "event " + r.seq + " (" + shape.type() + "): " + e.getMessage(), e);
+            throw LogRowCodec.refused(
+                    r.runId, r.text, "event " + r.seq + " (" + shape.type() + "): " + e.getMessage(), e);
         }
     }
 
@@ -322,13 +335,14 @@ public final class LogRowCodec {
         if (p.currentToken() == JsonToken.VALUE_STRING) {
             return instant(p.getText(), "at", r);
         }
-        if (p.currentToken() != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.LONG
-                && p.getNumberType() != JsonParser.NumberType.INT) {
+        if (p.currentToken() != JsonToken.VALUE_NUMBER_INT
+                || p.getNumberType() != JsonParser.NumberType.LONG && p.getNumberType() != JsonParser.NumberType.INT) {
             throw r.refused("has at " + p.getText() + ", not an instant");
         }
         long nanos = p.getLongValue();
         if (r.previousAt == null) {
-            return Instant.ofEpochSecond(Math.floorDiv(nanos, NANOS_PER_SECOND), Math.floorMod(nanos, NANOS_PER_SECOND));
+            return Instant.ofEpochSecond(
+                    Math.floorDiv(nanos, NANOS_PER_SECOND), Math.floorMod(nanos, NANOS_PER_SECOND));
         }
         return r.previousAt.plusNanos(nanos);
     }
@@ -341,7 +355,8 @@ public final class LogRowCodec {
         try {
             return Instant.parse(text);
         } catch (DateTimeParseException e) {
-            throw LogRowCodec.refused(r.runId, r.text, "event " + r.seq + " has " + name + " " + text + ", not an instant", e);
+            throw LogRowCodec.refused(
+                    r.runId, r.text, "event " + r.seq + " has " + name + " " + text + ", not an instant", e);
         }
     }
 

@@ -46,8 +46,14 @@ final class StoredEvents {
 
     /** What a field holds, which decides how it is written and read; each kind is one Java type. */
     enum Kind {
-        RUN_ID(String.class), SEQ(long.class), AT(Instant.class),
-        STRING(String.class), INT(int.class), INSTANT(Instant.class), PAYLOAD(Payload.class), ERROR(ErrorInfo.class);
+        RUN_ID(String.class),
+        SEQ(long.class),
+        AT(Instant.class),
+        STRING(String.class),
+        INT(int.class),
+        INSTANT(Instant.class),
+        PAYLOAD(Payload.class),
+        ERROR(ErrorInfo.class);
 
         final Class<?> javaType;
 
@@ -63,8 +69,7 @@ final class StoredEvents {
      * @param absent the value a record leaves out and a reader gives the field when it is missing: null, or for a
      *               number the one declared
      */
-    record Field(String name, Kind kind, Object absent) {
-    }
+    record Field(String name, Kind kind, Object absent) {}
 
     /** An event type as stored: {@code type} and then {@link #COMMON} and {@code fields}, in the record's order. */
     record Declared(String type, Class<? extends Record> record, List<Field> fields) {
@@ -76,8 +81,8 @@ final class StoredEvents {
     }
 
     /** What every event holds first: its run and seq, which a log record leaves out, and its time. */
-    static final List<Field> COMMON = List.of(new Field("runId", Kind.RUN_ID, null), new Field("seq", Kind.SEQ, null),
-            new Field("at", Kind.AT, null));
+    static final List<Field> COMMON = List.of(
+            new Field("runId", Kind.RUN_ID, null), new Field("seq", Kind.SEQ, null), new Field("at", Kind.AT, null));
 
     /** Every event type of format version 1. */
     static final List<Declared> TABLE = List.of(
@@ -90,22 +95,31 @@ final class StoredEvents {
             event("StepScheduled", StepScheduled.class, text("stepId"), text("name")),
             // an attempt of 1, the first, is left out: most steps succeed at their first
             event("StepStarted", StepStarted.class, text("stepId"), number("attempt", 1)),
-            event("StepRetrying", StepRetrying.class, text("stepId"), number("attempt", 1), error("error"),
+            event(
+                    "StepRetrying",
+                    StepRetrying.class,
+                    text("stepId"),
+                    number("attempt", 1),
+                    error("error"),
                     instant("retryAt")),
             event("StepCompleted", StepCompleted.class, text("stepId"), number("attempt", 1), payload("result")),
             event("StepFailed", StepFailed.class, text("stepId"), number("attempt", 1), error("error")),
             event("TimerScheduled", TimerScheduled.class, text("timerId"), text("name"), instant("fireAt")),
             event("TimerFired", TimerFired.class, text("timerId")),
             event("SignalRequested", SignalRequested.class, text("waitId"), text("name"), instant("timeoutAt")),
-            event("SignalReceived", SignalReceived.class, text("waitId"), text("name"), payload("payload"),
+            event(
+                    "SignalReceived",
+                    SignalReceived.class,
+                    text("waitId"),
+                    text("name"),
+                    payload("payload"),
                     instant("sentAt")),
             event("SignalTimedOut", SignalTimedOut.class, text("waitId"), text("name")),
             event("ParallelStarted", ParallelStarted.class, text("parallelId"), text("name"), number("branches", 0)),
             event("ParallelCompleted", ParallelCompleted.class, text("parallelId")),
             event("MarkerRecorded", MarkerRecorded.class, text("markerId"), text("kind"), payload("value")));
 
-    private StoredEvents() {
-    }
+    private StoredEvents() {}
 
     static Declared event(String type, Class<? extends Record> record, Field... fields) {
         return new Declared(type, record, List.of(fields));

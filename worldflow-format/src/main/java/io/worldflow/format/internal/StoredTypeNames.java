@@ -21,12 +21,36 @@ final class StoredTypeNames {
 
     static {
         Map<String, String> names = new HashMap<>();
-        for (String lang : List.of("Boolean", "Byte", "Character", "Double", "Float", "Integer", "Long", "Number",
-                "Object", "Short", "String", "Void")) {
+        for (String lang : List.of(
+                "Boolean",
+                "Byte",
+                "Character",
+                "Double",
+                "Float",
+                "Integer",
+                "Long",
+                "Number",
+                "Object",
+                "Short",
+                "String",
+                "Void")) {
             names.put(lang, "java.lang." + lang);
         }
-        for (String util : List.of("ArrayList", "Collection", "HashMap", "HashSet", "LinkedHashMap", "LinkedHashSet",
-                "LinkedList", "List", "Map", "Optional", "Set", "TreeMap", "TreeSet", "UUID")) {
+        for (String util : List.of(
+                "ArrayList",
+                "Collection",
+                "HashMap",
+                "HashSet",
+                "LinkedHashMap",
+                "LinkedHashSet",
+                "LinkedList",
+                "List",
+                "Map",
+                "Optional",
+                "Set",
+                "TreeMap",
+                "TreeSet",
+                "UUID")) {
             names.put(util, "java.util." + util);
         }
         SIMPLE_TO_FULL = Map.copyOf(names);
@@ -36,8 +60,7 @@ final class StoredTypeNames {
     private static final Map<String, String> SHORTENED = new ConcurrentHashMap<>();
     private static final Map<String, String> EXPANDED = new ConcurrentHashMap<>();
 
-    private StoredTypeNames() {
-    }
+    private StoredTypeNames() {}
 
     /** The stored form of a payload's type name ({@link io.worldflow.Payload#type()}). */
     static String shorten(String type) {

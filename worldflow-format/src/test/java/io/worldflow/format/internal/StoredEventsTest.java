@@ -19,24 +19,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class StoredEventsTest {
 
     /** As the format declares a step's start. */
-    record Began(String runId, long seq, Instant at, String stepId, int attempt) {
-    }
+    record Began(String runId, long seq, Instant at, String stepId, int attempt) {}
 
     /** {@code attempt} renamed. */
-    record Renamed(String runId, long seq, Instant at, String stepId, int attemptNumber) {
-    }
+    record Renamed(String runId, long seq, Instant at, String stepId, int attemptNumber) {}
 
     /** {@code attempt} made a long. */
-    record Retyped(String runId, long seq, Instant at, String stepId, long attempt) {
-    }
+    record Retyped(String runId, long seq, Instant at, String stepId, long attempt) {}
 
     /** A component added at the end. */
-    record Grown(String runId, long seq, Instant at, String stepId, int attempt, Payload note) {
-    }
+    record Grown(String runId, long seq, Instant at, String stepId, int attempt, Payload note) {}
 
     /** The run's id not first. */
-    record Reordered(long seq, String runId, Instant at, String stepId, int attempt) {
-    }
+    record Reordered(long seq, String runId, Instant at, String stepId, int attempt) {}
 
     private static StoredEvents.Declared began(Class<? extends Record> record) {
         return event(record.getSimpleName(), record, text("stepId"), number("attempt", 1));
@@ -63,16 +58,17 @@ class StoredEventsTest {
     void anAddedComponentOrADeclaredFieldTheRecordLacksIsAMismatch() {
         assertThat(StoredEvents.mismatches(began(Grown.class)))
                 .containsExactly("Grown: component 6, Payload note, is not declared");
-        assertThat(StoredEvents.mismatches(event("Began", Began.class, text("stepId"), number("attempt", 1),
-                payload("note"))))
+        assertThat(StoredEvents.mismatches(
+                        event("Began", Began.class, text("stepId"), number("attempt", 1), payload("note"))))
                 .containsExactly("Began: declared Payload note as component 6, which it has not");
     }
 
     @Test
     void theRunSeqAndTimeMustComeFirstInThatOrder() {
-        assertThat(StoredEvents.mismatches(began(Reordered.class))).containsExactly(
-                "Reordered: component 1 is long seq, declared String runId",
-                "Reordered: component 2 is String runId, declared long seq");
+        assertThat(StoredEvents.mismatches(began(Reordered.class)))
+                .containsExactly(
+                        "Reordered: component 1 is long seq, declared String runId",
+                        "Reordered: component 2 is String runId, declared long seq");
     }
 
     @Test
@@ -99,7 +95,8 @@ class StoredEventsTest {
     void everyEventRecordMatchesTheTableOfTheFormat() {
         assertThatCode(() -> StoredEvents.check(StoredEvents.TABLE, StoredEvents.eventRecords()))
                 .doesNotThrowAnyException();
-        assertThat(StoredEvents.eventRecords()).hasSize(StoredEvents.TABLE.size())
+        assertThat(StoredEvents.eventRecords())
+                .hasSize(StoredEvents.TABLE.size())
                 .allMatch(Event.class::isAssignableFrom);
     }
 

@@ -31,8 +31,7 @@ public final class Committer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Committer.class);
     private static final int MAX_BATCH = 512;
 
-    private record Request(Append append, CompletableFuture<AppendResult> result) {
-    }
+    private record Request(Append append, CompletableFuture<AppendResult> result) {}
 
     private final EventLog eventLog;
     private final boolean helped;
@@ -42,6 +41,7 @@ public final class Committer implements AutoCloseable {
     private final ArrayDeque<Request> queue = new ArrayDeque<>();
     /** Whether a batch is being committed; guarded by {@link #lock}. */
     private boolean committing;
+
     private final Thread thread;
     private volatile boolean closed;
     private long commits;
@@ -137,7 +137,7 @@ public final class Committer implements AutoCloseable {
             }
             return batch;
         } catch (InterruptedException e) {
-            return null;                    // only the committer's own thread waits here, and it goes on
+            return null; // only the committer's own thread waits here, and it goes on
         } finally {
             lock.unlock();
         }
@@ -181,7 +181,7 @@ public final class Committer implements AutoCloseable {
 
     /** Commits so far and appends so far (for statistics). */
     public long[] counts() {
-        return new long[]{commits, appends};
+        return new long[] {commits, appends};
     }
 
     @Override

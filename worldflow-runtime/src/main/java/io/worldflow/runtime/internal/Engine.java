@@ -19,8 +19,16 @@ public final class Engine {
     final Duration stickyWait;
     final Duration holdRetry;
 
-    public Engine(World world, JsonCodec codec, InstantSource clock, ClockScheduler scheduler, Committer committer,
-                  Registry registry, RunCompletions completions, Duration stickyWait, Duration holdRetry) {
+    public Engine(
+            World world,
+            JsonCodec codec,
+            InstantSource clock,
+            ClockScheduler scheduler,
+            Committer committer,
+            Registry registry,
+            RunCompletions completions,
+            Duration stickyWait,
+            Duration holdRetry) {
         this.world = world;
         this.codec = codec;
         this.clock = clock;

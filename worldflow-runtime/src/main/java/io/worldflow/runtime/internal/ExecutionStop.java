@@ -9,7 +9,10 @@ import java.util.Locale;
  */
 final class ExecutionStop extends Error {
 
-    enum Reason { SUSPENDED, ABORTED }
+    enum Reason {
+        SUSPENDED,
+        ABORTED
+    }
 
     final Reason reason;
 

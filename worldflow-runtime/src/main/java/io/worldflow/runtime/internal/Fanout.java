@@ -20,12 +20,18 @@ final class Fanout<T, R> {
     private final Throwable[] errors;
     /** The last outcome each branch's code may have acted on, taken over by the parent after the join. */
     private final long[] seen;
+
     private final RunContext parent;
     private int started;
     private int finished;
 
-    Fanout(RunExecution exec, RunContext parent, String parallelId, List<T> items, ParallelOptions options,
-           BranchFunction<T, R> fn) {
+    Fanout(
+            RunExecution exec,
+            RunContext parent,
+            String parallelId,
+            List<T> items,
+            ParallelOptions options,
+            BranchFunction<T, R> fn) {
         this.exec = exec;
         this.parent = parent;
         this.parallelId = parallelId;
@@ -97,7 +103,7 @@ final class Fanout<T, R> {
                 if (started < items.size()) {
                     startNext();
                 }
-                return finished == items.size();    // the parent waits for all of them, and only for that
+                return finished == items.size(); // the parent waits for all of them, and only for that
             });
         }
     }

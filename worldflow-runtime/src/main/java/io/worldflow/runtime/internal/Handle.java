@@ -24,8 +24,13 @@ public final class Handle<O> implements RunHandle<O> {
     private final String workflow;
     private final Class<O> resultType;
 
-    public Handle(World world, JsonCodec codec, RunCompletions completions, String runId, String workflow,
-                  Class<O> resultType) {
+    public Handle(
+            World world,
+            JsonCodec codec,
+            RunCompletions completions,
+            String runId,
+            String workflow,
+            Class<O> resultType) {
         this.world = world;
         this.codec = codec;
         this.completions = completions;

@@ -19,8 +19,7 @@ final class HeldRuns {
 
     private static final Logger log = LoggerFactory.getLogger(HeldRuns.class);
 
-    private HeldRuns() {
-    }
+    private HeldRuns() {}
 
     /**
      * Makes every held run of {@code workflows} due now; returns how many. One look over the held runs, which the
@@ -47,7 +46,9 @@ final class HeldRuns {
             log.warn("could not look for held runs ({}); they resume at their hold-retry time", e.toString());
         }
         if (retried > 0) {
-            log.info("{} held run(s) of the registered workflows made due: a new deploy may match their history", retried);
+            log.info(
+                    "{} held run(s) of the registered workflows made due: a new deploy may match their history",
+                    retried);
         }
         return retried;
     }

@@ -31,7 +31,13 @@ import java.util.Map;
 final class History {
 
     /** The kinds of primitive, as the determinism check compares them. */
-    enum Kind { STEP, TIMER, SIGNAL, PARALLEL, MARKER }
+    enum Kind {
+        STEP,
+        TIMER,
+        SIGNAL,
+        PARALLEL,
+        MARKER
+    }
 
     /** One primitive's recorded events, in log order. */
     static final class Recorded {
@@ -142,7 +148,8 @@ final class History {
             r = new Recorded(e.primitiveId(), kindOf(e), nameOf(e));
             byId.put(r.id, r);
             if (!Ids.isVersionMarker(r.id)) {
-                byScope.computeIfAbsent(Ids.scopeOf(r.id), k -> new ArrayList<>()).add(r);
+                byScope.computeIfAbsent(Ids.scopeOf(r.id), k -> new ArrayList<>())
+                        .add(r);
             }
         }
         r.events.add(e);

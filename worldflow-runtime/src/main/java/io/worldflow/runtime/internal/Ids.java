@@ -8,8 +8,7 @@ final class Ids {
 
     static final String VERSION_PREFIX = "@version:";
 
-    private Ids() {
-    }
+    private Ids() {}
 
     static String scopeOf(String id) {
         int slash = id.lastIndexOf('/');
@@ -43,8 +42,8 @@ final class Ids {
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (c == '/' || c == '~' || c == '@' || Character.isISOControl(c)) {
-                throw new IllegalArgumentException(what + " name must not contain '/', '~', '@' or control characters: "
-                        + quote(name));
+                throw new IllegalArgumentException(
+                        what + " name must not contain '/', '~', '@' or control characters: " + quote(name));
             }
         }
         return name;

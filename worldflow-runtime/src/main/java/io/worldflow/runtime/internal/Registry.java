@@ -38,7 +38,8 @@ public final class Registry {
                 continue;
             }
             if (m.getParameterCount() != 1 || Modifier.isStatic(m.getModifiers())) {
-                throw new IllegalArgumentException("@WorkflowMethod " + m + " must be an instance method with exactly one parameter");
+                throw new IllegalArgumentException(
+                        "@WorkflowMethod " + m + " must be an instance method with exactly one parameter");
             }
             // a public method of a non-public class is callable from here only once made accessible
             m.trySetAccessible();

@@ -17,8 +17,7 @@ import java.util.Set;
  */
 public final class RetryPlan {
 
-    private RetryPlan() {
-    }
+    private RetryPlan() {}
 
     /**
      * @param events the failed run's whole log
@@ -47,8 +46,10 @@ public final class RetryPlan {
             }
         }
         for (int i = failedAt + 1; i < events.size(); i++) {
-            if (events.get(i) instanceof PrimitiveEvent p && !known.contains(p.primitiveId())
-                    && !Ids.isVersionMarker(p.primitiveId()) && encloses(Ids.scopeOf(p.primitiveId()), scope)) {
+            if (events.get(i) instanceof PrimitiveEvent p
+                    && !known.contains(p.primitiveId())
+                    && !Ids.isVersionMarker(p.primitiveId())
+                    && encloses(Ids.scopeOf(p.primitiveId()), scope)) {
                 throw new RunStateException("cannot retry run '" + runId + "' from step '" + stepId
                         + "': the workflow handled that failure and went on to '" + p.primitiveId()
                         + "', so running the step again would contradict its recorded history");

@@ -28,6 +28,7 @@ public final class RunCompletions implements AutoCloseable {
     private long generation;
     /** Guarded by this object's monitor. */
     private TaskQueue.Subscription subscription;
+
     private boolean closed;
 
     /** @param queries where the world's end notices come from, or null for this process's worker only */

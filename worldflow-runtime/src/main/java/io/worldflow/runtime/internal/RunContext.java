@@ -51,8 +51,7 @@ final class RunContext implements WorkflowContext {
 
     private static final ThreadLocal<StepInfo> CURRENT_STEP = new ThreadLocal<>();
 
-    private record StepInfo(String key, int attempt) {
-    }
+    private record StepInfo(String key, int attempt) {}
 
     private final RunExecution exec;
     private final String scope;
@@ -155,7 +154,9 @@ final class RunContext implements WorkflowContext {
             }
         }
         exec.beginLive();
-        RetryPolicy policy = options.retry() != null ? options.retry() : exec.workflow.options().stepRetry();
+        RetryPolicy policy = options.retry() != null
+                ? options.retry()
+                : exec.workflow.options().stepRetry();
         int before = recorded == null ? 0 : recorded.attemptsBeforeRetry;
         int attempt = before + 1;
         if (recorded == null) {
@@ -172,8 +173,10 @@ final class RunContext implements WorkflowContext {
             if (started != null && (retrying == null || started.attempt() > retrying.attempt())) {
                 // an attempt began and never ended: its worker died during it
                 if (options.atMostOnce()) {
-                    ErrorInfo err = ErrorInfo.of(StepInterruptedException.class.getName(), "attempt " + started.attempt()
-                            + " of at-most-once step '" + id + "' was interrupted and is not run again");
+                    ErrorInfo err = ErrorInfo.of(
+                            StepInterruptedException.class.getName(),
+                            "attempt " + started.attempt() + " of at-most-once step '" + id
+                                    + "' was interrupted and is not run again");
                     int a = started.attempt();
                     record(seq -> new StepFailed(exec.runId, seq, exec.now(), id, a, err));
                     throw new StepFailedException(id, a, err, null);
@@ -393,13 +396,18 @@ final class RunContext implements WorkflowContext {
 
     @Override
     public Random random() {
-        long seed = marker("random", "random", Long.class, () -> ThreadLocalRandom.current().nextLong());
+        long seed = marker(
+                "random",
+                "random",
+                Long.class,
+                () -> ThreadLocalRandom.current().nextLong());
         return new Random(seed);
     }
 
     @Override
     public UUID uuid() {
-        return UUID.fromString(marker("uuid", "uuid", String.class, () -> UUID.randomUUID().toString()));
+        return UUID.fromString(
+                marker("uuid", "uuid", String.class, () -> UUID.randomUUID().toString()));
     }
 
     @Override
@@ -433,16 +441,19 @@ final class RunContext implements WorkflowContext {
     public int version(String changeId, int minSupported, int maxSupported) {
         Ids.checkName("changeId", changeId);
         if (minSupported > maxSupported) {
-            throw new IllegalArgumentException("version range is empty: min " + minSupported + " > max " + maxSupported);
+            throw new IllegalArgumentException(
+                    "version range is empty: min " + minSupported + " > max " + maxSupported);
         }
         exec.checkActive();
         String id = Ids.VERSION_PREFIX + changeId;
         History.Recorded recorded = exec.history.get(id);
         if (recorded != null) {
-            Integer v = exec.engine.codec.decode(recorded.first(MarkerRecorded.class).value(), Integer.class, "version " + id);
+            Integer v = exec.engine.codec.decode(
+                    recorded.first(MarkerRecorded.class).value(), Integer.class, "version " + id);
             if (v == null || v < minSupported || v > maxSupported) {
-                throw exec.nondeterministic("version of change '" + changeId + "' is " + v + " in the history, outside the "
-                        + "range " + minSupported + ".." + maxSupported + " this code supports");
+                throw exec.nondeterministic(
+                        "version of change '" + changeId + "' is " + v + " in the history, outside the " + "range "
+                                + minSupported + ".." + maxSupported + " this code supports");
             }
             return v;
         }

@@ -90,7 +90,12 @@ final class RunEnding {
         RunInfo.CancelRequest request = exec.info.cancelRequest();
         if (request == null) {
             try {
-                request = exec.engine.world.runQueries().get(exec.runId).map(RunInfo::cancelRequest).orElse(null);
+                request = exec.engine
+                        .world
+                        .runQueries()
+                        .get(exec.runId)
+                        .map(RunInfo::cancelRequest)
+                        .orElse(null);
             } catch (RuntimeException e) {
                 log.debug("run {}: could not read the cancellation request ({})", exec.runId, e.toString());
             }

@@ -43,9 +43,19 @@ final class RunExecution {
     private static final Logger log = LoggerFactory.getLogger(RunExecution.class);
 
     /** How the turn ended. */
-    enum Outcome { FINISHED, SUSPENDED, HELD, ABORTED }
+    enum Outcome {
+        FINISHED,
+        SUSPENDED,
+        HELD,
+        ABORTED
+    }
 
-    private enum Phase { ACTIVE, SUSPENDED, ABORTED, ENDED }
+    private enum Phase {
+        ACTIVE,
+        SUSPENDED,
+        ABORTED,
+        ENDED
+    }
 
     /** A thread blocked until something durable happens (or, for in-memory waits, until a condition holds). */
     private static final class Wait {
@@ -142,10 +152,13 @@ final class RunExecution {
             root.enter();
             Object input;
             try {
-                input = engine.codec.decode(history.started().input(), workflow.inputType(), "input of run '" + runId + "'");
+                input = engine.codec.decode(
+                        history.started().input(), workflow.inputType(), "input of run '" + runId + "'");
             } catch (SerializationException e) {
-                throw new HeldException("the run's input can no longer be read as " + workflow.inputType().getName()
-                        + ": " + e.getMessage(), e);
+                throw new HeldException(
+                        "the run's input can no longer be read as "
+                                + workflow.inputType().getName() + ": " + e.getMessage(),
+                        e);
             }
             output = workflow.execute(root, input);
         } catch (ExecutionStop stop) {
@@ -262,7 +275,8 @@ final class RunExecution {
     void checkActive() {
         Phase p = phase;
         if (p != Phase.ACTIVE) {
-            throw new ExecutionStop(p == Phase.SUSPENDED ? ExecutionStop.Reason.SUSPENDED : ExecutionStop.Reason.ABORTED);
+            throw new ExecutionStop(
+                    p == Phase.SUSPENDED ? ExecutionStop.Reason.SUSPENDED : ExecutionStop.Reason.ABORTED);
         }
     }
 
@@ -408,8 +422,10 @@ final class RunExecution {
         } catch (ExecutionStop stop) {
             outcome = Outcome.ABORTED;
         } catch (RuntimeException e) {
-            log.warn("run {}: could not record its suspension ({}); its lease will expire and it will resume",
-                    runId, e.toString());
+            log.warn(
+                    "run {}: could not record its suspension ({}); its lease will expire and it will resume",
+                    runId,
+                    e.toString());
             outcome = Outcome.ABORTED;
         }
         changed.signalAll();
@@ -473,7 +489,8 @@ final class RunExecution {
             throw new ExecutionStop(ExecutionStop.Reason.ABORTED);
         }
         if (!result.appended()) {
-            log.info("run {}: fenced off (log length {} on the world); another turn owns it", runId, result.logLength());
+            log.info(
+                    "run {}: fenced off (log length {} on the world); another turn owns it", runId, result.logLength());
             abort("fenced off");
             throw new ExecutionStop(ExecutionStop.Reason.ABORTED);
         }

@@ -15,13 +15,13 @@ public final class RunIds {
 
     /** Characters of a generated id. */
     public static final int LENGTH = 22;
-    private static final char[] ALPHABET = "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"
-            .toCharArray();
+
+    private static final char[] ALPHABET =
+            "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz".toCharArray();
     private static final int TIME_CHARS = 8;
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private RunIds() {
-    }
+    private RunIds() {}
 
     /**
      * A new id for a run created at {@code epochMillis}, of which the low 48 bits are used (ids sort by time
@@ -33,15 +33,15 @@ public final class RunIds {
             id[i] = ALPHABET[(int) (epochMillis & 63)];
             epochMillis >>>= 6;
         }
-        byte[] random = new byte[11];   // 88 bits, 84 of them used
+        byte[] random = new byte[11]; // 88 bits, 84 of them used
         RANDOM.nextBytes(random);
         long high = 0;
         for (int i = 0; i < 7; i++) {
-            high = (high << 8) | (random[i] & 0xff);    // 56 bits: 9 characters and 2 bits
+            high = (high << 8) | (random[i] & 0xff); // 56 bits: 9 characters and 2 bits
         }
         long low = 0;
         for (int i = 7; i < 11; i++) {
-            low = (low << 8) | (random[i] & 0xff);      // 32 bits: 5 characters and 2 bits
+            low = (low << 8) | (random[i] & 0xff); // 32 bits: 5 characters and 2 bits
         }
         for (int i = 0; i < 9; i++) {
             id[TIME_CHARS + i] = ALPHABET[(int) (high & 63)];

@@ -88,8 +88,11 @@ final class RunLog {
      * timeout, which decides between two paths, is a {@code SignalTimedOut}, an outcome).
      */
     private static boolean isOutcome(Event e) {
-        return !(e instanceof StepScheduled || e instanceof StepStarted || e instanceof TimerFired
-                || e instanceof ParallelStarted || e instanceof ParallelCompleted);
+        return !(e instanceof StepScheduled
+                || e instanceof StepStarted
+                || e instanceof TimerFired
+                || e instanceof ParallelStarted
+                || e instanceof ParallelCompleted);
     }
 
     /** The oldest pending signal of that name not yet taken by another wait of this turn, claimed. */

@@ -2,14 +2,14 @@ package io.worldflow.runtime.internal;
 
 import io.worldflow.ConfigurationException;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Optional;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Signal tokens: {@code <expiry epoch seconds>.<o|m>.<HMAC-SHA256>} where the MAC (base64url) covers the

@@ -32,8 +32,12 @@ public final class SignalUrls {
 
     /** The configured root URL. */
     public URI configuredRoot() {
-        String root = config.get(rootKey).map(String::strip).orElseThrow(() -> new ConfigurationException(
-                rootKey + " must be set to the root URL of the server that receives signals, such as http://127.0.0.1:7070"));
+        String root = config.get(rootKey)
+                .map(String::strip)
+                .orElseThrow(
+                        () -> new ConfigurationException(
+                                rootKey
+                                        + " must be set to the root URL of the server that receives signals, such as http://127.0.0.1:7070"));
         URI base;
         try {
             base = URI.create(root);
@@ -49,8 +53,8 @@ public final class SignalUrls {
     /** @throws IllegalArgumentException when {@code ttl} is not positive or longer than {@link #MAX_TTL} */
     public static void checkTtl(Duration ttl) {
         if (ttl.isNegative() || ttl.isZero() || ttl.compareTo(MAX_TTL) > 0) {
-            throw new IllegalArgumentException("a signal URL's time to live must be positive and at most 366 days, was "
-                    + ttl);
+            throw new IllegalArgumentException(
+                    "a signal URL's time to live must be positive and at most 366 days, was " + ttl);
         }
     }
 

@@ -46,9 +46,13 @@ public final class WorkerLoop implements AutoCloseable {
     private static final Duration MAX_LOOKAHEAD = Duration.ofMillis(50);
 
     /** What one worker does; see {@code WorkerOptions} for meanings. */
-    public record Settings(String workerId, int concurrency, Set<String> queues, Duration lease,
-                           Duration pollInterval, Duration shutdownGrace) {
-    }
+    public record Settings(
+            String workerId,
+            int concurrency,
+            Set<String> queues,
+            Duration lease,
+            Duration pollInterval,
+            Duration shutdownGrace) {}
 
     private final Engine engine;
     private final Settings settings;
@@ -66,6 +70,7 @@ public final class WorkerLoop implements AutoCloseable {
     private final Map<String, Slot> active = new ConcurrentHashMap<>();
     /** What the loop is leasing for and whether a run started here may start at once; its monitor guards both. */
     private final Slots slots;
+
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wake = lock.newCondition();
     private boolean signaled;
@@ -76,9 +81,11 @@ public final class WorkerLoop implements AutoCloseable {
     private volatile boolean timerWoke;
     /** Free slots worth a lease when the worker is busy: an eighth of its concurrency (at least 1). */
     private final int refill;
+
     private final Duration lookahead;
     /** When the loop last asked the world for the next due time (nanoTime); only the loop thread uses it. */
     private long lastNextDue = System.nanoTime() - Duration.ofDays(1).toNanos();
+
     private final Thread thread;
     private final ScheduledExecutorService heartbeat;
     private final TaskQueue.Subscription subscription;
@@ -104,8 +111,12 @@ public final class WorkerLoop implements AutoCloseable {
         long beat = Math.max(50, settings.lease().toMillis() / 3);
         heartbeat.scheduleWithFixedDelay(this::heartbeat, beat, beat, TimeUnit.MILLISECONDS);
         this.thread = Thread.ofPlatform().name("worldflow-worker").daemon().start(this::loop);
-        log.info("worker {} started: concurrency {}, queues {}, lease {}", settings.workerId(), settings.concurrency(),
-                settings.queues(), settings.lease());
+        log.info(
+                "worker {} started: concurrency {}, queues {}, lease {}",
+                settings.workerId(),
+                settings.concurrency(),
+                settings.queues(),
+                settings.lease());
     }
 
     public int activeRuns() {
@@ -165,8 +176,9 @@ public final class WorkerLoop implements AutoCloseable {
 
     private void loop() {
         // beside the loop, which leases meanwhile: a new deploy's own work does not wait for the look
-        Thread.ofVirtual().name("wf-held-runs").start(() ->
-                HeldRuns.retry(engine.world, engine.registry.names(), engine.clock.instant()));
+        Thread.ofVirtual()
+                .name("wf-held-runs")
+                .start(() -> HeldRuns.retry(engine.world, engine.registry.names(), engine.clock.instant()));
         long failures = 0;
         while (!stopping) {
             if (pokeSignalWaiters) {
@@ -180,8 +192,9 @@ public final class WorkerLoop implements AutoCloseable {
             if (want > 0) {
                 LeasedRuns leased;
                 try {
-                    leased = engine.world.workerAccess().leaseAndLoad(settings.workerId(), settings.queues(), want, settings.lease(),
-                            lookahead);
+                    leased = engine.world
+                            .workerAccess()
+                            .leaseAndLoad(settings.workerId(), settings.queues(), want, settings.lease(), lookahead);
                     failures = 0;
                 } catch (RuntimeException e) {
                     doneLeasing(want, -1);
@@ -269,7 +282,9 @@ public final class WorkerLoop implements AutoCloseable {
 
     /** A slot for a run about to be created and leased here, or null when it should not be. */
     private Slot reserve(NewRun run) {
-        if (stopping || !settings.queues().contains(run.queue()) || run.availableAt().isAfter(engine.clock.instant())
+        if (stopping
+                || !settings.queues().contains(run.queue())
+                || run.availableAt().isAfter(engine.clock.instant())
                 || engine.registry.find(run.workflow()).isEmpty()) {
             return null;
         }
@@ -318,8 +333,7 @@ public final class WorkerLoop implements AutoCloseable {
     }
 
     /** A turn that starts here from the run's log (the run is not in memory). */
-    private record Fresh(Slot slot, Lease lease) {
-    }
+    private record Fresh(Slot slot, Lease lease) {}
 
     /**
      * Starts the fresh turns of one lease batch, off the leasing thread so that the next batch is leased
@@ -328,14 +342,18 @@ public final class WorkerLoop implements AutoCloseable {
      */
     private void startFresh(List<Fresh> fresh, Map<String, LoadedRun> leasedWith) {
         Map<String, LoadedRun> loaded = leasedWith;
-        List<String> missing = fresh.stream().map(f -> f.lease().runId()).filter(id -> !leasedWith.containsKey(id))
+        List<String> missing = fresh.stream()
+                .map(f -> f.lease().runId())
+                .filter(id -> !leasedWith.containsKey(id))
                 .toList();
         if (!missing.isEmpty()) {
             try {
                 loaded = new HashMap<>(leasedWith);
                 loaded.putAll(engine.world.workerAccess().load(missing));
             } catch (RuntimeException e) {
-                log.debug("loading {} leased runs at once failed ({}); each is read by itself", missing.size(),
+                log.debug(
+                        "loading {} leased runs at once failed ({}); each is read by itself",
+                        missing.size(),
                         e.toString());
             }
         }
@@ -369,7 +387,9 @@ public final class WorkerLoop implements AutoCloseable {
                     // our lease on a turn that still runs here lapsed (a stuck step, a long pause) and the
                     // world handed the run out again: abandon the old turn (its writes are fenced off) and
                     // resume the run from its log on the new lease
-                    log.warn("run {}: lease lapsed during a turn; abandoning it and resuming from the log", lease.runId());
+                    log.warn(
+                            "run {}: lease lapsed during a turn; abandoning it and resuming from the log",
+                            lease.runId());
                     old.abort("lease lapsed");
                     existing.closed = true;
                     if (!active.replace(lease.runId(), existing, fresh)) {
@@ -386,7 +406,9 @@ public final class WorkerLoop implements AutoCloseable {
     private void load(Slot slot, Lease lease, LoadedRun preloaded) {
         String runId = lease.runId();
         try {
-            Optional<RunInfo> found = preloaded != null ? Optional.of(preloaded.info()) : engine.world.runQueries().get(runId);
+            Optional<RunInfo> found = preloaded != null
+                    ? Optional.of(preloaded.info())
+                    : engine.world.runQueries().get(runId);
             if (found.isEmpty() || found.get().isTerminal()) {
                 tasks.complete(lease, null);
                 finished(runId, slot);
@@ -395,13 +417,21 @@ public final class WorkerLoop implements AutoCloseable {
             RunInfo info = found.get();
             Optional<Workflow<Object, Object>> workflow = engine.registry.find(info.workflow());
             if (workflow.isEmpty()) {
-                engine.world.eventLog().hold(runId, ErrorInfo.of(io.worldflow.UnknownWorkflowException.class.getName(),
-                        "workflow '" + info.workflow() + "' is not registered in worker " + settings.workerId()));
+                engine.world
+                        .eventLog()
+                        .hold(
+                                runId,
+                                ErrorInfo.of(
+                                        io.worldflow.UnknownWorkflowException.class.getName(),
+                                        "workflow '" + info.workflow() + "' is not registered in worker "
+                                                + settings.workerId()));
                 tasks.complete(lease, engine.clock.instant().plus(engine.holdRetry));
                 finished(runId, slot);
                 return;
             }
-            List<Event> events = preloaded != null ? preloaded.events() : engine.world.eventLog().read(runId, 0);
+            List<Event> events = preloaded != null
+                    ? preloaded.events()
+                    : engine.world.eventLog().read(runId, 0);
             RunExecution exec = new RunExecution(engine, lease, info, workflow.get(), History.of(events));
             slot.exec = exec;
             exec.done().whenComplete((outcome, error) -> {

@@ -21,13 +21,13 @@ public final class WorldLoader {
 
     private static final Logger log = LoggerFactory.getLogger(WorldLoader.class);
 
-    private WorldLoader() {
-    }
+    private WorldLoader() {}
 
     public static List<WorldProvider> providers() {
         List<WorldProvider> found = new ArrayList<>();
         ClassLoader cl = Thread.currentThread().getContextClassLoader();
-        ServiceLoader.load(WorldProvider.class, cl != null ? cl : WorldLoader.class.getClassLoader()).forEach(found::add);
+        ServiceLoader.load(WorldProvider.class, cl != null ? cl : WorldLoader.class.getClassLoader())
+                .forEach(found::add);
         return found;
     }
 
@@ -61,8 +61,10 @@ public final class WorldLoader {
                 return p.create(new WorldContext(config, clock, codec));
             }
         }
-        List<String> names = providers.stream().map(WorldProvider::name).sorted().toList();
-        throw new ConfigurationException("unknown world '" + name + "' (" + WorldflowConfig.WORLD + "); worlds found on "
-                + "the classpath: " + (names.isEmpty() ? "none (add world-local, world-postgres or world-aws)" : names));
+        List<String> names =
+                providers.stream().map(WorldProvider::name).sorted().toList();
+        throw new ConfigurationException(
+                "unknown world '" + name + "' (" + WorldflowConfig.WORLD + "); worlds found on " + "the classpath: "
+                        + (names.isEmpty() ? "none (add world-local, world-postgres or world-aws)" : names));
     }
 }

@@ -3,12 +3,12 @@ package io.worldflow.runtime.internal;
 import io.worldflow.ErrorInfo;
 import io.worldflow.RunStatus;
 import io.worldflow.WorldException;
+import io.worldflow.event.Event;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventLog;
 import io.worldflow.spi.NewRun;
-import io.worldflow.event.Event;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -35,8 +35,9 @@ class CommitterTest {
         final AtomicInteger inFlight = new AtomicInteger();
         volatile int mostInFlight;
         final boolean inProcess;
-        volatile Function<List<Append>, List<AppendResult>> answer =
-                appends -> appends.stream().map(a -> new AppendResult(true, a.nextSeq(), false)).toList();
+        volatile Function<List<Append>, List<AppendResult>> answer = appends -> appends.stream()
+                .map(a -> new AppendResult(true, a.nextSeq(), false))
+                .toList();
         volatile CountDownLatch entered = new CountDownLatch(0);
         volatile CountDownLatch release = new CountDownLatch(0);
 
@@ -144,7 +145,9 @@ class CommitterTest {
         log.entered = new CountDownLatch(1);
         log.release = new CountDownLatch(1);
         log.answer = appends -> appends.stream()
-                .map(a -> a.runId().equals("stale") ? new AppendResult(false, 9, false) : new AppendResult(true, a.nextSeq(), false))
+                .map(a -> a.runId().equals("stale")
+                        ? new AppendResult(false, 9, false)
+                        : new AppendResult(true, a.nextSeq(), false))
                 .toList();
         CompletableFuture<AppendResult> blocker = committer.submit(statusOnly("r0", 0));
         assertThat(log.entered.await(5, TimeUnit.SECONDS)).isTrue();
@@ -180,7 +183,9 @@ class CommitterTest {
         CompletableFuture<AppendResult> failed = committer.submit(statusOnly("r1", 0));
         assertThatThrownBy(() -> failed.get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
 
-        log.answer = appends -> appends.stream().map(a -> new AppendResult(true, a.nextSeq(), false)).toList();
+        log.answer = appends -> appends.stream()
+                .map(a -> new AppendResult(true, a.nextSeq(), false))
+                .toList();
 
         assertThat(await(committer.submit(statusOnly("r1", 0))).appended()).isTrue();
     }
@@ -192,7 +197,8 @@ class CommitterTest {
         CompletableFuture<AppendResult> f = committer.submit(statusOnly("r1", 0));
 
         assertThat(f).isCompletedExceptionally();
-        assertThatThrownBy(f::join).cause()
+        assertThatThrownBy(f::join)
+                .cause()
                 .isInstanceOf(WorldException.class)
                 .hasMessageContaining("closed")
                 .satisfies(e -> assertThat(((WorldException) e).isTransient()).isFalse());
@@ -229,7 +235,9 @@ class CommitterTest {
             waiter.join(30_000);
 
             assertThat(inProcess.batches).flatExtracting(b -> b).hasSize(200);
-            assertThat(inProcess.threads).as("batches the waiting thread committed itself").contains("waiting-run");
+            assertThat(inProcess.threads)
+                    .as("batches the waiting thread committed itself")
+                    .contains("waiting-run");
             assertThat(inProcess.mostInFlight).as("commits in flight at once").isEqualTo(1);
         } finally {
             helped.close();
@@ -258,7 +266,7 @@ class CommitterTest {
             assertThat(inProcess.entered.await(5, TimeUnit.SECONDS)).isTrue();
             CompletableFuture<AppendResult> queued = helped.submit(statusOnly("r1", 0));
 
-            helped.help(queued);                            // returns: the commit in flight is not this thread's to wait on
+            helped.help(queued); // returns: the commit in flight is not this thread's to wait on
 
             assertThat(queued).isNotDone();
             inProcess.release.countDown();
@@ -281,7 +289,7 @@ class CommitterTest {
                 String runId = "run-" + r;
                 runs.add(Thread.ofVirtual().start(() -> {
                     for (int seq = 0; seq < 100; seq += 2) {
-                        helped.submit(statusOnly(runId, seq));                  // pipelined: not waited for
+                        helped.submit(statusOnly(runId, seq)); // pipelined: not waited for
                         CompletableFuture<AppendResult> f = helped.submit(statusOnly(runId, seq + 1));
                         helped.help(f);
                         f.join();
@@ -295,10 +303,15 @@ class CommitterTest {
             assertThat(inProcess.mostInFlight).isEqualTo(1);
             for (int r = 0; r < 8; r++) {
                 String runId = "run-" + r;
-                List<Long> seqs = inProcess.appended.stream().filter(a -> a.runId().equals(runId))
-                        .map(Append::nextSeq).toList();
-                assertThat(seqs).as("appends of %s in the order submitted", runId)
-                        .containsExactlyElementsOf(java.util.stream.LongStream.range(0, 100).boxed().toList());
+                List<Long> seqs = inProcess.appended.stream()
+                        .filter(a -> a.runId().equals(runId))
+                        .map(Append::nextSeq)
+                        .toList();
+                assertThat(seqs)
+                        .as("appends of %s in the order submitted", runId)
+                        .containsExactlyElementsOf(java.util.stream.LongStream.range(0, 100)
+                                .boxed()
+                                .toList());
             }
         } finally {
             helped.close();

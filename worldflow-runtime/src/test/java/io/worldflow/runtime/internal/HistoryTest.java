@@ -175,11 +175,14 @@ class HistoryTest {
 
     @Test
     void everyPrimitiveEventHasAKind() {
-        assertThat(History.kindOf(new StepRetrying("r1", 1, T0, "s", 1, BOOM, T0))).isEqualTo(History.Kind.STEP);
+        assertThat(History.kindOf(new StepRetrying("r1", 1, T0, "s", 1, BOOM, T0)))
+                .isEqualTo(History.Kind.STEP);
         assertThat(History.kindOf(new TimerFired("r1", 1, T0, "t"))).isEqualTo(History.Kind.TIMER);
-        assertThat(History.kindOf(new SignalReceived("r1", 1, T0, "s", "s", ONE, T0))).isEqualTo(History.Kind.SIGNAL);
+        assertThat(History.kindOf(new SignalReceived("r1", 1, T0, "s", "s", ONE, T0)))
+                .isEqualTo(History.Kind.SIGNAL);
         assertThat(History.kindOf(new SignalTimedOut("r1", 1, T0, "s", "s"))).isEqualTo(History.Kind.SIGNAL);
         assertThat(History.kindOf(new ParallelCompleted("r1", 1, T0, "p"))).isEqualTo(History.Kind.PARALLEL);
-        assertThat(History.kindOf(new MarkerRecorded("r1", 1, T0, "m", "uuid", ONE))).isEqualTo(History.Kind.MARKER);
+        assertThat(History.kindOf(new MarkerRecorded("r1", 1, T0, "m", "uuid", ONE)))
+                .isEqualTo(History.Kind.MARKER);
     }
 }

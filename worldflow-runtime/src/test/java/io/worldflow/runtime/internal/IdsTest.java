@@ -28,11 +28,11 @@ class IdsTest {
 
     @ParameterizedTest
     @CsvSource({
-            "charge, '', charge",
-            "charge~2, '', charge",
-            "labels/3/label, labels/3, label",
-            "labels/3/label~5, labels/3, label",
-            "outer~2/1/inner/0/step~3, outer~2/1/inner/0, step"
+        "charge, '', charge",
+        "charge~2, '', charge",
+        "labels/3/label, labels/3, label",
+        "labels/3/label~5, labels/3, label",
+        "outer~2/1/inner/0/step~3, outer~2/1/inner/0, step"
     })
     void scopeAndNameAreReadBackFromAnId(String id, String scope, String name) {
         assertThat(Ids.scopeOf(id)).isEqualTo(scope);
@@ -41,7 +41,7 @@ class IdsTest {
 
     @Test
     void childScopeAndNameAreInverses() {
-        for (String scope : new String[]{"", "p/0", "p/0/q~2/11"}) {
+        for (String scope : new String[] {"", "p/0", "p/0/q~2/11"}) {
             for (int occurrence = 1; occurrence <= 3; occurrence++) {
                 String id = Ids.child(scope, "send-email", occurrence);
                 assertThat(Ids.scopeOf(id)).isEqualTo(scope);

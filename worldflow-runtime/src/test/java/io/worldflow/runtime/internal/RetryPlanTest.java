@@ -52,8 +52,12 @@ class RetryPlanTest {
 
     @Test
     void theLastStepThatFailedIsRetried() {
-        started().step("a").add(s -> new StepCompleted("r", s, T, "a", 1, Payload.NULL))
-                .step("charge").failed("charge").runFailed();
+        started()
+                .step("a")
+                .add(s -> new StepCompleted("r", s, T, "a", 1, Payload.NULL))
+                .step("charge")
+                .failed("charge")
+                .runFailed();
 
         assertThat(RetryPlan.failedStep("r", log)).isEqualTo("charge");
     }
@@ -67,8 +71,11 @@ class RetryPlanTest {
 
     @Test
     void siblingBranchesGoingOnAfterABranchFailedDoNotStopTheRetry() {
-        started().add(s -> new ParallelStarted("r", s, T, "labels", "labels", 2))
-                .step("labels/0/label").step("labels/1/label").failed("labels/0/label")
+        started()
+                .add(s -> new ParallelStarted("r", s, T, "labels", "labels", 2))
+                .step("labels/0/label")
+                .step("labels/1/label")
+                .failed("labels/0/label")
                 .step("labels/1/print")
                 .add(s -> new ParallelCompleted("r", s, T, "labels"))
                 .add(s -> new MarkerRecorded("r", s, T, "@version:fix", "version", Payload.NULL))
@@ -79,20 +86,26 @@ class RetryPlanTest {
 
     @Test
     void aFailureHandledInItsScopeOrAnEnclosingOneIsRefused() {
-        started().add(s -> new ParallelStarted("r", s, T, "labels", "labels", 1))
-                .step("labels/0/label").failed("labels/0/label")
+        started()
+                .add(s -> new ParallelStarted("r", s, T, "labels", "labels", 1))
+                .step("labels/0/label")
+                .failed("labels/0/label")
                 .add(s -> new ParallelCompleted("r", s, T, "labels"))
-                .step("notify").runFailed();
+                .step("notify")
+                .runFailed();
 
-        assertThatThrownBy(() -> RetryPlan.failedStep("r", log)).isInstanceOf(RunStateException.class)
-                .hasMessageContaining("labels/0/label").hasMessageContaining("notify");
+        assertThatThrownBy(() -> RetryPlan.failedStep("r", log))
+                .isInstanceOf(RunStateException.class)
+                .hasMessageContaining("labels/0/label")
+                .hasMessageContaining("notify");
     }
 
     @Test
     void aLogThatDoesNotEndInAFailureIsRefused() {
         started().add(s -> new WorkflowCompleted("r", s, T, Payload.NULL));
 
-        assertThatThrownBy(() -> RetryPlan.failedStep("r", log)).isInstanceOf(RunStateException.class)
+        assertThatThrownBy(() -> RetryPlan.failedStep("r", log))
+                .isInstanceOf(RunStateException.class)
                 .hasMessageContaining("does not end in a failure");
     }
 }

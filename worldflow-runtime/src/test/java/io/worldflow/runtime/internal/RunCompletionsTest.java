@@ -1,13 +1,12 @@
 package io.worldflow.runtime.internal;
 
-import org.junit.jupiter.api.Test;
-
 import io.worldflow.RunInfo;
 import io.worldflow.RunPage;
 import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.TaskQueue;
+import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
@@ -115,7 +114,9 @@ class RunCompletionsTest {
         world.listeners.getFirst().accept("*");
 
         assertThat(waiting.get(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(completions.await("r1", SHORT)).as("no run was named: the next wait waits again").isFalse();
+        assertThat(completions.await("r1", SHORT))
+                .as("no run was named: the next wait waits again")
+                .isFalse();
     }
 
     /** A world whose only ability is to push end notices. */

@@ -23,12 +23,13 @@ class RunIdsTest {
     void idsSortByTheirMillisecondInByteOrder() {
         long t = Instant.parse("2026-11-22T10:00:00Z").toEpochMilli();
         List<String> ids = new ArrayList<>();
-        for (long ms : new long[]{0, 1, 63, 64, 4095, t - 1, t, t + 1, t + 1000, (1L << 48) - 1}) {
+        for (long ms : new long[] {0, 1, 63, 64, 4095, t - 1, t, t + 1, t + 1000, (1L << 48) - 1}) {
             ids.add(RunIds.next(ms));
         }
 
         assertThat(ids).isSortedAccordingTo(String::compareTo);
-        assertThat(RunIds.next(t).substring(0, 8)).isEqualTo(RunIds.next(t).substring(0, 8))
+        assertThat(RunIds.next(t).substring(0, 8))
+                .isEqualTo(RunIds.next(t).substring(0, 8))
                 .isNotEqualTo(RunIds.next(t + 1).substring(0, 8));
     }
 
@@ -46,6 +47,6 @@ class RunIdsTest {
         }
 
         assertThat(ids).hasSize(100_000);
-        assertThat(seen).hasSize(64);   // every character of the alphabet turns up: the random part is not stuck
+        assertThat(seen).hasSize(64); // every character of the alphabet turns up: the random part is not stuck
     }
 }

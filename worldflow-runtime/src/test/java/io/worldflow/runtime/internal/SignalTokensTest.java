@@ -26,7 +26,8 @@ class SignalTokensTest {
             assertThat(g.expiredAt(EXPIRY.minusSeconds(1))).isFalse();
             assertThat(g.expiredAt(EXPIRY)).isTrue();
         });
-        assertThat(tokens.verify("order-1", "approval", once)).hasValueSatisfying(g -> assertThat(g.singleUse()).isTrue());
+        assertThat(tokens.verify("order-1", "approval", once))
+                .hasValueSatisfying(g -> assertThat(g.singleUse()).isTrue());
     }
 
     @Test
@@ -36,15 +37,23 @@ class SignalTokensTest {
 
         assertThat(tokens.verify("order-2", "approval", token)).isEmpty();
         assertThat(tokens.verify("order-1", "address", token)).isEmpty();
-        assertThat(tokens.verify("order-1", "approval", (Long.parseLong(parts[0]) + 3600) + "." + parts[1] + "." + parts[2]))
-                .as("a later expiry").isEmpty();
-        assertThat(tokens.verify("order-1", "approval", parts[0] + ".o." + parts[2])).as("made single use").isEmpty();
-        assertThat(tokens.verify("order-1", "approval", token.substring(0, token.length() - 2) + "AA")).isEmpty();
+        assertThat(tokens.verify(
+                        "order-1", "approval", (Long.parseLong(parts[0]) + 3600) + "." + parts[1] + "." + parts[2]))
+                .as("a later expiry")
+                .isEmpty();
+        assertThat(tokens.verify("order-1", "approval", parts[0] + ".o." + parts[2]))
+                .as("made single use")
+                .isEmpty();
+        assertThat(tokens.verify("order-1", "approval", token.substring(0, token.length() - 2) + "AA"))
+                .isEmpty();
         assertThat(new SignalTokens(SECRET + "x", "k").verify("order-1", "approval", token))
-                .as("signed with another secret").isEmpty();
-        for (String bad : new String[]{null, "", "x", "1.m", "1.x.abc", "abc.m.abc", "1.m.!!!", "1.m.abc.d",
-                "9".repeat(300)}) {
-            assertThat(tokens.verify("order-1", "approval", bad)).as("token %s", bad).isEmpty();
+                .as("signed with another secret")
+                .isEmpty();
+        for (String bad :
+                new String[] {null, "", "x", "1.m", "1.x.abc", "abc.m.abc", "1.m.!!!", "1.m.abc.d", "9".repeat(300)}) {
+            assertThat(tokens.verify("order-1", "approval", bad))
+                    .as("token %s", bad)
+                    .isEmpty();
         }
     }
 
@@ -58,9 +67,11 @@ class SignalTokensTest {
     @Test
     void aMissingOrShortSecretIsAConfigurationErrorNamingTheKey() {
         assertThatThrownBy(() -> new SignalTokens(null, "worldflow.signal.secret"))
-                .isInstanceOf(ConfigurationException.class).hasMessageContaining("worldflow.signal.secret");
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("worldflow.signal.secret");
         assertThatThrownBy(() -> new SignalTokens("short", "worldflow.signal.secret"))
-                .isInstanceOf(ConfigurationException.class).hasMessageContaining("32 bytes")
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("32 bytes")
                 .hasMessageContaining("too short");
     }
 }

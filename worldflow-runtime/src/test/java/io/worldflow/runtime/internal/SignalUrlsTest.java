@@ -37,15 +37,22 @@ class SignalUrlsTest {
 
     @Test
     void theConfiguredRootMustBeAnHttpUrlAndIsNamedWhenWrong() {
-        assertThat(urls(Map.of("worldflow.signal.url", " http://127.0.0.1:7070 ")).configuredRoot())
+        assertThat(urls(Map.of("worldflow.signal.url", " http://127.0.0.1:7070 "))
+                        .configuredRoot())
                 .isEqualTo(URI.create("http://127.0.0.1:7070"));
-        assertThatThrownBy(() -> urls(Map.of()).configuredRoot()).isInstanceOf(ConfigurationException.class)
+        assertThatThrownBy(() -> urls(Map.of()).configuredRoot())
+                .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("worldflow.signal.url must be set");
-        assertThatThrownBy(() -> urls(Map.of("worldflow.signal.url", "ftp://host")).configuredRoot())
-                .isInstanceOf(ConfigurationException.class).hasMessageContaining("http or https");
-        assertThatThrownBy(() -> urls(Map.of("worldflow.signal.url", "http://bad host")).configuredRoot())
-                .isInstanceOf(ConfigurationException.class).hasMessageContaining("is not a URL");
-        assertThatThrownBy(() -> urls(Map.of()).tokens()).isInstanceOf(ConfigurationException.class)
+        assertThatThrownBy(
+                        () -> urls(Map.of("worldflow.signal.url", "ftp://host")).configuredRoot())
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("http or https");
+        assertThatThrownBy(() ->
+                        urls(Map.of("worldflow.signal.url", "http://bad host")).configuredRoot())
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("is not a URL");
+        assertThatThrownBy(() -> urls(Map.of()).tokens())
+                .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("worldflow.signal.secret");
     }
 
@@ -53,6 +60,7 @@ class SignalUrlsTest {
     void aLifetimeMustBePositiveAndAtMostAYear() {
         SignalUrls.checkTtl(Duration.ofDays(366));
         assertThatThrownBy(() -> SignalUrls.checkTtl(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> SignalUrls.checkTtl(Duration.ofDays(367))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> SignalUrls.checkTtl(Duration.ofDays(367)))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -10,7 +10,9 @@ class SlotsTest {
 
     @Test
     void noRunStartsHereBeforeALeaseHasFoundTheQueueDrained() {
-        assertThat(slots.mayStartHere(0)).as("a worker that just started may have a backlog").isFalse();
+        assertThat(slots.mayStartHere(0))
+                .as("a worker that just started may have a backlog")
+                .isFalse();
 
         slots.beginLeasing(0);
         slots.leased(4, 1);
@@ -25,9 +27,11 @@ class SlotsTest {
         assertThat(slots.mayStartHere(0)).isTrue();
 
         slots.beginLeasing(0);
-        slots.leased(4, 4);                                  // as many as asked: more may be due
+        slots.leased(4, 4); // as many as asked: more may be due
 
-        assertThat(slots.mayStartHere(2)).as("two slots free, but turns may be waiting for them").isFalse();
+        assertThat(slots.mayStartHere(2))
+                .as("two slots free, but turns may be waiting for them")
+                .isFalse();
         slots.beginLeasing(2);
         slots.leased(2, 1);
         assertThat(slots.mayStartHere(3)).isTrue();

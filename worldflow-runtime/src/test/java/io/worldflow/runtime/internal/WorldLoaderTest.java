@@ -43,7 +43,9 @@ class WorldLoaderTest {
         @Override
         public World create(WorldContext context) {
             lastContext = context;
-            return (World) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[]{World.class},
+            return (World) Proxy.newProxyInstance(
+                    getClass().getClassLoader(),
+                    new Class<?>[] {World.class},
                     (proxy, method, args) -> method.getName().equals("name") ? "fake" : null);
         }
     }
@@ -58,7 +60,8 @@ class WorldLoaderTest {
         Files.writeString(services.resolve(WorldProvider.class.getName()), FakeProvider.class.getName() + "\n");
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
-        try (URLClassLoader loader = new URLClassLoader(new URL[]{dir.toUri().toURL()}, getClass().getClassLoader())) {
+        try (URLClassLoader loader =
+                new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader())) {
             thread.setContextClassLoader(loader);
             return body.call();
         } finally {
@@ -103,7 +106,8 @@ class WorldLoaderTest {
             }
         });
 
-        assertThat(thrown).isInstanceOf(ConfigurationException.class)
+        assertThat(thrown)
+                .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("unknown world 'mars'")
                 .hasMessageContaining("[fake]");
     }
@@ -127,8 +131,8 @@ class WorldLoaderTest {
 
     @org.junit.jupiter.api.Test
     void credentialsInsideAUrlAreMaskedInTheLog() {
-        org.assertj.core.api.Assertions.assertThat(WorldLoader.maskUrlSecrets(
-                "jdbc:postgresql://db:5432/app?user=wf&password=hunter2&ssl=true"))
+        org.assertj.core.api.Assertions.assertThat(
+                        WorldLoader.maskUrlSecrets("jdbc:postgresql://db:5432/app?user=wf&password=hunter2&ssl=true"))
                 .isEqualTo("jdbc:postgresql://db:5432/app?user=wf&password=****&ssl=true");
         org.assertj.core.api.Assertions.assertThat(WorldLoader.maskUrlSecrets("postgresql://wf:hunter2@db/app"))
                 .isEqualTo("postgresql://wf:****@db/app");

@@ -36,6 +36,7 @@ public abstract class SqsTurnHandler implements RequestHandler<SQSEvent, SQSBatc
     private static final Logger log = LoggerFactory.getLogger(SqsTurnHandler.class);
     /** Time kept back from the invocation's limit to answer. */
     static final Duration MARGIN = Duration.ofSeconds(2);
+
     static final Duration VISIBILITY = Duration.ofSeconds(60);
 
     private Worldflow worldflow;
@@ -61,13 +62,15 @@ public abstract class SqsTurnHandler implements RequestHandler<SQSEvent, SQSBatc
 
     private synchronized AwsWakeUps started() {
         if (worldflow == null) {
-            Worldflow wf = worldflow().property(AwsWorldProvider.CONSUME_WAKES, "false").build();
+            Worldflow wf = worldflow()
+                    .property(AwsWorldProvider.CONSUME_WAKES, "false")
+                    .build();
             Optional<AwsWakeUps> wakes = AwsWakeUps.of(wf.world());
             if (wakes.isEmpty()) {
                 String name = wf.world().name();
                 wf.close();
-                throw new IllegalStateException("SqsTurnHandler needs worldflow.world=aws, the configuration chose '"
-                        + name + "'");
+                throw new IllegalStateException(
+                        "SqsTurnHandler needs worldflow.world=aws, the configuration chose '" + name + "'");
             }
             wf.startWorker(workerOptions(wf));
             worldflow = wf;
@@ -85,8 +88,7 @@ public abstract class SqsTurnHandler implements RequestHandler<SQSEvent, SQSBatc
         }
     }
 
-    private record Pending(SQSEvent.SQSMessage message, String runId, Instant dueAt) {
-    }
+    private record Pending(SQSEvent.SQSMessage message, String runId, Instant dueAt) {}
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
@@ -108,7 +110,7 @@ public abstract class SqsTurnHandler implements RequestHandler<SQSEvent, SQSBatc
                 if (queue == null) {
                     failures.add(new SQSBatchResponse.BatchItemFailure(m.getMessageId()));
                 } else {
-                    wakes.sendAgain(queue, runId, dueAt);   // a far timer: delayed again
+                    wakes.sendAgain(queue, runId, dueAt); // a far timer: delayed again
                 }
                 continue;
             }
@@ -136,7 +138,9 @@ public abstract class SqsTurnHandler implements RequestHandler<SQSEvent, SQSBatc
             failures.add(new SQSBatchResponse.BatchItemFailure(p.message().getMessageId()));
         }
         if (!failures.isEmpty()) {
-            log.info("{} of {} record(s) still have a turn due; SQS will deliver them again", failures.size(),
+            log.info(
+                    "{} of {} record(s) still have a turn due; SQS will deliver them again",
+                    failures.size(),
                     event.getRecords().size());
         }
         return new SQSBatchResponse(failures);
@@ -161,7 +165,9 @@ public abstract class SqsTurnHandler implements RequestHandler<SQSEvent, SQSBatc
                 String queueName = arn.substring(arn.lastIndexOf(':') + 1);
                 wakes.extendVisibility(queueName, p.message().getReceiptHandle(), VISIBILITY);
             } catch (RuntimeException e) {
-                log.debug("could not extend the visibility of message {}: {}", p.message().getMessageId(),
+                log.debug(
+                        "could not extend the visibility of message {}: {}",
+                        p.message().getMessageId(),
                         e.toString());
             }
         }

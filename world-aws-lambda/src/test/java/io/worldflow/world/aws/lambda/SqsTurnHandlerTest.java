@@ -43,14 +43,21 @@ class SqsTurnHandlerTest {
     private final ConcurrentHashMap<String, AtomicInteger> counters = new ConcurrentHashMap<>();
     private final CountDownLatch unblock = new CountDownLatch(1);
     private final List<AutoCloseable> closing = new ArrayList<>();
-    private final SqsClient sqs = SqsClient.builder().endpointOverride(URI.create(Emulators.shared().sqsEndpoint()))
-            .region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.create())
-            .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"))).build();
+    private final SqsClient sqs = SqsClient.builder()
+            .endpointOverride(URI.create(Emulators.shared().sqsEndpoint()))
+            .region(Region.US_EAST_1)
+            .httpClient(UrlConnectionHttpClient.create())
+            .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+            .build();
 
-    private final Workflow<String, String> quick = Workflow.define("lambda.quick", String.class, (ctx, in) ->
-            ctx.step("a", () -> "a" + bump("a:" + in)) + ctx.step("b", () -> "b" + bump("b:" + in)));
-    private final Workflow<String, String> blocking = Workflow.define("lambda.blocking", String.class, (ctx, in) ->
-            ctx.step("wait", () -> {
+    private final Workflow<String, String> quick = Workflow.define(
+            "lambda.quick",
+            String.class,
+            (ctx, in) -> ctx.step("a", () -> "a" + bump("a:" + in)) + ctx.step("b", () -> "b" + bump("b:" + in)));
+    private final Workflow<String, String> blocking = Workflow.define(
+            "lambda.blocking",
+            String.class,
+            (ctx, in) -> ctx.step("wait", () -> {
                 unblock.await(30, TimeUnit.SECONDS);
                 return "released";
             }));
@@ -58,7 +65,10 @@ class SqsTurnHandlerTest {
     private final SqsTurnHandler handler = new SqsTurnHandler() {
         @Override
         protected Worldflow.Builder worldflow() {
-            return Worldflow.builder().properties(config.asMap()).register(quick).register(blocking);
+            return Worldflow.builder()
+                    .properties(config.asMap())
+                    .register(quick)
+                    .register(blocking);
         }
 
         @Override
@@ -86,7 +96,11 @@ class SqsTurnHandlerTest {
     }
 
     private Worldflow client() {
-        Worldflow wf = Worldflow.builder().properties(config.asMap()).register(quick).register(blocking).build();
+        Worldflow wf = Worldflow.builder()
+                .properties(config.asMap())
+                .register(quick)
+                .register(blocking)
+                .build();
         closing.add(wf);
         return wf;
     }
@@ -96,7 +110,8 @@ class SqsTurnHandlerTest {
         long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (true) {
             try {
-                return sqs.getQueueUrl(b -> b.queueName(prefix.replace('_', '-') + "default")).queueUrl();
+                return sqs.getQueueUrl(b -> b.queueName(prefix.replace('_', '-') + "default"))
+                        .queueUrl();
             } catch (software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException e) {
                 assertThat(System.nanoTime()).as("the world created its queue").isLessThan(end);
                 Thread.onSpinWait();
@@ -113,8 +128,12 @@ class SqsTurnHandlerTest {
         Map<String, Message> byRun = new HashMap<>();
         long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (byRun.size() < runIds.length && System.nanoTime() < end) {
-            for (Message m : sqs.receiveMessage(b -> b.queueUrl(queueUrl()).maxNumberOfMessages(10).waitTimeSeconds(1)
-                    .visibilityTimeout(visibilitySeconds).messageAttributeNames("All")).messages()) {
+            for (Message m : sqs.receiveMessage(b -> b.queueUrl(queueUrl())
+                            .maxNumberOfMessages(10)
+                            .waitTimeSeconds(1)
+                            .visibilityTimeout(visibilitySeconds)
+                            .messageAttributeNames("All"))
+                    .messages()) {
                 byRun.putIfAbsent(m.body(), m);
             }
         }
@@ -151,7 +170,9 @@ class SqsTurnHandlerTest {
 
     private static Context context(Duration remaining) {
         long deadline = System.currentTimeMillis() + remaining.toMillis();
-        return (Context) Proxy.newProxyInstance(Context.class.getClassLoader(), new Class<?>[]{Context.class},
+        return (Context) Proxy.newProxyInstance(
+                Context.class.getClassLoader(),
+                new Class<?>[] {Context.class},
                 (proxy, method, args) -> switch (method.getName()) {
                     case "getRemainingTimeInMillis" -> (int) Math.max(0, deadline - System.currentTimeMillis());
                     case "getAwsRequestId" -> "req-1";
@@ -177,7 +198,8 @@ class SqsTurnHandlerTest {
         SQSBatchResponse again = handler.handleRequest(event, context(Duration.ofSeconds(30)));
 
         assertThat(again.getBatchItemFailures()).isEmpty();
-        assertThat(count("a:one") + count("b:one") + count("a:two") + count("b:two")).isEqualTo(4);
+        assertThat(count("a:one") + count("b:one") + count("a:two") + count("b:two"))
+                .isEqualTo(4);
         assertThat(wf.events(one.id())).isEqualTo(log);
     }
 
@@ -185,9 +207,9 @@ class SqsTurnHandlerTest {
     void aMessageWhoseConsumerDiedIsDeliveredAgainAfterItsVisibilityTimeout() {
         Worldflow wf = client();
         RunHandle<String> run = wf.start(quick, "orphan");
-        Message taken = receiveMessages(1, run.id()).get(run.id());   // ... and its consumer dies: no delete
+        Message taken = receiveMessages(1, run.id()).get(run.id()); // ... and its consumer dies: no delete
 
-        Map<String, Message> again = receiveMessages(60, run.id());   // SQS delivers it again once visible
+        Map<String, Message> again = receiveMessages(60, run.id()); // SQS delivers it again once visible
 
         assertThat(again.get(run.id()).messageId()).isEqualTo(taken.messageId());
         SQSBatchResponse response = handler.handleRequest(event(again, run.id()), context(Duration.ofSeconds(30)));
@@ -199,14 +221,18 @@ class SqsTurnHandlerTest {
     void whileATurnRunsTheHandlerKeepsItsMessageInvisible() {
         Worldflow wf = client();
         RunHandle<String> stuck = wf.start(blocking, "held");
-        Message taken = receiveMessages(2, stuck.id()).get(stuck.id());   // visible again after 2 s unless extended
+        Message taken = receiveMessages(2, stuck.id()).get(stuck.id()); // visible again after 2 s unless extended
 
-        SQSBatchResponse response = handler.handleRequest(event(Map.of(stuck.id(), taken), stuck.id()),
-                context(Duration.ofSeconds(6)));   // waits about 4 s, beating every 300 ms
+        SQSBatchResponse response = handler.handleRequest(
+                event(Map.of(stuck.id(), taken), stuck.id()),
+                context(Duration.ofSeconds(6))); // waits about 4 s, beating every 300 ms
 
         assertThat(response.getBatchItemFailures()).hasSize(1);
-        assertThat(sqs.receiveMessage(b -> b.queueUrl(queueUrl()).maxNumberOfMessages(10).waitTimeSeconds(1))
-                .messages()).as("the message's visibility was extended past its 2 s").isEmpty();
+        assertThat(sqs.receiveMessage(b ->
+                                b.queueUrl(queueUrl()).maxNumberOfMessages(10).waitTimeSeconds(1))
+                        .messages())
+                .as("the message's visibility was extended past its 2 s")
+                .isEmpty();
     }
 
     @Test
@@ -219,7 +245,8 @@ class SqsTurnHandlerTest {
 
         SQSBatchResponse response = handler.handleRequest(event, context(Duration.ofSeconds(5)));
 
-        assertThat(response.getBatchItemFailures()).extracting(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
+        assertThat(response.getBatchItemFailures())
+                .extracting(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
                 .containsExactly(stuckMessage);
         assertThat(fine.status()).isEqualTo(RunStatus.COMPLETED);
         unblock.countDown();
@@ -229,8 +256,8 @@ class SqsTurnHandlerTest {
     @Test
     void aRecordForATimerBeyondFifteenMinutesIsDelayedAgain() {
         Worldflow wf = client();
-        RunHandle<String> run = wf.start(quick, "later",
-                io.worldflow.StartOptions.defaults().withDelay(Duration.ofDays(2)));
+        RunHandle<String> run =
+                wf.start(quick, "later", io.worldflow.StartOptions.defaults().withDelay(Duration.ofDays(2)));
         SQSEvent.SQSMessage record = new SQSEvent.SQSMessage();
         record.setMessageId("m-1");
         record.setBody(run.id());
@@ -256,7 +283,8 @@ class SqsTurnHandlerTest {
 
     private int delayed() {
         return Integer.parseInt(sqs.getQueueAttributes(b -> b.queueUrl(queueUrl())
-                .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED)).attributes()
+                        .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED))
+                .attributes()
                 .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED));
     }
 }

@@ -9,8 +9,7 @@ import java.util.Map;
 /** Attribute values in and out of DynamoDB items, and the sortable text keys the indexes use. */
 final class Attrs {
 
-    private Attrs() {
-    }
+    private Attrs() {}
 
     static AttributeValue s(String v) {
         return AttributeValue.fromS(v);

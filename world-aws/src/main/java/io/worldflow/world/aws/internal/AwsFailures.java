@@ -13,15 +13,14 @@ import java.util.function.Supplier;
 /** Turns SDK failures into {@link WorldException}s that say whether trying again may help. */
 public final class AwsFailures {
 
-    private AwsFailures() {
-    }
+    private AwsFailures() {}
 
     /** Runs {@code call}, translating an SDK failure into a WorldException that says {@code what} failed. */
     public static <T> T call(String what, Supplier<T> call) {
         try {
             return call.get();
         } catch (WorldflowException | ConditionalCheckFailedException | TransactionCanceledException e) {
-            throw e;   // a lost race or a conflict: the caller decides
+            throw e; // a lost race or a conflict: the caller decides
         } catch (SdkException e) {
             throw translate(what, e);
         }
@@ -40,7 +39,7 @@ public final class AwsFailures {
 
     static boolean isTransient(SdkException e) {
         if (e instanceof SdkClientException) {
-            return true;   // no answer: network, timeout
+            return true; // no answer: network, timeout
         }
         if (e instanceof AwsServiceException s) {
             return s.isThrottlingException() || s.statusCode() >= 500 || s.retryable();
@@ -50,7 +49,8 @@ public final class AwsFailures {
 
     static String describe(SdkException e) {
         if (e instanceof AwsServiceException s && s.awsErrorDetails() != null) {
-            return s.awsErrorDetails().errorCode() + " (HTTP " + s.statusCode() + "): " + s.awsErrorDetails().errorMessage();
+            return s.awsErrorDetails().errorCode() + " (HTTP " + s.statusCode() + "): "
+                    + s.awsErrorDetails().errorMessage();
         }
         return e.getMessage();
     }

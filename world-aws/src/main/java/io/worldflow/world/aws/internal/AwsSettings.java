@@ -40,9 +40,19 @@ import static io.worldflow.world.aws.AwsWorldProvider.WAKE_POLL;
  * @param wakePoll         long-poll wait of the wake-up consumer
  * @param consumeWakes     whether subscribers start the SQS wake-up consumer
  */
-public record AwsSettings(String region, URI dynamoEndpoint, URI sqsEndpoint, String tablePrefix, String queuePrefix,
-                          boolean createResources, String accessKeyId, String secretAccessKey, int maxAttempts,
-                          Duration apiTimeout, Duration wakePoll, boolean consumeWakes) {
+public record AwsSettings(
+        String region,
+        URI dynamoEndpoint,
+        URI sqsEndpoint,
+        String tablePrefix,
+        String queuePrefix,
+        boolean createResources,
+        String accessKeyId,
+        String secretAccessKey,
+        int maxAttempts,
+        Duration apiTimeout,
+        Duration wakePoll,
+        boolean consumeWakes) {
 
     private static final Pattern REGION_NAME = Pattern.compile("[a-z]{2,}(-[a-z0-9]+)+");
     private static final Pattern TABLE_CHARS = Pattern.compile("[A-Za-z0-9_.-]{0,200}");
@@ -67,13 +77,13 @@ public record AwsSettings(String region, URI dynamoEndpoint, URI sqsEndpoint, St
         URI sqs = endpoint(config, SQS_ENDPOINT).orElse(both);
         String tablePrefix = config.get(TABLE_PREFIX, "worldflow_");
         if (!TABLE_CHARS.matcher(tablePrefix).matches()) {
-            throw new ConfigurationException(TABLE_PREFIX + " may hold only letters, digits, _ . and - (at most 200), was '"
-                    + tablePrefix + "'");
+            throw new ConfigurationException(TABLE_PREFIX
+                    + " may hold only letters, digits, _ . and - (at most 200), was '" + tablePrefix + "'");
         }
         String queuePrefix = config.get(QUEUE_PREFIX, "worldflow-");
         if (!QUEUE_CHARS.matcher(queuePrefix).matches()) {
-            throw new ConfigurationException(QUEUE_PREFIX + " may hold only letters, digits, _ and - (at most 40), was '"
-                    + queuePrefix + "'");
+            throw new ConfigurationException(
+                    QUEUE_PREFIX + " may hold only letters, digits, _ and - (at most 40), was '" + queuePrefix + "'");
         }
         String keyId = config.get(ACCESS_KEY_ID).orElse(null);
         String secret = config.get(SECRET_ACCESS_KEY).orElse(null);
@@ -97,8 +107,18 @@ public record AwsSettings(String region, URI dynamoEndpoint, URI sqsEndpoint, St
         if (wakePoll.compareTo(Duration.ofSeconds(1)) < 0 || wakePoll.compareTo(Duration.ofSeconds(20)) > 0) {
             throw new ConfigurationException(WAKE_POLL + " must be 1s..20s (the SQS long-poll range), was " + wakePoll);
         }
-        return new AwsSettings(region, dynamo, sqs, tablePrefix, queuePrefix,
-                config.getBoolean(CREATE_RESOURCES, true), keyId, secret, attempts, timeout, wakePoll,
+        return new AwsSettings(
+                region,
+                dynamo,
+                sqs,
+                tablePrefix,
+                queuePrefix,
+                config.getBoolean(CREATE_RESOURCES, true),
+                keyId,
+                secret,
+                attempts,
+                timeout,
+                wakePoll,
                 config.getBoolean(CONSUME_WAKES, true));
     }
 
@@ -109,15 +129,16 @@ public record AwsSettings(String region, URI dynamoEndpoint, URI sqsEndpoint, St
         }
         try {
             URI uri = new URI(text.get());
-            if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
+            if (uri.getScheme() == null
+                    || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
                     || uri.getHost() == null) {
-                throw new ConfigurationException(key + " must be an http(s) URL such as http://localhost:8000, was '"
-                        + text.get() + "'");
+                throw new ConfigurationException(
+                        key + " must be an http(s) URL such as http://localhost:8000, was '" + text.get() + "'");
             }
             return Optional.of(uri);
         } catch (URISyntaxException e) {
-            throw new ConfigurationException(key + " must be an http(s) URL such as http://localhost:8000, was '"
-                    + text.get() + "'", e);
+            throw new ConfigurationException(
+                    key + " must be an http(s) URL such as http://localhost:8000, was '" + text.get() + "'", e);
         }
     }
 

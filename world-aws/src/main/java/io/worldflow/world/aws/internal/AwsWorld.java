@@ -2,10 +2,10 @@ package io.worldflow.world.aws.internal;
 
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.EventLog;
+import io.worldflow.spi.PlainWorkerAccess;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.Signals;
 import io.worldflow.spi.TaskQueue;
-import io.worldflow.spi.PlainWorkerAccess;
 import io.worldflow.spi.WorkerAccess;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldContext;
@@ -33,6 +33,7 @@ public final class AwsWorld implements World {
     private final DynamoRunQueries queries;
     /** DynamoDB reads a run's item and its log pages apart, and leasing is conditional writes: nothing combines. */
     private final WorkerAccess workerAccess = new PlainWorkerAccess(this);
+
     private final InstantSource clock;
     private volatile boolean closed;
 
@@ -43,8 +44,8 @@ public final class AwsWorld implements World {
         Tables tables = Tables.named(settings.tablePrefix());
         this.notifier = new DueNotifier("worldflow-aws-due " + settings.tablePrefix());
         this.wakes = new WakeQueues(clients.sqs(), settings, context.clock());
-        this.consumer = new WakeConsumer(wakes, settings.queuePrefix(), settings.wakePoll(), context.clock(),
-                notifier::due);
+        this.consumer =
+                new WakeConsumer(wakes, settings.queuePrefix(), settings.wakePoll(), context.clock(), notifier::due);
         Store store = new Store(clients.dynamo(), tables, context.codec(), context.clock(), notifier, wakes);
         this.eventLog = new DynamoEventLog(store, new SignalCleanup(store));
         this.taskQueue = new DynamoTaskQueue(store, consumer, settings.consumeWakes());

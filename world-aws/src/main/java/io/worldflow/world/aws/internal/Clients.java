@@ -25,28 +25,39 @@ public record Clients(DynamoDbClient dynamo, SqsClient sqs) implements AutoClose
 
     public static Clients create(AwsSettings settings, List<ExecutionInterceptor> interceptors) {
         AwsCredentialsProvider credentials = settings.accessKeyId() != null
-                ? StaticCredentialsProvider.create(AwsBasicCredentials.create(settings.accessKeyId(),
-                settings.secretAccessKey()))
+                ? StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(settings.accessKeyId(), settings.secretAccessKey()))
                 : DefaultCredentialsProvider.builder().build();
         Region region = Region.of(settings.region());
-        var dynamo = DynamoDbClient.builder().region(region).credentialsProvider(credentials)
-                .httpClient(http()).overrideConfiguration(override(settings, interceptors, settings.apiTimeout(),
-                        Duration.ofSeconds(10)));
+        var dynamo = DynamoDbClient.builder()
+                .region(region)
+                .credentialsProvider(credentials)
+                .httpClient(http())
+                .overrideConfiguration(override(settings, interceptors, settings.apiTimeout(), Duration.ofSeconds(10)));
         if (settings.dynamoEndpoint() != null) {
             dynamo.endpointOverride(settings.dynamoEndpoint());
         }
         // an SQS call may be a long poll of up to wake-poll: its time limits are that much longer
-        var sqs = SqsClient.builder().region(region).credentialsProvider(credentials)
-                .httpClient(http()).overrideConfiguration(override(settings, interceptors,
-                        settings.apiTimeout().plus(settings.wakePoll()), Duration.ofSeconds(10).plus(settings.wakePoll())));
+        var sqs = SqsClient.builder()
+                .region(region)
+                .credentialsProvider(credentials)
+                .httpClient(http())
+                .overrideConfiguration(override(
+                        settings,
+                        interceptors,
+                        settings.apiTimeout().plus(settings.wakePoll()),
+                        Duration.ofSeconds(10).plus(settings.wakePoll())));
         if (settings.sqsEndpoint() != null) {
             sqs.endpointOverride(settings.sqsEndpoint());
         }
         return new Clients(dynamo.build(), sqs.build());
     }
 
-    private static ClientOverrideConfiguration override(AwsSettings settings, List<ExecutionInterceptor> interceptors,
-                                                        Duration callTimeout, Duration attemptTimeout) {
+    private static ClientOverrideConfiguration override(
+            AwsSettings settings,
+            List<ExecutionInterceptor> interceptors,
+            Duration callTimeout,
+            Duration attemptTimeout) {
         ClientOverrideConfiguration.Builder override = ClientOverrideConfiguration.builder()
                 .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
                         .maxAttempts(settings.maxAttempts())

@@ -58,22 +58,32 @@ final class DynamoEventLog implements EventLog {
         List<TransactWriteItem> items = new ArrayList<>(pages.size() + 1);
         items.add(first);
         for (Map<String, AttributeValue> page : pages) {
-            items.add(TransactWriteItem.builder().put(Put.builder().tableName(store.tables.events()).item(page)
-                    .build()).build());
+            items.add(TransactWriteItem.builder()
+                    .put(Put.builder()
+                            .tableName(store.tables.events())
+                            .item(page)
+                            .build())
+                    .build());
         }
         return items;
     }
 
     @Override
     public CreateResult create(NewRun run) {
-        List<TransactWriteItem> items = withPages(TransactWriteItem.builder().put(Put.builder()
-                .tableName(store.tables.runs()).item(RunItem.created(run))
-                .conditionExpression("attribute_not_exists(#id)")
-                .expressionAttributeNames(Map.of("#id", RunItem.ID)).build()).build(),
+        List<TransactWriteItem> items = withPages(
+                TransactWriteItem.builder()
+                        .put(Put.builder()
+                                .tableName(store.tables.runs())
+                                .item(RunItem.created(run))
+                                .conditionExpression("attribute_not_exists(#id)")
+                                .expressionAttributeNames(Map.of("#id", RunItem.ID))
+                                .build())
+                        .build(),
                 EventPages.items(run.runId(), List.of(run.startedEvent()), store.codec));
         for (int attempt = 1; ; attempt++) {
             try {
-                AwsFailures.run("creating run " + run.runId(),
+                AwsFailures.run(
+                        "creating run " + run.runId(),
                         () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
                 store.turnDue(run.queue(), run.runId(), micros(run.availableAt()));
                 return new CreateResult(createdInfo(run), true);
@@ -93,10 +103,23 @@ final class DynamoEventLog implements EventLog {
     /** The projection of a run just created, as a read of its item would return it (instants in microseconds). */
     private static RunInfo createdInfo(NewRun run) {
         Instant created = Attrs.instant(micros(run.createdAt()));
-        return new RunInfo(run.runId(), run.workflow(), RunStatus.PENDING, run.input(), null, null, created, created,
+        return new RunInfo(
+                run.runId(),
+                run.workflow(),
+                RunStatus.PENDING,
+                run.input(),
+                null,
+                null,
+                created,
+                created,
                 Attrs.instant(micros(run.availableAt())),
-                run.deadline() == null ? null : Attrs.instant(micros(run.deadline())), run.queue(), run.priority(), 1,
-                null, null, null);
+                run.deadline() == null ? null : Attrs.instant(micros(run.deadline())),
+                run.queue(),
+                run.priority(),
+                1,
+                null,
+                null,
+                null);
     }
 
     RunInfo info(String runId) {
@@ -121,7 +144,8 @@ final class DynamoEventLog implements EventLog {
         // different runs in parallel
         Map<String, List<Integer>> byRun = new LinkedHashMap<>();
         for (int i = 0; i < appends.size(); i++) {
-            byRun.computeIfAbsent(appends.get(i).runId(), k -> new ArrayList<>()).add(i);
+            byRun.computeIfAbsent(appends.get(i).runId(), k -> new ArrayList<>())
+                    .add(i);
         }
         AppendResult[] results = new AppendResult[appends.size()];
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -163,15 +187,21 @@ final class DynamoEventLog implements EventLog {
             TurnState turn = TurnState.of(item);
             TurnState next = nextTurn(a, turn);
             Update u = new Update(store.tables.runs(), RunItem.key(a.runId()));
-            u.set(RunItem.LENGTH, n(a.nextSeq())).set(RunItem.STATUS, s(a.status().name())).remove(RunItem.HELD)
-                    .remove(RunItem.HELD_SINCE).remove(RunItem.HELD_KEY);
+            u.set(RunItem.LENGTH, n(a.nextSeq()))
+                    .set(RunItem.STATUS, s(a.status().name()))
+                    .remove(RunItem.HELD)
+                    .remove(RunItem.HELD_SINCE)
+                    .remove(RunItem.HELD_KEY);
             if (a.lastAt() != null) {
                 u.set(RunItem.UPDATED, n(micros(a.lastAt())));
             }
             projectOutcome(a, u);
             if (!a.consumedSignals().isEmpty()) {
-                u.add(RunItem.CONSUMED, AttributeValue.fromNs(a.consumedSignals().stream().map(String::valueOf)
-                        .toList()));
+                u.add(
+                        RunItem.CONSUMED,
+                        AttributeValue.fromNs(a.consumedSignals().stream()
+                                .map(String::valueOf)
+                                .toList()));
             }
             if (next != turn) {
                 next.writeTo(u, a.runId());
@@ -180,14 +210,15 @@ final class DynamoEventLog implements EventLog {
             turn.expectOn(u);
             List<TransactWriteItem> items = withPages(u.transactItem(), pages);
             try {
-                AwsFailures.run("appending to run " + a.runId(),
+                AwsFailures.run(
+                        "appending to run " + a.runId(),
                         () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
             } catch (TransactionCanceledException e) {
                 if (attempt >= Store.MAX_RACES) {
                     throw Store.tooManyRaces("appending to run " + a.runId());
                 }
                 Store.backoff(attempt);
-                continue;   // the next read tells a conflict (length moved) from a race on the turn
+                continue; // the next read tells a conflict (length moved) from a race on the turn
             }
             if (next.hasTurn() && !next.isLeased() && !Objects.equals(next.available(), turn.available())) {
                 store.turnDue(next.queue(), a.runId(), next.available());
@@ -207,10 +238,13 @@ final class DynamoEventLog implements EventLog {
         if (a.status().isTerminal()) {
             return turn.none();
         }
-        if (a.turnEnd() != null && turn.isLeased() && turn.token().equals(a.turnEnd().lease().token())) {
-            return turn.complete(a.turnEnd().wakeAt() == null ? null : micros(a.turnEnd().wakeAt()));
+        if (a.turnEnd() != null
+                && turn.isLeased()
+                && turn.token().equals(a.turnEnd().lease().token())) {
+            return turn.complete(
+                    a.turnEnd().wakeAt() == null ? null : micros(a.turnEnd().wakeAt()));
         }
-        return turn;   // unchanged: the item's turn attributes (and the due index) are not written
+        return turn; // unchanged: the item's turn attributes (and the due index) are not written
     }
 
     private void projectOutcome(Append a, Update u) {
@@ -218,7 +252,9 @@ final class DynamoEventLog implements EventLog {
             if (e instanceof WorkflowCompleted c) {
                 if (RunItem.fitsInline(c.output().json())) {
                     u.set(RunItem.OUTPUT, s(c.output().json()));
-                    u.set(RunItem.OUTPUT_TYPE, c.output().type() == null ? null : s(c.output().type()));
+                    u.set(
+                            RunItem.OUTPUT_TYPE,
+                            c.output().type() == null ? null : s(c.output().type()));
                 } else {
                     u.set(RunItem.OUTPUT_REF, n(c.seq()));
                 }
@@ -306,22 +342,27 @@ final class DynamoEventLog implements EventLog {
             TurnState turn = TurnState.of(item);
             TurnState next = turn.request(Attrs.str(item, RunItem.QUEUE), micros(retried.at()));
             Update u = new Update(store.tables.runs(), RunItem.key(runId));
-            u.set(RunItem.LENGTH, n(retried.seq() + 1)).set(RunItem.STATUS, s(RunStatus.PENDING.name()))
+            u.set(RunItem.LENGTH, n(retried.seq() + 1))
+                    .set(RunItem.STATUS, s(RunStatus.PENDING.name()))
                     .set(RunItem.UPDATED, n(micros(retried.at())))
-                    .remove(RunItem.ERROR).remove(RunItem.ERROR_REF).remove(RunItem.HELD)
-                    .remove(RunItem.HELD_SINCE).remove(RunItem.HELD_KEY);
+                    .remove(RunItem.ERROR)
+                    .remove(RunItem.ERROR_REF)
+                    .remove(RunItem.HELD)
+                    .remove(RunItem.HELD_SINCE)
+                    .remove(RunItem.HELD_KEY);
             next.writeTo(u, runId);
             u.when("#" + RunItem.LENGTH + " = ?", n(retried.seq()));
             turn.expectOn(u);
             List<TransactWriteItem> items = withPages(u.transactItem(), pages);
             try {
-                AwsFailures.run("retrying run " + runId, () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
+                AwsFailures.run(
+                        "retrying run " + runId, () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
             } catch (TransactionCanceledException e) {
                 if (attempt >= Store.MAX_RACES) {
                     throw Store.tooManyRaces("retrying run " + runId);
                 }
                 Store.backoff(attempt);
-                continue;   // the next read says whether another retry won
+                continue; // the next read says whether another retry won
             }
             store.turnDue(next.queue(), runId, next.available());
             return;
@@ -332,10 +373,11 @@ final class DynamoEventLog implements EventLog {
     public void hold(String runId, ErrorInfo reason) {
         String json = store.codec.encodeError(reason);
         if (!RunItem.fitsInline(json)) {
-            json = store.codec.encodeError(new ErrorInfo(reason.type(), truncate(reason.message()),
-                    truncate(reason.stackTrace()), reason.causeTypes()));
+            json = store.codec.encodeError(new ErrorInfo(
+                    reason.type(), truncate(reason.message()), truncate(reason.stackTrace()), reason.causeTypes()));
         }
-        Update u = new Update(store.tables.runs(), RunItem.key(runId)).set(RunItem.HELD, s(json))
+        Update u = new Update(store.tables.runs(), RunItem.key(runId))
+                .set(RunItem.HELD, s(json))
                 .set(RunItem.HELD_KEY, s(RunItem.HELD_KEY_VALUE))
                 .when("attribute_exists(#" + RunItem.ID + ")");
         // a hold keeps the time it began while it lasts

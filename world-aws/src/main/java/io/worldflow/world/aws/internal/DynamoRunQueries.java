@@ -64,7 +64,8 @@ final class DynamoRunQueries implements RunQueries {
                 upper = cursorKey;
             }
         }
-        Iterator<Map<String, AttributeValue>> runs = matching(query, upper, query.statuses(), heldToLeaveOut(query, upper));
+        Iterator<Map<String, AttributeValue>> runs =
+                matching(query, upper, query.statuses(), heldToLeaveOut(query, upper));
         List<Map<String, AttributeValue>> page = new ArrayList<>();
         while (page.size() <= query.limit() && runs.hasNext()) {
             page.add(runs.next());
@@ -76,8 +77,11 @@ final class DynamoRunQueries implements RunQueries {
             next = new RunCursor(Attrs.num(last, RunItem.CREATED, 0), str(last, RunItem.ID)).encode();
         }
         // the index holds keys, workflow and status; the page's runs are read in full, consistently
-        return new RunPage(store.runs(page.stream().map(item -> str(item, RunItem.ID)).toList()).stream()
-                .map(log::info).toList(), next);
+        return new RunPage(
+                store.runs(page.stream().map(item -> str(item, RunItem.ID)).toList()).stream()
+                        .map(log::info)
+                        .toList(),
+                next);
     }
 
     @Override
@@ -87,8 +91,10 @@ final class DynamoRunQueries implements RunQueries {
         Set<String> held = heldToLeaveOut(query, upper);
         for (RunStatus status : RunStatus.values()) {
             long n = 0;
-            for (Iterator<Map<String, AttributeValue>> it = matching(query.withStatuses(status), upper,
-                    Set.of(status), held); it.hasNext(); it.next()) {
+            for (Iterator<Map<String, AttributeValue>> it =
+                            matching(query.withStatuses(status), upper, Set.of(status), held);
+                    it.hasNext();
+                    it.next()) {
                 n++;
             }
             counts.put(status, n);
@@ -113,8 +119,8 @@ final class DynamoRunQueries implements RunQueries {
     }
 
     /** The runs matching the query's filters below {@code upper} (exclusive), newest first, less {@code excluded}. */
-    private Iterator<Map<String, AttributeValue>> matching(RunQuery query, String upper,
-                                                           Set<RunStatus> statuses, Set<String> excluded) {
+    private Iterator<Map<String, AttributeValue>> matching(
+            RunQuery query, String upper, Set<RunStatus> statuses, Set<String> excluded) {
         String lower = lower(query);
         List<Iterator<Map<String, AttributeValue>>> sources = new ArrayList<>();
         if (Boolean.TRUE.equals(query.held())) {
@@ -129,11 +135,12 @@ final class DynamoRunQueries implements RunQueries {
             sources.add(new IndexScan(Tables.BY_CREATED, RunItem.ALL, RunItem.ALL_VALUE, lower, upper));
         }
         Iterator<Map<String, AttributeValue>> merged = sources.size() == 1 ? sources.getFirst() : new Merge(sources);
-        return new Filtered(merged, item -> (query.idPrefix() == null || str(item, RunItem.ID)
-                .startsWith(query.idPrefix()))
-                && (statuses.isEmpty() || statuses.contains(RunItem.status(item)))
-                && (query.workflow() == null || query.workflow().equals(str(item, RunItem.WORKFLOW)))
-                && !excluded.contains(str(item, RunItem.ID)));
+        return new Filtered(
+                merged,
+                item -> (query.idPrefix() == null || str(item, RunItem.ID).startsWith(query.idPrefix()))
+                        && (statuses.isEmpty() || statuses.contains(RunItem.status(item)))
+                        && (query.workflow() == null || query.workflow().equals(str(item, RunItem.WORKFLOW)))
+                        && !excluded.contains(str(item, RunItem.ID)));
     }
 
     private IndexScan heldScan(String lower, String upper) {
@@ -147,7 +154,8 @@ final class DynamoRunQueries implements RunQueries {
         private final String hashValue;
         private final String lower;
         private final String upper;
-        private Iterator<Map<String, AttributeValue>> current = List.<Map<String, AttributeValue>>of().iterator();
+        private Iterator<Map<String, AttributeValue>> current =
+                List.<Map<String, AttributeValue>>of().iterator();
         private Map<String, AttributeValue> startKey;
         private boolean exhausted;
         private Map<String, AttributeValue> peeked;
@@ -174,15 +182,23 @@ final class DynamoRunQueries implements RunQueries {
                     return false;
                 }
                 Map<String, AttributeValue> start = startKey;
-                QueryResponse page = AwsFailures.call("listing runs", () -> store.dynamo.query(QueryRequest.builder()
-                        .tableName(store.tables.runs()).indexName(index).scanIndexForward(false)
-                        .keyConditionExpression("#h = :h AND #k BETWEEN :lo AND :hi")
-                        .expressionAttributeNames(Map.of("#h", hashName, "#k", RunItem.CREATED_KEY))
-                        .expressionAttributeValues(Map.of(":h", s(hashValue), ":lo", s(lower), ":hi", s(upper)))
-                        .exclusiveStartKey(start).limit(200).build()));
+                QueryResponse page = AwsFailures.call(
+                        "listing runs",
+                        () -> store.dynamo.query(QueryRequest.builder()
+                                .tableName(store.tables.runs())
+                                .indexName(index)
+                                .scanIndexForward(false)
+                                .keyConditionExpression("#h = :h AND #k BETWEEN :lo AND :hi")
+                                .expressionAttributeNames(Map.of("#h", hashName, "#k", RunItem.CREATED_KEY))
+                                .expressionAttributeValues(Map.of(":h", s(hashValue), ":lo", s(lower), ":hi", s(upper)))
+                                .exclusiveStartKey(start)
+                                .limit(200)
+                                .build()));
                 current = page.items().iterator();
-                startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
-                        ? page.lastEvaluatedKey() : null;
+                startKey =
+                        page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
+                                ? page.lastEvaluatedKey()
+                                : null;
                 exhausted = startKey == null;
             }
             return true;
@@ -223,8 +239,10 @@ final class DynamoRunQueries implements RunQueries {
         public Map<String, AttributeValue> next() {
             IndexScan best = null;
             for (IndexScan s : sources) {
-                if (s.hasNext() && (best == null
-                        || str(s.peek(), RunItem.CREATED_KEY).compareTo(str(best.peek(), RunItem.CREATED_KEY)) > 0)) {
+                if (s.hasNext()
+                        && (best == null
+                                || str(s.peek(), RunItem.CREATED_KEY).compareTo(str(best.peek(), RunItem.CREATED_KEY))
+                                        > 0)) {
                     best = s;
                 }
             }
@@ -240,8 +258,7 @@ final class DynamoRunQueries implements RunQueries {
         private final Predicate<Map<String, AttributeValue>> keep;
         private Map<String, AttributeValue> peeked;
 
-        Filtered(Iterator<Map<String, AttributeValue>> source,
-                 Predicate<Map<String, AttributeValue>> keep) {
+        Filtered(Iterator<Map<String, AttributeValue>> source, Predicate<Map<String, AttributeValue>> keep) {
             this.source = source;
             this.keep = keep;
         }

@@ -56,8 +56,8 @@ final class DynamoSignals implements Signals {
         SignalKey.check(key);
         int size = payload.json().getBytes(StandardCharsets.UTF_8).length;
         if (size > MAX_PAYLOAD_BYTES) {
-            throw new PayloadTooLargeException("the payload of signal '" + name + "' to run " + runId, size,
-                    MAX_PAYLOAD_BYTES);
+            throw new PayloadTooLargeException(
+                    "the payload of signal '" + name + "' to run " + runId, size, MAX_PAYLOAD_BYTES);
         }
         Map<String, AttributeValue> item = checkedRun(runId);
         if (key != null) {
@@ -90,22 +90,33 @@ final class DynamoSignals implements Signals {
             }
             turn.expectOn(u);
             notFinished(u);
-            List<TransactWriteItem> items = new ArrayList<>(List.of(u.transactItem(), TransactWriteItem.builder()
-                    .put(Put.builder().tableName(store.tables.signals()).item(signal).build()).build()));
+            List<TransactWriteItem> items = new ArrayList<>(List.of(
+                    u.transactItem(),
+                    TransactWriteItem.builder()
+                            .put(Put.builder()
+                                    .tableName(store.tables.signals())
+                                    .item(signal)
+                                    .build())
+                            .build()));
             if (key != null) {
-                items.add(TransactWriteItem.builder().put(Put.builder().tableName(store.tables.signalKeys())
-                        .item(Map.of(RUN, s(runId), KEY, s(key), ID, n(id)))
-                        .conditionExpression("attribute_not_exists(#r)")
-                        .expressionAttributeNames(Map.of("#r", RUN)).build()).build());
+                items.add(TransactWriteItem.builder()
+                        .put(Put.builder()
+                                .tableName(store.tables.signalKeys())
+                                .item(Map.of(RUN, s(runId), KEY, s(key), ID, n(id)))
+                                .conditionExpression("attribute_not_exists(#r)")
+                                .expressionAttributeNames(Map.of("#r", RUN))
+                                .build())
+                        .build());
             }
             try {
-                AwsFailures.run("sending signal '" + name + "' to run " + runId,
+                AwsFailures.run(
+                        "sending signal '" + name + "' to run " + runId,
                         () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
             } catch (TransactionCanceledException e) {
                 if (key != null) {
                     Long first = firstWithKey(runId, key);
                     if (first != null) {
-                        return new SignalSent(first, true);   // the same key won a race
+                        return new SignalSent(first, true); // the same key won a race
                     }
                 }
                 if (attempt >= Store.MAX_RACES) {
@@ -123,10 +134,14 @@ final class DynamoSignals implements Signals {
 
     /** The id of the signal the run took with {@code key}, or null (a consistent read). */
     private Long firstWithKey(String runId, String key) {
-        var response = AwsFailures.call("reading a signal key of run " + runId, () -> store.dynamo.getItem(b -> b
-                .tableName(store.tables.signalKeys()).consistentRead(true)
-                .key(Map.of(RUN, s(runId), KEY, s(key)))));
-        return response.hasItem() && !response.item().isEmpty() ? Long.valueOf(response.item().get(ID).n()) : null;
+        var response = AwsFailures.call(
+                "reading a signal key of run " + runId,
+                () -> store.dynamo.getItem(b -> b.tableName(store.tables.signalKeys())
+                        .consistentRead(true)
+                        .key(Map.of(RUN, s(runId), KEY, s(key)))));
+        return response.hasItem() && !response.item().isEmpty()
+                ? Long.valueOf(response.item().get(ID).n())
+                : null;
     }
 
     private Map<String, AttributeValue> checkedRun(String runId) {
@@ -142,22 +157,29 @@ final class DynamoSignals implements Signals {
     }
 
     private static void notFinished(Update u) {
-        u.when("NOT (#" + RunItem.STATUS + " IN (?, ?, ?))", s(RunStatus.COMPLETED.name()),
-                s(RunStatus.FAILED.name()), s(RunStatus.CANCELED.name()));
+        u.when(
+                "NOT (#" + RunItem.STATUS + " IN (?, ?, ?))",
+                s(RunStatus.COMPLETED.name()),
+                s(RunStatus.FAILED.name()),
+                s(RunStatus.CANCELED.name()));
     }
 
     private long nextId(String runId) {
-        Update u = new Update(store.tables.runs(), RunItem.key(runId)).add(RunItem.SIGNAL_SEQ, n(1))
+        Update u = new Update(store.tables.runs(), RunItem.key(runId))
+                .add(RunItem.SIGNAL_SEQ, n(1))
                 .when("attribute_exists(#" + RunItem.ID + ")");
         notFinished(u);
         try {
-            var response = AwsFailures.call("numbering a signal of run " + runId, () -> store.dynamo.updateItem(
-                    u.request().toBuilder().returnValues(ReturnValue.UPDATED_NEW).build()));
+            var response = AwsFailures.call(
+                    "numbering a signal of run " + runId,
+                    () -> store.dynamo.updateItem(u.request().toBuilder()
+                            .returnValues(ReturnValue.UPDATED_NEW)
+                            .build()));
             return Long.parseLong(response.attributes().get(RunItem.SIGNAL_SEQ).n());
         } catch (ConditionalCheckFailedException e) {
-            checkedRun(runId);   // throws not-found or finished
-            throw new IllegalStateException("run " + runId + " refused a signal number but exists and is not finished",
-                    e);
+            checkedRun(runId); // throws not-found or finished
+            throw new IllegalStateException(
+                    "run " + runId + " refused a signal number but exists and is not finished", e);
         }
     }
 
@@ -176,14 +198,21 @@ final class DynamoSignals implements Signals {
         Map<String, AttributeValue> start = null;
         do {
             Map<String, AttributeValue> exclusiveStart = start;
-            QueryResponse page = AwsFailures.call("reading the signals of run " + runId, () -> store.dynamo.query(b -> b
-                    .tableName(store.tables.signals()).consistentRead(true)
-                    .keyConditionExpression("#r = :r").expressionAttributeNames(Map.of("#r", RUN))
-                    .expressionAttributeValues(Map.of(":r", s(runId))).exclusiveStartKey(exclusiveStart)));
+            QueryResponse page = AwsFailures.call(
+                    "reading the signals of run " + runId,
+                    () -> store.dynamo.query(b -> b.tableName(store.tables.signals())
+                            .consistentRead(true)
+                            .keyConditionExpression("#r = :r")
+                            .expressionAttributeNames(Map.of("#r", RUN))
+                            .expressionAttributeValues(Map.of(":r", s(runId)))
+                            .exclusiveStartKey(exclusiveStart)));
             for (Map<String, AttributeValue> item : page.items()) {
                 long id = Long.parseLong(item.get(ID).n());
                 if (!consumed.contains(id)) {
-                    out.add(new PendingSignal(id, runId, str(item, NAME),
+                    out.add(new PendingSignal(
+                            id,
+                            runId,
+                            str(item, NAME),
                             new Payload(str(item, PAYLOAD), str(item, PAYLOAD_TYPE)),
                             Attrs.instant(item, SENT_AT)));
                 }

@@ -46,8 +46,7 @@ final class DynamoTaskQueue implements TaskQueue {
         this.consumeWakes = consumeWakes;
     }
 
-    private record Candidate(String runId, int priority, long available, Map<String, AttributeValue> item) {
-    }
+    private record Candidate(String runId, int priority, long available, Map<String, AttributeValue> item) {}
 
     /** Claims pending turns due by now plus {@code lookahead}, and leased ones whose lease has lapsed by now. */
     @Override
@@ -72,12 +71,17 @@ final class DynamoTaskQueue implements TaskQueue {
                 List<Map<String, AttributeValue>> items = due(queue, dueByMicros, WINDOW);
                 full |= items.size() == WINDOW;
                 for (Map<String, AttributeValue> item : items) {
-                    candidates.add(new Candidate(str(item, RunItem.ID), (int) num(item, RunItem.PRIORITY, 0),
-                            num(item, TurnState.AVAILABLE, 0), item));
+                    candidates.add(new Candidate(
+                            str(item, RunItem.ID),
+                            (int) num(item, RunItem.PRIORITY, 0),
+                            num(item, TurnState.AVAILABLE, 0),
+                            item));
                 }
             }
-            candidates.sort(Comparator.comparingInt(Candidate::priority).reversed()
-                    .thenComparingLong(Candidate::available).thenComparing(Candidate::runId));
+            candidates.sort(Comparator.comparingInt(Candidate::priority)
+                    .reversed()
+                    .thenComparingLong(Candidate::available)
+                    .thenComparing(Candidate::runId));
             boolean lost = false;
             for (Candidate c : candidates) {
                 if (leased.size() >= max) {
@@ -119,12 +123,18 @@ final class DynamoTaskQueue implements TaskQueue {
 
     /** Up to {@code limit} turns of the queue available at or before {@code atMicros}, earliest first. */
     private List<Map<String, AttributeValue>> due(String queue, long atMicros, int limit) {
-        return AwsFailures.call("reading the due turns of queue " + queue, () -> store.dynamo.query(QueryRequest
-                .builder().tableName(store.tables.runs()).indexName(Tables.BY_DUE)
-                .keyConditionExpression("#q = :q AND #k <= :k")
-                .expressionAttributeNames(Map.of("#q", TurnState.QUEUE, "#k", TurnState.KEY))
-                .expressionAttributeValues(Map.of(":q", s(queue), ":k", s(Attrs.pad(atMicros) + ";")))
-                .limit(limit).build()).items());
+        return AwsFailures.call(
+                "reading the due turns of queue " + queue,
+                () -> store.dynamo
+                        .query(QueryRequest.builder()
+                                .tableName(store.tables.runs())
+                                .indexName(Tables.BY_DUE)
+                                .keyConditionExpression("#q = :q AND #k <= :k")
+                                .expressionAttributeNames(Map.of("#q", TurnState.QUEUE, "#k", TurnState.KEY))
+                                .expressionAttributeValues(Map.of(":q", s(queue), ":k", s(Attrs.pad(atMicros) + ";")))
+                                .limit(limit)
+                                .build())
+                        .items());
     }
 
     @Override
@@ -132,8 +142,10 @@ final class DynamoTaskQueue implements TaskQueue {
         Objects.requireNonNull(lease, "lease");
         requirePositive(leaseFor);
         Instant expiresAt = store.clock.instant().plus(leaseFor);
-        TurnState done = mutate(lease.runId(), "extending the lease of run " + lease.runId(), (item, turn) ->
-                lease.token().equals(turn.token()) ? turn.extend(micros(expiresAt)) : null);
+        TurnState done = mutate(
+                lease.runId(),
+                "extending the lease of run " + lease.runId(),
+                (item, turn) -> lease.token().equals(turn.token()) ? turn.extend(micros(expiresAt)) : null);
         return done == null ? Optional.empty() : Optional.of(lease.withExpiresAt(expiresAt));
     }
 
@@ -143,7 +155,9 @@ final class DynamoTaskQueue implements TaskQueue {
             if (!lease.token().equals(turn.token())) {
                 return null;
             }
-            return RunItem.status(item).isTerminal() ? turn.none() : turn.complete(wakeAt == null ? null : micros(wakeAt));
+            return RunItem.status(item).isTerminal()
+                    ? turn.none()
+                    : turn.complete(wakeAt == null ? null : micros(wakeAt));
         });
         if (done != null && done.hasTurn()) {
             store.turnDue(done.queue(), lease.runId(), done.available());
@@ -153,8 +167,10 @@ final class DynamoTaskQueue implements TaskQueue {
     @Override
     public void release(Lease lease) {
         long now = store.nowMicros();
-        TurnState done = mutate(lease.runId(), "releasing the turn of run " + lease.runId(), (item, turn) ->
-                lease.token().equals(turn.token()) ? turn.release(now) : null);
+        TurnState done = mutate(
+                lease.runId(),
+                "releasing the turn of run " + lease.runId(),
+                (item, turn) -> lease.token().equals(turn.token()) ? turn.release(now) : null);
         if (done != null) {
             store.turnDue(done.queue(), lease.runId(), done.available());
         }
@@ -178,8 +194,7 @@ final class DynamoTaskQueue implements TaskQueue {
      * Reads the run, asks {@code change} for its next turn (null: leave it), and writes it if the turn did
      * not change meanwhile, retrying otherwise. Returns the written turn, or null when nothing was written.
      */
-    TurnState mutate(String runId, String what,
-                     BiFunction<Map<String, AttributeValue>, TurnState, TurnState> change) {
+    TurnState mutate(String runId, String what, BiFunction<Map<String, AttributeValue>, TurnState, TurnState> change) {
         for (int attempt = 1; ; attempt++) {
             Map<String, AttributeValue> item = store.run(runId);
             if (item == null) {
@@ -209,11 +224,18 @@ final class DynamoTaskQueue implements TaskQueue {
     public Optional<Instant> nextDue(Set<String> queues) {
         Optional<Long> earliest = Optional.empty();
         for (String queue : queues) {
-            List<Map<String, AttributeValue>> first = AwsFailures.call("reading the next due turn of queue " + queue,
-                    () -> store.dynamo.query(QueryRequest.builder().tableName(store.tables.runs())
-                            .indexName(Tables.BY_DUE).keyConditionExpression("#q = :q")
-                            .expressionAttributeNames(Map.of("#q", TurnState.QUEUE))
-                            .expressionAttributeValues(Map.of(":q", s(queue))).limit(1).build()).items());
+            List<Map<String, AttributeValue>> first = AwsFailures.call(
+                    "reading the next due turn of queue " + queue,
+                    () -> store.dynamo
+                            .query(QueryRequest.builder()
+                                    .tableName(store.tables.runs())
+                                    .indexName(Tables.BY_DUE)
+                                    .keyConditionExpression("#q = :q")
+                                    .expressionAttributeNames(Map.of("#q", TurnState.QUEUE))
+                                    .expressionAttributeValues(Map.of(":q", s(queue)))
+                                    .limit(1)
+                                    .build())
+                            .items());
             for (Map<String, AttributeValue> item : first) {
                 long at = num(item, TurnState.AVAILABLE, Long.MAX_VALUE);
                 earliest = Optional.of(earliest.map(e -> Math.min(e, at)).orElse(at));

@@ -41,8 +41,7 @@ final class EventPages {
     static final String PARTS = "np";
     static final String DATA = "d";
 
-    private EventPages() {
-    }
+    private EventPages() {}
 
     /** The items holding these consecutive events of one run. */
     static List<Map<String, AttributeValue>> items(String runId, List<Event> events, EventCodec codec) {
@@ -51,8 +50,10 @@ final class EventPages {
         }
         byte[] bytes = codec.encodeAll(events).getBytes(StandardCharsets.UTF_8);
         if (bytes.length > MAX_APPEND_BYTES) {
-            throw new PayloadTooLargeException("an append of " + events.size() + " event(s) to run " + runId
-                    + " (seq " + events.getFirst().seq() + ".." + events.getLast().seq() + ")", bytes.length,
+            throw new PayloadTooLargeException(
+                    "an append of " + events.size() + " event(s) to run " + runId + " (seq "
+                            + events.getFirst().seq() + ".." + events.getLast().seq() + ")",
+                    bytes.length,
                     MAX_APPEND_BYTES);
         }
         long first = events.getFirst().seq();
@@ -116,7 +117,8 @@ final class EventPages {
             partsSeen = 0;
             pendingLast = -1;
             if (!text.startsWith("{")) {
-                return codec.decodeAll(item.get(RUN).s(), Long.parseLong(item.get(FIRST).n()), text);
+                return codec.decodeAll(
+                        item.get(RUN).s(), Long.parseLong(item.get(FIRST).n()), text);
             }
             List<Event> out = new ArrayList<>();
             for (String line : text.split("\n")) {

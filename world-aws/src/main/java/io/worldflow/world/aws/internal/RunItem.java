@@ -59,12 +59,12 @@ final class RunItem {
     static final String HELD_SINCE = "hAt";
     /** Present only while the run is held: the hash key of the sparse index of held runs. */
     static final String HELD_KEY = "hk";
+
     static final String HELD_KEY_VALUE = "held";
     static final String SIGNAL_SEQ = "sigSeq";
     static final String CONSUMED = "cs";
 
-    private RunItem() {
-    }
+    private RunItem() {}
 
     static Map<String, AttributeValue> key(String runId) {
         return Map.of(ID, s(runId));
@@ -139,16 +139,31 @@ final class RunItem {
             error = (ErrorInfo) payloadAt.apply(num(item, ERROR_REF));
         }
         RunInfo.CancelRequest cancel = item.containsKey(CANCEL_AT)
-                ? new RunInfo.CancelRequest(str(item, CANCEL_REASON), instant(item, CANCEL_AT)) : null;
+                ? new RunInfo.CancelRequest(str(item, CANCEL_REASON), instant(item, CANCEL_AT))
+                : null;
         ErrorInfo held = item.containsKey(HELD) ? codec.decodeError(str(item, HELD)) : null;
         Instant deadline = instant(item, DEADLINE);
-        return new RunInfo(runId, str(item, WORKFLOW), status(item), input, output, error, instant(item, CREATED),
-                instant(item, UPDATED), instant(item, AVAILABLE_AT), deadline, str(item, QUEUE),
-                (int) num(item, PRIORITY, 0), length(item), cancel, held, held == null ? null : instant(item, HELD_SINCE));
+        return new RunInfo(
+                runId,
+                str(item, WORKFLOW),
+                status(item),
+                input,
+                output,
+                error,
+                instant(item, CREATED),
+                instant(item, UPDATED),
+                instant(item, AVAILABLE_AT),
+                deadline,
+                str(item, QUEUE),
+                (int) num(item, PRIORITY, 0),
+                length(item),
+                cancel,
+                held,
+                held == null ? null : instant(item, HELD_SINCE));
     }
 
-    private static Payload payload(Map<String, AttributeValue> item, String json, String type, String ref,
-                                   LongFunction<Object> payloadAt) {
+    private static Payload payload(
+            Map<String, AttributeValue> item, String json, String type, String ref, LongFunction<Object> payloadAt) {
         if (item.containsKey(json)) {
             return new Payload(str(item, json), str(item, type));
         }

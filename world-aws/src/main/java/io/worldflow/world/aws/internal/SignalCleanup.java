@@ -33,20 +33,32 @@ final class SignalCleanup {
             for (int from = 0; from < ids.size(); from += 25) {
                 List<WriteRequest> deletes = new ArrayList<>();
                 for (Long id : ids.subList(from, Math.min(ids.size(), from + 25))) {
-                    deletes.add(WriteRequest.builder().deleteRequest(DeleteRequest.builder()
-                            .key(Map.of(DynamoSignals.RUN, s(runId), DynamoSignals.ID, n(id))).build()).build());
+                    deletes.add(WriteRequest.builder()
+                            .deleteRequest(DeleteRequest.builder()
+                                    .key(Map.of(DynamoSignals.RUN, s(runId), DynamoSignals.ID, n(id)))
+                                    .build())
+                            .build());
                 }
                 Map<String, List<WriteRequest>> pending = Map.of(store.tables.signals(), deletes);
                 for (int round = 0; !pending.isEmpty() && round < 10; round++) {
                     Map<String, List<WriteRequest>> request = pending;
-                    pending = store.dynamo.batchWriteItem(b -> b.requestItems(request)).unprocessedItems();
+                    pending = store.dynamo
+                            .batchWriteItem(b -> b.requestItems(request))
+                            .unprocessedItems();
                 }
             }
             Update u = new Update(store.tables.runs(), RunItem.key(runId))
-                    .delete(RunItem.CONSUMED, AttributeValue.fromNs(ids.stream().map(String::valueOf).toList()));
+                    .delete(
+                            RunItem.CONSUMED,
+                            AttributeValue.fromNs(
+                                    ids.stream().map(String::valueOf).toList()));
             store.dynamo.updateItem(u.request());
         } catch (RuntimeException e) {
-            log.warn("could not clean up consumed signals {} of run {} (they stay hidden): {}", ids, runId, e.toString());
+            log.warn(
+                    "could not clean up consumed signals {} of run {} (they stay hidden): {}",
+                    ids,
+                    runId,
+                    e.toString());
         }
     }
 }

@@ -37,8 +37,13 @@ final class Store {
     final DueNotifier notifier;
     final WakeQueues wakes;
 
-    Store(DynamoDbClient dynamo, Tables tables, EventCodec codec, InstantSource clock, DueNotifier notifier,
-          WakeQueues wakes) {
+    Store(
+            DynamoDbClient dynamo,
+            Tables tables,
+            EventCodec codec,
+            InstantSource clock,
+            DueNotifier notifier,
+            WakeQueues wakes) {
         this.dynamo = dynamo;
         this.tables = tables;
         this.codec = codec;
@@ -53,8 +58,12 @@ final class Store {
 
     /** The run's item, read consistently, or null. */
     Map<String, AttributeValue> run(String runId) {
-        Map<String, AttributeValue> item = AwsFailures.call("reading run " + runId, () -> dynamo.getItem(b -> b
-                .tableName(tables.runs()).key(RunItem.key(runId)).consistentRead(true)).item());
+        Map<String, AttributeValue> item = AwsFailures.call(
+                "reading run " + runId,
+                () -> dynamo.getItem(b -> b.tableName(tables.runs())
+                                .key(RunItem.key(runId))
+                                .consistentRead(true))
+                        .item());
         return item == null || item.isEmpty() ? null : item;
     }
 
@@ -63,10 +72,12 @@ final class Store {
         Map<String, Map<String, AttributeValue>> found = new HashMap<>();
         for (int from = 0; from < runIds.size(); from += 100) {
             List<Map<String, AttributeValue>> keys = runIds.subList(from, Math.min(runIds.size(), from + 100)).stream()
-                    .distinct().map(RunItem::key).toList();
-            Map<String, KeysAndAttributes> request = Map.of(tables.runs(),
-                    KeysAndAttributes.builder().keys(keys)
-                            .consistentRead(true).build());
+                    .distinct()
+                    .map(RunItem::key)
+                    .toList();
+            Map<String, KeysAndAttributes> request = Map.of(
+                    tables.runs(),
+                    KeysAndAttributes.builder().keys(keys).consistentRead(true).build());
             for (int round = 0; !request.isEmpty(); round++) {
                 if (round > 0) {
                     backoff(round);
@@ -96,8 +107,11 @@ final class Store {
         Map<String, AttributeValue> start = null;
         do {
             Map<String, AttributeValue> exclusiveStart = start;
-            QueryResponse page = AwsFailures.call("reading the log of run " + runId, () -> dynamo.query(
-                    QueryRequest.builder().tableName(tables.events()).consistentRead(true)
+            QueryResponse page = AwsFailures.call(
+                    "reading the log of run " + runId,
+                    () -> dynamo.query(QueryRequest.builder()
+                            .tableName(tables.events())
+                            .consistentRead(true)
                             .keyConditionExpression("#r = :r AND #k >= :k")
                             .expressionAttributeNames(Map.of("#r", EventPages.RUN, "#k", EventPages.KEY))
                             .expressionAttributeValues(Map.of(":r", s(runId), ":k", s(EventPages.from(fromSeq))))
@@ -126,8 +140,12 @@ final class Store {
                     case WorkflowStarted s -> s.input();
                     case WorkflowCompleted c -> c.output();
                     case WorkflowFailed f -> f.error();
-                    default -> throw new WorldException("AWS world: event " + seq + " of run " + runId
-                            + " holds no run payload but the run's item points at it", false, null);
+                    default ->
+                        throw new WorldException(
+                                "AWS world: event " + seq + " of run " + runId
+                                        + " holds no run payload but the run's item points at it",
+                                false,
+                                null);
                 };
             }
         }
@@ -146,8 +164,10 @@ final class Store {
     }
 
     static WorldException tooManyRaces(String what) {
-        return new WorldException("AWS world: " + what + " kept losing races with concurrent writers after "
-                + MAX_RACES + " attempts", true, null);
+        return new WorldException(
+                "AWS world: " + what + " kept losing races with concurrent writers after " + MAX_RACES + " attempts",
+                true,
+                null);
     }
 
     /** Tells local listeners and (through SQS) other processes that the run's turn is due at {@code at}. */

@@ -62,8 +62,11 @@ public record Tables(String runs, String events, String signals, String signalKe
         try {
             ensureHeldIndex(dynamo, settings, runsTable);
         } catch (SdkException e) {
-            throw new WorldException("AWS world: cannot add index " + BY_HELD + " to DynamoDB table " + runs + ": "
-                    + AwsFailures.describe(e), AwsFailures.isTransient(e), e);
+            throw new WorldException(
+                    "AWS world: cannot add index " + BY_HELD + " to DynamoDB table " + runs + ": "
+                            + AwsFailures.describe(e),
+                    AwsFailures.isTransient(e),
+                    e);
         }
         ensure(dynamo, settings, eventsTable());
         ensure(dynamo, settings, signalsTable());
@@ -78,9 +81,13 @@ public record Tables(String runs, String events, String signals, String signalKe
                 t = dynamo.describeTable(b -> b.tableName(name)).table();
             } catch (ResourceNotFoundException missing) {
                 if (!settings.createResources()) {
-                    throw new WorldException("AWS world: DynamoDB table " + name + " does not exist and "
-                            + AwsWorldProvider.CREATE_RESOURCES + " is false; create it (see the world-aws README) or "
-                            + "allow creating it", false, missing);
+                    throw new WorldException(
+                            "AWS world: DynamoDB table " + name + " does not exist and "
+                                    + AwsWorldProvider.CREATE_RESOURCES
+                                    + " is false; create it (see the world-aws README) or "
+                                    + "allow creating it",
+                            false,
+                            missing);
                 }
                 try {
                     dynamo.createTable(request);
@@ -95,9 +102,13 @@ public record Tables(String runs, String events, String signals, String signalKe
             }
             return t;
         } catch (SdkException e) {
-            throw new WorldException("AWS world: cannot reach DynamoDB table " + name + " at the endpoint set by "
-                    + settings.dynamoEndpointKey() + " (" + (settings.dynamoEndpoint() == null ? settings.region()
-                    : settings.dynamoEndpoint()) + "): " + AwsFailures.describe(e), AwsFailures.isTransient(e), e);
+            throw new WorldException(
+                    "AWS world: cannot reach DynamoDB table " + name + " at the endpoint set by "
+                            + settings.dynamoEndpointKey() + " ("
+                            + (settings.dynamoEndpoint() == null ? settings.region() : settings.dynamoEndpoint())
+                            + "): " + AwsFailures.describe(e),
+                    AwsFailures.isTransient(e),
+                    e);
         }
     }
 
@@ -108,12 +119,35 @@ public record Tables(String runs, String events, String signals, String signalKe
         indexes.add(index(BY_STATUS, "st", "ck", listed));
         indexes.add(index(BY_WORKFLOW, "wf", "ck", listed));
         indexes.add(heldIndex());
-        indexes.add(index(BY_DUE, "tq", "tk", List.of(RunItem.QUEUE, RunItem.PRIORITY, TurnState.AVAILABLE,
-                TurnState.TOKEN, TurnState.EXPIRES, TurnState.REQUESTED, TurnState.DELIVERIES, TurnState.VERSION)));
-        return CreateTableRequest.builder().tableName(runs).billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(attr("id"), attr("all"), attr("ck"), attr("st"), attr("wf"), attr("tq"),
-                        attr("tk"), attr(RunItem.HELD_KEY))
-                .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
+        indexes.add(index(
+                BY_DUE,
+                "tq",
+                "tk",
+                List.of(
+                        RunItem.QUEUE,
+                        RunItem.PRIORITY,
+                        TurnState.AVAILABLE,
+                        TurnState.TOKEN,
+                        TurnState.EXPIRES,
+                        TurnState.REQUESTED,
+                        TurnState.DELIVERIES,
+                        TurnState.VERSION)));
+        return CreateTableRequest.builder()
+                .tableName(runs)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(
+                        attr("id"),
+                        attr("all"),
+                        attr("ck"),
+                        attr("st"),
+                        attr("wf"),
+                        attr("tq"),
+                        attr("tk"),
+                        attr(RunItem.HELD_KEY))
+                .keySchema(KeySchemaElement.builder()
+                        .attributeName("id")
+                        .keyType(KeyType.HASH)
+                        .build())
                 .globalSecondaryIndexes(indexes)
                 .build();
     }
@@ -131,49 +165,92 @@ public record Tables(String runs, String events, String signals, String signalKe
             return;
         }
         if (!settings.createResources()) {
-            log.warn("DynamoDB table {} has no index {}: listing held runs fails until it is added (see the world-aws "
-                    + "README)", runs, BY_HELD);
+            log.warn(
+                    "DynamoDB table {} has no index {}: listing held runs fails until it is added (see the world-aws "
+                            + "README)",
+                    runs,
+                    BY_HELD);
             return;
         }
         GlobalSecondaryIndex index = heldIndex();
         try {
-            dynamo.updateTable(b -> b.tableName(runs).attributeDefinitions(attr(RunItem.HELD_KEY), attr("ck"))
-                    .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder().create(
-                            CreateGlobalSecondaryIndexAction.builder().indexName(BY_HELD).keySchema(index.keySchema())
-                                    .projection(index.projection()).build()).build()));
+            dynamo.updateTable(b -> b.tableName(runs)
+                    .attributeDefinitions(attr(RunItem.HELD_KEY), attr("ck"))
+                    .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
+                            .create(CreateGlobalSecondaryIndexAction.builder()
+                                    .indexName(BY_HELD)
+                                    .keySchema(index.keySchema())
+                                    .projection(index.projection())
+                                    .build())
+                            .build()));
             log.info("adding index {} to DynamoDB table {}", BY_HELD, runs);
         } catch (ResourceInUseException | LimitExceededException raced) {
-            log.debug("index {} of table {} is being changed by another process: {}", BY_HELD, runs, raced.getMessage());
+            log.debug(
+                    "index {} of table {} is being changed by another process: {}", BY_HELD, runs, raced.getMessage());
         }
     }
 
     private CreateTableRequest eventsTable() {
-        return CreateTableRequest.builder().tableName(events).billingMode(BillingMode.PAY_PER_REQUEST)
+        return CreateTableRequest.builder()
+                .tableName(events)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(attr("run"), attr("k"))
-                .keySchema(KeySchemaElement.builder().attributeName("run").keyType(KeyType.HASH).build(),
-                        KeySchemaElement.builder().attributeName("k").keyType(KeyType.RANGE).build())
+                .keySchema(
+                        KeySchemaElement.builder()
+                                .attributeName("run")
+                                .keyType(KeyType.HASH)
+                                .build(),
+                        KeySchemaElement.builder()
+                                .attributeName("k")
+                                .keyType(KeyType.RANGE)
+                                .build())
                 .build();
     }
 
     private CreateTableRequest signalsTable() {
-        return CreateTableRequest.builder().tableName(signals).billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(attr("run"),
-                        AttributeDefinition.builder().attributeName("sid").attributeType(ScalarAttributeType.N).build())
-                .keySchema(KeySchemaElement.builder().attributeName("run").keyType(KeyType.HASH).build(),
-                        KeySchemaElement.builder().attributeName("sid").keyType(KeyType.RANGE).build())
+        return CreateTableRequest.builder()
+                .tableName(signals)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(
+                        attr("run"),
+                        AttributeDefinition.builder()
+                                .attributeName("sid")
+                                .attributeType(ScalarAttributeType.N)
+                                .build())
+                .keySchema(
+                        KeySchemaElement.builder()
+                                .attributeName("run")
+                                .keyType(KeyType.HASH)
+                                .build(),
+                        KeySchemaElement.builder()
+                                .attributeName("sid")
+                                .keyType(KeyType.RANGE)
+                                .build())
                 .build();
     }
 
     private CreateTableRequest signalKeysTable() {
-        return CreateTableRequest.builder().tableName(signalKeys).billingMode(BillingMode.PAY_PER_REQUEST)
+        return CreateTableRequest.builder()
+                .tableName(signalKeys)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(attr("run"), attr("key"))
-                .keySchema(KeySchemaElement.builder().attributeName("run").keyType(KeyType.HASH).build(),
-                        KeySchemaElement.builder().attributeName("key").keyType(KeyType.RANGE).build())
+                .keySchema(
+                        KeySchemaElement.builder()
+                                .attributeName("run")
+                                .keyType(KeyType.HASH)
+                                .build(),
+                        KeySchemaElement.builder()
+                                .attributeName("key")
+                                .keyType(KeyType.RANGE)
+                                .build())
                 .build();
     }
 
     private static AttributeDefinition attr(String name) {
-        return AttributeDefinition.builder().attributeName(name).attributeType(ScalarAttributeType.S).build();
+        return AttributeDefinition.builder()
+                .attributeName(name)
+                .attributeType(ScalarAttributeType.S)
+                .build();
     }
 
     /**
@@ -181,10 +258,21 @@ public record Tables(String runs, String events, String signals, String signalKe
      * or changes status, the due index when its turn changes; never by an append alone.
      */
     private static GlobalSecondaryIndex index(String name, String hash, String range, List<String> projected) {
-        return GlobalSecondaryIndex.builder().indexName(name)
-                .keySchema(KeySchemaElement.builder().attributeName(hash).keyType(KeyType.HASH).build(),
-                        KeySchemaElement.builder().attributeName(range).keyType(KeyType.RANGE).build())
-                .projection(Projection.builder().projectionType(ProjectionType.INCLUDE).nonKeyAttributes(projected).build())
+        return GlobalSecondaryIndex.builder()
+                .indexName(name)
+                .keySchema(
+                        KeySchemaElement.builder()
+                                .attributeName(hash)
+                                .keyType(KeyType.HASH)
+                                .build(),
+                        KeySchemaElement.builder()
+                                .attributeName(range)
+                                .keyType(KeyType.RANGE)
+                                .build())
+                .projection(Projection.builder()
+                        .projectionType(ProjectionType.INCLUDE)
+                        .nonKeyAttributes(projected)
+                        .build())
                 .build();
     }
 }

@@ -43,8 +43,14 @@ record TurnState(String queue, Long due, String token, Long expires, Long reques
         Long expires = num(item, EXPIRES);
         String token = str(item, TOKEN);
         String queue = str(item, QUEUE);
-        return new TurnState(queue, token == null && queue != null ? num(item, AVAILABLE) : null, token, expires,
-                num(item, REQUESTED), (int) num(item, DELIVERIES, 0), num(item, VERSION, 0));
+        return new TurnState(
+                queue,
+                token == null && queue != null ? num(item, AVAILABLE) : null,
+                token,
+                expires,
+                num(item, REQUESTED),
+                (int) num(item, DELIVERIES, 0),
+                num(item, VERSION, 0));
     }
 
     boolean hasTurn() {
@@ -125,7 +131,12 @@ record TurnState(String queue, Long due, String token, Long expires, Long reques
         u.set(VERSION, n(version));
         u.set(DELIVERIES, n(deliveries));
         if (!hasTurn()) {
-            u.remove(QUEUE).remove(KEY).remove(AVAILABLE).remove(TOKEN).remove(EXPIRES).remove(REQUESTED);
+            u.remove(QUEUE)
+                    .remove(KEY)
+                    .remove(AVAILABLE)
+                    .remove(TOKEN)
+                    .remove(EXPIRES)
+                    .remove(REQUESTED);
             return;
         }
         long avail = available();

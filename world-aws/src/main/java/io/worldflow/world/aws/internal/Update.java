@@ -127,20 +127,38 @@ final class Update {
     }
 
     UpdateItemRequest request() {
-        return UpdateItemRequest.builder().tableName(table).key(key).updateExpression(expression())
-                .conditionExpression(condition()).expressionAttributeNames(names)
-                .expressionAttributeValues(valuesOrNull()).build();
+        return UpdateItemRequest.builder()
+                .tableName(table)
+                .key(key)
+                .updateExpression(expression())
+                .conditionExpression(condition())
+                .expressionAttributeNames(names)
+                .expressionAttributeValues(valuesOrNull())
+                .build();
     }
 
     TransactWriteItem transactItem() {
         if (sets.isEmpty() && removes.isEmpty() && adds.isEmpty() && deletes.isEmpty()) {
-            return TransactWriteItem.builder().conditionCheck(ConditionCheck.builder().tableName(table).key(key)
-                    .conditionExpression(condition()).expressionAttributeNames(names)
-                    .expressionAttributeValues(valuesOrNull()).build()).build();
+            return TransactWriteItem.builder()
+                    .conditionCheck(ConditionCheck.builder()
+                            .tableName(table)
+                            .key(key)
+                            .conditionExpression(condition())
+                            .expressionAttributeNames(names)
+                            .expressionAttributeValues(valuesOrNull())
+                            .build())
+                    .build();
         }
-        return TransactWriteItem.builder().update(software.amazon.awssdk.services.dynamodb.model.Update.builder()
-                .tableName(table).key(key).updateExpression(expression()).conditionExpression(condition())
-                .expressionAttributeNames(names).expressionAttributeValues(valuesOrNull())
-                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.NONE).build()).build();
+        return TransactWriteItem.builder()
+                .update(software.amazon.awssdk.services.dynamodb.model.Update.builder()
+                        .tableName(table)
+                        .key(key)
+                        .updateExpression(expression())
+                        .conditionExpression(condition())
+                        .expressionAttributeNames(names)
+                        .expressionAttributeValues(valuesOrNull())
+                        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.NONE)
+                        .build())
+                .build();
     }
 }

@@ -35,8 +35,7 @@ final class WakeConsumer implements AutoCloseable {
     private volatile boolean closed;
     private Thread lister;
 
-    WakeConsumer(WakeQueues wakes, String prefix, Duration poll, InstantSource clock,
-                 Consumer<Instant> due) {
+    WakeConsumer(WakeQueues wakes, String prefix, Duration poll, InstantSource clock, Consumer<Instant> due) {
         this.wakes = wakes;
         this.sqs = wakes.client();
         this.prefix = prefix;
@@ -80,9 +79,12 @@ final class WakeConsumer implements AutoCloseable {
         int failures = 0;
         while (!closed) {
             try {
-                List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10)
-                        .waitTimeSeconds((int) poll.toSeconds()).visibilityTimeout(30)
-                        .messageAttributeNames("All")).messages();
+                List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(url)
+                                .maxNumberOfMessages(10)
+                                .waitTimeSeconds((int) poll.toSeconds())
+                                .visibilityTimeout(30)
+                                .messageAttributeNames("All"))
+                        .messages();
                 failures = 0;
                 for (Message m : messages) {
                     handle(url, m);
@@ -108,7 +110,7 @@ final class WakeConsumer implements AutoCloseable {
         if (Duration.between(clock.instant(), at).toSeconds() > WakeQueues.MAX_DELAY_SECONDS) {
             MessageAttributeValue queue = m.messageAttributes().get(WakeQueues.QUEUE);
             if (queue != null) {
-                wakes.sendNow(queue.stringValue(), m.body(), at);   // re-delayed: the 15-minute limit
+                wakes.sendNow(queue.stringValue(), m.body(), at); // re-delayed: the 15-minute limit
             }
         }
         sqs.deleteMessage(b -> b.queueUrl(url).receiptHandle(m.receiptHandle()));

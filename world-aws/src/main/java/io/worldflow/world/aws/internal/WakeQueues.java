@@ -62,9 +62,13 @@ public final class WakeQueues implements AutoCloseable {
             sqs.listQueues(b -> b.queueNamePrefix(settings.queuePrefix().isEmpty() ? "x" : settings.queuePrefix())
                     .maxResults(1));
         } catch (SdkException e) {
-            throw new WorldException("AWS world: cannot reach SQS at the endpoint set by " + settings.sqsEndpointKey()
-                    + " (" + (settings.sqsEndpoint() == null ? settings.region() : settings.sqsEndpoint()) + "): "
-                    + AwsFailures.describe(e), AwsFailures.isTransient(e), e);
+            throw new WorldException(
+                    "AWS world: cannot reach SQS at the endpoint set by " + settings.sqsEndpointKey()
+                            + " (" + (settings.sqsEndpoint() == null ? settings.region() : settings.sqsEndpoint())
+                            + "): "
+                            + AwsFailures.describe(e),
+                    AwsFailures.isTransient(e),
+                    e);
         }
     }
 
@@ -89,12 +93,21 @@ public final class WakeQueues implements AutoCloseable {
             return sqs.getQueueUrl(b -> b.queueName(name)).queueUrl();
         } catch (QueueDoesNotExistException missing) {
             if (!settings.createResources()) {
-                throw new WorldException("AWS world: SQS queue " + name + " does not exist and "
-                        + AwsWorldProvider.CREATE_RESOURCES + " is false", false, missing);
+                throw new WorldException(
+                        "AWS world: SQS queue " + name + " does not exist and " + AwsWorldProvider.CREATE_RESOURCES
+                                + " is false",
+                        false,
+                        missing);
             }
-            return AwsFailures.call("creating SQS queue " + name, () -> sqs.createQueue(b -> b.queueName(name)
-                    .attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "60",
-                            QueueAttributeName.MESSAGE_RETENTION_PERIOD, "1209600"))).queueUrl());
+            return AwsFailures.call(
+                    "creating SQS queue " + name,
+                    () -> sqs.createQueue(b -> b.queueName(name)
+                                    .attributes(Map.of(
+                                            QueueAttributeName.VISIBILITY_TIMEOUT,
+                                            "60",
+                                            QueueAttributeName.MESSAGE_RETENTION_PERIOD,
+                                            "1209600")))
+                            .queueUrl());
         } catch (SdkException e) {
             throw AwsFailures.translate("finding SQS queue " + name, e);
         }
@@ -115,13 +128,26 @@ public final class WakeQueues implements AutoCloseable {
             long ahead = Duration.between(clock.instant(), dueAt).toMillis();
             int delay = (int) Math.max(0, Math.min(MAX_DELAY_SECONDS, (ahead + 999) / 1000));
             String url = url(queue);
-            sqs.sendMessage(b -> b.queueUrl(url).messageBody(runId).delaySeconds(delay).messageAttributes(Map.of(
-                    DUE_AT, MessageAttributeValue.builder().dataType("Number")
-                            .stringValue(Long.toString(Attrs.micros(dueAt))).build(),
-                    QUEUE, MessageAttributeValue.builder().dataType("String").stringValue(queue).build())));
+            sqs.sendMessage(b -> b.queueUrl(url)
+                    .messageBody(runId)
+                    .delaySeconds(delay)
+                    .messageAttributes(Map.of(
+                            DUE_AT,
+                                    MessageAttributeValue.builder()
+                                            .dataType("Number")
+                                            .stringValue(Long.toString(Attrs.micros(dueAt)))
+                                            .build(),
+                            QUEUE,
+                                    MessageAttributeValue.builder()
+                                            .dataType("String")
+                                            .stringValue(queue)
+                                            .build())));
         } catch (RuntimeException e) {
-            log.warn("could not send the wake-up of run {} to queue {} (workers still find it in DynamoDB): {}",
-                    runId, queue, e.toString());
+            log.warn(
+                    "could not send the wake-up of run {} to queue {} (workers still find it in DynamoDB): {}",
+                    runId,
+                    queue,
+                    e.toString());
         }
     }
 

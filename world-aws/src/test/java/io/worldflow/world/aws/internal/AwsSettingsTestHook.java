@@ -7,8 +7,7 @@ import java.util.Map;
 /** Lets tests parse settings with a chosen environment instead of the process's. */
 public final class AwsSettingsTestHook {
 
-    private AwsSettingsTestHook() {
-    }
+    private AwsSettingsTestHook() {}
 
     public static AwsSettings from(WorldConfig config, Map<String, String> env) {
         return AwsSettings.from(config, env);

@@ -32,10 +32,11 @@ class EventPagesTest {
     private final EventCodec codec = new JsonCodec().eventCodec();
 
     private static List<Event> quickStep(long first) {
-        return List.of(new StepScheduled("r1", first, T0, "pay", "pay"),
+        return List.of(
+                new StepScheduled("r1", first, T0, "pay", "pay"),
                 new StepStarted("r1", first + 1, T0.plusNanos(2_694), "pay", 1),
-                new StepCompleted("r1", first + 2, T0.plusNanos(1_311_408), "pay", 1,
-                        new Payload("\"ok\"", "java.lang.String")));
+                new StepCompleted(
+                        "r1", first + 2, T0.plusNanos(1_311_408), "pay", 1, new Payload("\"ok\"", "java.lang.String")));
     }
 
     /** An item of the first layout: each event's own JSON, one per line. */
@@ -75,8 +76,9 @@ class EventPagesTest {
         List<Event> read = new ArrayList<>(reader.add(itemOfTheFirstLayout(earlier)));
         read.addAll(reader.add(EventPages.items("r1", later, codec).getFirst()));
 
-        assertThat(read).containsExactlyElementsOf(List.of(earlier.get(0), earlier.get(1), earlier.get(2),
-                later.get(0), later.get(1), later.get(2)));
+        assertThat(read)
+                .containsExactlyElementsOf(List.of(
+                        earlier.get(0), earlier.get(1), earlier.get(2), later.get(0), later.get(1), later.get(2)));
     }
 
     @Test
@@ -95,9 +97,11 @@ class EventPagesTest {
 
     @Test
     void aPageOfANewerFormatVersionIsRefusedNamingIt() {
-        Map<String, AttributeValue> item = new HashMap<>(EventPages.items("r1", quickStep(1), codec).getFirst());
-        item.put(EventPages.DATA, b("[2,{\"type\":\"TimerFired\",\"at\":0,\"timerId\":\"t\"}]"
-                .getBytes(StandardCharsets.UTF_8)));
+        Map<String, AttributeValue> item =
+                new HashMap<>(EventPages.items("r1", quickStep(1), codec).getFirst());
+        item.put(
+                EventPages.DATA,
+                b("[2,{\"type\":\"TimerFired\",\"at\":0,\"timerId\":\"t\"}]".getBytes(StandardCharsets.UTF_8)));
 
         assertThatThrownBy(() -> new EventPages.Reader(codec).add(item))
                 .isInstanceOf(SerializationException.class)

@@ -23,8 +23,10 @@ class LocalConformanceTest extends WorldConformanceKit {
     @Override
     protected WorldConfig config(String storageId) {
         return WorldConfig.of(Map.of(
-                "worldflow.local.path", dir.resolve(storageId + ".db").toString(),
-                "worldflow.local.synchronous", "NORMAL"));
+                "worldflow.local.path",
+                dir.resolve(storageId + ".db").toString(),
+                "worldflow.local.synchronous",
+                "NORMAL"));
     }
 
     /** A local world's file belongs to one open world at a time (see {@link LocalWorldProvider}). */

@@ -1,6 +1,5 @@
 package io.worldflow.world.postgres.internal;
 
-import javax.net.SocketFactory;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,6 +9,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.util.function.BooleanSupplier;
+import javax.net.SocketFactory;
 
 /**
  * Sockets for the world's LISTEN connection, named to the PostgreSQL driver by its {@code socketFactory}
@@ -26,8 +26,7 @@ public final class ListenSocketFactory extends SocketFactory {
     /** The read timeout the driver uses to look for more messages without waiting for them. */
     static final int LOOK_TIMEOUT_MILLIS = 1;
 
-    public ListenSocketFactory() {
-    }
+    public ListenSocketFactory() {}
 
     @Override
     public Socket createSocket() {

@@ -45,7 +45,7 @@ class ListenSocketFactoryTest {
         assertThatThrownBy(() -> in.read(new byte[8], 0, 8)).isInstanceOf(SocketTimeoutException.class);
 
         OutputStream out = peer.getOutputStream();
-        out.write(new byte[]{'A', 'B'});
+        out.write(new byte[] {'A', 'B'});
         out.flush();
         awaitAvailable(in, 2);
 
@@ -72,7 +72,9 @@ class ListenSocketFactoryTest {
             }
         });
 
-        assertThat(in.read()).as("a blocking read waits for the byte sent 200 ms later").isEqualTo('N');
+        assertThat(in.read())
+                .as("a blocking read waits for the byte sent 200 ms later")
+                .isEqualTo('N');
         sender.join();
     }
 

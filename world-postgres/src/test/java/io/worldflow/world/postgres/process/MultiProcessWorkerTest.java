@@ -65,21 +65,21 @@ class MultiProcessWorkerTest {
             Process c = startWorker("c", config, ledger);
 
             awaitCompleted(client, 100);
-            a.destroyForcibly();                                        // SIGKILL
+            a.destroyForcibly(); // SIGKILL
             assertThat(a.waitFor(20, TimeUnit.SECONDS)).isTrue();
             assertThat(a.exitValue()).isEqualTo(137);
 
             awaitCompleted(client, 200);
-            signal(b, "STOP");                                          // frozen while executing steps
+            signal(b, "STOP"); // frozen while executing steps
             long frozen = completed(client);
-            Thread.sleep(4_500);                                        // past its 2 s lease
+            Thread.sleep(4_500); // past its 2 s lease
             assertThat(completed(client)).as("the third worker went on alone").isGreaterThan(frozen);
             thawedAt = java.time.LocalTime.now();
-            signal(b, "CONT");                                          // it wakes and tries to write
+            signal(b, "CONT"); // it wakes and tries to write
 
             awaitCompleted(client, RUNS);
             for (Process p : List.of(b, c)) {
-                p.destroy();                                            // SIGTERM: graceful stop
+                p.destroy(); // SIGTERM: graceful stop
                 assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
             }
 
@@ -94,8 +94,13 @@ class MultiProcessWorkerTest {
                         completions.merge(sc.stepId(), 1, Integer::sum);
                     }
                 }
-                assertThat(completions).as(runId + ": one StepCompleted per step")
-                        .containsOnly(Map.entry("s1", 1), Map.entry("s2", 1), Map.entry("s3", 1), Map.entry("s4", 1),
+                assertThat(completions)
+                        .as(runId + ": one StepCompleted per step")
+                        .containsOnly(
+                                Map.entry("s1", 1),
+                                Map.entry("s2", 1),
+                                Map.entry("s3", 1),
+                                Map.entry("s4", 1),
                                 Map.entry("s5", 1));
             }
         }
@@ -105,21 +110,34 @@ class MultiProcessWorkerTest {
                 .filter(l -> l.contains("lease lost") || l.contains("fenced off") || l.contains("lease lapsed"))
                 .filter(l -> !java.time.LocalTime.parse(l.substring(0, 12)).isBefore(thawedAt))
                 .toList();
-        assertThat(refused).as("the thawed worker's turns were taken over and its late writes refused").isNotEmpty();
+        assertThat(refused)
+                .as("the thawed worker's turns were taken over and its late writes refused")
+                .isNotEmpty();
         List<String> effects = Files.readAllLines(ledger);
-        assertThat(effects.size()).as("every step ran at least once").isGreaterThanOrEqualTo(RUNS * WorkerProcessMain.STEPS);
-        assertThat(effects).anyMatch(l -> l.startsWith("a ")).anyMatch(l -> l.startsWith("b ")).anyMatch(l -> l.startsWith("c "));
+        assertThat(effects.size())
+                .as("every step ran at least once")
+                .isGreaterThanOrEqualTo(RUNS * WorkerProcessMain.STEPS);
+        assertThat(effects)
+                .anyMatch(l -> l.startsWith("a "))
+                .anyMatch(l -> l.startsWith("b "))
+                .anyMatch(l -> l.startsWith("c "));
     }
 
     private Process startWorker(String name, WorldConfig config, Path ledger) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> cmd = new ArrayList<>(List.of(java, "-Dworker.name=" + name, "-Dledger=" + ledger,
-                "-Dworldflow.worker.lease=2s", "-Dworldflow.worker.concurrency=10",
+        List<String> cmd = new ArrayList<>(List.of(
+                java,
+                "-Dworker.name=" + name,
+                "-Dledger=" + ledger,
+                "-Dworldflow.worker.lease=2s",
+                "-Dworldflow.worker.concurrency=10",
                 "-Dworldflow.worker.shutdown-grace=2s"));
         config.asMap().forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         cmd.addAll(List.of("-cp", cp, WorkerProcessMain.class.getName()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(name + ".out").toFile())
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve(name + ".out").toFile())
                 .start();
         workers.add(p);
         return p;
@@ -145,7 +163,10 @@ class MultiProcessWorkerTest {
             return;
         }
         try {
-            new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).inheritIO().start().waitFor();
+            new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid()))
+                    .inheritIO()
+                    .start()
+                    .waitFor();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -32,22 +32,26 @@ public final class WorkerProcessMain {
         return sum;
     });
 
-    private WorkerProcessMain() {
-    }
+    private WorkerProcessMain() {}
 
     public static void main(String[] args) throws InterruptedException {
         try (Worldflow wf = Worldflow.builder().fromConfig().register(WORKFLOW).build()) {
             wf.startWorker();
             System.out.println("worker " + System.getProperty("worker.name") + " ready");
-            Thread.currentThread().join();                 // until SIGTERM: the worker's shutdown hook stops it
+            Thread.currentThread().join(); // until SIGTERM: the worker's shutdown hook stops it
         }
     }
 
     private static void ledger(String key) {
         String line = System.getProperty("worker.name") + " " + key + "\n";
         try {
-            Files.writeString(Path.of(System.getProperty("ledger")), line, StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+            Files.writeString(
+                    Path.of(System.getProperty("ledger")),
+                    line,
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND,
+                    StandardOpenOption.WRITE);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
