@@ -99,6 +99,23 @@ public abstract class JdbcEventLog implements EventLog {
     }
 
     /**
+     * Binds a new run's columns to a statement that inserts its {@code runs} row: {@code :runId}, {@code :workflow},
+     * {@code :inputJson}, {@code :inputType}, {@code :createdAt}, {@code :availableAt}, {@code :deadline},
+     * {@code :queue} and {@code :priority}.
+     */
+    protected static Sql.Call bindRun(Sql.Call call, NewRun run) throws SQLException {
+        return call.set("runId", run.runId())
+                .set("workflow", run.workflow())
+                .set("inputJson", run.input().json())
+                .set("inputType", run.input().type())
+                .set("createdAt", Micros.of(run.createdAt()))
+                .set("availableAt", Micros.of(run.availableAt()))
+                .set("deadline", Micros.orNull(run.deadline()))
+                .set("queue", run.queue())
+                .set("priority", run.priority());
+    }
+
+    /**
      * Creates the run with its first record {@code events}; with {@code leaseTo} not null, a new run due by now has
      * its first turn leased to that worker for {@code leaseFor}, and nobody else is woken for it.
      */

@@ -3,6 +3,7 @@ package io.worldflow.world.jdbc;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.TaskQueue;
 
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -21,11 +22,42 @@ public abstract class JdbcTaskQueue implements TaskQueue {
     protected final SqlDatabase db;
     protected final InstantSource clock;
     private final RunTarget.Reader targets;
+    private final Sql extend;
 
-    protected JdbcTaskQueue(SqlDatabase db, InstantSource clock) {
+    /**
+     * @param extend sets {@code lease_expires} to {@code :expires} on the row of {@code :runId} still leased with
+     *               {@code :token}, returning its {@code queue} and {@code deliveries}
+     */
+    protected JdbcTaskQueue(SqlDatabase db, InstantSource clock, Sql extend) {
         this.db = db;
         this.clock = clock;
         this.targets = new RunTarget.Reader(db.dialect());
+        this.extend = extend;
+    }
+
+    /**
+     * Runs {@code work}, which writes leases alone: its loss in a crash is harmless (a lost lease or extension is one
+     * that lapsed, and every append's expected sequence fences off whoever still held it), so a world may commit it
+     * without waiting for the disk.
+     */
+    protected abstract <T> T writeLease(String operation, String subject, SqlWork<T> work);
+
+    @Override
+    public final Optional<Lease> extend(Lease lease, Duration leaseFor) {
+        Objects.requireNonNull(lease, "lease");
+        requirePositive(leaseFor);
+        return writeLease("extend lease", Failures.run(lease.runId()), tx -> {
+            Instant expires = Micros.truncate(clock.instant().plus(leaseFor));
+            try (Sql.Call call = tx.call(extend)
+                            .set("expires", Micros.of(expires))
+                            .set("runId", lease.runId())
+                            .set("token", lease.token());
+                    ResultSet rs = call.query()) {
+                return rs.next()
+                        ? Optional.of(new Lease(lease.runId(), lease.token(), rs.getString(1), expires, rs.getInt(2)))
+                        : Optional.<Lease>empty();
+            }
+        });
     }
 
     /** Makes an unfinished run due at {@code at} (or keeps an earlier due time); a finished or unknown one is left. */

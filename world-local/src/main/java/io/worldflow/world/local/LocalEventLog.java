@@ -52,16 +52,7 @@ final class LocalEventLog extends JdbcEventLog {
     protected CreateResult create(NewRun run, String events, String leaseTo, Duration leaseFor) {
         return db.write("create", Failures.run(run.runId()), tx -> {
             boolean created;
-            try (Sql.Call call = tx.call(INSERT_RUN)
-                    .set("runId", run.runId())
-                    .set("workflow", run.workflow())
-                    .set("inputJson", run.input().json())
-                    .set("inputType", run.input().type())
-                    .set("createdAt", Micros.of(run.createdAt()))
-                    .set("availableAt", Micros.of(run.availableAt()))
-                    .set("deadline", Micros.orNull(run.deadline()))
-                    .set("queue", run.queue())
-                    .set("priority", run.priority())) {
+            try (Sql.Call call = bindRun(tx.call(INSERT_RUN), run)) {
                 created = call.update() > 0;
             }
             Lease lease = null;

@@ -6,6 +6,7 @@ import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.JdbcTaskQueue;
 import io.worldflow.world.jdbc.Micros;
 import io.worldflow.world.jdbc.Sql;
+import io.worldflow.world.jdbc.SqlWork;
 import io.worldflow.world.jdbc.Tx;
 
 import java.sql.ResultSet;
@@ -69,7 +70,7 @@ final class LocalTaskQueue extends JdbcTaskQueue {
     private final DueNotifier notifier;
 
     LocalTaskQueue(Database db, InstantSource clock, DueNotifier notifier) {
-        super(db, clock);
+        super(db, clock, EXTEND);
         this.database = db;
         this.notifier = notifier;
     }
@@ -82,7 +83,7 @@ final class LocalTaskQueue extends JdbcTaskQueue {
         if (queues.isEmpty() || max <= 0) {
             return List.of();
         }
-        List<Leased> leased = database.writeLease("lease", null, tx -> {
+        List<Leased> leased = writeLease("lease", null, tx -> {
             Instant now = clock.instant();
             long dueBy = Micros.of(now.plus(lookahead));
             List<Turn> candidates = new ArrayList<>();
@@ -172,22 +173,10 @@ final class LocalTaskQueue extends JdbcTaskQueue {
         return n;
     }
 
+    /** Without waiting for the disk under {@code synchronous=FULL}: see {@link Database#writeLease}. */
     @Override
-    public Optional<Lease> extend(Lease lease, Duration leaseFor) {
-        Objects.requireNonNull(lease, "lease");
-        requirePositive(leaseFor);
-        return database.writeLease("extend lease", Failures.run(lease.runId()), tx -> {
-            Instant expires = Micros.truncate(clock.instant().plus(leaseFor));
-            try (Sql.Call call = tx.call(EXTEND)
-                            .set("expires", Micros.of(expires))
-                            .set("runId", lease.runId())
-                            .set("token", lease.token());
-                    ResultSet rs = call.query()) {
-                return rs.next()
-                        ? Optional.of(new Lease(lease.runId(), lease.token(), rs.getString(1), expires, rs.getInt(2)))
-                        : Optional.<Lease>empty();
-            }
-        });
+    protected <T> T writeLease(String operation, String subject, SqlWork<T> work) {
+        return database.writeLease(operation, subject, work);
     }
 
     @Override

@@ -94,16 +94,7 @@ final class PgEventLog extends JdbcEventLog {
         return database.autocommit("create", Failures.run(run.runId()), tx -> {
             String token = null;
             boolean isNew;
-            try (Sql.Call call = tx.call(leased ? createLeased : create)
-                            .set("runId", run.runId())
-                            .set("workflow", run.workflow())
-                            .set("inputJson", run.input().json())
-                            .set("inputType", run.input().type())
-                            .set("createdAt", Micros.of(run.createdAt()))
-                            .set("availableAt", Micros.of(run.availableAt()))
-                            .set("deadline", Micros.orNull(run.deadline()))
-                            .set("queue", run.queue())
-                            .set("priority", run.priority())
+            try (Sql.Call call = bindRun(tx.call(leased ? createLeased : create), run)
                             .set("events", events);
                     ResultSet rs = (leased
                                     ? call.set("owner", leaseTo).set("expires", Micros.of(expires))

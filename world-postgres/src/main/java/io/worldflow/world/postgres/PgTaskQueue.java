@@ -13,6 +13,7 @@ import io.worldflow.world.jdbc.Micros;
 import io.worldflow.world.jdbc.RunRows;
 import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.SqlDialect;
+import io.worldflow.world.jdbc.SqlWork;
 
 import java.sql.Array;
 import java.sql.ResultSet;
@@ -132,12 +133,18 @@ final class PgTaskQueue extends JdbcTaskQueue {
     /** The same, also reading the leased runs with their logs; for one queue, and for several. */
     private final Sql[] leaseAndLoad;
 
-    private final Sql extend;
     private final Sql release;
     private final Sql nextDue;
 
     PgTaskQueue(Database db, EventCodec codec, InstantSource clock, DueNotifier notifier, DueListener listener) {
-        super(db, clock);
+        super(
+                db,
+                clock,
+                Sql.of(
+                        db.dialect()
+                                .tables(
+                                        "WITH " + SOFT_COMMIT + " UPDATE {tasks} SET lease_expires ="
+                                                + " :expires FROM soft WHERE run_id = :runId AND lease_token = :token RETURNING queue, deliveries")));
         this.database = db;
         this.codec = codec;
         this.runRows = new RunRows(db.dialect(), codec);
@@ -148,8 +155,6 @@ final class PgTaskQueue extends JdbcTaskQueue {
                 new Sql[] {leaseStatement(d, PICK_ONE_QUEUE, false), leaseStatement(d, PICK_SEVERAL_QUEUES, false)};
         this.leaseAndLoad =
                 new Sql[] {leaseStatement(d, PICK_ONE_QUEUE, true), leaseStatement(d, PICK_SEVERAL_QUEUES, true)};
-        this.extend = Sql.of(d.tables("WITH " + SOFT_COMMIT + " UPDATE {tasks} SET lease_expires = :expires FROM soft"
-                + " WHERE run_id = :runId AND lease_token = :token RETURNING queue, deliveries"));
         // due now, announced in the same statement when the lease was current
         this.release = Sql.of(d.tables("""
                 WITH released AS (
@@ -236,7 +241,7 @@ final class PgTaskQueue extends JdbcTaskQueue {
             return List.of();
         }
         String[] queueArray = queues.toArray(String[]::new);
-        List<Leased> leased = database.autocommit("lease", null, tx -> {
+        List<Leased> leased = writeLease("lease", null, tx -> {
             Instant now = clock.instant();
             List<Leased> out = new ArrayList<>();
             Sql.Call statement = queueArray.length == 1
@@ -271,22 +276,10 @@ final class PgTaskQueue extends JdbcTaskQueue {
         void read(ResultSet rs, Lease granted) throws SQLException;
     }
 
+    /** Self-committing; the statements that write leases alone turn off {@code synchronous_commit} themselves. */
     @Override
-    public Optional<Lease> extend(Lease lease, Duration leaseFor) {
-        Objects.requireNonNull(lease, "lease");
-        requirePositive(leaseFor);
-        return database.autocommit("extend lease", Failures.run(lease.runId()), tx -> {
-            Instant expires = Micros.truncate(clock.instant().plus(leaseFor));
-            try (Sql.Call call = tx.call(extend)
-                            .set("expires", Micros.of(expires))
-                            .set("runId", lease.runId())
-                            .set("token", lease.token());
-                    ResultSet rs = call.query()) {
-                return rs.next()
-                        ? Optional.of(new Lease(lease.runId(), lease.token(), rs.getString(1), expires, rs.getInt(2)))
-                        : Optional.<Lease>empty();
-            }
-        });
+    protected <T> T writeLease(String operation, String subject, SqlWork<T> work) {
+        return database.autocommit(operation, subject, work);
     }
 
     @Override
