@@ -1,10 +1,13 @@
 package io.worldflow.spi;
 
 import io.worldflow.Payload;
+import io.worldflow.RunInfo;
+import io.worldflow.RunStatus;
 import io.worldflow.event.WorkflowStarted;
 
 import java.time.Instant;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * A run to create.
@@ -35,6 +38,34 @@ public record NewRun(
         Objects.requireNonNull(createdAt, "createdAt");
         Objects.requireNonNull(availableAt, "availableAt");
         Objects.requireNonNull(queue, "queue");
+    }
+
+    /**
+     * The run's projection right after its creation, for a world that answers a create without reading it back.
+     *
+     * @param stored an instant as the world stores it (to its precision)
+     */
+    public RunInfo createdInfo(UnaryOperator<Instant> stored) {
+        Instant created = stored.apply(createdAt);
+        Instant due = stored.apply(availableAt);
+        Instant until = deadline == null ? null : stored.apply(deadline);
+        return new RunInfo(
+                runId,
+                workflow,
+                RunStatus.PENDING,
+                input,
+                null,
+                null,
+                created,
+                created,
+                due,
+                until,
+                queue,
+                priority,
+                1,
+                null,
+                null,
+                null);
     }
 
     /** The first event of its log, which {@link EventLog#create} writes at seq 0. */

@@ -1,6 +1,7 @@
 package io.worldflow.world.jdbc;
 
 import io.worldflow.ErrorInfo;
+import io.worldflow.RunInfo;
 import io.worldflow.RunNotFoundException;
 import io.worldflow.RunStateException;
 import io.worldflow.RunStatus;
@@ -14,13 +15,15 @@ import io.worldflow.spi.EventLog;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
 
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -45,6 +48,8 @@ public abstract class JdbcEventLog implements EventLog {
     private final Sql hold;
     private final Sql read;
     private final Sql exists;
+    private final Sql loadRuns;
+    private final Sql loadEvents;
 
     /**
      * @param firstRecord the {@code runs} column that holds a run's first record (seq 0) when its log does not,
@@ -79,6 +84,11 @@ public abstract class JdbcEventLog implements EventLog {
                         : "SELECT 0, " + firstRecord + " FROM " + runs + " WHERE run_id = :runId AND " + firstRecord
                                 + " IS NOT NULL AND :fromSeq = 0 UNION ALL " + logRows + " ORDER BY 1");
         this.exists = Sql.of("SELECT 1 FROM " + runs + " WHERE run_id = :runId");
+        String ids = d.inTexts(":ids");
+        this.loadRuns = Sql.of("SELECT " + RunRows.COLUMNS + ", " + (firstRecord == null ? "NULL" : firstRecord)
+                + " FROM " + runs + " WHERE run_id" + ids);
+        this.loadEvents =
+                Sql.of("SELECT run_id, seq, events FROM " + log + " WHERE run_id" + ids + " ORDER BY run_id, seq");
     }
 
     @Override
@@ -138,8 +148,42 @@ public abstract class JdbcEventLog implements EventLog {
      */
     protected abstract List<AppendResult> append(List<EncodedAppend> appends, String subject);
 
-    /** Runs with their whole logs, read together ({@link io.worldflow.spi.WorkerAccess#load}). */
-    public abstract Map<String, LoadedRun> load(Collection<String> runIds);
+    /**
+     * Runs with their whole logs, read together ({@link io.worldflow.spi.WorkerAccess#load}): two statements however
+     * many runs.
+     */
+    public final Map<String, LoadedRun> load(Collection<String> runIds) {
+        List<String> ids = List.copyOf(new LinkedHashSet<>(runIds));
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        Object bound = db.dialect().texts(ids);
+        Map<String, RunInfo> infos = new HashMap<>();
+        Map<String, List<LogRow>> logs = new HashMap<>();
+        db.read("load", ids.size() + " runs", tx -> {
+            tx.call(loadRuns).set("ids", bound).each(rs -> {
+                RunInfo info = rows.map(rs, 0);
+                String first = rs.getString(RunRows.COLUMN_COUNT + 1);
+                if (first != null) {
+                    logs.computeIfAbsent(info.runId(), k -> new ArrayList<>()).add(new LogRow(0, first));
+                }
+                return infos.put(info.runId(), info);
+            });
+            tx.call(loadEvents)
+                    .set("ids", bound)
+                    .each(rs -> logs.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
+                            .add(new LogRow(rs.getLong(2), rs.getString(3))));
+            return null;
+        });
+        Map<String, LoadedRun> out = new LinkedHashMap<>();
+        for (String id : ids) {
+            RunInfo info = infos.get(id);
+            if (info != null) {
+                out.put(id, new LoadedRun(info, decode(codec, id, logs.getOrDefault(id, List.of()))));
+            }
+        }
+        return out;
+    }
 
     @Override
     public void requestCancel(String runId, String reason) {
@@ -148,13 +192,12 @@ public abstract class JdbcEventLog implements EventLog {
             Instant now = clock.instant();
             RunTarget target = targets.require(tx, runId, "cancel");
             if (!target.cancelRequested()) {
-                try (Sql.Call call = tx.call(requestCancel)
+                tx.call(requestCancel)
                         .set("yes", true)
                         .set("reason", reason)
                         .set("now", Micros.of(now))
-                        .set("runId", runId)) {
-                    call.update();
-                }
+                        .set("runId", runId)
+                        .update();
             }
             db.dialect().makeDue(tx, runId, target.queue(), target.priority(), now, now);
             return null;
@@ -171,22 +214,19 @@ public abstract class JdbcEventLog implements EventLog {
             if (target.status() != RunStatus.FAILED) {
                 throw RunStateException.notFailed(runId, target.status());
             }
-            long length;
-            try (Sql.Call call = tx.call(logLength).set("runId", runId);
-                    ResultSet rs = call.query()) {
-                rs.next();
-                length = rs.getLong(1);
-            }
+            long length = tx.call(logLength)
+                    .set("runId", runId)
+                    .one(rs -> rs.getLong(1))
+                    .orElseThrow();
             if (length != retried.seq()) {
                 throw RunStateException.logMoved(runId, length, retried.seq());
             }
             insertLogRow(tx, runId, retried.seq(), retried.seq(), events);
-            try (Sql.Call call = tx.call(reopen)
+            tx.call(reopen)
                     .set("length", retried.seq() + 1)
                     .set("at", Micros.of(retried.at()))
-                    .set("runId", runId)) {
-                call.update();
-            }
+                    .set("runId", runId)
+                    .update();
             db.dialect().makeDue(tx, runId, target.queue(), target.priority(), retried.at(), clock.instant());
             return null;
         });
@@ -194,13 +234,12 @@ public abstract class JdbcEventLog implements EventLog {
 
     /** Writes the log row of the events {@code seq .. lastSeq}, stored as one record. */
     protected final void insertLogRow(Tx tx, String runId, long seq, long lastSeq, String events) throws SQLException {
-        try (Sql.Call call = tx.call(insertLogRow)
+        tx.call(insertLogRow)
                 .set("runId", runId)
                 .set("seq", seq)
                 .set("lastSeq", lastSeq)
-                .set("events", events)) {
-            call.update();
-        }
+                .set("events", events)
+                .update();
     }
 
     /** Records why the run is held. Unknown run: {@link RunNotFoundException}; a finished run is left as it is. */
@@ -215,12 +254,11 @@ public abstract class JdbcEventLog implements EventLog {
                 throw new RunNotFoundException(runId);
             }
             if (!target.get().status().isTerminal()) {
-                try (Sql.Call call = tx.call(hold)
+                tx.call(hold)
                         .set("held", json)
                         .set("now", Micros.of(clock.instant()))
-                        .set("runId", runId)) {
-                    call.update();
-                }
+                        .set("runId", runId)
+                        .update();
             }
             return null;
         });
@@ -230,22 +268,13 @@ public abstract class JdbcEventLog implements EventLog {
     public List<Event> read(String runId, long fromSeq) {
         Objects.requireNonNull(runId, "runId");
         List<LogRow> stored = db.read("read", Failures.run(runId), tx -> {
-            List<LogRow> out = new ArrayList<>();
-            try (Sql.Call call = tx.call(read).set("runId", runId).set("fromSeq", Math.max(0, fromSeq));
-                    ResultSet rs = call.query()) {
-                while (rs.next()) {
-                    out.add(new LogRow(rs.getLong(1), rs.getString(2)));
-                }
-            }
-            if (out.isEmpty()) {
-                try (Sql.Call call = tx.call(exists).set("runId", runId);
-                        ResultSet rs = call.query()) {
-                    if (!rs.next()) {
-                        return null;
-                    }
-                }
-            }
-            return out;
+            List<LogRow> out = tx.call(read)
+                    .set("runId", runId)
+                    .set("fromSeq", Math.max(0, fromSeq))
+                    .list(rs -> new LogRow(rs.getLong(1), rs.getString(2)));
+            boolean found = !out.isEmpty()
+                    || tx.call(exists).set("runId", runId).one(rs -> true).isPresent();
+            return found ? out : null;
         });
         if (stored == null) {
             throw new RunNotFoundException(runId);

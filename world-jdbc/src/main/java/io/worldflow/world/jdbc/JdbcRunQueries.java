@@ -8,8 +8,6 @@ import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.RunCursor;
 import io.worldflow.spi.RunQueries;
 
-import java.sql.ResultSet;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
@@ -46,16 +44,10 @@ public class JdbcRunQueries implements RunQueries {
         RunFilter filter = RunFilter.of(db.dialect(), query, true, cursor);
         Sql sql = Sql.of("SELECT " + RunRows.COLUMNS + " FROM " + runs + filter.where()
                 + " ORDER BY created_at DESC, run_id DESC LIMIT :limit");
-        List<RunInfo> found = db.read("list runs", null, tx -> {
-            List<RunInfo> out = new ArrayList<>();
-            try (Sql.Call call = filter.bind(tx.call(sql)).set("limit", query.limit() + 1);
-                    ResultSet rs = call.query()) {
-                while (rs.next()) {
-                    out.add(rows.map(rs, 0));
-                }
-            }
-            return out;
-        });
+        List<RunInfo> found = db.read(
+                "list runs",
+                null,
+                tx -> filter.bind(tx.call(sql)).set("limit", query.limit() + 1).list(rs -> rows.map(rs, 0)));
         if (found.size() <= query.limit()) {
             return new RunPage(found, null);
         }
@@ -74,13 +66,10 @@ public class JdbcRunQueries implements RunQueries {
         for (RunStatus s : RunStatus.values()) {
             counts.put(s, 0L);
         }
+        String world = db.dialect().world();
         db.read("count runs", null, tx -> {
-            try (Sql.Call call = filter.bind(tx.call(sql));
-                    ResultSet rs = call.query()) {
-                while (rs.next()) {
-                    counts.put(RunRows.status(db.dialect().world(), rs.getString(1), "?"), rs.getLong(2));
-                }
-            }
+            filter.bind(tx.call(sql))
+                    .each(rs -> counts.put(RunRows.status(world, rs.getString(1), "?"), rs.getLong(2)));
             return null;
         });
         return Collections.unmodifiableMap(counts);

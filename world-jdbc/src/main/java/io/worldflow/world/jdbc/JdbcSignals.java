@@ -6,12 +6,11 @@ import io.worldflow.spi.SignalKey;
 import io.worldflow.spi.SignalSent;
 import io.worldflow.spi.Signals;
 
-import java.sql.ResultSet;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Signals in the {@code signals} table until an append consumes them. A signal is sent with the run's row held
@@ -54,29 +53,26 @@ public final class JdbcSignals implements Signals {
             Instant now = clock.instant();
             RunTarget target = targets.require(tx, runId, "signal");
             if (key != null) {
-                try (Sql.Call call = tx.call(findKey).set("runId", runId).set("key", key);
-                        ResultSet rs = call.query()) {
-                    if (rs.next()) {
-                        return new SignalSent(rs.getLong(1), true);
-                    }
+                Optional<Long> sent =
+                        tx.call(findKey).set("runId", runId).set("key", key).one(rs -> rs.getLong(1));
+                if (sent.isPresent()) {
+                    return new SignalSent(sent.get(), true);
                 }
             }
-            long id;
-            try (Sql.Call call = tx.call(insert)
-                            .set("runId", runId)
-                            .set("name", name)
-                            .set("json", body.json())
-                            .set("type", body.type())
-                            .set("sentAt", Micros.of(now));
-                    ResultSet rs = call.query()) {
-                rs.next();
-                id = rs.getLong(1);
-            }
+            long id = tx.call(insert)
+                    .set("runId", runId)
+                    .set("name", name)
+                    .set("json", body.json())
+                    .set("type", body.type())
+                    .set("sentAt", Micros.of(now))
+                    .one(rs -> rs.getLong(1))
+                    .orElseThrow();
             if (key != null) {
-                try (Sql.Call call =
-                        tx.call(insertKey).set("runId", runId).set("key", key).set("id", id)) {
-                    call.update();
-                }
+                tx.call(insertKey)
+                        .set("runId", runId)
+                        .set("key", key)
+                        .set("id", id)
+                        .update();
             }
             db.dialect().makeDue(tx, runId, target.queue(), target.priority(), now, now);
             return new SignalSent(id, false);
@@ -86,20 +82,16 @@ public final class JdbcSignals implements Signals {
     @Override
     public List<PendingSignal> pending(String runId) {
         Objects.requireNonNull(runId, "runId");
-        return db.read("pending signals", Failures.run(runId), tx -> {
-            List<PendingSignal> out = new ArrayList<>();
-            try (Sql.Call call = tx.call(pending).set("runId", runId);
-                    ResultSet rs = call.query()) {
-                while (rs.next()) {
-                    out.add(new PendingSignal(
-                            rs.getLong(1),
-                            runId,
-                            rs.getString(2),
-                            new Payload(rs.getString(3), rs.getString(4)),
-                            Micros.read(rs, 5)));
-                }
-            }
-            return out;
-        });
+        return db.read(
+                "pending signals",
+                Failures.run(runId),
+                tx -> tx.call(pending)
+                        .set("runId", runId)
+                        .list(rs -> new PendingSignal(
+                                rs.getLong(1),
+                                runId,
+                                rs.getString(2),
+                                new Payload(rs.getString(3), rs.getString(4)),
+                                Micros.read(rs, 5))));
     }
 }

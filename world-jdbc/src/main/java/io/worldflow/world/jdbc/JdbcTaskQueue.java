@@ -4,6 +4,7 @@ import io.worldflow.spi.Lease;
 import io.worldflow.spi.TaskQueue;
 
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -48,15 +49,11 @@ public abstract class JdbcTaskQueue implements TaskQueue {
         requirePositive(leaseFor);
         return writeLease("extend lease", Failures.run(lease.runId()), tx -> {
             Instant expires = Micros.truncate(clock.instant().plus(leaseFor));
-            try (Sql.Call call = tx.call(extend)
-                            .set("expires", Micros.of(expires))
-                            .set("runId", lease.runId())
-                            .set("token", lease.token());
-                    ResultSet rs = call.query()) {
-                return rs.next()
-                        ? Optional.of(new Lease(lease.runId(), lease.token(), rs.getString(1), expires, rs.getInt(2)))
-                        : Optional.<Lease>empty();
-            }
+            return tx.call(extend)
+                    .set("expires", Micros.of(expires))
+                    .set("runId", lease.runId())
+                    .set("token", lease.token())
+                    .one(rs -> new Lease(lease.runId(), lease.token(), rs.getString(1), expires, rs.getInt(2)));
         });
     }
 
@@ -86,6 +83,17 @@ public abstract class JdbcTaskQueue implements TaskQueue {
 
     /** A lease and its turn. */
     public record Leased(Lease lease, Turn turn) {
+
+        /**
+         * The lease in a row of a lease statement: its {@code run_id, lease_token, queue, lease_expires, deliveries,
+         * priority, available_at}.
+         */
+        public static Leased read(ResultSet rs) throws SQLException {
+            String runId = rs.getString(1);
+            return new Leased(
+                    new Lease(runId, rs.getString(2), rs.getString(3), Micros.read(rs, 4), rs.getInt(5)),
+                    new Turn(runId, rs.getInt(6), rs.getLong(7)));
+        }
 
         /**
          * The leases in leasing order: a statement's {@code RETURNING} gives rows in no particular order, so a world

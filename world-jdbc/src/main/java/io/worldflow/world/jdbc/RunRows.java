@@ -32,10 +32,7 @@ public final class RunRows {
     }
 
     public Optional<RunInfo> find(Tx tx, String runId) throws SQLException {
-        try (Sql.Call call = tx.call(find).set("runId", runId);
-                ResultSet rs = call.query()) {
-            return rs.next() ? Optional.of(map(rs, 0)) : Optional.empty();
-        }
+        return tx.call(find).set("runId", runId).one(rs -> map(rs, 0));
     }
 
     /**

@@ -4,7 +4,6 @@ import io.worldflow.RunFinishedException;
 import io.worldflow.RunNotFoundException;
 import io.worldflow.RunStatus;
 
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
 
@@ -30,18 +29,14 @@ public record RunTarget(String runId, RunStatus status, String queue, int priori
         }
 
         public Optional<RunTarget> find(Tx tx, String runId) throws SQLException {
-            try (Sql.Call call = tx.call(find).set("runId", runId);
-                    ResultSet rs = call.query()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                return Optional.of(new RunTarget(
-                        runId,
-                        RunRows.status(world, rs.getString(1), runId),
-                        rs.getString(2),
-                        rs.getInt(3),
-                        rs.getBoolean(4)));
-            }
+            return tx.call(find)
+                    .set("runId", runId)
+                    .one(rs -> new RunTarget(
+                            runId,
+                            RunRows.status(world, rs.getString(1), runId),
+                            rs.getString(2),
+                            rs.getInt(3),
+                            rs.getBoolean(4)));
         }
 
         /**

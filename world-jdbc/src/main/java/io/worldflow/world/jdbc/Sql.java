@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.ToIntFunction;
 
 /**
@@ -90,6 +91,12 @@ public final class Sql {
         return text;
     }
 
+    /** Reads the current row of a result. */
+    @FunctionalInterface
+    public interface Row<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
     /** One execution on a {@link Tx}: set every parameter, then run it, then close it. */
     public final class Call implements AutoCloseable {
 
@@ -118,14 +125,47 @@ public final class Sql {
             return this;
         }
 
+        /** Runs the query; the caller closes the result set and then this call. */
         public ResultSet query() throws SQLException {
             checkBound();
             return ps.executeQuery();
         }
 
+        /** Runs the statement and closes this call: how many rows it changed. */
         public int update() throws SQLException {
-            checkBound();
-            return ps.executeUpdate();
+            try {
+                checkBound();
+                return ps.executeUpdate();
+            } finally {
+                close();
+            }
+        }
+
+        /** Runs the query and closes this call: its first row, mapped, or empty when it returns none. */
+        public <T> Optional<T> one(Row<T> row) throws SQLException {
+            try (ResultSet rs = query()) {
+                return rs.next() ? Optional.of(row.map(rs)) : Optional.empty();
+            } finally {
+                close();
+            }
+        }
+
+        /** Runs the query and closes this call: every row, mapped, in order. */
+        public <T> List<T> list(Row<T> row) throws SQLException {
+            List<T> out = new ArrayList<>();
+            each(rs -> out.add(row.map(rs)));
+            return out;
+        }
+
+        /** Runs the query, hands each row to {@code action} in order, and closes this call. */
+        public void each(Row<?> action) throws SQLException {
+            try (ResultSet rs = query()) {
+                while (rs.next()) {
+                    action.map(rs);
+                }
+            } finally {
+                close();
+            }
         }
 
         /** Adds the parameters set to the batch; the next row's are set afresh. */

@@ -4,6 +4,7 @@ import io.worldflow.RunStatus;
 
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,6 +43,15 @@ public interface SqlDialect {
      * its index range from above as well.
      */
     boolean codePointOrder();
+
+    /**
+     * What follows a column to say that its value is one of the texts bound to the parameter {@code param} (such as
+     * {@code :ids}) as {@link #texts} makes them.
+     */
+    String inTexts(String param);
+
+    /** Texts as one parameter's value, for {@link #inTexts}. */
+    Object texts(Collection<String> values);
 
     /** The condition that a run's status is one of {@code statuses} (sorted, at least one). */
     default String statusIn(List<RunStatus> statuses, RunFilter filter) {

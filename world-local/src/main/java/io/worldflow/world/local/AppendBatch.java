@@ -10,14 +10,11 @@ import io.worldflow.world.jdbc.RunRows;
 import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.Tx;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,11 +27,8 @@ import java.util.Set;
  */
 final class AppendBatch {
 
-    static final int CHUNK = 100;
-
-    private static final String STATES =
-            "SELECT run_id, status, log_length, cancel_requested FROM runs WHERE run_id IN ("
-                    + String.join(", ", Collections.nCopies(CHUNK, "?")) + ")";
+    private static final Sql STATES = Sql.of("SELECT run_id, status, log_length, cancel_requested FROM runs"
+            + " WHERE run_id" + LocalDialect.INSTANCE.inTexts(":ids"));
     private static final Sql INSERT_LOG_ROW = Sql.of("""
             INSERT INTO event_log (run_id, seq, last_seq, events) VALUES (:runId, :seq, :lastSeq, :events)""");
     private static final Sql UPDATE_RUN = Sql.of("""
@@ -115,30 +109,20 @@ final class AppendBatch {
         return results;
     }
 
-    /** The state of every run the batch touches, read {@value #CHUNK} ids per query. */
+    /** The state of every run the batch touches, read in one query. */
     private static Map<String, RunState> loadStates(Tx tx, List<EncodedAppend> appends) throws SQLException {
-        Set<String> ids = new LinkedHashSet<>();
+        Set<String> ids = new HashSet<>();
         for (EncodedAppend e : appends) {
             ids.add(e.append().runId());
         }
         Map<String, RunState> states = new HashMap<>(ids.size() * 2);
-        List<String> all = new ArrayList<>(ids);
-        PreparedStatement ps = tx.prepare(STATES);
-        for (int from = 0; from < all.size(); from += CHUNK) {
-            for (int i = 0; i < CHUNK; i++) {
-                int at = from + i;
-                ps.setString(i + 1, at < all.size() ? all.get(at) : null);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    RunState s = new RunState();
-                    s.status = RunRows.status(LocalWorldProvider.NAME, rs.getString(2), rs.getString(1));
-                    s.logLength = rs.getLong(3);
-                    s.cancelRequested = rs.getInt(4) != 0;
-                    states.put(rs.getString(1), s);
-                }
-            }
-        }
+        tx.call(STATES).set("ids", LocalDialect.INSTANCE.texts(ids)).each(rs -> {
+            RunState s = new RunState();
+            s.status = RunRows.status(LocalWorldProvider.NAME, rs.getString(2), rs.getString(1));
+            s.logLength = rs.getLong(3);
+            s.cancelRequested = rs.getInt(4) != 0;
+            return states.put(rs.getString(1), s);
+        });
         return states;
     }
 }

@@ -5,6 +5,7 @@ import io.worldflow.world.jdbc.Tx;
 
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
 
 /**
  * SQLite's answers: tables by their plain names in the one file, no row locks (the single writer connection makes
@@ -31,6 +32,27 @@ enum LocalDialect implements SqlDialect {
     @Override
     public boolean codePointOrder() {
         return true;
+    }
+
+    /** SQLite has no arrays: the texts travel as one JSON array, which {@code json_each} reads as a table. */
+    @Override
+    public String inTexts(String param) {
+        return " IN (SELECT value FROM json_each(" + param + "))";
+    }
+
+    @Override
+    public Object texts(Collection<String> values) {
+        StringBuilder json = new StringBuilder("[");
+        for (String value : values) {
+            json.append(json.length() == 1 ? "\"" : ",\"");
+            value.chars()
+                    .forEach(c -> json.append(
+                            c == '"' || c == '\\'
+                                    ? "\\" + (char) c
+                                    : c < 0x20 ? "\\u%04x".formatted(c) : String.valueOf((char) c)));
+            json.append('"');
+        }
+        return json.append(']').toString();
     }
 
     @Override

@@ -9,7 +9,6 @@ import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.SqlWork;
 import io.worldflow.world.jdbc.Tx;
 
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -106,28 +105,14 @@ final class LocalTaskQueue extends JdbcTaskQueue {
             for (int i = 0; i < chosen.size(); i++) {
                 ids.append(i == 0 ? ":id" : ", :id").append(i);
             }
-            List<Leased> out = new ArrayList<>();
-            try (Sql.Call call = tx.call(Sql.of(CLAIM.formatted(ids)))) {
-                for (int i = 0; i < chosen.size(); i++) {
-                    call.set("id" + i, chosen.get(i).runId());
-                }
-                try (ResultSet rs = call.set("owner", workerId)
-                        .set("expires", Micros.of(now.plus(leaseFor)))
-                        .set("now", Micros.of(now))
-                        .query()) {
-                    while (rs.next()) {
-                        out.add(new Leased(
-                                new Lease(
-                                        rs.getString(1),
-                                        rs.getString(2),
-                                        rs.getString(3),
-                                        Micros.read(rs, 4),
-                                        rs.getInt(5)),
-                                new Turn(rs.getString(1), rs.getInt(6), rs.getLong(7))));
-                    }
-                }
+            Sql.Call claim = tx.call(Sql.of(CLAIM.formatted(ids)));
+            for (int i = 0; i < chosen.size(); i++) {
+                claim.set("id" + i, chosen.get(i).runId());
             }
-            return out;
+            return claim.set("owner", workerId)
+                    .set("expires", Micros.of(now.plus(leaseFor)))
+                    .set("now", Micros.of(now))
+                    .list(Leased::read);
         });
         return Leased.inOrder(leased);
     }
@@ -141,14 +126,12 @@ final class LocalTaskQueue extends JdbcTaskQueue {
         long below = Long.MAX_VALUE;
         int found = 0;
         while (found < max) {
-            int priority;
-            try (Sql.Call call = tx.call(NEXT_LEVEL).set("queue", queue).set("below", below);
-                    ResultSet rs = call.query()) {
-                if (!rs.next()) {
-                    return;
-                }
-                priority = rs.getInt(1);
+            Optional<Integer> level =
+                    tx.call(NEXT_LEVEL).set("queue", queue).set("below", below).one(rs -> rs.getInt(1));
+            if (level.isEmpty()) {
+                return;
             }
+            int priority = level.get();
             found += candidates(
                     tx.call(FRESH)
                             .set("queue", queue)
@@ -162,15 +145,9 @@ final class LocalTaskQueue extends JdbcTaskQueue {
 
     /** Adds the turns {@code call} finds, not leased yet; how many. */
     private static int candidates(Sql.Call call, List<Turn> out) throws SQLException {
-        int n = 0;
-        try (call;
-                ResultSet rs = call.query()) {
-            while (rs.next()) {
-                out.add(new Turn(rs.getString(1), rs.getInt(2), rs.getLong(3)));
-                n++;
-            }
-        }
-        return n;
+        List<Turn> found = call.list(rs -> new Turn(rs.getString(1), rs.getInt(2), rs.getLong(3)));
+        out.addAll(found);
+        return found.size();
     }
 
     /** Without waiting for the disk under {@code synchronous=FULL}: see {@link Database#writeLease}. */
@@ -193,13 +170,13 @@ final class LocalTaskQueue extends JdbcTaskQueue {
         Objects.requireNonNull(lease, "lease");
         db.write("release", Failures.run(lease.runId()), tx -> {
             Instant now = Micros.truncate(clock.instant());
-            try (Sql.Call call = tx.call(RELEASE)
-                    .set("now", Micros.of(now))
-                    .set("runId", lease.runId())
-                    .set("token", lease.token())) {
-                if (call.update() > 0) {
-                    tx.wakeAt(now);
-                }
+            if (tx.call(RELEASE)
+                            .set("now", Micros.of(now))
+                            .set("runId", lease.runId())
+                            .set("token", lease.token())
+                            .update()
+                    > 0) {
+                tx.wakeAt(now);
             }
             return null;
         });
@@ -213,12 +190,12 @@ final class LocalTaskQueue extends JdbcTaskQueue {
         return db.read("next due", null, tx -> {
             long earliest = Long.MAX_VALUE;
             for (String queue : queues) {
-                try (Sql.Call call = tx.call(NEXT_DUE).set("queue", queue);
-                        ResultSet rs = call.query()) {
-                    if (rs.next()) {
-                        earliest = Math.min(earliest, rs.getLong(1));
-                    }
-                }
+                earliest = Math.min(
+                        earliest,
+                        tx.call(NEXT_DUE)
+                                .set("queue", queue)
+                                .one(rs -> rs.getLong(1))
+                                .orElse(Long.MAX_VALUE));
             }
             return earliest == Long.MAX_VALUE ? Optional.empty() : Optional.of(Micros.toInstant(earliest));
         });

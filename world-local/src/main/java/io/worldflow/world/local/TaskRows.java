@@ -5,7 +5,6 @@ import io.worldflow.world.jdbc.Micros;
 import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.Tx;
 
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 
@@ -27,7 +26,8 @@ final class TaskRows {
 
     /**
      * Makes a run due at {@code :at}: a new row; or an unleased row keeps the earlier due time; a leased row records
-     * the request for when its lease ends (and, when the lease has expired, is also due at once).
+     * the request for when its lease ends (and, when the lease has expired, is also due at once). Returns the due
+     * time when the turn is free.
      */
     private static final Sql MAKE_DUE = Sql.of("""
             INSERT INTO tasks (run_id, queue, priority, available_at, deliveries)
@@ -37,7 +37,7 @@ final class TaskRows {
                                     ELSE MIN(COALESCE(requested_at, excluded.available_at), excluded.available_at) END,
                 available_at = CASE WHEN lease_expires IS NULL OR lease_expires <= :now
                                     THEN MIN(available_at, excluded.available_at) ELSE available_at END
-            RETURNING available_at, lease_expires""");
+            RETURNING CASE WHEN lease_expires IS NULL OR lease_expires <= :now THEN available_at END""");
 
     /** Ends a turn with nothing next: only when no turn was requested while leased. */
     private static final Sql DELETE_LEASED = Sql.of("""
@@ -66,13 +66,12 @@ final class TaskRows {
 
     /** A new run's first turn. */
     static void insert(Tx tx, String runId, String queue, int priority, Instant at) throws SQLException {
-        try (Sql.Call call = tx.call(INSERT)
+        tx.call(INSERT)
                 .set("runId", runId)
                 .set("queue", queue)
                 .set("priority", priority)
-                .set("at", Micros.of(at))) {
-            call.update();
-        }
+                .set("at", Micros.of(at))
+                .update();
         tx.wakeAt(Micros.truncate(at));
     }
 
@@ -80,65 +79,51 @@ final class TaskRows {
     static Lease insertLeased(
             Tx tx, String runId, String queue, int priority, Instant at, String owner, Instant expires)
             throws SQLException {
-        try (Sql.Call call = tx.call(INSERT_LEASED)
-                        .set("runId", runId)
-                        .set("queue", queue)
-                        .set("priority", priority)
-                        .set("at", Micros.of(at))
-                        .set("owner", owner)
-                        .set("expires", Micros.of(expires));
-                ResultSet rs = call.query()) {
-            rs.next();
-            return new Lease(runId, rs.getString(1), queue, expires, 1);
-        }
+        return tx.call(INSERT_LEASED)
+                .set("runId", runId)
+                .set("queue", queue)
+                .set("priority", priority)
+                .set("at", Micros.of(at))
+                .set("owner", owner)
+                .set("expires", Micros.of(expires))
+                .one(rs -> new Lease(runId, rs.getString(1), queue, expires, 1))
+                .orElseThrow();
     }
 
     /** Makes an existing, unfinished run due at {@code at}, or keeps an earlier due time. */
     static void makeDue(Tx tx, String runId, String queue, int priority, Instant at, Instant now) throws SQLException {
-        try (Sql.Call call = tx.call(MAKE_DUE)
-                        .set("runId", runId)
-                        .set("queue", queue)
-                        .set("priority", priority)
-                        .set("at", Micros.of(at))
-                        .set("now", Micros.of(now));
-                ResultSet rs = call.query()) {
-            if (rs.next()) {
-                Instant due = Micros.read(rs, 1);
-                Instant leaseExpires = Micros.read(rs, 2);
-                if (leaseExpires == null || !leaseExpires.isAfter(now)) {
-                    tx.wakeAt(due);
-                }
-                // still leased: the holder's complete (or the lease's expiry) makes it due
-            }
-        }
+        // the turn, when free; still leased, the holder's complete (or the lease's expiry) makes it due
+        tx.call(MAKE_DUE)
+                .set("runId", runId)
+                .set("queue", queue)
+                .set("priority", priority)
+                .set("at", Micros.of(at))
+                .set("now", Micros.of(now))
+                .list(rs -> Micros.read(rs, 1))
+                .forEach(tx::wakeAt);
     }
 
     /** Ends the turn held by {@code lease}; a stale lease changes nothing. */
     static void complete(Tx tx, Lease lease, Instant wakeAt) throws SQLException {
-        if (wakeAt == null) {
-            try (Sql.Call call =
-                    tx.call(DELETE_LEASED).set("runId", lease.runId()).set("token", lease.token())) {
-                if (call.update() > 0) {
-                    return;
-                }
-            }
+        if (wakeAt == null
+                && tx.call(DELETE_LEASED)
+                                .set("runId", lease.runId())
+                                .set("token", lease.token())
+                                .update()
+                        > 0) {
+            return;
         }
-        try (Sql.Call call = tx.call(COMPLETE)
-                        .set("wakeAt", Micros.orNull(wakeAt))
-                        .set("runId", lease.runId())
-                        .set("token", lease.token());
-                ResultSet rs = call.query()) {
-            if (rs.next()) {
-                tx.wakeAt(Micros.read(rs, 1));
-            }
-        }
+        tx.call(COMPLETE)
+                .set("wakeAt", Micros.orNull(wakeAt))
+                .set("runId", lease.runId())
+                .set("token", lease.token())
+                .list(rs -> Micros.read(rs, 1))
+                .forEach(tx::wakeAt);
     }
 
     /** A finished run has no turns. */
     static void delete(Tx tx, String runId) throws SQLException {
-        try (Sql.Call call = tx.call(DELETE).set("runId", runId)) {
-            call.update();
-        }
+        tx.call(DELETE).set("runId", runId).update();
     }
 
     /**
@@ -147,12 +132,10 @@ final class TaskRows {
      * @return how many leases were dropped
      */
     static int clearAllLeases(Tx tx, Instant now) throws SQLException {
-        try (Sql.Call call = tx.call(CLEAR_LEASES)) {
-            int cleared = call.update();
-            if (cleared > 0) {
-                tx.wakeAt(now);
-            }
-            return cleared;
+        int cleared = tx.call(CLEAR_LEASES).update();
+        if (cleared > 0) {
+            tx.wakeAt(now);
         }
+        return cleared;
     }
 }

@@ -245,10 +245,10 @@ final class AppendStatement {
 
     /** The run's state now, for an append refused. */
     private AppendResult current(Tx tx, String runId) throws SQLException {
-        try (Sql.Call call = tx.call(current).set("runId", runId);
-                ResultSet rs = call.query()) {
-            return rs.next() ? new AppendResult(false, rs.getLong(1), rs.getBoolean(2)) : AppendResult.missing();
-        }
+        return tx.call(current)
+                .set("runId", runId)
+                .one(rs -> new AppendResult(false, rs.getLong(1), rs.getBoolean(2)))
+                .orElseGet(AppendResult::missing);
     }
 
     /**

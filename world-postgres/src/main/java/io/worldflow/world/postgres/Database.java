@@ -82,12 +82,10 @@ final class Database implements SqlDatabase, AutoCloseable {
                 tx = new Tx(c, null);
                 result = work.run(tx);
                 if (tx.needsAnnouncement()) {
-                    try (Sql.Call notify = tx.call(announce)) {
-                        notify.set("channel", channel)
-                                .set("due", announcement(tx.wake()))
-                                .query()
-                                .close();
-                    }
+                    tx.call(announce)
+                            .set("channel", channel)
+                            .set("due", announcement(tx.wake()))
+                            .each(rs -> null);
                 }
                 c.commit();
             } catch (SQLException | RuntimeException | Error e) {

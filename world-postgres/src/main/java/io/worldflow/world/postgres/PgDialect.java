@@ -7,6 +7,7 @@ import io.worldflow.world.jdbc.Tx;
 
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -61,6 +62,16 @@ final class PgDialect implements SqlDialect {
     @Override
     public boolean codePointOrder() {
         return utf8;
+    }
+
+    @Override
+    public String inTexts(String param) {
+        return " = ANY(CAST(" + param + " AS text[]))";
+    }
+
+    @Override
+    public Object texts(Collection<String> values) {
+        return values.toArray(String[]::new);
     }
 
     /**

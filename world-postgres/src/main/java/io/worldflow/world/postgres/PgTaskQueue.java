@@ -215,6 +215,9 @@ final class PgTaskQueue extends JdbcTaskQueue {
         Array seqs = rs.getArray(at + RunRows.COLUMN_COUNT + 2);
         Array rows = rs.getArray(at + RunRows.COLUMN_COUNT + 3);
         List<JdbcEventLog.LogRow> log = new ArrayList<>();
+        if (started != null) {
+            log.add(new JdbcEventLog.LogRow(0, started));
+        }
         if (seqs != null && rows != null) {
             Object[] first = (Object[]) seqs.getArray();
             Object[] json = (Object[]) rows.getArray();
@@ -222,7 +225,7 @@ final class PgTaskQueue extends JdbcTaskQueue {
                 log.add(new JdbcEventLog.LogRow(((Number) first[i]).longValue(), (String) json[i]));
             }
         }
-        return new LoadedRun(info, PgEventLog.decode(codec, runId, started, log));
+        return new LoadedRun(info, JdbcEventLog.decode(codec, runId, log));
     }
 
     /** Runs a lease statement; {@code more} reads what else a row holds beyond the lease's columns. */
@@ -243,29 +246,20 @@ final class PgTaskQueue extends JdbcTaskQueue {
         String[] queueArray = queues.toArray(String[]::new);
         List<Leased> leased = writeLease("lease", null, tx -> {
             Instant now = clock.instant();
-            List<Leased> out = new ArrayList<>();
             Sql.Call statement = queueArray.length == 1
                     ? tx.call(statements[0]).set("queue", queueArray[0])
                     : tx.call(statements[1]).set("queues", queueArray);
-            try (Sql.Call call = statement
-                            .set("now", Micros.of(now))
-                            .set("dueBy", Micros.of(now.plus(lookahead)))
-                            .set("max", max)
-                            .set("owner", workerId)
-                            .set("expires", Micros.of(now.plus(leaseFor)));
-                    ResultSet rs = call.query()) {
-                while (rs.next()) {
-                    Lease granted = new Lease(
-                            rs.getString(1),
-                            rs.getString(2),
-                            rs.getString(3),
-                            Micros.toInstant(rs.getLong(4)),
-                            rs.getInt(5));
-                    out.add(new Leased(granted, new Turn(granted.runId(), rs.getInt(6), rs.getLong(7))));
-                    more.read(rs, granted);
-                }
-            }
-            return out;
+            return statement
+                    .set("now", Micros.of(now))
+                    .set("dueBy", Micros.of(now.plus(lookahead)))
+                    .set("max", max)
+                    .set("owner", workerId)
+                    .set("expires", Micros.of(now.plus(leaseFor)))
+                    .list(rs -> {
+                        Leased granted = Leased.read(rs);
+                        more.read(rs, granted.lease());
+                        return granted;
+                    });
         });
         return Leased.inOrder(leased);
     }
@@ -296,17 +290,14 @@ final class PgTaskQueue extends JdbcTaskQueue {
         Objects.requireNonNull(lease, "lease");
         database.autocommit("release", Failures.run(lease.runId()), tx -> {
             Instant now = Micros.truncate(clock.instant());
-            try (Sql.Call call = tx.call(release)
-                            .set("now", Micros.of(now))
-                            .set("runId", lease.runId())
-                            .set("token", lease.token())
-                            .set("channel", database.channel())
-                            .set("due", Database.announcement(now));
-                    ResultSet rs = call.query()) {
-                if (rs.next()) {
-                    tx.announced(now);
-                }
-            }
+            tx.call(release)
+                    .set("now", Micros.of(now))
+                    .set("runId", lease.runId())
+                    .set("token", lease.token())
+                    .set("channel", database.channel())
+                    .set("due", Database.announcement(now))
+                    .one(rs -> now)
+                    .ifPresent(tx::announced);
             return null;
         });
     }
@@ -317,13 +308,12 @@ final class PgTaskQueue extends JdbcTaskQueue {
             return Optional.empty();
         }
         String[] queueArray = queues.toArray(String[]::new);
-        return db.read("next due", null, tx -> {
-            try (Sql.Call call = tx.call(nextDue).set("queues", queueArray);
-                    ResultSet rs = call.query()) {
-                rs.next();
-                return Optional.ofNullable(Micros.read(rs, 1));
-            }
-        });
+        return db.read(
+                "next due",
+                null,
+                tx -> tx.call(nextDue).set("queues", queueArray).list(rs -> Micros.read(rs, 1)).stream()
+                        .filter(Objects::nonNull)
+                        .findFirst());
     }
 
     @Override

@@ -6,7 +6,6 @@ import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.SqlDialect;
 import io.worldflow.world.jdbc.Tx;
 
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -67,19 +66,16 @@ final class TaskRows {
 
     /** Makes an existing, unfinished run due at {@code at}. The caller holds the run's row lock. */
     void makeDue(Tx tx, String runId, String queue, int priority, Instant at, Instant now) throws SQLException {
-        try (Sql.Call call = tx.call(makeDue)
-                        .set("runId", runId)
-                        .set("queue", queue)
-                        .set("priority", priority)
-                        .set("at", Micros.of(at))
-                        .set("now", Micros.of(now))
-                        .set("channel", channel);
-                ResultSet rs = call.query()) {
-            if (rs.next() && rs.getBoolean(2)) {
-                tx.announced(Micros.toInstant(rs.getLong(1)));
-            }
-            // still leased: the holder's turn end (or the lease's expiry) makes it due
-        }
+        // still leased: the holder's turn end (or the lease's expiry) makes it due
+        tx.call(makeDue)
+                .set("runId", runId)
+                .set("queue", queue)
+                .set("priority", priority)
+                .set("at", Micros.of(at))
+                .set("now", Micros.of(now))
+                .set("channel", channel)
+                .list(rs -> rs.getBoolean(2) ? Micros.read(rs, 1) : null)
+                .forEach(tx::announced);
     }
 
     /**
@@ -108,30 +104,22 @@ final class TaskRows {
             tokens[i] = unique.get(i).token();
             wakes[i] = Micros.orNull(unique.get(i).wakeAt());
         }
-        int removed = 0;
-        if (anyWithoutWake) {
-            try (Sql.Call call = tx.call(removeEnded)
-                    .set("runIds", runIds)
-                    .set("tokens", tokens)
-                    .set("wakes", wakes)) {
-                removed = call.update();
-            }
-        }
-        if (removed == unique.size()) {
-            return;
-        }
-        try (Sql.Call call = tx.call(moveEnded)
+        int removed = anyWithoutWake
+                ? tx.call(removeEnded)
                         .set("runIds", runIds)
                         .set("tokens", tokens)
                         .set("wakes", wakes)
-                        .set("channel", channel);
-                ResultSet rs = call.query()) {
-            if (rs.next()) {
-                long earliest = rs.getLong(1);
-                if (!rs.wasNull()) {
-                    tx.announced(Micros.toInstant(earliest));
-                }
-            }
+                        .update()
+                : 0;
+        if (removed == unique.size()) {
+            return;
         }
+        tx.call(moveEnded)
+                .set("runIds", runIds)
+                .set("tokens", tokens)
+                .set("wakes", wakes)
+                .set("channel", channel)
+                .list(rs -> Micros.read(rs, 1))
+                .forEach(tx::announced);
     }
 }

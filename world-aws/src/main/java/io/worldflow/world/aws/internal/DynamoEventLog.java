@@ -21,7 +21,6 @@ import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -86,7 +85,7 @@ final class DynamoEventLog implements EventLog {
                         "creating run " + run.runId(),
                         () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
                 store.turnDue(run.queue(), run.runId(), micros(run.availableAt()));
-                return new CreateResult(createdInfo(run), true);
+                return new CreateResult(run.createdInfo(t -> Attrs.instant(micros(t))), true);
             } catch (TransactionCanceledException e) {
                 Map<String, AttributeValue> existing = store.run(run.runId());
                 if (existing != null) {
@@ -98,28 +97,6 @@ final class DynamoEventLog implements EventLog {
                 Store.backoff(attempt);
             }
         }
-    }
-
-    /** The projection of a run just created, as a read of its item would return it (instants in microseconds). */
-    private static RunInfo createdInfo(NewRun run) {
-        Instant created = Attrs.instant(micros(run.createdAt()));
-        return new RunInfo(
-                run.runId(),
-                run.workflow(),
-                RunStatus.PENDING,
-                run.input(),
-                null,
-                null,
-                created,
-                created,
-                Attrs.instant(micros(run.availableAt())),
-                run.deadline() == null ? null : Attrs.instant(micros(run.deadline())),
-                run.queue(),
-                run.priority(),
-                1,
-                null,
-                null,
-                null);
     }
 
     RunInfo info(String runId) {
