@@ -45,8 +45,7 @@ public final class DueNotifier implements AutoCloseable {
         return !listeners.isEmpty();
     }
 
-    /** Schedules delivery of {@code at} to every listener; returns at once. */
-    /** Tells the listeners that a turn is due at {@code at}. Returns at once. */
+    /** Tells the listeners that a turn is due at {@code at}: schedules its delivery and returns at once. */
     public void due(Instant at) {
         if (listeners.isEmpty()) {
             return;

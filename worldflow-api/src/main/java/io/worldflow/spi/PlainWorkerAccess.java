@@ -48,10 +48,7 @@ public class PlainWorkerAccess implements WorkerAccess {
     @Override
     public CreateResult createLeased(NewRun run, String workerId, Duration leaseFor) {
         Objects.requireNonNull(workerId, "workerId");
-        Objects.requireNonNull(leaseFor, "leaseFor");
-        if (leaseFor.isNegative() || leaseFor.isZero()) {
-            throw new IllegalArgumentException("leaseFor must be positive, was " + leaseFor);
-        }
+        TaskQueue.checkLease(leaseFor, null);
         return world.eventLog().create(run);
     }
 

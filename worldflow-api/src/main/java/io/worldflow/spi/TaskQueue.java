@@ -3,6 +3,7 @@ package io.worldflow.spi;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -67,5 +68,21 @@ public interface TaskQueue {
     interface Subscription extends AutoCloseable {
         @Override
         void close();
+    }
+
+    /**
+     * Checks a lease request's arguments as {@link #lease} says, for every world alike.
+     *
+     * @param lookahead null when the request has none
+     * @throws IllegalArgumentException when {@code leaseFor} is not positive or {@code lookahead} is negative
+     */
+    static void checkLease(Duration leaseFor, Duration lookahead) {
+        Objects.requireNonNull(leaseFor, "leaseFor");
+        if (leaseFor.isNegative() || leaseFor.isZero()) {
+            throw new IllegalArgumentException("leaseFor must be positive, was " + leaseFor);
+        }
+        if (lookahead != null && lookahead.isNegative()) {
+            throw new IllegalArgumentException("lookahead must not be negative, was " + lookahead);
+        }
     }
 }

@@ -14,6 +14,7 @@ import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.EventLog;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
+import io.worldflow.spi.TaskQueue;
 
 import java.sql.SQLException;
 import java.time.Duration;
@@ -104,7 +105,7 @@ public abstract class JdbcEventLog implements EventLog {
     public final CreateResult createLeased(NewRun run, String workerId, Duration leaseFor) {
         Objects.requireNonNull(run, "run");
         Objects.requireNonNull(workerId, "workerId");
-        JdbcTaskQueue.requirePositive(leaseFor);
+        TaskQueue.checkLease(leaseFor, null);
         return create(run, codec.encodeAll(List.of(run.startedEvent())), workerId, leaseFor);
     }
 

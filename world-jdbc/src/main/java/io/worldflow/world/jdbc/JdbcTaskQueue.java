@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Turns in the {@code tasks} table, one row per run at most: its pending or leased turn. A world adds how turns
@@ -46,7 +47,7 @@ public abstract class JdbcTaskQueue implements TaskQueue {
     @Override
     public final Optional<Lease> extend(Lease lease, Duration leaseFor) {
         Objects.requireNonNull(lease, "lease");
-        requirePositive(leaseFor);
+        TaskQueue.checkLease(leaseFor, null);
         return writeLease("extend lease", Failures.run(lease.runId()), tx -> {
             Instant expires = Micros.truncate(clock.instant().plus(leaseFor));
             return tx.call(extend)
@@ -54,6 +55,15 @@ public abstract class JdbcTaskQueue implements TaskQueue {
                     .set("runId", lease.runId())
                     .set("token", lease.token())
                     .one(rs -> new Lease(lease.runId(), lease.token(), rs.getString(1), expires, rs.getInt(2)));
+        });
+    }
+
+    @Override
+    public final void complete(Lease lease, Instant wakeAt) {
+        Objects.requireNonNull(lease, "lease");
+        db.write("complete", Failures.run(lease.runId()), tx -> {
+            db.dialect().endTurn(tx, lease, wakeAt);
+            return null;
         });
     }
 
@@ -107,17 +117,15 @@ public abstract class JdbcTaskQueue implements TaskQueue {
         }
     }
 
-    public static void requirePositive(Duration leaseFor) {
-        Objects.requireNonNull(leaseFor, "leaseFor");
-        if (leaseFor.isNegative() || leaseFor.isZero()) {
-            throw new IllegalArgumentException("leaseFor must be positive, was " + leaseFor);
-        }
-    }
-
-    protected static void requireNotNegative(Duration lookahead) {
-        Objects.requireNonNull(lookahead, "lookahead");
-        if (lookahead.isNegative()) {
-            throw new IllegalArgumentException("lookahead must not be negative, was " + lookahead);
-        }
+    /**
+     * Checks a lease request ({@link TaskQueue#lease}); false when it asks for no turn.
+     *
+     * @throws IllegalArgumentException as {@link TaskQueue#checkLease} says
+     */
+    protected static boolean wants(
+            String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
+        Objects.requireNonNull(workerId, "workerId");
+        TaskQueue.checkLease(leaseFor, Objects.requireNonNull(lookahead, "lookahead"));
+        return !queues.isEmpty() && max > 0;
     }
 }

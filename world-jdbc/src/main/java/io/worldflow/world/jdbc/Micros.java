@@ -1,9 +1,7 @@
 package io.worldflow.world.jdbc;
 
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
 
 /**
@@ -47,15 +45,6 @@ public final class Micros {
     /** The instant as it reads back after storing it, or null for null. */
     public static Instant truncate(Instant t) {
         return t == null ? null : toInstant(of(t));
-    }
-
-    /** Binds the instant, or SQL NULL for null, to parameter {@code index}. */
-    public static void bind(PreparedStatement ps, int index, Instant t) throws SQLException {
-        if (t == null) {
-            ps.setNull(index, Types.BIGINT);
-        } else {
-            ps.setLong(index, of(t));
-        }
     }
 
     /** The column as an instant, or null when it is NULL. */

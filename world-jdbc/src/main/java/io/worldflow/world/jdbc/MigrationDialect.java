@@ -15,10 +15,12 @@ public interface MigrationDialect {
     String place();
 
     /**
-     * Takes the lock, released when the transaction ends, that makes processes starting together migrate one
-     * after another; by default nothing, for a database that belongs to one process.
+     * The statement taking the lock, released when the transaction ends, that makes processes starting together
+     * migrate one after another; by default none (null), for a database that belongs to one process.
      */
-    default void lock(Connection c) throws SQLException {}
+    default String lockStatement() {
+        return null;
+    }
 
     /** Creates the namespace the tables go in when it is missing; by default nothing, for a database without one. */
     default void createPlace(Connection c) throws SQLException {}

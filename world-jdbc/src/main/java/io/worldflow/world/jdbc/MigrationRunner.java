@@ -49,11 +49,6 @@ public final class MigrationRunner {
         return scripts.size();
     }
 
-    /** The scripts' file names, oldest first. */
-    public List<String> scripts() {
-        return scripts;
-    }
-
     /** The text of the script that makes {@code version}, placeholders left in. */
     public String script(int version) {
         String resource = "migrations/" + scripts.get(version - 1);
@@ -90,7 +85,11 @@ public final class MigrationRunner {
     private int applyOnce(Connection c, MigrationDialect dialect, InstantSource clock) throws SQLException {
         c.setAutoCommit(false);
         try {
-            dialect.lock(c);
+            if (dialect.lockStatement() != null) {
+                try (Statement st = c.createStatement()) {
+                    st.execute(dialect.lockStatement());
+                }
+            }
             dialect.createPlace(c);
             int found = currentVersion(c, dialect);
             if (found > latest()) {

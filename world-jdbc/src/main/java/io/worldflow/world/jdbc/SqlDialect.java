@@ -1,6 +1,7 @@
 package io.worldflow.world.jdbc;
 
 import io.worldflow.RunStatus;
+import io.worldflow.spi.Lease;
 
 import java.sql.SQLException;
 import java.time.Instant;
@@ -65,4 +66,10 @@ public interface SqlDialect {
      * leased gets its turn when the lease ends. Inside a write that holds the run's row.
      */
     void makeDue(Tx tx, String runId, String queue, int priority, Instant at, Instant now) throws SQLException;
+
+    /**
+     * Ends the turn {@code lease} holds, the run's next one due at {@code wakeAt} (null: none) or at a turn requested
+     * meanwhile; a stale lease changes nothing.
+     */
+    void endTurn(Tx tx, Lease lease, Instant wakeAt) throws SQLException;
 }

@@ -56,17 +56,17 @@ class MicrosTest {
     }
 
     @Test
-    void bindAndReadRoundTripThroughAColumnIncludingNull() throws SQLException {
+    void storedAndReadRoundTripThroughAColumnIncludingNull() throws SQLException {
         Instant t = Instant.parse("2026-03-01T12:34:56.123456Z");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:");
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE times (id INTEGER PRIMARY KEY, at INTEGER)");
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO times (id, at) VALUES (?, ?)")) {
                 ps.setInt(1, 1);
-                Micros.bind(ps, 2, t);
+                ps.setObject(2, Micros.orNull(t));
                 ps.executeUpdate();
                 ps.setInt(1, 2);
-                Micros.bind(ps, 2, null);
+                ps.setObject(2, Micros.orNull(null));
                 ps.executeUpdate();
             }
             try (ResultSet rs = st.executeQuery("SELECT at, at IS NULL FROM times ORDER BY id")) {

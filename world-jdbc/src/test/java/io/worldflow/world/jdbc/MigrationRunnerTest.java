@@ -234,12 +234,17 @@ class MigrationRunnerTest {
         }
 
         @Override
-        public void lock(Connection c) throws SQLException {
-            lockedInTransaction.add(!c.getAutoCommit());
+        public String lockStatement() {
+            return "CREATE TEMP TABLE lock_taken (x)";
         }
 
+        /** Called right after the lock: its table must stand, in a transaction. */
         @Override
         public void createPlace(Connection c) throws SQLException {
+            try (Statement st = c.createStatement()) {
+                st.execute("DROP TABLE temp.lock_taken");
+            }
+            lockedInTransaction.add(!c.getAutoCommit());
             if (!createPlaceFailures.isEmpty()) {
                 throw createPlaceFailures.removeFirst();
             }

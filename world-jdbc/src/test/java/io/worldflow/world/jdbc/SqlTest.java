@@ -2,6 +2,7 @@ package io.worldflow.world.jdbc;
 
 import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
+import io.worldflow.spi.Lease;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,7 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +61,30 @@ class SqlTest {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getString(1)).isEqualTo("r1");
         }
+    }
+
+    @Test
+    void aCallRunToItsEndMapsTheRowsAndClosesItsStatement() throws SQLException {
+        insert("r1", "w", "PENDING", null, 10);
+        insert("r2", "w", "WAITING", null, 20);
+        Tx tx = new Tx(c, null);
+        Sql byWorkflow = Sql.of("SELECT run_id FROM runs WHERE workflow = :w ORDER BY created_at");
+
+        Sql.Call list = tx.call(byWorkflow).set("w", "w");
+        assertThat(list.list(rs -> rs.getString(1))).containsExactly("r1", "r2");
+        assertThatThrownBy(list::query).isInstanceOf(SQLException.class); // its statement is closed
+        assertThat(tx.call(byWorkflow).set("w", "w").one(rs -> rs.getString(1))).contains("r1");
+        assertThat(tx.call(byWorkflow).set("w", "none").one(rs -> rs.getString(1)))
+                .isEmpty();
+        List<String> seen = new ArrayList<>();
+        tx.call(byWorkflow).set("w", "w").each(rs -> seen.add(rs.getString(1)));
+        assertThat(seen).containsExactly("r1", "r2");
+
+        Sql.Call update = tx.call(Sql.of("UPDATE runs SET held = :h WHERE workflow = :w"))
+                .set("h", "x")
+                .set("w", "w");
+        assertThat(update.update()).isEqualTo(2);
+        assertThatThrownBy(update::update).isInstanceOf(SQLException.class);
     }
 
     @Test
@@ -199,7 +225,22 @@ class SqlTest {
         }
 
         @Override
+        public String inTexts(String param) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Object texts(Collection<String> values) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public void makeDue(Tx tx, String runId, String queue, int priority, Instant at, Instant now) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void endTurn(Tx tx, Lease lease, Instant wakeAt) {
             throw new UnsupportedOperationException();
         }
     };

@@ -90,9 +90,10 @@ final class AppendBatch {
                     signalCount++;
                 }
                 if (a.status().isTerminal()) {
-                    TaskRows.delete(tx, a.runId());
+                    LocalDialect.delete(tx, a.runId());
                 } else if (a.turnEnd() != null) {
-                    TaskRows.complete(tx, a.turnEnd().lease(), a.turnEnd().wakeAt());
+                    LocalDialect.INSTANCE.endTurn(
+                            tx, a.turnEnd().lease(), a.turnEnd().wakeAt());
                 }
                 state.logLength = a.nextSeq();
                 state.status = a.status();

@@ -86,8 +86,8 @@ final class Database implements SqlDatabase, AutoCloseable {
             if (e instanceof WorldException we) {
                 throw we;
             }
-            if (e instanceof SQLException sql && SqlFailures.isBusy(sql)) {
-                throw SqlFailures.wrap("open", null, path, sql);
+            if (e instanceof SQLException sql && isBusy(sql)) {
+                throw failure("open", null, path, sql);
             }
             throw new WorldException(
                     "local world: cannot use " + path + " (not a SQLite database, or damaged): " + e.getMessage(),
@@ -151,7 +151,7 @@ final class Database implements SqlDatabase, AutoCloseable {
                 }
             } catch (SQLException e) {
                 writer.rollback(e);
-                throw SqlFailures.wrap(operation, subject, settings.path(), e);
+                throw failure(operation, subject, settings.path(), e);
             } catch (RuntimeException | Error e) {
                 writer.rollback(e);
                 throw e;
@@ -174,7 +174,7 @@ final class Database implements SqlDatabase, AutoCloseable {
             ensureOpen();
             return work.run(reader.tx());
         } catch (SQLException e) {
-            throw SqlFailures.wrap(operation, subject, settings.path(), e);
+            throw failure(operation, subject, settings.path(), e);
         } finally {
             readers.add(reader);
         }
@@ -272,5 +272,24 @@ final class Database implements SqlDatabase, AutoCloseable {
         } catch (IOException e) {
             throw new WorldException("local world: cannot create the directory of " + path + ": " + e, false, e);
         }
+    }
+
+    /**
+     * SQLite's exception as a {@link WorldException} that says what was being done and to which run; transient when
+     * the database was busy.
+     */
+    private static WorldException failure(String operation, String subject, Path database, SQLException e) {
+        boolean busy = isBusy(e);
+        return new WorldException(
+                Failures.failed(LocalWorldProvider.NAME, operation, subject, database.toString())
+                        + (busy ? " (database busy, try again)" : "") + ": " + e.getMessage(),
+                busy,
+                e);
+    }
+
+    /** SQLITE_BUSY (5) or SQLITE_LOCKED (6), including their extended codes. */
+    private static boolean isBusy(SQLException e) {
+        int primary = e.getErrorCode() & 0xFF;
+        return primary == 5 || primary == 6;
     }
 }

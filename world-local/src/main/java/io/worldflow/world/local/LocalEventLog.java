@@ -42,7 +42,7 @@ final class LocalEventLog extends JdbcEventLog {
                 insertLogRow(tx, run.runId(), 0, 0, events);
                 Instant now = clock.instant();
                 if (leaseTo != null && !run.availableAt().isAfter(now)) {
-                    lease = TaskRows.insertLeased(
+                    lease = LocalDialect.insertLeased(
                             tx,
                             run.runId(),
                             run.queue(),
@@ -51,7 +51,7 @@ final class LocalEventLog extends JdbcEventLog {
                             leaseTo,
                             Micros.truncate(now.plus(leaseFor)));
                 } else {
-                    TaskRows.insert(tx, run.runId(), run.queue(), run.priority(), run.availableAt());
+                    LocalDialect.insert(tx, run.runId(), run.queue(), run.priority(), run.availableAt());
                 }
             }
             RunInfo info = rows.find(tx, run.runId()).orElseThrow();

@@ -76,10 +76,7 @@ final class LocalTaskQueue extends JdbcTaskQueue {
 
     @Override
     public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
-        Objects.requireNonNull(workerId, "workerId");
-        requirePositive(leaseFor);
-        requireNotNegative(lookahead);
-        if (queues.isEmpty() || max <= 0) {
+        if (!wants(workerId, queues, max, leaseFor, lookahead)) {
             return List.of();
         }
         List<Leased> leased = writeLease("lease", null, tx -> {
@@ -154,15 +151,6 @@ final class LocalTaskQueue extends JdbcTaskQueue {
     @Override
     protected <T> T writeLease(String operation, String subject, SqlWork<T> work) {
         return database.writeLease(operation, subject, work);
-    }
-
-    @Override
-    public void complete(Lease lease, Instant wakeAt) {
-        Objects.requireNonNull(lease, "lease");
-        db.write("complete", Failures.run(lease.runId()), tx -> {
-            TaskRows.complete(tx, lease, wakeAt);
-            return null;
-        });
     }
 
     @Override

@@ -41,7 +41,7 @@ final class LocalWorld extends SqlWorld {
             int cleared = db.write(
                     "clear leases",
                     null,
-                    tx -> TaskRows.clearAllLeases(tx, context.clock().instant()));
+                    tx -> LocalDialect.clearAllLeases(tx, context.clock().instant()));
             log.info(
                     "local world opened {} (schema version {}, synchronous {}{})",
                     settings.path(),

@@ -9,18 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The {@code local} world: one SQLite file in WAL mode, owned by one process, with in-process wake-ups.
- *
- * <p>Configuration:
- * <ul>
- *   <li>{@value #PATH}: the database file, {@code worldflow.db} in the working directory by default
- *       (parent directories are created). A sibling {@code <path>.lock} marks the owning process.</li>
- *   <li>{@value #SYNCHRONOUS}: {@code FULL} (default) makes every commit durable against power loss;
- *       {@code NORMAL} is several times faster and still safe against a crash of the process, but the
- *       last commits may be lost if the machine loses power.</li>
- *   <li>{@value #BUSY_TIMEOUT}: how long a statement waits for a lock held by a checkpoint or a reader
- *       before failing with a transient error, {@code 5s} by default.</li>
- * </ul>
+ * The {@code local} world: one SQLite file in WAL mode, owned by one process (a sibling {@code <path>.lock} marks
+ * it), with in-process wake-ups. Its configuration keys and their defaults: {@link #configKeys()}.
  */
 public final class LocalWorldProvider implements WorldProvider {
 

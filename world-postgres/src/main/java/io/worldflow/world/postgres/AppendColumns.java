@@ -1,6 +1,5 @@
 package io.worldflow.world.postgres;
 
-import io.worldflow.Payload;
 import io.worldflow.spi.Append;
 import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.Micros;
@@ -9,10 +8,10 @@ import io.worldflow.world.jdbc.Sql;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * A round's appends (each run once) column by column, as the arrays of {@link AppendStatement}'s statements for
@@ -25,99 +24,78 @@ final class AppendColumns {
     /** Under PostgreSQL's 8,000-byte NOTIFY payload limit. */
     private static final int MAX_PAYLOAD_BYTES = 7_900;
 
-    /** The check and the projection after each append, in the appends' order. */
-    private final String[] ids;
-
-    private final Long[] expected;
-    private final String[] statuses;
-    private final Long[] lengths;
-    private final Long[] updated;
-    private final String[] outputs;
-    private final String[] outputTypes;
-    private final String[] errors;
-    /** A log row per append with events. */
-    private final List<String> logRun = new ArrayList<>();
-
-    private final List<Long> logSeq = new ArrayList<>();
-    private final List<Long> logLast = new ArrayList<>();
-    private final List<String> logEvents = new ArrayList<>();
-    private final List<Long> signalIds = new ArrayList<>();
-    private final List<String> signalRuns = new ArrayList<>();
-    private final Set<String> finished = new LinkedHashSet<>();
+    private final List<EncodedAppend> encoded;
+    private final List<Append> appends;
+    private final Instant now;
     /** The turns that end with the run not finished. */
-    private final List<String> endRuns = new ArrayList<>();
+    private final List<Append> endingTurns;
 
-    private final List<String> endTokens = new ArrayList<>();
-    private final List<Long> endWakes = new ArrayList<>();
-
-    AppendColumns(List<EncodedAppend> appends, Instant now) {
-        int n = appends.size();
-        ids = new String[n];
-        expected = new Long[n];
-        statuses = new String[n];
-        lengths = new Long[n];
-        updated = new Long[n];
-        outputs = new String[n];
-        outputTypes = new String[n];
-        errors = new String[n];
-        for (int i = 0; i < n; i++) {
-            EncodedAppend encoded = appends.get(i);
-            Append a = encoded.append();
-            Payload output = a.output();
-            ids[i] = a.runId();
-            expected[i] = a.expectedSeq();
-            statuses[i] = a.status().name();
-            lengths[i] = a.nextSeq();
-            updated[i] = updatedAt(a, now);
-            outputs[i] = output == null ? null : output.json();
-            outputTypes[i] = output == null ? null : output.type();
-            errors[i] = encoded.error();
-            if (encoded.events() != null) {
-                logRun.add(a.runId());
-                logSeq.add(a.expectedSeq());
-                logLast.add(a.nextSeq() - 1);
-                logEvents.add(encoded.events());
-            }
-            for (Long id : a.consumedSignals()) {
-                signalIds.add(id);
-                signalRuns.add(a.runId());
-            }
-            if (a.status().isTerminal()) {
-                finished.add(a.runId());
-            } else if (a.turnEnd() != null) {
-                endRuns.add(a.runId());
-                endTokens.add(a.turnEnd().lease().token());
-                endWakes.add(Micros.orNull(a.turnEnd().wakeAt()));
-            }
-        }
+    AppendColumns(List<EncodedAppend> encoded, Instant now) {
+        this.encoded = encoded;
+        this.appends = encoded.stream().map(EncodedAppend::append).toList();
+        this.now = now;
+        this.endingTurns = appends.stream()
+                .filter(a -> !a.status().isTerminal() && a.turnEnd() != null)
+                .toList();
     }
 
     /** Binds the arrays; those of the turns that end only when there are some ({@link #endsTurns}). */
     void bind(Sql.Call call) throws SQLException {
-        call.set("ids", ids)
-                .set("expected", expected)
-                .set("prStatus", statuses)
-                .set("prLength", lengths)
-                .set("prUpdated", updated)
-                .set("prOutput", outputs)
-                .set("prOutputType", outputTypes)
-                .set("prError", errors);
-        call.set("logRun", logRun.toArray(String[]::new))
-                .set("logSeq", logSeq.toArray(Long[]::new))
-                .set("logLast", logLast.toArray(Long[]::new))
-                .set("logEvents", logEvents.toArray(String[]::new));
-        call.set("sigId", signalIds.toArray(Long[]::new)).set("sigRun", signalRuns.toArray(String[]::new));
-        call.set("finished", finished.toArray(String[]::new)).set("endedPayload", endedPayload(finished));
+        List<EncodedAppend> logged =
+                encoded.stream().filter(e -> e.events() != null).toList();
+        List<Append> signaled = appends.stream()
+                .flatMap(a -> a.consumedSignals().stream().map(id -> a))
+                .toList();
+        Set<String> finished = new LinkedHashSet<>(List.of(
+                texts(appends.stream().filter(a -> a.status().isTerminal()).toList(), Append::runId)));
+        call.set("ids", texts(appends, Append::runId))
+                .set("expected", longs(appends, Append::expectedSeq))
+                .set("prStatus", texts(appends, a -> a.status().name()))
+                .set("prLength", longs(appends, Append::nextSeq))
+                .set("prUpdated", longs(appends, a -> updatedAt(a, now)))
+                .set(
+                        "prOutput",
+                        texts(
+                                appends,
+                                a -> a.output() == null ? null : a.output().json()))
+                .set(
+                        "prOutputType",
+                        texts(
+                                appends,
+                                a -> a.output() == null ? null : a.output().type()))
+                .set("prError", texts(encoded, EncodedAppend::error))
+                .set("logRun", texts(logged, e -> e.append().runId()))
+                .set("logSeq", longs(logged, e -> e.append().expectedSeq()))
+                .set("logLast", longs(logged, e -> e.append().nextSeq() - 1))
+                .set("logEvents", texts(logged, EncodedAppend::events))
+                .set(
+                        "sigId",
+                        appends.stream()
+                                .flatMap(a -> a.consumedSignals().stream())
+                                .toArray(Long[]::new))
+                .set("sigRun", texts(signaled, Append::runId))
+                .set("finished", finished.toArray(String[]::new))
+                .set("endedPayload", endedPayload(finished));
         if (endsTurns()) {
-            call.set("endRun", endRuns.toArray(String[]::new))
-                    .set("endToken", endTokens.toArray(String[]::new))
-                    .set("endWake", endWakes.toArray(Long[]::new));
+            call.set("endRun", texts(endingTurns, Append::runId))
+                    .set("endToken", texts(endingTurns, a -> a.turnEnd().lease().token()))
+                    .set(
+                            "endWake",
+                            longs(endingTurns, a -> Micros.orNull(a.turnEnd().wakeAt())));
         }
     }
 
     /** Whether a turn ends with its run not finished. */
     boolean endsTurns() {
-        return !endRuns.isEmpty();
+        return !endingTurns.isEmpty();
+    }
+
+    private static <R> String[] texts(List<R> rows, Function<R, String> column) {
+        return rows.stream().map(column).toArray(String[]::new);
+    }
+
+    private static <R> Long[] longs(List<R> rows, Function<R, Long> column) {
+        return rows.stream().map(column).toArray(Long[]::new);
     }
 
     /** The projection's {@code updatedAt}: the last event's instant, or {@code now} for the status alone. */

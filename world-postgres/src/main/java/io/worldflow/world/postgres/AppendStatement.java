@@ -37,12 +37,8 @@ import java.util.Set;
  *   runs queue up instead of deadlocking (an update's order of rows is the plan's). A single run is not locked
  *   before its update, which takes the lock and re-checks the condition on the newest version when another
  *   transaction changed the row meanwhile: one row version in the WAL, not a lock and then a version.</li>
- *   <li>No row is changed twice by a statement: a finished run's turn is deleted; a turn that ends with nothing
- *   next and nothing requested meanwhile is deleted; every other ended turn, the rows that deletion did not
- *   return, is due at the earlier of its wake time and the turn requested meanwhile. Taking what the deletion
- *   left, rather than the rows where a turn was requested as the statement's snapshot saw them, keeps a turn
- *   requested by a transaction that commits while the statement waits for the run: the deletion re-checks that
- *   row and leaves it, and the update makes it due instead of leaving it leased under a lease that ended.</li>
+ *   <li>No row is changed twice by a statement: a finished run's turn is deleted, and an ended turn is either
+ *   deleted or made due ({@link #END_TURNS}).</li>
  *   <li>The earliest turn made due is announced on the world's channel and the finished runs are named on the
  *   end channel, from inside the statement, so listeners hear of them when it commits.</li>
  * </ul>

@@ -33,7 +33,6 @@ final class Database implements SqlDatabase, AutoCloseable {
     private final DueNotifier notifier;
     private final String channel;
     private final Sql announce;
-    final TaskRows taskRows;
     private final PgDialect dialect;
     private volatile boolean closed;
 
@@ -44,7 +43,6 @@ final class Database implements SqlDatabase, AutoCloseable {
         this.channel = settings.channel();
         this.announce = Sql.of("SELECT pg_notify(:channel, :due)");
         this.dialect = new PgDialect(settings, utf8);
-        this.taskRows = dialect.taskRows();
     }
 
     /** A pool over the database, which {@link Connector#connectOnStart} has shown to be reachable. */
@@ -73,14 +71,11 @@ final class Database implements SqlDatabase, AutoCloseable {
      */
     @Override
     public <T> T write(String operation, String subject, SqlWork<T> work) {
-        ensureOpen();
-        Tx tx;
-        T result;
-        try (Connection c = pool.getConnection()) {
-            c.setAutoCommit(false);
+        return autocommit(operation, subject, tx -> {
+            Connection c = tx.connection();
+            c.setAutoCommit(false); // the pool sets it back when the connection returns
             try {
-                tx = new Tx(c, null);
-                result = work.run(tx);
+                T result = work.run(tx);
                 if (tx.needsAnnouncement()) {
                     tx.call(announce)
                             .set("channel", channel)
@@ -88,22 +83,17 @@ final class Database implements SqlDatabase, AutoCloseable {
                             .each(rs -> null);
                 }
                 c.commit();
+                return result;
             } catch (SQLException | RuntimeException | Error e) {
                 rollback(c, e);
                 throw e;
             }
-        } catch (SQLException e) {
-            throw SqlFailures.wrap(operation, subject, settings, e);
-        }
-        if (tx.wake() != null) {
-            notifier.due(tx.wake());
-        }
-        return result;
+        });
     }
 
     /**
      * Runs {@code work} in autocommit mode: each statement commits on its own. For writes of one statement;
-     * one that makes a turn due calls {@code pg_notify} itself (as {@link TaskRows} does) and notes the instant,
+     * one that makes a turn due calls {@code pg_notify} itself (as {@link PgDialect#makeDue} does) and notes the instant,
      * which this process's subscribers hear of afterwards.
      */
     <T> T autocommit(String operation, String subject, SqlWork<T> work) {
@@ -125,12 +115,7 @@ final class Database implements SqlDatabase, AutoCloseable {
     /** Runs {@code work} (reads) in autocommit mode. */
     @Override
     public <T> T read(String operation, String subject, SqlWork<T> work) {
-        ensureOpen();
-        try (Connection c = pool.getConnection()) {
-            return work.run(new Tx(c, null));
-        } catch (SQLException e) {
-            throw SqlFailures.wrap(operation, subject, settings, e);
-        }
+        return autocommit(operation, subject, work);
     }
 
     @Override

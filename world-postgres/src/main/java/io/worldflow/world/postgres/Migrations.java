@@ -35,6 +35,9 @@ final class Migrations implements MigrationDialect {
     /** SQLSTATEs of a concurrent CREATE SCHEMA by a world with another prefix: trying again resolves it. */
     private static final List<String> RACED = List.of("23505", "42P06");
 
+    /** The time now in epoch microseconds, as a statement of the printed script records it. */
+    private static final String NOW_MICROS = "(extract(epoch FROM clock_timestamp()) * 1000000)::bigint";
+
     private final PgSettings settings;
 
     private Migrations(PgSettings settings) {
@@ -57,36 +60,32 @@ final class Migrations implements MigrationDialect {
      * world runs on start, in one transaction under the same advisory lock, recording the version.
      */
     static String printable(PgSettings settings) {
-        Migrations dialect = new Migrations(settings);
-        StringBuilder out = new StringBuilder();
-        out.append("-- Worldflow Postgres world: schema version ")
-                .append(RUNNER.latest())
-                .append(" in schema ")
-                .append(settings.schema())
-                .append(", table prefix ")
-                .append(settings.prefix())
-                .append('\n');
-        out.append("-- Apply once to an empty schema; Worldflow then finds the schema current and changes nothing.\n");
-        out.append("BEGIN;\n");
-        out.append("SELECT pg_advisory_xact_lock(")
-                .append(settings.migrationLockKey())
-                .append(");\n");
-        out.append("CREATE SCHEMA IF NOT EXISTS ").append(settings.schema()).append(";\n");
-        out.append(dialect.versionTableDdl()).append(";\n");
+        Migrations d = new Migrations(settings);
+        StringBuilder out = new StringBuilder("""
+                -- Worldflow Postgres world: schema version %d in schema %s, table prefix %s
+                -- Apply once to an empty schema; Worldflow then finds the schema current and changes nothing.
+                BEGIN;
+                %s;
+                CREATE SCHEMA IF NOT EXISTS %s;
+                %s;
+                """.formatted(
+                        RUNNER.latest(),
+                        settings.schema(),
+                        settings.prefix(),
+                        d.lockStatement(),
+                        settings.schema(),
+                        d.versionTableDdl()));
         for (int version = 1; version <= RUNNER.latest(); version++) {
             String script = SCRIPTS.get(version - 1);
-            out.append("\n-- ").append(script).append('\n');
-            out.append(dialect.render(RUNNER.script(version)).strip()).append('\n');
-            out.append("INSERT INTO ")
-                    .append(dialect.versionTable())
-                    .append(" (version, description, applied_at) VALUES (")
-                    .append(version)
-                    .append(", '")
-                    .append(script)
-                    .append("', (extract(epoch FROM clock_timestamp()) * 1000000)::bigint);\n");
+            out.append("""
+
+                    -- %s
+                    %s
+                    INSERT INTO %s (version, description, applied_at) VALUES (%d, '%s', %s);
+                    """.formatted(
+                    script, d.render(RUNNER.script(version)).strip(), d.versionTable(), version, script, NOW_MICROS));
         }
-        out.append("COMMIT;\n");
-        return out.toString();
+        return out.append("COMMIT;\n").toString();
     }
 
     @Override
@@ -95,11 +94,8 @@ final class Migrations implements MigrationDialect {
     }
 
     @Override
-    public void lock(Connection c) throws SQLException {
-        try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
-            lock.setLong(1, settings.migrationLockKey());
-            lock.execute();
-        }
+    public String lockStatement() {
+        return "SELECT pg_advisory_xact_lock(" + settings.migrationLockKey() + ")";
     }
 
     @Override

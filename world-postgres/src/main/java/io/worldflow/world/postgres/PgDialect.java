@@ -1,7 +1,10 @@
 package io.worldflow.world.postgres;
 
 import io.worldflow.RunStatus;
+import io.worldflow.spi.Lease;
+import io.worldflow.world.jdbc.Micros;
 import io.worldflow.world.jdbc.RunFilter;
+import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.SqlDialect;
 import io.worldflow.world.jdbc.Tx;
 
@@ -14,8 +17,8 @@ import java.util.Set;
 
 /**
  * PostgreSQL's answers: tables qualified by the configured schema and prefix, a write's run row locked
- * {@code FOR UPDATE}, statuses found through the indexed {@code resting} column, and turns made due by
- * {@link TaskRows}, which announces them with {@code pg_notify}.
+ * {@code FOR UPDATE}, statuses found through the indexed {@code resting} column, and turns made due or ended by
+ * statements that announce them with {@code pg_notify} themselves.
  */
 final class PgDialect implements SqlDialect {
 
@@ -24,7 +27,10 @@ final class PgDialect implements SqlDialect {
 
     private final PgSettings settings;
     private final boolean utf8;
-    private final TaskRows taskRows;
+    private final String channel;
+    private final Sql makeDue;
+    private final Sql removeEnded;
+    private final Sql moveEnded;
 
     /**
      * @param utf8 whether the database stores text as UTF-8, whose byte order (the C collation's) is code point
@@ -33,11 +39,31 @@ final class PgDialect implements SqlDialect {
     PgDialect(PgSettings settings, boolean utf8) {
         this.settings = settings;
         this.utf8 = utf8;
-        this.taskRows = new TaskRows(this, settings.channel());
-    }
-
-    TaskRows taskRows() {
-        return taskRows;
+        this.channel = settings.channel();
+        // A new row; or an unleased row keeps the earlier due time; a leased row records the request for when its
+        // lease ends (and, when the lease has lapsed, is also due at once). Announced when the turn is free.
+        this.makeDue = Sql.of(tables("""
+                WITH due AS (
+                    INSERT INTO {tasks} AS t (run_id, queue, priority, available_at, deliveries)
+                    VALUES (:runId, :queue, :priority, :at, 0)
+                    ON CONFLICT (run_id) DO UPDATE SET
+                        requested_at = CASE WHEN t.lease_token IS NULL THEN NULL
+                                            ELSE least(t.requested_at, excluded.available_at) END,
+                        available_at = CASE WHEN t.lease_token IS NULL OR t.lease_expires <= :now
+                                            THEN least(t.available_at, excluded.available_at) ELSE t.available_at END
+                    RETURNING t.available_at, (t.lease_token IS NULL OR t.lease_expires <= :now) AS free)
+                SELECT available_at, pg_notify(:channel, available_at::text) FROM due WHERE free"""));
+        // an ended turn with nothing next and nothing requested meanwhile is gone
+        this.removeEnded = Sql.of(
+                tables("DELETE FROM {tasks} WHERE run_id = :runId AND lease_token = :token AND requested_at IS NULL"));
+        // else it is due at the earlier of the wake time and the turn requested meanwhile
+        this.moveEnded = Sql.of(tables("""
+                WITH moved AS (
+                    UPDATE {tasks} SET available_at = coalesce(least(requested_at, CAST(:wake AS bigint)), available_at),
+                        requested_at = NULL, lease_token = NULL, lease_owner = NULL, lease_expires = NULL, deliveries = 0
+                    WHERE run_id = :runId AND lease_token = :token
+                    RETURNING available_at)
+                SELECT available_at, pg_notify(:channel, available_at::text) FROM moved"""));
     }
 
     @Override
@@ -101,8 +127,36 @@ final class PgDialect implements SqlDialect {
                 .toArray(String[]::new);
     }
 
+    /** Still leased, the run's turn is made due by the holder's turn end or the lease's expiry. */
     @Override
     public void makeDue(Tx tx, String runId, String queue, int priority, Instant at, Instant now) throws SQLException {
-        taskRows.makeDue(tx, runId, queue, priority, at, now);
+        tx.call(makeDue)
+                .set("runId", runId)
+                .set("queue", queue)
+                .set("priority", priority)
+                .set("at", Micros.of(at))
+                .set("now", Micros.of(now))
+                .set("channel", channel)
+                .list(rs -> Micros.read(rs, 1))
+                .forEach(tx::announced);
+    }
+
+    @Override
+    public void endTurn(Tx tx, Lease lease, Instant wakeAt) throws SQLException {
+        if (wakeAt == null
+                && tx.call(removeEnded)
+                                .set("runId", lease.runId())
+                                .set("token", lease.token())
+                                .update()
+                        > 0) {
+            return;
+        }
+        tx.call(moveEnded)
+                .set("wake", Micros.orNull(wakeAt))
+                .set("runId", lease.runId())
+                .set("token", lease.token())
+                .set("channel", channel)
+                .list(rs -> Micros.read(rs, 1))
+                .forEach(tx::announced);
     }
 }

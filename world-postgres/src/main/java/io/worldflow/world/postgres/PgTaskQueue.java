@@ -45,6 +45,10 @@ final class PgTaskQueue extends JdbcTaskQueue {
     private static final String SOFT_COMMIT =
             "soft AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true))";
 
+    /** A lease's extension, committed without waiting for the disk. */
+    private static final String EXTEND = "WITH " + SOFT_COMMIT + " UPDATE {tasks} SET lease_expires = :expires"
+            + " FROM soft WHERE run_id = :runId AND lease_token = :token RETURNING queue, deliveries";
+
     /**
      * The priority levels of the turns of queue {@code %1$s}, highest first, then a null: a recursive query that
      * steps down the {@code tasks_next} index one level at a time.
@@ -137,14 +141,7 @@ final class PgTaskQueue extends JdbcTaskQueue {
     private final Sql nextDue;
 
     PgTaskQueue(Database db, EventCodec codec, InstantSource clock, DueNotifier notifier, DueListener listener) {
-        super(
-                db,
-                clock,
-                Sql.of(
-                        db.dialect()
-                                .tables(
-                                        "WITH " + SOFT_COMMIT + " UPDATE {tasks} SET lease_expires ="
-                                                + " :expires FROM soft WHERE run_id = :runId AND lease_token = :token RETURNING queue, deliveries")));
+        super(db, clock, Sql.of(db.dialect().tables(EXTEND)));
         this.database = db;
         this.codec = codec;
         this.runRows = new RunRows(db.dialect(), codec);
@@ -237,10 +234,7 @@ final class PgTaskQueue extends JdbcTaskQueue {
             Duration leaseFor,
             Duration lookahead,
             RowReader more) {
-        Objects.requireNonNull(workerId, "workerId");
-        requirePositive(leaseFor);
-        requireNotNegative(lookahead);
-        if (queues.isEmpty() || max <= 0) {
+        if (!wants(workerId, queues, max, leaseFor, lookahead)) {
             return List.of();
         }
         String[] queueArray = queues.toArray(String[]::new);
@@ -274,15 +268,6 @@ final class PgTaskQueue extends JdbcTaskQueue {
     @Override
     protected <T> T writeLease(String operation, String subject, SqlWork<T> work) {
         return database.autocommit(operation, subject, work);
-    }
-
-    @Override
-    public void complete(Lease lease, Instant wakeAt) {
-        Objects.requireNonNull(lease, "lease");
-        db.write("complete", Failures.run(lease.runId()), tx -> {
-            database.taskRows.complete(tx, List.of(TaskRows.End.of(lease, wakeAt)));
-            return null;
-        });
     }
 
     @Override

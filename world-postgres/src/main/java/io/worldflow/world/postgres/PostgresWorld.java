@@ -2,7 +2,9 @@ package io.worldflow.world.postgres;
 
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.LeasedRuns;
+import io.worldflow.spi.TaskQueue;
 import io.worldflow.spi.WorldContext;
+import io.worldflow.world.jdbc.JdbcRunQueries;
 import io.worldflow.world.jdbc.SqlWorld;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,7 +14,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /** The Postgres world: every facet over one {@link Database}, with wake-ups by LISTEN/NOTIFY. */
 final class PostgresWorld extends SqlWorld {
@@ -38,7 +42,13 @@ final class PostgresWorld extends SqlWorld {
                 context,
                 new PgEventLog(db, context.codec(), context.clock()),
                 taskQueue,
-                new PgRunQueries(db, context.codec(), listener),
+                new JdbcRunQueries(db, context.codec()) {
+                    /** Hears of runs finished by any process through the world's end channel (LISTEN/NOTIFY). */
+                    @Override
+                    public TaskQueue.Subscription subscribeEnded(Consumer<String> ended) {
+                        return listener.subscribeEnded(Objects.requireNonNull(ended, "ended"));
+                    }
+                },
                 false);
         this.settings = settings;
         this.db = db;

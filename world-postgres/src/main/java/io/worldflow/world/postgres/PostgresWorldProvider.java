@@ -12,18 +12,7 @@ import java.util.Map;
  * The {@code postgres} world: one PostgreSQL database (version 13 or later) shared by any number of worker
  * processes. Turns are claimed with {@code FOR UPDATE SKIP LOCKED}; idle workers are woken by
  * {@code LISTEN/NOTIFY}. The schema is created or migrated on start, under an advisory lock, and can be
- * printed for a DBA with {@link PrintSchema}.
- *
- * <p>Configuration:
- * <ul>
- *   <li>{@value #URL} (required): a {@code jdbc:postgresql:} URL.</li>
- *   <li>{@value #USER}, {@value #PASSWORD}: credentials, unless the URL carries them.</li>
- *   <li>{@value #SCHEMA}: the schema that holds the tables, {@code worldflow} by default; created if missing.</li>
- *   <li>{@value #TABLE_PREFIX}: put before every table name, {@code wf_} by default.</li>
- *   <li>{@value #POOL_SIZE}: connections in the pool, 10 by default (plus one for LISTEN while a worker runs).</li>
- *   <li>{@value #STARTUP_TIMEOUT}: how long opening the world keeps trying while the database cannot be
- *       reached, {@code 60s} by default.</li>
- * </ul>
+ * printed for a DBA with {@link PrintSchema}. Its configuration keys and their defaults: {@link #configKeys()}.
  */
 public final class PostgresWorldProvider implements WorldProvider {
 
@@ -51,7 +40,7 @@ public final class PostgresWorldProvider implements WorldProvider {
         keys.put(PASSWORD, "database password (unless the URL carries one)");
         keys.put(SCHEMA, "schema holding Worldflow's tables (default worldflow; created if missing)");
         keys.put(TABLE_PREFIX, "prefix of every table name, lower-case letters, digits and _ (default wf_)");
-        keys.put(POOL_SIZE, "connections in the pool (default 10)");
+        keys.put(POOL_SIZE, "connections in the pool (default 10; a worker also holds one for LISTEN)");
         keys.put(STARTUP_TIMEOUT, "how long to keep trying to reach the database on start, e.g. 30s (default 60s)");
         return Collections.unmodifiableMap(keys);
     }

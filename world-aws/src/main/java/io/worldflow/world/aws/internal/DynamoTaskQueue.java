@@ -51,11 +51,7 @@ final class DynamoTaskQueue implements TaskQueue {
     /** Claims pending turns due by now plus {@code lookahead}, and leased ones whose lease has lapsed by now. */
     @Override
     public List<Lease> lease(String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
-        requirePositive(leaseFor);
-        Objects.requireNonNull(lookahead, "lookahead");
-        if (lookahead.isNegative()) {
-            throw new IllegalArgumentException("lookahead must not be negative, was " + lookahead);
-        }
+        TaskQueue.checkLease(leaseFor, Objects.requireNonNull(lookahead, "lookahead"));
         List<Lease> leased = new ArrayList<>();
         if (max <= 0 || queues.isEmpty()) {
             return leased;
@@ -140,7 +136,7 @@ final class DynamoTaskQueue implements TaskQueue {
     @Override
     public Optional<Lease> extend(Lease lease, Duration leaseFor) {
         Objects.requireNonNull(lease, "lease");
-        requirePositive(leaseFor);
+        TaskQueue.checkLease(leaseFor, null);
         Instant expiresAt = store.clock.instant().plus(leaseFor);
         TurnState done = mutate(
                 lease.runId(),
@@ -264,12 +260,5 @@ final class DynamoTaskQueue implements TaskQueue {
             consumer.start();
         }
         return s;
-    }
-
-    private static void requirePositive(Duration leaseFor) {
-        Objects.requireNonNull(leaseFor, "leaseFor");
-        if (leaseFor.isNegative() || leaseFor.isZero()) {
-            throw new IllegalArgumentException("leaseFor must be positive, was " + leaseFor);
-        }
     }
 }
