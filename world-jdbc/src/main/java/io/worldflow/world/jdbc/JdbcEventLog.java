@@ -43,7 +43,6 @@ public abstract class JdbcEventLog implements EventLog {
     protected final RunRows rows;
     protected final RunTarget.Reader targets;
     private final Sql requestCancel;
-    private final Sql logLength;
     private final Sql insertLogRow;
     private final Sql reopen;
     private final Sql hold;
@@ -67,7 +66,6 @@ public abstract class JdbcEventLog implements EventLog {
         String log = d.table("event_log");
         this.requestCancel = Sql.of("UPDATE " + runs + " SET cancel_requested = :yes, cancel_reason = :reason,"
                 + " cancel_requested_at = :now, updated_at = :now WHERE run_id = :runId");
-        this.logLength = Sql.of("SELECT log_length FROM " + runs + " WHERE run_id = :runId");
         this.insertLogRow = Sql.of("INSERT INTO " + log + " (run_id, seq, last_seq, events)"
                 + " VALUES (:runId, :seq, :lastSeq, :events)");
         this.reopen = Sql.of("UPDATE " + runs + " SET status = 'PENDING', log_length = :length, updated_at = :at,"
@@ -106,7 +104,12 @@ public abstract class JdbcEventLog implements EventLog {
         Objects.requireNonNull(run, "run");
         Objects.requireNonNull(workerId, "workerId");
         TaskQueue.checkLease(leaseFor, null);
-        return create(run, codec.encodeAll(List.of(run.startedEvent())), workerId, leaseFor);
+        Instant now = clock.instant();
+        boolean due = !run.availableAt().isAfter(now);
+        String events = codec.encodeAll(List.of(run.startedEvent()));
+        return due
+                ? create(run, events, workerId, Micros.truncate(now.plus(leaseFor)))
+                : create(run, events, null, null);
     }
 
     /**
@@ -127,10 +130,10 @@ public abstract class JdbcEventLog implements EventLog {
     }
 
     /**
-     * Creates the run with its first record {@code events}; with {@code leaseTo} not null, a new run due by now has
-     * its first turn leased to that worker for {@code leaseFor}, and nobody else is woken for it.
+     * Creates the run with its first record {@code events}; with {@code leaseTo} not null (the run is due), a new
+     * run's first turn is leased to that worker until {@code expires}, and nobody else is woken for it.
      */
-    protected abstract CreateResult create(NewRun run, String events, String leaseTo, Duration leaseFor);
+    protected abstract CreateResult create(NewRun run, String events, String leaseTo, Instant expires);
 
     @Override
     public final List<AppendResult> append(List<Append> appends) {
@@ -215,12 +218,8 @@ public abstract class JdbcEventLog implements EventLog {
             if (target.status() != RunStatus.FAILED) {
                 throw RunStateException.notFailed(runId, target.status());
             }
-            long length = tx.call(logLength)
-                    .set("runId", runId)
-                    .one(rs -> rs.getLong(1))
-                    .orElseThrow();
-            if (length != retried.seq()) {
-                throw RunStateException.logMoved(runId, length, retried.seq());
+            if (target.logLength() != retried.seq()) {
+                throw RunStateException.logMoved(runId, target.logLength(), retried.seq());
             }
             insertLogRow(tx, runId, retried.seq(), retried.seq(), events);
             tx.call(reopen)

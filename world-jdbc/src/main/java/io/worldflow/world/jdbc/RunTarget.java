@@ -13,8 +13,10 @@ import java.util.Optional;
  * it, or it waits for the append and sees the run finished.
  *
  * @param cancelRequested whether cancellation was already requested
+ * @param logLength       how many events its log holds
  */
-public record RunTarget(String runId, RunStatus status, String queue, int priority, boolean cancelRequested) {
+public record RunTarget(
+        String runId, RunStatus status, String queue, int priority, boolean cancelRequested, long logLength) {
 
     /** Reads runs' rows for writes aimed at them. */
     public static final class Reader {
@@ -24,8 +26,8 @@ public record RunTarget(String runId, RunStatus status, String queue, int priori
 
         public Reader(SqlDialect dialect) {
             this.world = dialect.world();
-            this.find = Sql.of("SELECT status, queue, priority, cancel_requested FROM " + dialect.table("runs")
-                    + " WHERE run_id = :runId" + dialect.lockRow());
+            this.find = Sql.of("SELECT status, queue, priority, cancel_requested, log_length FROM "
+                    + dialect.table("runs") + " WHERE run_id = :runId" + dialect.lockRow());
         }
 
         public Optional<RunTarget> find(Tx tx, String runId) throws SQLException {
@@ -36,7 +38,8 @@ public record RunTarget(String runId, RunStatus status, String queue, int priori
                             RunRows.status(world, rs.getString(1), runId),
                             rs.getString(2),
                             rs.getInt(3),
-                            rs.getBoolean(4)));
+                            rs.getBoolean(4),
+                            rs.getLong(5)));
         }
 
         /**

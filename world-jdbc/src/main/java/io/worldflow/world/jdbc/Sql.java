@@ -5,7 +5,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Optional;
@@ -79,11 +78,6 @@ public final class Sql {
     /** This statement behind {@code prefix}, such as {@code EXPLAIN}, with the same parameters. */
     public Sql prefixed(String prefix) {
         return new Sql(prefix + text, names, types.clone());
-    }
-
-    /** The parameter names in the order their placeholders stand. */
-    public List<String> parameters() {
-        return Arrays.asList(names.clone());
     }
 
     @Override

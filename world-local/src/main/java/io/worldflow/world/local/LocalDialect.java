@@ -1,6 +1,7 @@
 package io.worldflow.world.local;
 
 import io.worldflow.spi.Lease;
+import io.worldflow.spi.NewRun;
 import io.worldflow.world.jdbc.Micros;
 import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.SqlDialect;
@@ -67,29 +68,26 @@ enum LocalDialect implements SqlDialect {
                 requested_at = NULL, lease_token = NULL, lease_owner = NULL, lease_expires = NULL
             WHERE lease_expires IS NOT NULL""");
 
-    /** A new run's first turn. */
-    static void insert(Tx tx, String runId, String queue, int priority, Instant at) throws SQLException {
-        tx.call(INSERT)
-                .set("runId", runId)
-                .set("queue", queue)
-                .set("priority", priority)
-                .set("at", Micros.of(at))
-                .update();
-        tx.wakeAt(Micros.truncate(at));
-    }
-
-    /** A new run's first turn, leased to {@code owner} until {@code expires}: nobody else is woken for it. */
-    static Lease insertLeased(
-            Tx tx, String runId, String queue, int priority, Instant at, String owner, Instant expires)
-            throws SQLException {
-        return tx.call(INSERT_LEASED)
-                .set("runId", runId)
-                .set("queue", queue)
-                .set("priority", priority)
-                .set("at", Micros.of(at))
-                .set("owner", owner)
+    /**
+     * A new run's first turn: leased to {@code owner} until {@code expires} when an owner is given (nobody else is
+     * woken for it), else due at the run's time.
+     *
+     * @return the lease, or null
+     */
+    static Lease insertTurn(Tx tx, NewRun run, String owner, Instant expires) throws SQLException {
+        Sql.Call call = tx.call(owner == null ? INSERT : INSERT_LEASED)
+                .set("runId", run.runId())
+                .set("queue", run.queue())
+                .set("priority", run.priority())
+                .set("at", Micros.of(run.availableAt()));
+        if (owner == null) {
+            call.update();
+            tx.wakeAt(Micros.truncate(run.availableAt()));
+            return null;
+        }
+        return call.set("owner", owner)
                 .set("expires", Micros.of(expires))
-                .one(rs -> new Lease(runId, rs.getString(1), queue, expires, 1))
+                .one(rs -> new Lease(run.runId(), rs.getString(1), run.queue(), expires, 1))
                 .orElseThrow();
     }
 

@@ -1,6 +1,5 @@
 package io.worldflow.world.local;
 
-import io.worldflow.RunInfo;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventCodec;
@@ -9,10 +8,8 @@ import io.worldflow.spi.NewRun;
 import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.JdbcEventLog;
-import io.worldflow.world.jdbc.Micros;
 import io.worldflow.world.jdbc.Sql;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
@@ -34,28 +31,15 @@ final class LocalEventLog extends JdbcEventLog {
     }
 
     @Override
-    protected CreateResult create(NewRun run, String events, String leaseTo, Duration leaseFor) {
+    protected CreateResult create(NewRun run, String events, String leaseTo, Instant expires) {
         return db.write("create", Failures.run(run.runId()), tx -> {
             boolean created = bindRun(tx.call(INSERT_RUN), run).update() > 0;
             Lease lease = null;
             if (created) {
                 insertLogRow(tx, run.runId(), 0, 0, events);
-                Instant now = clock.instant();
-                if (leaseTo != null && !run.availableAt().isAfter(now)) {
-                    lease = LocalDialect.insertLeased(
-                            tx,
-                            run.runId(),
-                            run.queue(),
-                            run.priority(),
-                            run.availableAt(),
-                            leaseTo,
-                            Micros.truncate(now.plus(leaseFor)));
-                } else {
-                    LocalDialect.insert(tx, run.runId(), run.queue(), run.priority(), run.availableAt());
-                }
+                lease = LocalDialect.insertTurn(tx, run, leaseTo, expires);
             }
-            RunInfo info = rows.find(tx, run.runId()).orElseThrow();
-            return new CreateResult(info, created, lease);
+            return new CreateResult(rows.find(tx, run.runId()).orElseThrow(), created, lease);
         });
     }
 

@@ -16,7 +16,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -117,13 +116,7 @@ final class AppendStatement {
 
     /** Whether each run appears once in the batch, which is then one statement, committed on its own. */
     static boolean eachRunOnce(List<EncodedAppend> appends) {
-        Set<String> runs = new HashSet<>(appends.size() * 2);
-        for (EncodedAppend e : appends) {
-            if (!runs.add(e.append().runId())) {
-                return false;
-            }
-        }
-        return true;
+        return appends.stream().map(e -> e.append().runId()).distinct().count() == appends.size();
     }
 
     /**

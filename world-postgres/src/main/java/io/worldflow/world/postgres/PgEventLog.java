@@ -13,7 +13,6 @@ import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.SqlDialect;
 
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
@@ -70,10 +69,8 @@ final class PgEventLog extends JdbcEventLog {
 
     /** In one statement, which notifies nobody when it leases the turn. */
     @Override
-    protected CreateResult create(NewRun run, String events, String leaseTo, Duration leaseFor) {
-        Instant now = clock.instant();
-        boolean leased = leaseTo != null && !run.availableAt().isAfter(now);
-        Instant expires = leased ? Micros.truncate(now.plus(leaseFor)) : null;
+    protected CreateResult create(NewRun run, String events, String leaseTo, Instant expires) {
+        boolean leased = leaseTo != null;
         return database.autocommit("create", Failures.run(run.runId()), tx -> {
             Sql.Call call =
                     bindRun(tx.call(leased ? createLeased : create), run).set("events", events);
