@@ -67,6 +67,39 @@ public final class WorldConfig {
         };
     }
 
+    /**
+     * {@link #getInt(String, int)} within {@code min..max}.
+     *
+     * @throws ConfigurationException naming the key, the range and the value when it falls outside
+     */
+    public int getInt(String key, int fallback, int min, int max) {
+        int value = getInt(key, fallback);
+        if (value < min || value > max) {
+            throw new ConfigurationException(key + " must be " + min + ".." + max + ", was " + value);
+        }
+        return value;
+    }
+
+    /**
+     * {@link #getDuration(String, Duration)} within {@code min..max}.
+     *
+     * @param max the longest allowed, or null for no bound
+     * @throws ConfigurationException naming the key, the range and the value when it falls outside
+     */
+    public Duration getDuration(String key, Duration fallback, Duration min, Duration max) {
+        Duration value = getDuration(key, fallback);
+        if (value.compareTo(min) < 0 || (max != null && value.compareTo(max) > 0)) {
+            String range = max == null ? "at least " + shown(min) : shown(min) + ".." + shown(max);
+            throw new ConfigurationException(key + " must be " + range + ", was " + shown(value));
+        }
+        return value;
+    }
+
+    /** A duration as a configuration value spells it: {@code 250ms}, {@code 30s}. */
+    private static String shown(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
+    }
+
     /** A duration as {@code 250ms}, {@code 30s}, {@code 5m}, {@code 2h}, {@code 1d} or ISO-8601 ({@code PT30S}). */
     public Duration getDuration(String key, Duration fallback) {
         Optional<String> v = get(key);

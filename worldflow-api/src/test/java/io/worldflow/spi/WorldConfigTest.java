@@ -129,6 +129,31 @@ class WorldConfigTest {
         assertThat(WorldConfig.of(Map.of()).getInt("worldflow.n", 7)).isEqualTo(7);
     }
 
+    @Test
+    void aNumberOrDurationOutsideItsRangeIsRefusedNamingTheKeyTheRangeAndTheValue() {
+        assertThat(with("worldflow.n", "30").getInt("worldflow.n", 1, 1, 30)).isEqualTo(30);
+        assertThatThrownBy(() -> with("worldflow.n", "31").getInt("worldflow.n", 1, 1, 30))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessage("worldflow.n must be 1..30, was 31");
+        assertThatThrownBy(() -> with("worldflow.n", "0").getInt("worldflow.n", 1, 1, 30))
+                .hasMessage("worldflow.n must be 1..30, was 0");
+
+        Duration second = Duration.ofSeconds(1);
+        assertThat(with("worldflow.d", "20s").getDuration("worldflow.d", second, second, Duration.ofSeconds(20)))
+                .isEqualTo(Duration.ofSeconds(20));
+        assertThat(WorldConfig.of(Map.of()).getDuration("worldflow.d", second, Duration.ZERO, null))
+                .isEqualTo(second);
+        assertThatThrownBy(() ->
+                        with("worldflow.d", "21s").getDuration("worldflow.d", second, second, Duration.ofSeconds(20)))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessage("worldflow.d must be 1s..20s, was 21s");
+        assertThatThrownBy(() ->
+                        with("worldflow.d", "50ms").getDuration("worldflow.d", second, Duration.ofMillis(100), null))
+                .hasMessage("worldflow.d must be at least 100ms, was 50ms");
+        assertThatThrownBy(() -> with("worldflow.d", "PT-5S").getDuration("worldflow.d", second, Duration.ZERO, null))
+                .hasMessage("worldflow.d must be at least 0s, was -5s");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"many", "1.5", "12abc", "99999999999"})
     void getIntOfGarbageFailsNamingTheKeyAndTheValue(String text) {

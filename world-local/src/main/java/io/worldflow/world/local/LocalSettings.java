@@ -36,7 +36,14 @@ record LocalSettings(Path path, Synchronous synchronous, Duration busyTimeout) {
     }
 
     static LocalSettings from(WorldConfig config) {
-        return new LocalSettings(path(config), synchronous(config), busyTimeout(config));
+        return new LocalSettings(
+                path(config),
+                synchronous(config),
+                config.getDuration(
+                        LocalWorldProvider.BUSY_TIMEOUT,
+                        DEFAULT_BUSY_TIMEOUT,
+                        Duration.ZERO,
+                        Duration.ofMillis(Integer.MAX_VALUE)));
     }
 
     /** The file whose lock marks the process that owns the database. */
@@ -69,14 +76,5 @@ record LocalSettings(Path path, Synchronous synchronous, Duration busyTimeout) {
             throw new ConfigurationException(
                     LocalWorldProvider.SYNCHRONOUS + " must be FULL or NORMAL, was '" + text + "'", e);
         }
-    }
-
-    private static Duration busyTimeout(WorldConfig config) {
-        Duration d = config.getDuration(LocalWorldProvider.BUSY_TIMEOUT, DEFAULT_BUSY_TIMEOUT);
-        if (d.isNegative() || d.toMillis() > Integer.MAX_VALUE) {
-            throw new ConfigurationException(LocalWorldProvider.BUSY_TIMEOUT + " must be between 0 and "
-                    + Integer.MAX_VALUE + "ms, was '" + d + "'");
-        }
-        return d;
     }
 }

@@ -55,8 +55,9 @@ record PgSettings(
                 config.get(PostgresWorldProvider.PASSWORD).orElse(null),
                 schema(config),
                 prefix(config),
-                poolSize(config),
-                startupTimeout(config));
+                config.getInt(PostgresWorldProvider.POOL_SIZE, DEFAULT_POOL_SIZE, 1, MAX_POOL_SIZE),
+                config.getDuration(
+                        PostgresWorldProvider.STARTUP_TIMEOUT, DEFAULT_STARTUP_TIMEOUT, Duration.ZERO, null));
     }
 
     /** Only the names of things, for printing the schema without a database. */
@@ -160,24 +161,6 @@ record PgSettings(
                     + " not starting with a digit, was '" + value + "'" + hint);
         }
         return value;
-    }
-
-    private static int poolSize(WorldConfig config) {
-        int size = config.getInt(PostgresWorldProvider.POOL_SIZE, DEFAULT_POOL_SIZE);
-        if (size < 1 || size > MAX_POOL_SIZE) {
-            throw new ConfigurationException(
-                    PostgresWorldProvider.POOL_SIZE + " must be 1.." + MAX_POOL_SIZE + ", was " + size);
-        }
-        return size;
-    }
-
-    private static Duration startupTimeout(WorldConfig config) {
-        Duration d = config.getDuration(PostgresWorldProvider.STARTUP_TIMEOUT, DEFAULT_STARTUP_TIMEOUT);
-        if (d.isNegative()) {
-            throw new ConfigurationException(
-                    PostgresWorldProvider.STARTUP_TIMEOUT + " must not be negative, was '" + d + "'");
-        }
-        return d;
     }
 
     private static byte[] sha256(String text) {

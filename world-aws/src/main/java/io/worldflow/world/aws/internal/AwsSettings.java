@@ -95,18 +95,10 @@ public record AwsSettings(
             throw new ConfigurationException("missing configuration key " + ACCESS_KEY_ID + " (" + SECRET_ACCESS_KEY
                     + " is set; give both or neither)");
         }
-        int attempts = config.getInt(MAX_ATTEMPTS, 8);
-        if (attempts < 1 || attempts > 30) {
-            throw new ConfigurationException(MAX_ATTEMPTS + " must be 1..30, was " + attempts);
-        }
-        Duration timeout = config.getDuration(API_TIMEOUT, Duration.ofSeconds(30));
-        if (timeout.compareTo(Duration.ofMillis(100)) < 0) {
-            throw new ConfigurationException(API_TIMEOUT + " must be at least 100ms, was " + timeout);
-        }
-        Duration wakePoll = config.getDuration(WAKE_POLL, Duration.ofSeconds(20));
-        if (wakePoll.compareTo(Duration.ofSeconds(1)) < 0 || wakePoll.compareTo(Duration.ofSeconds(20)) > 0) {
-            throw new ConfigurationException(WAKE_POLL + " must be 1s..20s (the SQS long-poll range), was " + wakePoll);
-        }
+        int attempts = config.getInt(MAX_ATTEMPTS, 8, 1, 30);
+        Duration timeout = config.getDuration(API_TIMEOUT, Duration.ofSeconds(30), Duration.ofMillis(100), null);
+        // SQS long polls wait 1 to 20 seconds
+        Duration wakePoll = config.getDuration(WAKE_POLL, Duration.ofSeconds(20), Duration.ofSeconds(1), Duration.ofSeconds(20));
         return new AwsSettings(
                 region,
                 dynamo,
