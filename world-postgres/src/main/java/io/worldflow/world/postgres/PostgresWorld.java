@@ -6,13 +6,12 @@ import io.worldflow.spi.TaskQueue;
 import io.worldflow.spi.WorldContext;
 import io.worldflow.world.jdbc.JdbcRunQueries;
 import io.worldflow.world.jdbc.SqlWorld;
+import org.postgresql.PGConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
@@ -71,7 +70,8 @@ final class PostgresWorld extends SqlWorld {
             try {
                 version = Migrations.apply(first, settings, context.clock());
                 serverVersion = first.getMetaData().getDatabaseProductVersion();
-                utf8 = "UTF8".equalsIgnoreCase(setting(first, "server_encoding"));
+                // reported by the server on connecting
+                utf8 = "UTF8".equalsIgnoreCase(first.unwrap(PGConnection.class).getParameterStatus("server_encoding"));
             } catch (SQLException e) {
                 throw SqlFailures.wrap("creating or migrating the schema", null, settings, e);
             }
@@ -94,13 +94,6 @@ final class PostgresWorld extends SqlWorld {
                 listener,
                 context,
                 new PgTaskQueue(db, context.codec(), context.clock(), notifier, listener));
-    }
-
-    private static String setting(Connection c, String name) throws SQLException {
-        try (Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT current_setting('" + name + "')")) {
-            return rs.next() ? rs.getString(1) : null;
-        }
     }
 
     @Override
