@@ -98,7 +98,8 @@ public record AwsSettings(
         int attempts = config.getInt(MAX_ATTEMPTS, 8, 1, 30);
         Duration timeout = config.getDuration(API_TIMEOUT, Duration.ofSeconds(30), Duration.ofMillis(100), null);
         // SQS long polls wait 1 to 20 seconds
-        Duration wakePoll = config.getDuration(WAKE_POLL, Duration.ofSeconds(20), Duration.ofSeconds(1), Duration.ofSeconds(20));
+        Duration wakePoll =
+                config.getDuration(WAKE_POLL, Duration.ofSeconds(20), Duration.ofSeconds(1), Duration.ofSeconds(20));
         return new AwsSettings(
                 region,
                 dynamo,
