@@ -68,6 +68,10 @@ public interface Workflow<I, O> {
         return context().parallel(name, items, fn);
     }
 
+    static <I, O> O child(String name, Workflow<I, O> workflow, I input) {
+        return context().child(name, workflow, input);
+    }
+
     /**
      * Wraps {@code target} so that each call of a {@link io.worldflow.annotation.Step} method of
      * {@code stepInterface} runs as a step of the current run, with the method's retry policy.

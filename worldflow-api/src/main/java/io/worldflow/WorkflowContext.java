@@ -66,6 +66,20 @@ public interface WorkflowContext {
     /** {@link #parallel(String, List, BranchFunction)} with a concurrency limit. */
     <T, R> List<R> parallel(String name, List<T> items, ParallelOptions options, BranchFunction<T, R> fn);
 
+    /**
+     * Starts a run of {@code workflow} as a child of this run and returns its result, holding no thread while it
+     * runs: its end wakes this run as a signal would. The child's run id is this run's id and the primitive's path
+     * unless the options give one, so a replay finds the same child and never starts a second. The child may run
+     * on any worker that registers its workflow, on any queue.
+     *
+     * @throws ChildWorkflowFailedException when the child fails or is canceled
+     * @throws WorldflowException           when the child's id already belongs to a run of another workflow
+     */
+    <I, O> O child(String name, Workflow<I, O> workflow, I input, ChildOptions options);
+
+    /** {@link #child(String, Workflow, Object, ChildOptions)} with the default options. */
+    <I, O> O child(String name, Workflow<I, O> workflow, I input);
+
     /** The current time, recorded: replay sees the same instant. */
     Instant now();
 

@@ -120,4 +120,12 @@ public abstract class WorldConformanceKit {
             super(WorldConformanceKit.this);
         }
     }
+
+    @Nested
+    @Tag("ChildWorkflow")
+    class ChildWorkflow extends ChildWorkflowContract {
+        ChildWorkflow() {
+            super(WorldConformanceKit.this);
+        }
+    }
 }

@@ -1,6 +1,6 @@
 package io.worldflow.event;
 
-/** An event about one primitive of the workflow code (a step, timer, signal wait, fan-out or marker). */
+/** An event about one primitive of the workflow code (a step, timer, signal wait, fan-out, marker or child run). */
 public sealed interface PrimitiveEvent extends Event
         permits StepScheduled,
                 StepStarted,
@@ -14,7 +14,11 @@ public sealed interface PrimitiveEvent extends Event
                 SignalTimedOut,
                 ParallelStarted,
                 ParallelCompleted,
-                MarkerRecorded {
+                MarkerRecorded,
+                ChildWorkflowStarted,
+                ChildWorkflowCompleted,
+                ChildWorkflowFailed,
+                ChildWorkflowCanceled {
 
     /** The primitive's deterministic id: a path of names and counters, e.g. {@code labels/3/label}. */
     String primitiveId();

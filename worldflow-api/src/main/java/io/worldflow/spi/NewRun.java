@@ -20,6 +20,7 @@ import java.util.function.UnaryOperator;
  * @param deadline    null for none
  * @param queue       the queue its turns go to
  * @param priority    higher first
+ * @param parent      the run that starts it as a child, or null
  */
 public record NewRun(
         String runId,
@@ -29,7 +30,8 @@ public record NewRun(
         Instant availableAt,
         Instant deadline,
         String queue,
-        int priority) {
+        int priority,
+        String parent) {
 
     public NewRun {
         Objects.requireNonNull(runId, "runId");
@@ -38,6 +40,19 @@ public record NewRun(
         Objects.requireNonNull(createdAt, "createdAt");
         Objects.requireNonNull(availableAt, "availableAt");
         Objects.requireNonNull(queue, "queue");
+    }
+
+    /** A run of no parent. */
+    public NewRun(
+            String runId,
+            String workflow,
+            Payload input,
+            Instant createdAt,
+            Instant availableAt,
+            Instant deadline,
+            String queue,
+            int priority) {
+        this(runId, workflow, input, createdAt, availableAt, deadline, queue, priority, null);
     }
 
     /**
@@ -70,6 +85,6 @@ public record NewRun(
 
     /** The first event of its log, which {@link EventLog#create} writes at seq 0. */
     public WorkflowStarted startedEvent() {
-        return new WorkflowStarted(runId, 0, createdAt, workflow, input, deadline);
+        return new WorkflowStarted(runId, 0, createdAt, workflow, input, deadline, parent);
     }
 }

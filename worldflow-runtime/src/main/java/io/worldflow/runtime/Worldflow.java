@@ -291,6 +291,10 @@ public final class Worldflow implements AutoCloseable {
         if (name == null || name.isBlank() || name.length() > 100) {
             throw new IllegalArgumentException("signal name must be 1..100 non-blank characters");
         }
+        if (name.startsWith("@")) {
+            throw new IllegalArgumentException(
+                    "signal names starting with '@' are Worldflow's own (a child run's end), was '" + name + "'");
+        }
     }
 
     /**

@@ -2,6 +2,10 @@ package io.worldflow.format.internal;
 
 import io.worldflow.ErrorInfo;
 import io.worldflow.Payload;
+import io.worldflow.event.ChildWorkflowCanceled;
+import io.worldflow.event.ChildWorkflowCompleted;
+import io.worldflow.event.ChildWorkflowFailed;
+import io.worldflow.event.ChildWorkflowStarted;
 import io.worldflow.event.Event;
 import io.worldflow.event.MarkerRecorded;
 import io.worldflow.event.ParallelCompleted;
@@ -86,7 +90,13 @@ final class StoredEvents {
 
     /** Every event type of format version 1. */
     static final List<Declared> TABLE = List.of(
-            event("WorkflowStarted", WorkflowStarted.class, text("workflow"), payload("input"), instant("deadline")),
+            event(
+                    "WorkflowStarted",
+                    WorkflowStarted.class,
+                    text("workflow"),
+                    payload("input"),
+                    instant("deadline"),
+                    text("parent")),
             event("WorkflowCompleted", WorkflowCompleted.class, payload("output")),
             event("WorkflowFailed", WorkflowFailed.class, error("error")),
             event("WorkflowCancelRequested", WorkflowCancelRequested.class, text("reason"), instant("requestedAt")),
@@ -117,7 +127,28 @@ final class StoredEvents {
             event("SignalTimedOut", SignalTimedOut.class, text("waitId"), text("name")),
             event("ParallelStarted", ParallelStarted.class, text("parallelId"), text("name"), number("branches", 0)),
             event("ParallelCompleted", ParallelCompleted.class, text("parallelId")),
-            event("MarkerRecorded", MarkerRecorded.class, text("markerId"), text("kind"), payload("value")));
+            event("MarkerRecorded", MarkerRecorded.class, text("markerId"), text("kind"), payload("value")),
+            event(
+                    "ChildWorkflowStarted",
+                    ChildWorkflowStarted.class,
+                    text("childId"),
+                    text("name"),
+                    text("childRunId"),
+                    text("workflow"),
+                    text("parentClosePolicy")),
+            event(
+                    "ChildWorkflowCompleted",
+                    ChildWorkflowCompleted.class,
+                    text("childId"),
+                    text("childRunId"),
+                    payload("result")),
+            event(
+                    "ChildWorkflowFailed",
+                    ChildWorkflowFailed.class,
+                    text("childId"),
+                    text("childRunId"),
+                    error("error")),
+            event("ChildWorkflowCanceled", ChildWorkflowCanceled.class, text("childId"), text("childRunId")));
 
     private StoredEvents() {}
 

@@ -1,5 +1,9 @@
 package io.worldflow.runtime.internal;
 
+import io.worldflow.event.ChildWorkflowCanceled;
+import io.worldflow.event.ChildWorkflowCompleted;
+import io.worldflow.event.ChildWorkflowFailed;
+import io.worldflow.event.ChildWorkflowStarted;
 import io.worldflow.event.Event;
 import io.worldflow.event.MarkerRecorded;
 import io.worldflow.event.ParallelCompleted;
@@ -19,6 +23,7 @@ import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +41,8 @@ final class History {
         TIMER,
         SIGNAL,
         PARALLEL,
-        MARKER
+        MARKER,
+        CHILD
     }
 
     /** One primitive's recorded events, in log order. */
@@ -136,6 +142,14 @@ final class History {
         return order == null || position >= order.size() ? null : order.get(position);
     }
 
+    /** The child primitives recorded, in the order they were first reached. */
+    List<Recorded> children() {
+        return byId.values().stream()
+                .filter(r -> r.kind == Kind.CHILD)
+                .sorted(Comparator.comparingLong(r -> r.events.getFirst().seq()))
+                .toList();
+    }
+
     /** How many primitives were reached within {@code scope}. */
     int count(String scope) {
         List<Recorded> order = byScope.get(scope);
@@ -170,6 +184,10 @@ final class History {
             case ParallelStarted p -> Kind.PARALLEL;
             case ParallelCompleted p -> Kind.PARALLEL;
             case MarkerRecorded m -> Kind.MARKER;
+            case ChildWorkflowStarted c -> Kind.CHILD;
+            case ChildWorkflowCompleted c -> Kind.CHILD;
+            case ChildWorkflowFailed c -> Kind.CHILD;
+            case ChildWorkflowCanceled c -> Kind.CHILD;
         };
     }
 
@@ -180,6 +198,7 @@ final class History {
             case SignalRequested s -> s.name();
             case ParallelStarted p -> p.name();
             case MarkerRecorded m -> m.kind();
+            case ChildWorkflowStarted c -> c.name();
             default -> Ids.nameOf(e.primitiveId());
         };
     }

@@ -1,6 +1,7 @@
 package io.worldflow.runtime.internal;
 
 import io.worldflow.BranchFunction;
+import io.worldflow.ChildOptions;
 import io.worldflow.ErrorInfo;
 import io.worldflow.ParallelOptions;
 import io.worldflow.Payload;
@@ -9,6 +10,7 @@ import io.worldflow.SerializationException;
 import io.worldflow.StepFailedException;
 import io.worldflow.StepFunction;
 import io.worldflow.StepOptions;
+import io.worldflow.Workflow;
 import io.worldflow.WorkflowContext;
 import io.worldflow.WorldflowException;
 import io.worldflow.event.Event;
@@ -80,7 +82,7 @@ final class RunContext implements WorkflowContext {
     }
 
     /** Buffers an event of this scope, noting it when it is an outcome the code acts on. */
-    private void record(LongFunction<Event> make) {
+    void record(LongFunction<Event> make) {
         seenSeq = Math.max(seenSeq, exec.record(make));
     }
 
@@ -387,6 +389,21 @@ final class RunContext implements WorkflowContext {
         return results;
     }
 
+    // ---------------------------------------------------------------- child runs
+
+    @Override
+    public <I, O> O child(String name, Workflow<I, O> workflow, I input) {
+        return child(name, workflow, input, ChildOptions.defaults());
+    }
+
+    @Override
+    public <I, O> O child(String name, Workflow<I, O> workflow, I input, ChildOptions options) {
+        Objects.requireNonNull(workflow, "workflow");
+        Objects.requireNonNull(options, "options");
+        String id = nextId(name, History.Kind.CHILD);
+        return new ChildCall<>(exec, this, id, name, workflow, options).run(input);
+    }
+
     // ---------------------------------------------------------------- recorded values
 
     @Override
@@ -467,7 +484,7 @@ final class RunContext implements WorkflowContext {
 
     // ---------------------------------------------------------------- helpers
 
-    private <T> T decodeRecorded(Payload payload, String what) {
+    <T> T decodeRecorded(Payload payload, String what) {
         try {
             return exec.engine.codec.decode(payload, null, what + " of run '" + exec.runId + "'");
         } catch (SerializationException e) {

@@ -2,8 +2,11 @@ package io.worldflow.runtime.internal;
 
 import io.worldflow.DeadlineExceededException;
 import io.worldflow.ErrorInfo;
+import io.worldflow.ParentClosePolicy;
 import io.worldflow.Payload;
+import io.worldflow.RunFinishedException;
 import io.worldflow.RunInfo;
+import io.worldflow.RunNotFoundException;
 import io.worldflow.RunStatus;
 import io.worldflow.SerializationException;
 import io.worldflow.event.WorkflowCancelRequested;
@@ -57,8 +60,10 @@ final class RunEnding {
             endFailed(e);
             return;
         }
-        exec.record(seq -> new WorkflowCompleted(exec.runId, seq, exec.now(), encoded));
-        finish(RunStatus.COMPLETED);
+        if (tellParent(RunStatus.COMPLETED, encoded, null)) {
+            exec.record(seq -> new WorkflowCompleted(exec.runId, seq, exec.now(), encoded));
+            finish(RunStatus.COMPLETED);
+        }
     }
 
     void failed(Throwable error) {
@@ -81,8 +86,10 @@ final class RunEnding {
     private void endFailed(Throwable error) {
         ErrorInfo err = ErrorInfo.of(error);
         log.info("run {} failed: {}", exec.runId, err.summary());
-        exec.record(seq -> new WorkflowFailed(exec.runId, seq, exec.now(), err));
-        finish(RunStatus.FAILED);
+        if (tellParent(RunStatus.FAILED, null, err)) {
+            exec.record(seq -> new WorkflowFailed(exec.runId, seq, exec.now(), err));
+            finish(RunStatus.FAILED);
+        }
     }
 
     private void endCanceled() {
@@ -102,9 +109,11 @@ final class RunEnding {
         }
         String reason = request == null ? null : request.reason();
         Instant requestedAt = request == null || request.requestedAt() == null ? now : request.requestedAt();
-        exec.record(seq -> new WorkflowCancelRequested(exec.runId, seq, now, reason, requestedAt));
-        exec.record(seq -> new WorkflowCanceled(exec.runId, seq, now));
-        finish(RunStatus.CANCELED);
+        if (tellParent(RunStatus.CANCELED, null, null)) {
+            exec.record(seq -> new WorkflowCancelRequested(exec.runId, seq, now, reason, requestedAt));
+            exec.record(seq -> new WorkflowCanceled(exec.runId, seq, now));
+            finish(RunStatus.CANCELED);
+        }
     }
 
     private void finish(RunStatus status) {
@@ -112,12 +121,63 @@ final class RunEnding {
             exec.endTurn(status, null);
             exec.setOutcome(RunExecution.Outcome.FINISHED);
             exec.engine.completions.finished(exec.runId);
+            closeChildren();
         } catch (ExecutionStop stop) {
             exec.setOutcome(RunExecution.Outcome.ABORTED);
         } catch (RuntimeException e) {
             log.warn("run {}: could not record its end ({}); it will be resumed", exec.runId, e.toString());
             exec.setOutcome(RunExecution.Outcome.ABORTED);
         }
+    }
+
+    /**
+     * Tells the parent, if the run has one, how it ends, before the end is recorded: what led to the end is made
+     * durable first, so that a replay of this turn ends the same way, and the signal, keyed by this run's id, is
+     * stored once however often the turn runs. False when the parent could not be told: the turn is given up and a
+     * later one ends the run.
+     */
+    private boolean tellParent(RunStatus status, Payload output, ErrorInfo error) {
+        String parent = exec.history.started().parent();
+        if (parent == null) {
+            return true;
+        }
+        try {
+            exec.flush();
+            String what = "end of run '" + exec.runId + "'";
+            Payload outcome = exec.engine.codec.encode(new ChildRuns.Outcome(status.name(), output, error), what);
+            exec.engine.world.signals().send(parent, ChildRuns.signalName(exec.runId), outcome, exec.runId);
+            return true;
+        } catch (RunNotFoundException | RunFinishedException e) {
+            return true; // the parent is gone or has ended: nobody waits for this run any more
+        } catch (ExecutionStop stop) {
+            exec.setOutcome(RunExecution.Outcome.ABORTED);
+            return false;
+        } catch (RuntimeException e) {
+            log.warn(
+                    "run {}: could not tell its parent {} how it ends ({}); it will be resumed",
+                    exec.runId,
+                    parent,
+                    e.toString());
+            exec.abort("parent not told");
+            exec.setOutcome(RunExecution.Outcome.ABORTED);
+            return false;
+        }
+    }
+
+    /** Asks the children still running to cancel, as their policy says, once this run's end is recorded. */
+    private void closeChildren() {
+        exec.children.open().forEach((child, policy) -> {
+            if (policy != ParentClosePolicy.REQUEST_CANCEL) {
+                return;
+            }
+            try {
+                exec.engine.world.eventLog().requestCancel(child, "parent run '" + exec.runId + "' ended");
+            } catch (RunNotFoundException | RunFinishedException e) {
+                // it ended meanwhile
+            } catch (RuntimeException e) {
+                log.warn("run {}: could not ask its child {} to cancel ({})", exec.runId, child, e.toString());
+            }
+        });
     }
 
     private void endHeld(RuntimeException why) {

@@ -87,6 +87,8 @@ final class RunExecution {
     private volatile Lease lease;
 
     private final RunLog runLog;
+    /** The child runs this run has started and not heard the end of, for its own end. */
+    final ChildRuns children;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -113,6 +115,7 @@ final class RunExecution {
         this.workflow = workflow;
         this.history = history;
         this.runLog = new RunLog(engine, runId, history.size(), info.status(), info.isHeld());
+        this.children = new ChildRuns(history);
         this.cancelRequested = info.cancelRequested();
     }
 

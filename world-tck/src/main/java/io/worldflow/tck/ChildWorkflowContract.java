@@ -1,0 +1,270 @@
+package io.worldflow.tck;
+
+import io.worldflow.ChildOptions;
+import io.worldflow.ChildWorkflowFailedException;
+import io.worldflow.ParentClosePolicy;
+import io.worldflow.RunHandle;
+import io.worldflow.RunInfo;
+import io.worldflow.RunQuery;
+import io.worldflow.RunStatus;
+import io.worldflow.StartOptions;
+import io.worldflow.Workflow;
+import io.worldflow.WorkflowCanceledException;
+import io.worldflow.event.ChildWorkflowCanceled;
+import io.worldflow.event.ChildWorkflowCompleted;
+import io.worldflow.event.ChildWorkflowFailed;
+import io.worldflow.event.ChildWorkflowStarted;
+import io.worldflow.event.WorkflowStarted;
+import io.worldflow.runtime.WorkerOptions;
+import io.worldflow.spi.NewRun;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Child runs end to end: a parent starts runs of other workflows and waits for them holding no thread, hears of
+ * their end exactly once, finds the same child on replay, and cancels or abandons its children when it ends first.
+ */
+public abstract class ChildWorkflowContract extends WorkflowContractSupport {
+
+    protected ChildWorkflowContract(WorldConformanceKit kit) {
+        super(kit);
+    }
+
+    @Override
+    protected WorkerOptions workerOptions() {
+        return super.workerOptions().withHoldRetry(Duration.ofMinutes(1));
+    }
+
+    private final Workflow<Integer, Integer> square = Workflow.define(
+            "tck.child.square",
+            Integer.class,
+            Integer.class,
+            (ctx, n) -> ctx.step("square", () -> {
+                bump("square " + n);
+                return n * n;
+            }));
+
+    private final Workflow<String, String> napper = Workflow.define("tck.child.napper", String.class, (ctx, in) -> {
+        ctx.sleep("nap", Duration.ofHours(1));
+        return ctx.step("wake", () -> in + " woke" + bump("woke " + in));
+    });
+
+    @Test
+    void aChildsResultReturnsToItsParentAndBothLogsTellOfIt() {
+        Workflow<Integer, Integer> parent = Workflow.define("tck.child.sum", Integer.class, Integer.class, (ctx, n) -> {
+            int a = ctx.child("first", square, n);
+            int b = ctx.child("second", square, n + 1);
+            return a + b;
+        });
+        worldflow(parent, square);
+        RunHandle<Integer> run = wf.start(parent, 3, StartOptions.id("sum-1"));
+
+        assertThat(run.result(WAIT)).isEqualTo(9 + 16);
+        List<ChildWorkflowStarted> started = eventsOf("sum-1", ChildWorkflowStarted.class);
+        assertThat(started).extracting(ChildWorkflowStarted::childRunId).containsExactly("sum-1/first", "sum-1/second");
+        assertThat(started).extracting(ChildWorkflowStarted::workflow).containsOnly("tck.child.square");
+        assertThat(eventsOf("sum-1", ChildWorkflowCompleted.class)).hasSize(2);
+        WorkflowStarted child =
+                (WorkflowStarted) world.eventLog().read("sum-1/first", 0).getFirst();
+        assertThat(child.parent()).isEqualTo("sum-1");
+        assertThat(awaitStatus("sum-1/second", RunStatus.COMPLETED).output().json())
+                .isEqualTo("16");
+        assertThat(count("square 3") + count("square 4")).isEqualTo(2);
+    }
+
+    @Test
+    void aParentWaitsForItsChildWithoutAThreadAndWakesWhenItEnds() {
+        Workflow<String, String> parent =
+                Workflow.define("tck.child.waiter", String.class, (ctx, in) -> "got " + ctx.child("nap", napper, in));
+        worldflow(parent, napper);
+        RunHandle<String> run = wf.start(parent, "p", StartOptions.id("waiter-1"));
+        awaitStatus("waiter-1/nap", RunStatus.SLEEPING);
+        awaitStatus("waiter-1", RunStatus.WAITING);
+
+        clock.advance(Duration.ofHours(1));
+        assertThat(run.result(WAIT)).isEqualTo("got p woke1");
+        assertThat(eventsOf("waiter-1", ChildWorkflowCompleted.class))
+                .singleElement()
+                .satisfies(c -> assertThat(c.childRunId()).isEqualTo("waiter-1/nap"));
+    }
+
+    @Test
+    void aFailedChildIsATypedFailureTheParentMayCatch() {
+        Workflow<String, String> failing = Workflow.define("tck.child.failing", String.class, (ctx, in) -> {
+            throw new IllegalStateException("out of stock: " + in);
+        });
+        Workflow<String, String> parent = Workflow.define("tck.child.catcher", String.class, (ctx, in) -> {
+            try {
+                return ctx.child("order", failing, in);
+            } catch (ChildWorkflowFailedException e) {
+                return "caught " + e.error().type() + " / " + e.error().message() + " / " + e.isCanceled() + " / "
+                        + e.childRunId();
+            }
+        });
+        worldflow(parent, failing);
+        RunHandle<String> run = wf.start(parent, "socks", StartOptions.id("catcher-1"));
+
+        assertThat(run.result(WAIT))
+                .isEqualTo("caught java.lang.IllegalStateException / out of stock: socks / false / catcher-1/order");
+        assertThat(eventsOf("catcher-1", ChildWorkflowFailed.class)).hasSize(1);
+        assertThat(awaitStatus("catcher-1/order", RunStatus.FAILED).error().message())
+                .isEqualTo("out of stock: socks");
+    }
+
+    @Test
+    void aChildCanceledOnItsOwnIsATypedCancellationInTheParent() {
+        Workflow<String, String> parent = Workflow.define("tck.child.canceledkid", String.class, (ctx, in) -> {
+            try {
+                return ctx.child("nap", napper, in);
+            } catch (ChildWorkflowFailedException e) {
+                return "child canceled: " + e.isCanceled();
+            }
+        });
+        worldflow(parent, napper);
+        RunHandle<String> run = wf.start(parent, "p", StartOptions.id("canceledkid-1"));
+        awaitStatus("canceledkid-1/nap", RunStatus.SLEEPING);
+
+        wf.cancel("canceledkid-1/nap", "not needed");
+        assertThat(run.result(WAIT)).isEqualTo("child canceled: true");
+        assertThat(eventsOf("canceledkid-1", ChildWorkflowCanceled.class)).hasSize(1);
+        assertThat(count("woke p")).isZero();
+    }
+
+    @Test
+    void aParentThatEndsAsksItsChildrenToCancelUnlessItAbandonsThem() {
+        Workflow<String, List<String>> parent = Workflow.define(
+                "tck.child.family",
+                String.class,
+                (ctx, in) -> ctx.parallel(
+                        "kids",
+                        List.of("kept", "dropped"),
+                        (branch, kid) -> branch.child(
+                                kid,
+                                napper,
+                                kid,
+                                ChildOptions.defaults()
+                                        .withParentClosePolicy(
+                                                kid.equals("kept")
+                                                        ? ParentClosePolicy.ABANDON
+                                                        : ParentClosePolicy.REQUEST_CANCEL))));
+        worldflow(parent, napper);
+        RunHandle<List<String>> run = wf.start(parent, "p", StartOptions.id("family-1"));
+        String kept = "family-1/kids/0/kept";
+        String dropped = "family-1/kids/1/dropped";
+        awaitStatus(kept, RunStatus.SLEEPING);
+        awaitStatus(dropped, RunStatus.SLEEPING);
+        awaitStatus("family-1", RunStatus.WAITING);
+
+        wf.cancel("family-1", "order withdrawn");
+        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowCanceledException.class);
+        RunInfo canceled = awaitStatus(dropped, RunStatus.CANCELED);
+        assertThat(canceled.status()).isEqualTo(RunStatus.CANCELED);
+        assertThat(wf.run(kept).orElseThrow().status()).isEqualTo(RunStatus.SLEEPING);
+
+        clock.advance(Duration.ofHours(1));
+        assertThat(wf.handle(kept, String.class).result(WAIT)).isEqualTo("kept woke1");
+        assertThat(count("woke dropped")).isZero();
+    }
+
+    @Test
+    void aChildStartedBeforeItsParentRecordedItIsFoundNotStartedAgain() {
+        Workflow<String, String> parent =
+                Workflow.define("tck.child.adopter", String.class, (ctx, in) -> "got " + ctx.child("nap", napper, in));
+        worldflow(parent, napper);
+        // as if the parent's worker died between creating the child and recording it
+        world.eventLog()
+                .create(new NewRun(
+                        "adopter-1/nap",
+                        "tck.child.napper",
+                        wf.codec().encode("p", "input"),
+                        clock.instant(),
+                        clock.instant(),
+                        null,
+                        StartOptions.DEFAULT_QUEUE,
+                        0,
+                        "adopter-1"));
+        RunHandle<String> run = wf.start(parent, "p", StartOptions.id("adopter-1"));
+        awaitStatus("adopter-1", RunStatus.WAITING);
+
+        clock.advance(Duration.ofHours(1));
+        assertThat(run.result(WAIT)).isEqualTo("got p woke1");
+        assertThat(wf.runs(RunQuery.all().withWorkflow("tck.child.napper")).runs())
+                .hasSize(1);
+        assertThat(count("woke p")).isEqualTo(1);
+    }
+
+    @Test
+    void aParentRestartedWhileItsChildRunsHearsOfItsEndOnce() {
+        Workflow<String, String> parent = Workflow.define("tck.child.restarted", String.class, (ctx, in) -> {
+            String before = ctx.step("before", () -> "b" + bump("before"));
+            String kid = ctx.child("nap", napper, in);
+            return before + " " + kid + " " + ctx.step("after", () -> "a" + bump("after"));
+        });
+        worldflow(parent, napper);
+        RunHandle<String> run = wf.start(parent, "p", StartOptions.id("restarted-1"));
+        awaitStatus("restarted-1", RunStatus.WAITING);
+
+        restart(parent, napper);
+        clock.advance(Duration.ofHours(1));
+        assertThat(wf.handle(run.id(), String.class).result(WAIT)).isEqualTo("b1 p woke1 a1");
+        assertThat(eventsOf("restarted-1", ChildWorkflowStarted.class)).hasSize(1);
+        assertThat(eventsOf("restarted-1", ChildWorkflowCompleted.class)).hasSize(1);
+        assertThat(world.signals().pending("restarted-1")).isEmpty();
+    }
+
+    @Test
+    void aChildIdTakenByARunOfAnotherWorkflowIsAClearErrorNamingBoth() {
+        Workflow<String, String> parent = Workflow.define("tck.child.clash", String.class, (ctx, in) -> {
+            try {
+                return ctx.child("nap", napper, in, ChildOptions.defaults().withId("taken-1"));
+            } catch (RuntimeException e) {
+                return e.getMessage();
+            }
+        });
+        worldflow(parent, napper, square);
+        wf.start(square, 2, StartOptions.id("taken-1")).result(WAIT);
+
+        String message = wf.start(parent, "p").result(WAIT);
+        assertThat(message).contains("taken-1").contains("tck.child.square").contains("tck.child.napper");
+        assertThat(wf.runs(RunQuery.all().withWorkflow("tck.child.napper")).runs())
+                .isEmpty();
+    }
+
+    @Test
+    void changingWhichWorkflowAChildRunsHoldsTheParent() {
+        Workflow<String, String> v1 =
+                Workflow.define("tck.child.changed", String.class, (ctx, in) -> "got " + ctx.child("kid", napper, in));
+        Workflow<String, String> v2 =
+                Workflow.define("tck.child.changed", String.class, (ctx, in) -> "got " + ctx.child("kid", square, 2));
+        worldflow(v1, napper);
+        RunHandle<String> run = wf.start(v1, "p", StartOptions.id("changed-1"));
+        awaitStatus("changed-1", RunStatus.WAITING);
+
+        restart(v2, napper, square);
+        clock.advance(Duration.ofHours(1));
+        RunInfo held = awaitRun("changed-1", "held", RunInfo::isHeld);
+        assertThat(held.held().message()).contains("tck.child.napper").contains("tck.child.square");
+        assertThat(held.status()).isNotIn(RunStatus.COMPLETED, RunStatus.FAILED);
+
+        restart(v1, napper);
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(wf.handle(run.id(), String.class).result(WAIT)).isEqualTo("got p woke1");
+    }
+
+    @Test
+    void aClientCannotSendTheSignalThatCarriesAChildsEnd() {
+        worldflow(napper);
+        RunHandle<String> run = wf.start(napper, "p");
+        awaitStatus(run.id(), RunStatus.SLEEPING);
+
+        assertThatThrownBy(() -> wf.signal(run.id(), "@child:x", "forged"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("@child:x");
+        assertThat(world.signals().pending(run.id())).isEmpty();
+    }
+}

@@ -1,0 +1,161 @@
+package io.worldflow.runtime.internal;
+
+import io.worldflow.ChildOptions;
+import io.worldflow.ChildWorkflowFailedException;
+import io.worldflow.ErrorInfo;
+import io.worldflow.ParentClosePolicy;
+import io.worldflow.Payload;
+import io.worldflow.RunStatus;
+import io.worldflow.Workflow;
+import io.worldflow.WorkflowCanceledException;
+import io.worldflow.WorldflowException;
+import io.worldflow.event.ChildWorkflowCanceled;
+import io.worldflow.event.ChildWorkflowCompleted;
+import io.worldflow.event.ChildWorkflowFailed;
+import io.worldflow.event.ChildWorkflowStarted;
+import io.worldflow.event.Event;
+import io.worldflow.event.WorkflowStarted;
+import io.worldflow.spi.CreateResult;
+import io.worldflow.spi.NewRun;
+import io.worldflow.spi.PendingSignal;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One {@code child} primitive: the child run started (or found, on replay) under its id, then its end awaited as
+ * the signal it sends its parent ({@link ChildRuns}), holding no thread meanwhile. Its outcome is recorded, so a
+ * replay returns it without asking the child again.
+ */
+final class ChildCall<I, O> {
+
+    private final RunExecution exec;
+    private final RunContext ctx;
+    private final String id;
+    private final String name;
+    private final Workflow<I, O> workflow;
+    private final ChildOptions options;
+
+    ChildCall(
+            RunExecution exec, RunContext ctx, String id, String name, Workflow<I, O> workflow, ChildOptions options) {
+        this.exec = exec;
+        this.ctx = ctx;
+        this.id = id;
+        this.name = name;
+        this.workflow = workflow;
+        this.options = options;
+    }
+
+    O run(I input) {
+        History.Recorded recorded = exec.history.get(id);
+        ChildWorkflowStarted started = recorded == null ? null : recorded.first(ChildWorkflowStarted.class);
+        if (started != null && !started.workflow().equals(workflow.name())) {
+            throw exec.nondeterministic("child '" + id + "' is a run of workflow '" + started.workflow()
+                    + "' in the history, but the code now starts workflow '" + workflow.name() + "'");
+        }
+        String childRunId = started != null
+                ? started.childRunId()
+                : options.id() != null ? options.id() : ChildRuns.derivedId(exec.runId, id);
+        if (recorded != null) {
+            ChildWorkflowCompleted completed = recorded.first(ChildWorkflowCompleted.class);
+            if (completed != null) {
+                return ctx.decodeRecorded(completed.result(), "result of child '" + id + "'");
+            }
+            ChildWorkflowFailed failed = recorded.first(ChildWorkflowFailed.class);
+            if (failed != null) {
+                throw new ChildWorkflowFailedException(childRunId, workflow.name(), failed.error(), false);
+            }
+            if (recorded.has(ChildWorkflowCanceled.class)) {
+                throw canceled(childRunId);
+            }
+        }
+        exec.beginLive();
+        if (started == null) {
+            start(childRunId, input);
+            ParentClosePolicy policy = options.parentClosePolicy();
+            exec.children.opened(childRunId, policy);
+            ctx.record(seq -> new ChildWorkflowStarted(
+                    exec.runId, seq, exec.now(), id, name, childRunId, workflow.name(), policy.name()));
+        }
+        String signal = ChildRuns.signalName(childRunId);
+        while (true) {
+            long generation = exec.pokeCount();
+            Optional<PendingSignal> end = exec.claimSignal(signal);
+            if (end.isPresent()) {
+                exec.children.closed(childRunId);
+                return ended(childRunId, end.get().payload());
+            }
+            exec.awaitDurable(generation, null, true);
+            exec.beginLive();
+        }
+    }
+
+    /** Creates the child run; one that exists already must be this run's child of the same workflow. */
+    private void start(String childRunId, I input) {
+        if (input != null && !workflow.inputType().isInstance(input)) {
+            throw new IllegalArgumentException("workflow '" + workflow.name() + "' takes "
+                    + workflow.inputType().getName() + ", not "
+                    + input.getClass().getName());
+        }
+        String what = "input of child '" + id + "' of run '" + exec.runId + "'";
+        Payload payload = exec.engine.codec.encode(input, what);
+        Instant now = exec.now();
+        NewRun run = new NewRun(
+                childRunId,
+                workflow.name(),
+                payload,
+                now,
+                now,
+                options.timeout() == null ? null : now.plus(options.timeout()),
+                options.queue() != null ? options.queue() : exec.info.queue(),
+                options.priority() != null ? options.priority() : exec.info.priority(),
+                exec.runId);
+        CreateResult created = exec.engine.world.eventLog().create(run);
+        if (created.created()) {
+            return;
+        }
+        if (!created.run().workflow().equals(workflow.name())) {
+            throw new WorldflowException("child '" + id + "' of run '" + exec.runId + "' cannot start: run id '"
+                    + childRunId + "' belongs to a run of workflow '"
+                    + created.run().workflow()
+                    + "', not of workflow '" + workflow.name() + "'");
+        }
+        List<Event> first = exec.engine.world.eventLog().read(childRunId, 0);
+        String parent = first.isEmpty() || !(first.getFirst() instanceof WorkflowStarted ws) ? null : ws.parent();
+        if (!exec.runId.equals(parent)) {
+            throw new WorldflowException("child '" + id + "' of run '" + exec.runId + "' cannot start: run id '"
+                    + childRunId + "' belongs to a run of workflow '" + workflow.name() + "' that is "
+                    + (parent == null ? "no run's child" : "a child of run '" + parent + "'"));
+        }
+    }
+
+    private O ended(String childRunId, Payload signal) {
+        ChildRuns.Outcome outcome = exec.engine.codec.decode(
+                signal, ChildRuns.Outcome.class, "end of child '" + id + "' of run '" + exec.runId + "'");
+        return switch (RunStatus.valueOf(outcome.status())) {
+            case COMPLETED -> {
+                ctx.record(seq ->
+                        new ChildWorkflowCompleted(exec.runId, seq, exec.now(), id, childRunId, outcome.output()));
+                yield ctx.decodeRecorded(outcome.output(), "result of child '" + id + "'");
+            }
+            case CANCELED -> {
+                ctx.record(seq -> new ChildWorkflowCanceled(exec.runId, seq, exec.now(), id, childRunId));
+                throw canceled(childRunId);
+            }
+            default -> {
+                ctx.record(
+                        seq -> new ChildWorkflowFailed(exec.runId, seq, exec.now(), id, childRunId, outcome.error()));
+                throw new ChildWorkflowFailedException(childRunId, workflow.name(), outcome.error(), false);
+            }
+        };
+    }
+
+    private ChildWorkflowFailedException canceled(String childRunId) {
+        return new ChildWorkflowFailedException(
+                childRunId,
+                workflow.name(),
+                ErrorInfo.of(WorkflowCanceledException.class.getName(), "child run was canceled"),
+                true);
+    }
+}

@@ -1,0 +1,79 @@
+package io.worldflow.runtime.internal;
+
+import io.worldflow.ErrorInfo;
+import io.worldflow.ParentClosePolicy;
+import io.worldflow.Payload;
+import io.worldflow.StartOptions;
+import io.worldflow.event.ChildWorkflowStarted;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The child runs a run has started and not yet heard the end of, with what becomes of each when the run ends
+ * first; and how a child's end reaches its parent: a signal of a name no client may send ({@link #signalName}),
+ * keyed by the child's run id, so that it is stored once however often the child's last turn is run.
+ */
+final class ChildRuns {
+
+    /** How a child's end travels to its parent, as the signal's payload. */
+    record Outcome(String status, Payload output, ErrorInfo error) {}
+
+    /** Names of signals the runtime sends itself start with this; a client's may not. */
+    static final String RESERVED_PREFIX = "@";
+
+    private final Map<String, ParentClosePolicy> open = new LinkedHashMap<>();
+
+    /** The children the history shows started and not ended; this turn adds the ones it starts. */
+    ChildRuns(History history) {
+        for (History.Recorded r : history.children()) {
+            if (r.events.size() == 1 && r.events.getFirst() instanceof ChildWorkflowStarted started) {
+                open.put(started.childRunId(), policy(started.parentClosePolicy()));
+            }
+        }
+    }
+
+    private static ParentClosePolicy policy(String stored) {
+        return stored == null ? ParentClosePolicy.REQUEST_CANCEL : ParentClosePolicy.valueOf(stored);
+    }
+
+    /** The signal that carries the end of child run {@code childRunId} to its parent. */
+    static String signalName(String childRunId) {
+        return RESERVED_PREFIX + "child:" + childRunId;
+    }
+
+    /**
+     * A child's run id when the code gives none: the parent's id and the primitive's path, the same on every replay;
+     * past the length a run id may have, a digest of them stands for the tail.
+     */
+    static String derivedId(String parentRunId, String primitiveId) {
+        String id = parentRunId + "/" + primitiveId;
+        if (id.length() <= StartOptions.MAX_ID_LENGTH) {
+            return id;
+        }
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8));
+            return id.substring(0, StartOptions.MAX_ID_LENGTH - 33) + "#"
+                    + HexFormat.of().formatHex(digest, 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
+    synchronized void opened(String childRunId, ParentClosePolicy policy) {
+        open.put(childRunId, policy);
+    }
+
+    synchronized void closed(String childRunId) {
+        open.remove(childRunId);
+    }
+
+    /** The children still running that the policy asks to cancel when this run ends. */
+    synchronized Map<String, ParentClosePolicy> open() {
+        return Map.copyOf(open);
+    }
+}
