@@ -43,6 +43,11 @@ class GoldenTextTest {
         out.put(
                 "encodeError without message or trace",
                 format.encodeError(new ErrorInfo("com.acme.Oops", null, null, null)));
+        out.put("encodeAll added", format.encodeAll(Samples.added()));
+        for (Event e : Samples.added()) {
+            out.put("encode added " + e.type() + " #" + e.seq(), format.encode(e));
+        }
+        out.put("encodeAll started by a parent", format.encodeAll(List.of(Samples.startedByParent())));
         return out;
     }
 
@@ -72,6 +77,14 @@ class GoldenTextTest {
                                 events.getFirst().runId(), events.getFirst().seq(), golden.get("encodeAll " + what)))
                         .as(what)
                         .containsExactlyElementsOf(events));
+        assertThat(format.decodeAll("r1", 0, golden.get("encodeAll added")))
+                .hasSize(Samples.added().size());
+        for (Event e : Samples.added()) {
+            assertThat(format.decode(golden.get("encode added " + e.type() + " #" + e.seq())))
+                    .isEqualTo(e);
+        }
+        assertThat(format.decodeAll("r1", 0, golden.get("encodeAll started by a parent")))
+                .containsExactly(Samples.startedByParent());
         assertThat(format.decodeTimeline(resource("/golden/timeline-version-1.json")))
                 .containsExactlyElementsOf(all.subList(0, 4));
     }

@@ -38,7 +38,7 @@ class LogRecordTest {
     private final ObjectMapper json = new ObjectMapper();
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("io.worldflow.format.Samples#oneOfEach")
+    @MethodSource("io.worldflow.format.Samples#everyEvent")
     void everyEventRoundTripsAloneInARecordToAnEqualRecord(Event event) {
         String text = format.encodeAll(List.of(event));
 

@@ -2,6 +2,10 @@ package io.worldflow.format;
 
 import io.worldflow.ErrorInfo;
 import io.worldflow.Payload;
+import io.worldflow.event.ChildWorkflowCanceled;
+import io.worldflow.event.ChildWorkflowCompleted;
+import io.worldflow.event.ChildWorkflowFailed;
+import io.worldflow.event.ChildWorkflowStarted;
 import io.worldflow.event.Event;
 import io.worldflow.event.MarkerRecorded;
 import io.worldflow.event.ParallelCompleted;
@@ -28,6 +32,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /** Events the tests encode: fixed values only, so that their text can be compared byte for byte. */
 final class Samples {
@@ -68,6 +73,29 @@ final class Samples {
                 new WorkflowCompleted("r1", 16, T0, list),
                 new WorkflowFailed("r1", 17, T0, ERROR),
                 new WorkflowRetried("r1", 18, T0, "reserve", "stock arrived"));
+    }
+
+    /**
+     * The events and fields added to format version 1 since its golden text was taken: child runs. A reader of this
+     * version reads them; an older one refuses them by their unknown type.
+     */
+    static List<Event> added() {
+        return List.of(
+                new ChildWorkflowStarted("r1", 19, T0, "ship", "ship", "r1/ship", "order.ship", "REQUEST_CANCEL"),
+                new ChildWorkflowCompleted("r1", 20, T0, "ship", "r1/ship", new Payload("\"t-1\"", "java.lang.String")),
+                new ChildWorkflowFailed("r1", 21, T0, "ship~2", "r1/ship~2", ERROR),
+                new ChildWorkflowCanceled("r1", 22, T0, "ship~3", "r1/ship~3"));
+    }
+
+    /** The first event of a child run, which names its parent (a field added to version 1). */
+    static WorkflowStarted startedByParent() {
+        return new WorkflowStarted("r1", 0, T0, "order.ship", Payload.NULL, null, "p1");
+    }
+
+    /** Every sample event: version 1's and those added since. */
+    static List<Event> everyEvent() {
+        return Stream.concat(oneOfEach().stream(), Stream.concat(added().stream(), Stream.of(startedByParent())))
+                .toList();
     }
 
     /** Values each stored field leaves out, or writes although another field of its kind leaves them out. */

@@ -1,5 +1,6 @@
 package io.worldflow.format.internal;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -23,6 +24,7 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.fasterxml.jackson.datatype.jsr310.deser.InstantDeserializer;
 import io.worldflow.Payload;
 import io.worldflow.event.Event;
+import io.worldflow.event.WorkflowStarted;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -54,6 +56,7 @@ public final class EventMapper {
                 .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
                 .build();
         mapper.addMixIn(Event.class, EventMixin.class);
+        mapper.addMixIn(WorkflowStarted.class, WorkflowStartedMixin.class);
         for (Class<?> c : EventShape.records()) {
             mapper.registerSubtypes(new NamedType(c, EventShape.ofRecord(c).type()));
         }
@@ -73,6 +76,15 @@ public final class EventMapper {
 
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
     private interface EventMixin {}
+
+    /**
+     * A field added to an event after its text was fixed is left out while null, so that the events written before
+     * read and write as they always did.
+     */
+    private abstract static class WorkflowStartedMixin {
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract String parent();
+    }
 
     /** {@code {"type": "<descriptor>", "value": <raw JSON>}}. */
     private static final class PayloadSerializer extends JsonSerializer<Payload> {
