@@ -30,6 +30,15 @@ public final class BenchWorkflows {
                 return out.size();
             });
 
+    /** W5: a parent of {@code children} child runs of {@link #NOOP3}, started side by side. */
+    public static final Workflow<Integer, Integer> CHILDREN =
+            Workflow.define("bench.children", Integer.class, (ctx, children) -> {
+                List<Integer> items = IntStream.range(0, children).boxed().toList();
+                List<Map<String, Integer>> out =
+                        ctx.parallel("kids", items, (branch, i) -> branch.child("kid", NOOP3, i));
+                return out.size();
+            });
+
     /**
      * W4: step {@code a} returns wall-clock ms tA, a durable sleep of {@code sleepMs}, step {@code b} returns
      * the lateness {@code now − tA − sleepMs} in ms, which is the run's result.
@@ -83,7 +92,7 @@ public final class BenchWorkflows {
                 return minutes;
             });
 
-    static final List<Workflow<Integer, ?>> ALL = List.of(NOOP3, FANOUT, SLEEP, STEPS, HISTORY, SLEEPER);
+    static final List<Workflow<Integer, ?>> ALL = List.of(NOOP3, FANOUT, CHILDREN, SLEEP, STEPS, HISTORY, SLEEPER);
 
     private BenchWorkflows() {}
 }

@@ -127,6 +127,8 @@ record Figure(String key, String label, String unit, boolean higherBetter, Doubl
                             Peer.range(3900, 7100),
                             RESTATE,
                             Peer.range(700, 1000))),
+            new Figure("w5.single_cold", "W5 parent of 100 children, cold", "ms", false, null, Map.of()),
+            new Figure("w5.single_warm", "W5 parent of 100 children, warm", "ms", false, null, Map.of()),
             new Figure(
                     "w4.p50",
                     "W4 lateness p50",

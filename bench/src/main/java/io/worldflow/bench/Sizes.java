@@ -117,7 +117,7 @@ record Sizes(
                         sleepers,
                         runPollMs,
                         countPollMs);
-            case W3 ->
+            case W3, W5 ->
                 new Sizes(
                         w1Runs,
                         w2Runs,

@@ -10,6 +10,8 @@ enum Workload {
     W3,
     /** Sleep: lateness of a 1 s durable sleep. */
     W4,
+    /** Children: a parent with 100 child runs (as many as W3's branches), each a noop3; three single runs. */
+    W5,
     /** Cost per run on the server (an extra W1 with N = 2,000); only worlds with cost counters. */
     COST,
     /** Scale: 100 vs 1,000 steps, replay of a 10,000-event history, 100,000 sleeping runs. */

@@ -32,6 +32,7 @@ final class Workloads {
             case W2 -> w2(t);
             case W3 -> w3(t);
             case W4 -> w4(t);
+            case W5 -> w5(t);
             case COST -> cost(t);
             case SCALE -> scale(t);
         };
@@ -139,6 +140,31 @@ final class Workloads {
             f.put("w3.single_cold", single[0]);
             f.put("w3.single_warm", (single[1] + single[2]) / 2);
             f.put("w3.batch_wall", batch);
+        }
+        return f;
+    }
+
+    /** W5: a parent of as many child runs as W3 has branches, run three times back to back (first cold). */
+    private Map<String, Double> w5(Target t) {
+        Map<String, Double> f = new LinkedHashMap<>();
+        String wf = BenchWorkflows.CHILDREN.name();
+        try (Session s = new Session(t, "w5", sizes, logDir)) {
+            if (t.shared()) {
+                s.driver();
+            }
+            s.startWorker();
+            BenchClient c = s.client();
+            status.accept("W5 parent of " + sizes.w3Branches() + " children");
+            double[] single = new double[3];
+            for (int i = 0; i < 3; i++) {
+                long t0 = System.nanoTime();
+                String id = c.submit(wf, sizes.w3Branches());
+                s.awaitRuns(List.of(id), 300_000);
+                single[i] = (System.nanoTime() - t0) / 1e6;
+                checkResult(c, id, Integer.toString(sizes.w3Branches()));
+            }
+            f.put("w5.single_cold", single[0]);
+            f.put("w5.single_warm", (single[1] + single[2]) / 2);
         }
         return f;
     }

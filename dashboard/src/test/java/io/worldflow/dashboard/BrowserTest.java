@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -175,6 +176,37 @@ class BrowserTest {
                 .hasSize(1);
         assertThat(t.wf.run("order-7").orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
         screenshot("dashboard-completed-run.png");
+    }
+
+    @Test
+    void aParentLinksToItsChildAndTheChildBackToItsParent() throws IOException {
+        t.parentRun("family-1");
+        browser.get(t.dashboard.loginUrl().toString());
+        browser.get(t.dashboard.url() + "/run.html?id=family-1");
+
+        assertThat(text(By.cssSelector("#events a[data-rel='child']"))).isEqualTo("family-1/approve");
+        waiting()
+                .until(ExpectedConditions.presenceOfElementLocated(
+                        By.cssSelector("#timeline svg g[data-kind='child'] rect.bar.child.open")));
+        screenshot("dashboard-parent-run.png");
+
+        waiting().ignoring(StaleElementReferenceException.class).until(d -> {
+            d.findElement(By.cssSelector("#events a[data-rel='child']")).click();
+            return true;
+        });
+        waiting().until(ExpectedConditions.textToBe(By.id("run-id"), "family-1/approve"));
+        assertThat(text(By.cssSelector("#events a[data-rel='parent']"))).isEqualTo("family-1");
+
+        t.wf.signal("family-1/approve", "approval", Map.of("by", "the parent's page"));
+        t.awaitRun("family-1", r -> r.status() == RunStatus.COMPLETED);
+        browser.get(t.dashboard.url() + "/run.html?id=family-1");
+        waiting().until(ExpectedConditions.textToBe(By.id("status"), "COMPLETED"));
+        assertThat(text(By.cssSelector("#events tr[data-type='ChildWorkflowCompleted']")))
+                .contains("family-1/approve")
+                .contains("approved by the parent's page");
+        waiting()
+                .until(ExpectedConditions.presenceOfElementLocated(
+                        By.cssSelector("#timeline svg g[data-kind='child'] rect.bar.child.completed")));
     }
 
     /** The ids of the runs the list shows, looked up again if the list was replaced meanwhile. */

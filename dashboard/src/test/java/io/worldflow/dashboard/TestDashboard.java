@@ -24,9 +24,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 /**
- * A dashboard over a local world in a temporary directory, with a worker running three workflows:
+ * A dashboard over a local world in a temporary directory, with a worker running four workflows:
  * {@code approval} (a step, a wait for signal {@code approval}, a step), {@code checkout} (a step that
- * fails until {@link #cardWorks} is set) and {@code order} (an {@link Order} in, a step, a {@link Receipt} out).
+ * fails until {@link #cardWorks} is set), {@code order} (an {@link Order} in, a step, a {@link Receipt} out) and
+ * {@code family} (an {@code approval} as its child).
  */
 final class TestDashboard implements AutoCloseable {
 
@@ -84,6 +85,8 @@ final class TestDashboard implements AutoCloseable {
                         "price",
                         () -> new Receipt(
                                 in.sku(), new BigDecimal("6.25").multiply(BigDecimal.valueOf(in.quantity())))));
+        Workflow<String, String> family =
+                Workflow.define("family", String.class, (ctx, in) -> "parent of " + ctx.child("approve", approval, in));
         wf = Worldflow.builder()
                 .property("worldflow.local.path", dir.resolve("dashboard.db").toString())
                 .property("worldflow.worker.lease", "5s")
@@ -91,6 +94,7 @@ final class TestDashboard implements AutoCloseable {
                 .register(approval)
                 .register(checkout)
                 .register(order)
+                .register(family)
                 .build();
         wf.startWorker();
         dashboard = Dashboard.start(wf, new DashboardSettings("127.0.0.1", 0, TOKEN, false, publicReads, 64 * 1024));
@@ -146,6 +150,14 @@ final class TestDashboard implements AutoCloseable {
                         ErrorInfo.of(new NonDeterministicWorkflowException(
                                 id, "at 'prepare' the log holds a step, the code now asks for a timer")));
         awaitRun(id, RunInfo::isHeld);
+        return id;
+    }
+
+    /** Starts a run whose child waits for its approval signal, and waits until both wait. */
+    String parentRun(String id) {
+        wf.start("family", id, io.worldflow.StartOptions.id(id));
+        awaitRun(id + "/approve", r -> r.status() == io.worldflow.RunStatus.WAITING);
+        awaitRun(id, r -> r.status() == io.worldflow.RunStatus.WAITING);
         return id;
     }
 

@@ -52,7 +52,7 @@ public final class SplitOrder {
                 List<String> shipped = ctx.parallel("warehouses", warehouses, (branch, warehouse) -> {
                     Part part = new Part(order.id(), warehouse, parts.get(warehouse));
                     try {
-                        // a run of its own, id "<this run>/warehouses/<i>/ship", retried and timed out on its own
+                        // a run of its own (id "<this run>/warehouses/<i>/ship"), with its own retries and time limit
                         ChildOptions options = ChildOptions.defaults().withTimeout(Duration.ofDays(2));
                         return branch.child("ship", SHIP_PART, part, options).tracking();
                     } catch (ChildWorkflowFailedException e) {

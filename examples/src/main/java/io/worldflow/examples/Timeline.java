@@ -1,5 +1,9 @@
 package io.worldflow.examples;
 
+import io.worldflow.event.ChildWorkflowCanceled;
+import io.worldflow.event.ChildWorkflowCompleted;
+import io.worldflow.event.ChildWorkflowFailed;
+import io.worldflow.event.ChildWorkflowStarted;
 import io.worldflow.event.Event;
 import io.worldflow.event.MarkerRecorded;
 import io.worldflow.event.ParallelCompleted;
@@ -28,7 +32,8 @@ final class Timeline {
 
     static String detail(Event e) {
         return switch (e) {
-            case WorkflowStarted s -> s.workflow() + " " + s.input().json();
+            case WorkflowStarted s ->
+                s.workflow() + " " + s.input().json() + (s.parent() == null ? "" : ", child of " + s.parent());
             case WorkflowCompleted c -> c.output().json();
             case WorkflowFailed f -> f.error().summary();
             case WorkflowCancelRequested c -> c.reason() == null ? "" : c.reason();
@@ -51,6 +56,11 @@ final class Timeline {
             case ParallelStarted p -> p.parallelId() + " x" + p.branches();
             case ParallelCompleted p -> p.parallelId();
             case MarkerRecorded m -> m.markerId() + " = " + m.value().json();
+            case ChildWorkflowStarted c -> c.childId() + ": run " + c.childRunId() + " of " + c.workflow();
+            case ChildWorkflowCompleted c ->
+                c.childRunId() + " -> " + c.result().json();
+            case ChildWorkflowFailed f -> f.childRunId() + " " + f.error().summary();
+            case ChildWorkflowCanceled c -> c.childRunId() + " canceled";
         };
     }
 }

@@ -9,10 +9,14 @@
   let run = null;
 
   const json = v => JSON.stringify(v, null, 2);
+  // a link to another run's page: a parent or a child of this one
+  const runLink = (id, rel) => el('a', { href: 'run.html?id=' + encodeURIComponent(id), 'data-rel': rel }, id);
 
   function detail(e) {
     switch (e.type) {
-      case 'WorkflowStarted': return e.workflow + ' ' + JSON.stringify(e.input);
+      case 'WorkflowStarted': return e.parent
+        ? el('span', {}, e.workflow + ' ' + JSON.stringify(e.input) + ', child of ', runLink(e.parent, 'parent'))
+        : e.workflow + ' ' + JSON.stringify(e.input);
       case 'WorkflowCompleted': return JSON.stringify(e.output);
       case 'WorkflowFailed': return e.error.type + ': ' + (e.error.message || '');
       case 'WorkflowCancelRequested': return e.reason || '';
@@ -30,6 +34,10 @@
       case 'ParallelStarted': return e.parallelId + ' ×' + e.branches;
       case 'ParallelCompleted': return e.parallelId;
       case 'MarkerRecorded': return e.markerId + ' = ' + JSON.stringify(e.value);
+      case 'ChildWorkflowStarted': return el('span', {}, e.childId + ': ', runLink(e.childRunId, 'child'), ' (' + e.workflow + ')');
+      case 'ChildWorkflowCompleted': return el('span', {}, runLink(e.childRunId, 'child'), ' → ' + JSON.stringify(e.result));
+      case 'ChildWorkflowFailed': return el('span', {}, runLink(e.childRunId, 'child'), ' ' + e.error.type + ': ' + (e.error.message || ''));
+      case 'ChildWorkflowCanceled': return el('span', {}, runLink(e.childRunId, 'child'), ' canceled');
       default: return '';
     }
   }

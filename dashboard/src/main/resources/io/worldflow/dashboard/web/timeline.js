@@ -1,5 +1,5 @@
 'use strict';
-// The timeline picture: one row per primitive (steps with each attempt, timers, signal waits, fan-outs) as bars
+// The timeline picture: one row per primitive (steps with each attempt, timers, signal waits, fan-outs, child runs) as bars
 // on a time axis from the run's start, and the run's own events as marks on the first row.
 const WFTimeline = (() => {
   const SVG = 'http://www.w3.org/2000/svg';
@@ -55,6 +55,10 @@ const WFTimeline = (() => {
         case 'ParallelStarted': row(e.parallelId, 'parallel', e.parallelId + ' ×' + e.branches).open = { from: at, cls: 'bar parallel', title: 'fan-out ' + e.parallelId }; break;
         case 'ParallelCompleted': close(row(e.parallelId, 'parallel', e.parallelId), at, '', ', all branches ended'); break;
         case 'MarkerRecorded': break;
+        case 'ChildWorkflowStarted': row(e.childId, 'child', 'child ' + e.workflow).open = { from: at, cls: 'bar child', title: 'child run ' + e.childRunId }; break;
+        case 'ChildWorkflowCompleted': close(row(e.childId, 'child', e.childId), at, 'completed', ', completed'); break;
+        case 'ChildWorkflowFailed': close(row(e.childId, 'child', e.childId), at, 'failed', ', failed: ' + (e.error.message || e.error.type)); break;
+        case 'ChildWorkflowCanceled': close(row(e.childId, 'child', e.childId), at, 'failed', ', canceled'); break;
         default: runMarks.push({ at, type: e.type });
       }
     }
