@@ -75,18 +75,20 @@ final class ChildCall<I, O> {
             start(childRunId, input);
             ParentClosePolicy policy = options.parentClosePolicy();
             exec.children.opened(childRunId, policy);
+            exec.childActivity();
             ctx.record(seq -> new ChildWorkflowStarted(
                     exec.runId, seq, exec.now(), id, name, childRunId, workflow.name(), policy.name()));
         }
         String signal = ChildRuns.signalName(childRunId);
         while (true) {
             long generation = exec.pokeCount();
-            Optional<PendingSignal> end = exec.claimSignal(signal);
+            Optional<PendingSignal> end = exec.claimSignal(signal, generation);
             if (end.isPresent()) {
                 exec.children.closed(childRunId);
+                exec.childActivity();
                 return ended(childRunId, end.get().payload());
             }
-            exec.awaitDurable(generation, null, true);
+            exec.awaitChild(generation);
             exec.beginLive();
         }
     }
@@ -111,7 +113,11 @@ final class ChildCall<I, O> {
                 options.queue() != null ? options.queue() : exec.info.queue(),
                 options.priority() != null ? options.priority() : exec.info.priority(),
                 exec.runId);
-        CreateResult created = exec.engine.world.eventLog().create(run);
+        WorkerLoop worker = exec.engine.worker;
+        // beside a worker that runs the child's workflow, its first turn is leased there in the same write
+        CreateResult created = worker != null
+                ? worker.create(run)
+                : exec.engine.world.eventLog().create(run);
         if (created.created()) {
             return;
         }

@@ -18,6 +18,8 @@ public final class Engine {
     final RunCompletions completions;
     final Duration stickyWait;
     final Duration holdRetry;
+    /** This process's worker once it runs: a run's children are created through it, their first turn leased here. */
+    volatile WorkerLoop worker;
 
     public Engine(
             World world,

@@ -339,7 +339,7 @@ final class RunContext implements WorkflowContext {
         }
         while (true) {
             long generation = exec.pokeCount();
-            Optional<PendingSignal> signal = exec.claimSignal(name);
+            Optional<PendingSignal> signal = exec.claimSignal(name, generation);
             if (signal.isPresent()) {
                 PendingSignal s = signal.get();
                 record(seq -> new SignalReceived(exec.runId, seq, exec.now(), id, name, s.payload(), s.sentAt()));

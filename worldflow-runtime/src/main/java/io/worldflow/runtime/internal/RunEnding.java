@@ -146,6 +146,10 @@ final class RunEnding {
             String what = "end of run '" + exec.runId + "'";
             Payload outcome = exec.engine.codec.encode(new ChildRuns.Outcome(status.name(), output, error), what);
             exec.engine.world.signals().send(parent, ChildRuns.signalName(exec.runId), outcome, exec.runId);
+            WorkerLoop worker = exec.engine.worker;
+            if (worker != null) {
+                worker.poke(parent); // in memory here, it hears of it now rather than when its turn ends
+            }
             return true;
         } catch (RunNotFoundException | RunFinishedException e) {
             return true; // the parent is gone or has ended: nobody waits for this run any more

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -63,12 +64,15 @@ final class RunExecution {
         final boolean signal;
         final long generation;
         final BooleanSupplier condition;
+        /** Whether it waits for a child run's end. */
+        final boolean child;
 
-        Wait(Instant wakeAt, boolean signal, long generation, BooleanSupplier condition) {
+        Wait(Instant wakeAt, boolean signal, long generation, BooleanSupplier condition, boolean child) {
             this.wakeAt = wakeAt;
             this.signal = signal;
             this.generation = generation;
             this.condition = condition;
+            this.child = child;
         }
 
         boolean ready(long pokes, Instant now) {
@@ -311,6 +315,25 @@ final class RunExecution {
         return engine.clock.instant();
     }
 
+    /** When a child of this run last started or ended in this turn (nanoTime), or 0. */
+    private volatile long childActivity;
+
+    /** Notes that a child started or ended: more may follow soon. */
+    void childActivity() {
+        childActivity = System.nanoTime();
+    }
+
+    /**
+     * Real time left, in nanoseconds, during which a turn whose threads all wait keeps them in memory for its
+     * children: {@code stickyWait} after a child last started or ended, as a wait for a near timer does, so that
+     * children ending one after another are heard without a replay each. Real time, not the run's clock: a child's
+     * end comes from work elsewhere, not from time passing.
+     */
+    private long childStickyNanos() {
+        long last = childActivity;
+        return last == 0 ? 0 : engine.stickyWait.toNanos() - (System.nanoTime() - last);
+    }
+
     // ---------------------------------------------------------------- waiting
 
     long pokeCount() {
@@ -335,12 +358,21 @@ final class RunExecution {
         if (until != null) {
             engine.scheduler.schedule(until, this::poke);
         }
-        block(new Wait(until, signal, generation, null));
+        block(new Wait(until, signal, generation, null, false));
+    }
+
+    /** Blocks until poked after {@code generation}: a wait for a child's end, which its signal brings. */
+    void awaitChild(long generation) {
+        Instant deadline = info.deadline();
+        if (deadline != null) {
+            engine.scheduler.schedule(deadline, this::poke);
+        }
+        block(new Wait(deadline, true, generation, null, true));
     }
 
     /** Blocks until {@code condition} holds; the condition is read under the run's lock. */
     void awaitInMemory(BooleanSupplier condition) {
-        block(new Wait(null, false, 0, condition));
+        block(new Wait(null, false, 0, condition, false));
     }
 
     /**
@@ -417,6 +449,12 @@ final class RunExecution {
         if (wake != null && Duration.between(now, wake).compareTo(engine.stickyWait) <= 0) {
             return; // stay in memory: a poke is scheduled at the wake-up
         }
+        long childNanos = childStickyNanos();
+        if (childNanos > 0 && waits.stream().anyMatch(w -> w.child)) {
+            // stay in memory while children are busy; look again once the while has passed
+            CompletableFuture.delayedExecutor(childNanos, TimeUnit.NANOSECONDS).execute(this::poke);
+            return;
+        }
         phase = Phase.SUSPENDED;
         outcome = Outcome.SUSPENDED;
         RunStatus status = signal ? RunStatus.WAITING : RunStatus.SLEEPING;
@@ -437,8 +475,8 @@ final class RunExecution {
     // ---------------------------------------------------------------- the log
 
     /** The oldest pending signal of that name not yet taken by another wait of this turn, claimed. */
-    Optional<PendingSignal> claimSignal(String name) {
-        return runLog.claimSignal(name);
+    Optional<PendingSignal> claimSignal(String name, long generation) {
+        return runLog.claimSignal(name, generation);
     }
 
     /**

@@ -35,6 +35,15 @@ final class RunLog {
     private List<Event> pending = new ArrayList<>();
     private List<Long> consumed = new ArrayList<>();
     private final Set<Long> claimedSignals = new HashSet<>();
+    /**
+     * The run's pending signals as last read, and the poke generation they were read in: the threads that look for
+     * a signal in one generation share one read (a parent waiting for a hundred children reads its signals once per
+     * wake-up, not a hundred times); a poke, which anything that may bring a signal causes, makes the next look read
+     * again.
+     */
+    private List<PendingSignal> pendingSignals;
+
+    private long pendingGeneration = -1;
     private volatile RunStatus projected;
     /** Whether the world still marks the run held: its code matched the history this time, so the turn's end clears that. */
     private boolean held;
@@ -96,10 +105,23 @@ final class RunLog {
     }
 
     /** The oldest pending signal of that name not yet taken by another wait of this turn, claimed. */
-    Optional<PendingSignal> claimSignal(String name) {
-        List<PendingSignal> all = engine.world.signals().pending(runId);
+    Optional<PendingSignal> claimSignal(String name, long generation) {
+        List<PendingSignal> all;
         lock.lock();
         try {
+            all = pendingGeneration == generation ? pendingSignals : null;
+        } finally {
+            lock.unlock();
+        }
+        if (all == null) {
+            all = engine.world.signals().pending(runId);
+        }
+        lock.lock();
+        try {
+            if (pendingGeneration != generation) {
+                pendingSignals = all;
+                pendingGeneration = generation;
+            }
             for (PendingSignal s : all) {
                 if (s.name().equals(name) && claimedSignals.add(s.id())) {
                     consumed.add(s.id());

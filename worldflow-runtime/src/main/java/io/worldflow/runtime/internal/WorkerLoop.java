@@ -102,6 +102,7 @@ public final class WorkerLoop implements AutoCloseable {
             signal();
         });
         this.tasks = engine.world.taskQueue();
+        engine.worker = this;
         this.subscription = tasks.subscribe(this::dueAt);
         this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "worldflow-heartbeat");
@@ -136,6 +137,18 @@ public final class WorkerLoop implements AutoCloseable {
             signal();
         } else {
             scheduleWake(at);
+        }
+    }
+
+    /**
+     * Lets run {@code runId} look for signals again when it is in memory here: a signal this process sent it (a
+     * child's end) that the world announces to nobody while the run's turn is leased.
+     */
+    void poke(String runId) {
+        Slot slot = active.get(runId);
+        RunExecution e = slot == null ? null : slot.exec;
+        if (e != null && e.hasSignalWaiters()) {
+            e.poke();
         }
     }
 
