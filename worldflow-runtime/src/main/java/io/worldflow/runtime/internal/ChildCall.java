@@ -75,7 +75,7 @@ final class ChildCall<I, O> {
             start(childRunId, input);
             ParentClosePolicy policy = options.parentClosePolicy();
             exec.children.opened(childRunId, policy);
-            exec.childActivity();
+            exec.children.activity();
             ctx.record(seq -> new ChildWorkflowStarted(
                     exec.runId, seq, exec.now(), id, name, childRunId, workflow.name(), policy.name()));
         }
@@ -85,7 +85,7 @@ final class ChildCall<I, O> {
             Optional<PendingSignal> end = exec.claimSignal(signal, generation);
             if (end.isPresent()) {
                 exec.children.closed(childRunId);
-                exec.childActivity();
+                exec.children.activity();
                 return ended(childRunId, end.get().payload());
             }
             exec.awaitChild(generation);

@@ -9,6 +9,7 @@ import io.worldflow.event.ChildWorkflowStarted;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -62,6 +63,25 @@ final class ChildRuns {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }
+    }
+
+    /** When a child last started or ended in this turn (nanoTime), or 0. */
+    private volatile long activity;
+
+    /** Notes that a child started or ended: more may follow soon. */
+    void activity() {
+        activity = System.nanoTime();
+    }
+
+    /**
+     * Real time left, in nanoseconds, during which a turn whose threads all wait keeps them in memory for its
+     * children: {@code stickyWait} after a child last started or ended, as a wait for a near timer does, so that
+     * children ending one after another are heard without a replay each. Real time, not the run's clock: a child's
+     * end comes from work elsewhere, not from time passing.
+     */
+    long busyNanos(Duration stickyWait) {
+        long last = activity;
+        return last == 0 ? 0 : stickyWait.toNanos() - (System.nanoTime() - last);
     }
 
     synchronized void opened(String childRunId, ParentClosePolicy policy) {

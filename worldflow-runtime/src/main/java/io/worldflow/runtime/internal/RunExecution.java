@@ -315,25 +315,6 @@ final class RunExecution {
         return engine.clock.instant();
     }
 
-    /** When a child of this run last started or ended in this turn (nanoTime), or 0. */
-    private volatile long childActivity;
-
-    /** Notes that a child started or ended: more may follow soon. */
-    void childActivity() {
-        childActivity = System.nanoTime();
-    }
-
-    /**
-     * Real time left, in nanoseconds, during which a turn whose threads all wait keeps them in memory for its
-     * children: {@code stickyWait} after a child last started or ended, as a wait for a near timer does, so that
-     * children ending one after another are heard without a replay each. Real time, not the run's clock: a child's
-     * end comes from work elsewhere, not from time passing.
-     */
-    private long childStickyNanos() {
-        long last = childActivity;
-        return last == 0 ? 0 : engine.stickyWait.toNanos() - (System.nanoTime() - last);
-    }
-
     // ---------------------------------------------------------------- waiting
 
     long pokeCount() {
@@ -449,7 +430,7 @@ final class RunExecution {
         if (wake != null && Duration.between(now, wake).compareTo(engine.stickyWait) <= 0) {
             return; // stay in memory: a poke is scheduled at the wake-up
         }
-        long childNanos = childStickyNanos();
+        long childNanos = children.busyNanos(engine.stickyWait);
         if (childNanos > 0 && waits.stream().anyMatch(w -> w.child)) {
             // stay in memory while children are busy; look again once the while has passed
             CompletableFuture.delayedExecutor(childNanos, TimeUnit.NANOSECONDS).execute(this::poke);
