@@ -23,6 +23,7 @@ import java.util.Objects;
  * @param held            why the run is held (its code no longer matches its history, or no worker knows its
  *                        workflow), or null when it is not; a held run keeps the status it had
  * @param heldSince       when the run was first held since it last made progress, or null when it is not held
+ * @param parent          the run that started it as a child, or null
  */
 public record RunInfo(
         String runId,
@@ -40,7 +41,8 @@ public record RunInfo(
         long logLength,
         CancelRequest cancelRequest,
         ErrorInfo held,
-        Instant heldSince) {
+        Instant heldSince,
+        String parent) {
 
     /**
      * A request to cancel a run.
@@ -55,6 +57,44 @@ public record RunInfo(
         Objects.requireNonNull(workflow, "workflow");
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(createdAt, "createdAt");
+    }
+
+    /** A run of no parent. */
+    public RunInfo(
+            String runId,
+            String workflow,
+            RunStatus status,
+            Payload input,
+            Payload output,
+            ErrorInfo error,
+            Instant createdAt,
+            Instant updatedAt,
+            Instant availableAt,
+            Instant deadline,
+            String queue,
+            int priority,
+            long logLength,
+            CancelRequest cancelRequest,
+            ErrorInfo held,
+            Instant heldSince) {
+        this(
+                runId,
+                workflow,
+                status,
+                input,
+                output,
+                error,
+                createdAt,
+                updatedAt,
+                availableAt,
+                deadline,
+                queue,
+                priority,
+                logLength,
+                cancelRequest,
+                held,
+                heldSince,
+                null);
     }
 
     public boolean isTerminal() {

@@ -51,7 +51,8 @@ class RunQueryTest {
                 .withCreated(after, before)
                 .withLimit(10)
                 .withCursor("c1")
-                .withHeld(true);
+                .withHeld(true)
+                .withParent("p-1");
 
         assertThat(q)
                 .isEqualTo(new RunQuery(
@@ -62,12 +63,13 @@ class RunQueryTest {
                         after,
                         before,
                         10,
-                        "c1"));
+                        "c1",
+                        "p-1"));
     }
 
     @Test
     void nullStatusesMeanAll() {
-        assertThat(new RunQuery(null, null, null, null, null, null, 5, null).statuses())
+        assertThat(new RunQuery(null, null, null, null, null, null, 5, null, null).statuses())
                 .isEmpty();
     }
 

@@ -75,6 +75,10 @@ public abstract class ChildWorkflowContract extends WorkflowContractSupport {
         assertThat(awaitStatus("sum-1/second", RunStatus.COMPLETED).output().json())
                 .isEqualTo("16");
         assertThat(count("square 3") + count("square 4")).isEqualTo(2);
+        assertThat(wf.runs(RunQuery.all().withParent("sum-1")).runs())
+                .extracting(RunInfo::runId)
+                .containsExactlyInAnyOrder("sum-1/first", "sum-1/second");
+        assertThat(wf.run("sum-1/first").orElseThrow().parent()).isEqualTo("sum-1");
     }
 
     @Test

@@ -148,6 +148,33 @@ public abstract class RunQueriesContract extends WorldContractSupport {
     }
 
     @Test
+    void aRunsChildrenAreListedAndCountedByTheirParent() {
+        create("order-1");
+        create(new NewRun("order-1/ship", "tck.ship", payload("s"), now(), now(), null, QUEUE, 0, "order-1"));
+        clock.advance(Duration.ofSeconds(1));
+        create(new NewRun("order-1/bill", "tck.bill", payload("b"), now(), now(), null, QUEUE, 0, "order-1"));
+        create(new NewRun("order-2/ship", "tck.ship", payload("s"), now(), now(), null, QUEUE, 0, "order-2"));
+        markRunning("order-1/bill");
+
+        assertThat(ids(queries().list(RunQuery.all().withParent("order-1"))))
+                .containsExactly("order-1/bill", "order-1/ship");
+        assertThat(ids(queries().list(RunQuery.all().withParent("order-1").withWorkflow("tck.ship"))))
+                .containsExactly("order-1/ship");
+        assertThat(ids(queries().list(RunQuery.all().withParent("order-1").withStatuses(RunStatus.RUNNING))))
+                .containsExactly("order-1/bill");
+        assertThat(ids(queries().list(RunQuery.all().withParent("nobody")))).isEmpty();
+        assertThat(queries().countByStatus(RunQuery.all().withParent("order-1")))
+                .containsEntry(RunStatus.PENDING, 1L)
+                .containsEntry(RunStatus.RUNNING, 1L);
+        assertThat(info("order-1/ship").parent()).isEqualTo("order-1");
+        assertThat(info("order-1").parent()).isNull();
+        RunPage first = queries().list(RunQuery.all().withParent("order-1").withLimit(1));
+        assertThat(ids(first)).containsExactly("order-1/bill");
+        assertThat(ids(queries().list(RunQuery.all().withParent("order-1").withLimit(1).withCursor(first.nextCursor()))))
+                .containsExactly("order-1/ship");
+    }
+
+    @Test
     void listFiltersByIdPrefix() {
         create("order-1");
         create("order-2");

@@ -80,7 +80,8 @@ public record NewRun(
                 1,
                 null,
                 null,
-                null);
+                null,
+                parent);
     }
 
     /** The first event of its log, which {@link EventLog#create} writes at seq 0. */

@@ -212,7 +212,8 @@ final class RunsApi {
                 after,
                 before,
                 limit,
-                cursor);
+                cursor,
+                param(ctx, "parent", MAX_TEXT));
     }
 
     private static RunStatus status(String s) {
