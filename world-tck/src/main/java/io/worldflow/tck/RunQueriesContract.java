@@ -170,7 +170,8 @@ public abstract class RunQueriesContract extends WorldContractSupport {
         assertThat(info("order-1").parent()).isNull();
         RunPage first = queries().list(RunQuery.all().withParent("order-1").withLimit(1));
         assertThat(ids(first)).containsExactly("order-1/bill");
-        assertThat(ids(queries().list(RunQuery.all().withParent("order-1").withLimit(1).withCursor(first.nextCursor()))))
+        assertThat(ids(queries()
+                        .list(RunQuery.all().withParent("order-1").withLimit(1).withCursor(first.nextCursor()))))
                 .containsExactly("order-1/ship");
     }
 

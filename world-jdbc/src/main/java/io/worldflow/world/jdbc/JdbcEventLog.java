@@ -115,7 +115,7 @@ public abstract class JdbcEventLog implements EventLog {
     /**
      * Binds a new run's columns to a statement that inserts its {@code runs} row: {@code :runId}, {@code :workflow},
      * {@code :inputJson}, {@code :inputType}, {@code :createdAt}, {@code :availableAt}, {@code :deadline},
-     * {@code :queue} and {@code :priority}.
+     * {@code :queue}, {@code :priority} and {@code :parent}.
      */
     protected static Sql.Call bindRun(Sql.Call call, NewRun run) throws SQLException {
         return call.set("runId", run.runId())
@@ -126,7 +126,8 @@ public abstract class JdbcEventLog implements EventLog {
                 .set("availableAt", Micros.of(run.availableAt()))
                 .set("deadline", Micros.orNull(run.deadline()))
                 .set("queue", run.queue())
-                .set("priority", run.priority());
+                .set("priority", run.priority())
+                .set("parent", run.parent());
     }
 
     /**

@@ -29,6 +29,9 @@ public final class RunFilter {
         if (query.held() != null) {
             f.conditions.add(query.held() ? "held IS NOT NULL" : "held IS NULL");
         }
+        if (query.parent() != null) {
+            f.conditions.add("parent_run_id = " + f.param(query.parent()));
+        }
         if (query.workflow() != null) {
             f.conditions.add("workflow = " + f.param(query.workflow()));
         }

@@ -19,9 +19,9 @@ final class LocalEventLog extends JdbcEventLog {
 
     private static final Sql INSERT_RUN = Sql.of("""
             INSERT INTO runs (run_id, workflow, status, input_json, input_type, created_at, updated_at, available_at,
-                              deadline, queue, priority, log_length)
+                              deadline, queue, priority, log_length, parent_run_id)
             VALUES (:runId, :workflow, 'PENDING', :inputJson, :inputType, :createdAt, :createdAt, :availableAt,
-                    :deadline, :queue, :priority, 1)
+                    :deadline, :queue, :priority, 1, :parent)
             ON CONFLICT (run_id) DO NOTHING""");
 
     private final AppendBatch batch = new AppendBatch();

@@ -29,7 +29,8 @@ final class Migrations implements MigrationDialect {
             "V3__lease_order.sql",
             "V4__log_rows.sql",
             "V5__log_rows_without_identity.sql",
-            "V6__held_since.sql");
+            "V6__held_since.sql",
+            "V7__parent.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

@@ -68,7 +68,8 @@ class OpeningTest extends LocalWorldTestSupport {
                         "V3__lease_order.sql",
                         "V4__log_rows.sql",
                         "V5__log_rows_without_identity.sql",
-                        "V6__held_since.sql");
+                        "V6__held_since.sql",
+                        "V7__parent.sql");
                 for (int version = 1; version <= scripts.size(); version++) {
                     assertThat(rs.next()).isTrue();
                     assertThat(rs.getInt(1)).isEqualTo(version);
@@ -227,13 +228,13 @@ class OpeningTest extends LocalWorldTestSupport {
         world.close();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dbFile());
                 Statement st = c.createStatement()) {
-            st.execute("INSERT INTO schema_version (version, description, applied_at) VALUES (7, 'V7__future.sql', 0)");
+            st.execute("INSERT INTO schema_version (version, description, applied_at) VALUES (8, 'V8__future.sql', 0)");
         }
 
         assertThatThrownBy(() -> open(config()))
                 .isInstanceOf(SchemaVersionException.class)
                 .hasMessageContaining(dbFile().toString())
-                .hasMessageContaining("7");
+                .hasMessageContaining("8");
         // the failed open let go of the file: the next attempt fails the same way, not as "in use"
         assertThatThrownBy(() -> open(config())).isInstanceOf(SchemaVersionException.class);
         world = null;

@@ -28,7 +28,8 @@ final class Migrations implements MigrationDialect {
             "V4__run_indexes.sql",
             "V5__task_indexes.sql",
             "V6__started_in_runs.sql",
-            "V7__held_since.sql");
+            "V7__held_since.sql",
+            "V8__parent.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

@@ -47,9 +47,9 @@ final class PgEventLog extends JdbcEventLog {
         String created = """
                 WITH created AS (
                     INSERT INTO {runs} (run_id, workflow, status, input_json, input_type, created_at, updated_at,
-                                        available_at, deadline, queue, priority, log_length, started)
+                                        available_at, deadline, queue, priority, log_length, started, parent_run_id)
                     SELECT :runId, :workflow, 'PENDING', :inputJson, CAST(:inputType AS text), :createdAt, :createdAt,
-                           :availableAt, CAST(:deadline AS bigint), :queue, :priority, 1, :events
+                           :availableAt, CAST(:deadline AS bigint), :queue, :priority, 1, :events, CAST(:parent AS text)
                     WHERE NOT EXISTS (SELECT 1 FROM {runs} WHERE run_id = :runId)
                     RETURNING run_id),
                 """;
