@@ -185,6 +185,9 @@ class BrowserTest {
         browser.get(t.dashboard.url() + "/run.html?id=family-1");
 
         assertThat(text(By.cssSelector("#events a[data-rel='child']"))).isEqualTo("family-1/approve");
+        assertThat(text(By.cssSelector("#children tr[data-run-id='family-1/approve']")))
+                .contains("approval")
+                .contains("WAITING");
         waiting()
                 .until(ExpectedConditions.presenceOfElementLocated(
                         By.cssSelector("#timeline svg g[data-kind='child'] rect.bar.child.open")));
@@ -201,6 +204,8 @@ class BrowserTest {
         t.awaitRun("family-1", r -> r.status() == RunStatus.COMPLETED);
         browser.get(t.dashboard.url() + "/run.html?id=family-1");
         waiting().until(ExpectedConditions.textToBe(By.id("status"), "COMPLETED"));
+        assertThat(text(By.cssSelector("#children tr[data-run-id='family-1/approve']")))
+                .contains("COMPLETED");
         assertThat(text(By.cssSelector("#events tr[data-type='ChildWorkflowCompleted']")))
                 .contains("family-1/approve")
                 .contains("approved by the parent's page");

@@ -109,9 +109,19 @@
     document.getElementById('held-details').hidden = !h || !h.stackTrace;
   }
 
+  // the runs this one started as its children, newest first
+  async function loadChildren() {
+    const page = await api('GET', '/api/runs?limit=100&parent=' + encodeURIComponent(runId));
+    document.querySelector('#children tbody').replaceChildren(...page.runs.map(c =>
+      el('tr', { 'data-run-id': c.runId }, el('td', {}, runLink(c.runId, 'child')), el('td', {}, c.workflow),
+        el('td', {}, statusBadge(c.status)))));
+    document.getElementById('children-section').hidden = page.runs.length === 0;
+  }
+
   async function loadRun() {
     try {
       renderRun(await api('GET', base));
+      await loadChildren();
       showError(error, null);
     } catch (e) {
       showError(error, e);
