@@ -188,6 +188,7 @@ class BrowserTest {
         assertThat(text(By.cssSelector("#children tr[data-run-id='family-1/approve']")))
                 .contains("approval")
                 .contains("WAITING");
+        assertThat(text(By.cssSelector("#waits li[data-wait='child']"))).contains("family-1/approve");
         waiting()
                 .until(ExpectedConditions.presenceOfElementLocated(
                         By.cssSelector("#timeline svg g[data-kind='child'] rect.bar.child.open")));

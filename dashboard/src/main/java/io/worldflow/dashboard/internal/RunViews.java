@@ -2,6 +2,10 @@ package io.worldflow.dashboard.internal;
 
 import io.worldflow.ErrorInfo;
 import io.worldflow.RunInfo;
+import io.worldflow.event.ChildWorkflowCanceled;
+import io.worldflow.event.ChildWorkflowCompleted;
+import io.worldflow.event.ChildWorkflowFailed;
+import io.worldflow.event.ChildWorkflowStarted;
 import io.worldflow.event.Event;
 import io.worldflow.event.SignalReceived;
 import io.worldflow.event.SignalRequested;
@@ -70,6 +74,7 @@ final class RunViews {
         m.put("steps", steps(events));
         m.put("pendingTimers", pendingTimers(events));
         m.put("signalWaits", signalWaits(events));
+        m.put("childWaits", childWaits(events));
         List<Map<String, Object>> signals = new ArrayList<>();
         for (PendingSignal s : pending) {
             Map<String, Object> sm = new LinkedHashMap<>();
@@ -146,6 +151,25 @@ final class RunViews {
         List<Map<String, Object>> out = new ArrayList<>();
         for (TimerScheduled t : open.values()) {
             out.add(Map.of("timerId", t.timerId(), "name", t.name(), "fireAt", t.fireAt()));
+        }
+        return out;
+    }
+
+    /** The child runs started and not yet heard the end of. */
+    private static List<Map<String, Object>> childWaits(List<Event> events) {
+        Map<String, ChildWorkflowStarted> open = new LinkedHashMap<>();
+        for (Event e : events) {
+            switch (e) {
+                case ChildWorkflowStarted c -> open.put(c.childId(), c);
+                case ChildWorkflowCompleted c -> open.remove(c.childId());
+                case ChildWorkflowFailed c -> open.remove(c.childId());
+                case ChildWorkflowCanceled c -> open.remove(c.childId());
+                default -> {}
+            }
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (ChildWorkflowStarted c : open.values()) {
+            out.add(Map.of("childId", c.childId(), "childRunId", c.childRunId(), "workflow", c.workflow()));
         }
         return out;
     }

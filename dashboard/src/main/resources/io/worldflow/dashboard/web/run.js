@@ -82,6 +82,8 @@
     }
     r.signalWaits.forEach(w => waits.push(el('li', { 'data-wait': 'signal', 'data-name': w.name },
       'signal ', el('strong', {}, w.name), w.timeoutAt ? ' until ' + time(w.timeoutAt) : '')));
+    (r.childWaits || []).forEach(c => waits.push(el('li', { 'data-wait': 'child' }, 'child run ',
+      runLink(c.childRunId, 'child'), ' (' + c.workflow + ')')));
     r.pendingTimers.forEach(t => waits.push(el('li', { 'data-wait': 'timer' }, 'timer ', el('strong', {}, t.name),
       (Date.parse(t.fireAt) <= Date.now() ? ' was due at ' : ' fires at ') + time(t.fireAt))));
     r.pendingSignals.forEach(s => waits.push(el('li', { 'data-wait': 'pending-signal' }, 'signal ', el('strong', {}, s.name), ' delivered, not yet taken')));
