@@ -119,14 +119,7 @@ final class Workloads {
             s.startWorker();
             BenchClient c = s.client();
             status.accept("W3 fan-out of " + sizes.w3Branches());
-            double[] single = new double[3];
-            for (int i = 0; i < 3; i++) {
-                long t0 = System.nanoTime();
-                String id = c.submit(wf, sizes.w3Branches());
-                s.awaitRuns(List.of(id), 120_000);
-                single[i] = (System.nanoTime() - t0) / 1e6;
-                checkResult(c, id, Integer.toString(sizes.w3Branches()));
-            }
+            singles(s, c, wf, "w3", f);
             long t0 = System.nanoTime();
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < sizes.w3Batch(); i++) {
@@ -137,8 +130,6 @@ final class Workloads {
             for (String id : ids) {
                 checkResult(c, id, Integer.toString(sizes.w3Branches()));
             }
-            f.put("w3.single_cold", single[0]);
-            f.put("w3.single_warm", (single[1] + single[2]) / 2);
             f.put("w3.batch_wall", batch);
         }
         return f;
@@ -155,18 +146,26 @@ final class Workloads {
             s.startWorker();
             BenchClient c = s.client();
             status.accept("W5 parent of " + sizes.w3Branches() + " children");
-            double[] single = new double[3];
-            for (int i = 0; i < 3; i++) {
-                long t0 = System.nanoTime();
-                String id = c.submit(wf, sizes.w3Branches());
-                s.awaitRuns(List.of(id), 300_000);
-                single[i] = (System.nanoTime() - t0) / 1e6;
-                checkResult(c, id, Integer.toString(sizes.w3Branches()));
-            }
-            f.put("w5.single_cold", single[0]);
-            f.put("w5.single_warm", (single[1] + single[2]) / 2);
+            singles(s, c, wf, "w5", f);
         }
         return f;
+    }
+
+    /**
+     * Runs {@code wf} of the W3 size three times back to back, each awaited before the next: {@code <key>.single_cold}
+     * is the first, {@code <key>.single_warm} the mean of the other two.
+     */
+    private void singles(Session s, BenchClient c, String wf, String key, Map<String, Double> f) {
+        double[] single = new double[3];
+        for (int i = 0; i < 3; i++) {
+            long t0 = System.nanoTime();
+            String id = c.submit(wf, sizes.w3Branches());
+            s.awaitRuns(List.of(id), 300_000);
+            single[i] = (System.nanoTime() - t0) / 1e6;
+            checkResult(c, id, Integer.toString(sizes.w3Branches()));
+        }
+        f.put(key + ".single_cold", single[0]);
+        f.put(key + ".single_warm", (single[1] + single[2]) / 2);
     }
 
     /** W4: sleep runs submitted one at a time to a running worker; their own lateness, and the total wall. */
