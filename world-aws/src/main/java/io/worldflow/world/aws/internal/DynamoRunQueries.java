@@ -27,13 +27,14 @@ import static io.worldflow.world.aws.internal.Attrs.str;
 
 /**
  * Lists runs newest first from the runs table's indexes, all sorted by {@code ck} = creation time and id:
- * {@code byWorkflow} when a workflow is given, else {@code byStatus} (one partition per status asked for,
- * merged) when statuses are given, else {@code byCreated}. The creation range and the cursor bound the key;
- * the other filters (id prefix, status within a workflow) are applied in Java, literally. Held runs are listed
+ * {@code byParent} when a parent is given, else {@code byWorkflow} when a workflow is given, else
+ * {@code byStatus} (one partition per status asked for, merged) when statuses are given, else {@code byCreated}.
+ * The creation range and the cursor bound the key; the other filters (id prefix, status within a workflow or a
+ * parent's children, workflow among a parent's children) are applied in Java, literally. Held runs are listed
  * from {@code byHeld}, a sparse index that holds only them (few: each waits for a deploy); runs not held are the
- * others less those. The indexes project
- * only workflow, status and creation time, so counting reads the index alone and a page's runs are then read
- * in full from the table ({@code BatchGetItem}, consistent).
+ * others less those, and the held children of a parent are its children among those. The indexes project only
+ * workflow, status and creation time, so counting reads the index alone and a page's runs are then read in full
+ * from the table ({@code BatchGetItem}, consistent).
  */
 final class DynamoRunQueries implements RunQueries {
 
@@ -64,8 +65,7 @@ final class DynamoRunQueries implements RunQueries {
                 upper = cursorKey;
             }
         }
-        Iterator<Map<String, AttributeValue>> runs =
-                matching(query, upper, query.statuses(), heldToLeaveOut(query, upper));
+        Iterator<Map<String, AttributeValue>> runs = matching(query, upper, query.statuses(), heldFilter(query, upper));
         List<Map<String, AttributeValue>> page = new ArrayList<>();
         while (page.size() <= query.limit() && runs.hasNext()) {
             page.add(runs.next());
@@ -88,7 +88,7 @@ final class DynamoRunQueries implements RunQueries {
     public Map<RunStatus, Long> countByStatus(RunQuery query) {
         Map<RunStatus, Long> counts = new EnumMap<>(RunStatus.class);
         String upper = query.createdBefore() == null ? HIGHEST : Attrs.pad(micros(query.createdBefore()));
-        Set<String> held = heldToLeaveOut(query, upper);
+        Predicate<String> held = heldFilter(query, upper);
         for (RunStatus status : RunStatus.values()) {
             long n = 0;
             for (Iterator<Map<String, AttributeValue>> it =
@@ -102,28 +102,38 @@ final class DynamoRunQueries implements RunQueries {
         return counts;
     }
 
-    /** For a query of runs not held, the ids of the held runs in its creation range (few); else none. */
-    private Set<String> heldToLeaveOut(RunQuery query, String upper) {
-        if (!Boolean.FALSE.equals(query.held())) {
-            return Set.of();
+    /**
+     * Which run ids pass the query's held filter when the index scanned does not tell (it projects no hold): the
+     * ids of the held runs in the creation range are read from {@code byHeld} (few), and a run is held when it is
+     * among them. No filter, or a scan of {@code byHeld} itself, lets every run pass.
+     */
+    private Predicate<String> heldFilter(RunQuery query, String upper) {
+        if (query.held() == null || (query.held() && query.parent() == null)) {
+            return id -> true;
         }
         Set<String> ids = new HashSet<>();
         for (IndexScan held = heldScan(lower(query), upper); held.hasNext(); ) {
             ids.add(str(held.next(), RunItem.ID));
         }
-        return ids;
+        return query.held() ? ids::contains : id -> !ids.contains(id);
     }
 
     private static String lower(RunQuery query) {
         return query.createdAfter() == null ? LOWEST : Attrs.pad(micros(query.createdAfter()));
     }
 
-    /** The runs matching the query's filters below {@code upper} (exclusive), newest first, less {@code excluded}. */
+    /**
+     * The runs matching the query's filters below {@code upper} (exclusive), newest first, whose ids pass
+     * {@code held}. Given a parent, its partition of {@code byParent} is the one read, whatever the other
+     * filters: it holds only the runs that one run started.
+     */
     private Iterator<Map<String, AttributeValue>> matching(
-            RunQuery query, String upper, Set<RunStatus> statuses, Set<String> excluded) {
+            RunQuery query, String upper, Set<RunStatus> statuses, Predicate<String> held) {
         String lower = lower(query);
         List<Iterator<Map<String, AttributeValue>>> sources = new ArrayList<>();
-        if (Boolean.TRUE.equals(query.held())) {
+        if (query.parent() != null) {
+            sources.add(new IndexScan(Tables.BY_PARENT, RunItem.PARENT, query.parent(), lower, upper));
+        } else if (Boolean.TRUE.equals(query.held())) {
             sources.add(heldScan(lower, upper));
         } else if (query.workflow() != null) {
             sources.add(new IndexScan(Tables.BY_WORKFLOW, RunItem.WORKFLOW, query.workflow(), lower, upper));
@@ -140,7 +150,7 @@ final class DynamoRunQueries implements RunQueries {
                 item -> (query.idPrefix() == null || str(item, RunItem.ID).startsWith(query.idPrefix()))
                         && (statuses.isEmpty() || statuses.contains(RunItem.status(item)))
                         && (query.workflow() == null || query.workflow().equals(str(item, RunItem.WORKFLOW)))
-                        && !excluded.contains(str(item, RunItem.ID)));
+                        && held.test(str(item, RunItem.ID)));
     }
 
     private IndexScan heldScan(String lower, String upper) {

@@ -61,6 +61,12 @@ final class RunItem {
     static final String HELD_KEY = "hk";
 
     static final String HELD_KEY_VALUE = "held";
+    /**
+     * The run that started this one as a child; present only on child runs, so it is also the hash key of the
+     * sparse index of a parent's children.
+     */
+    static final String PARENT = "par";
+
     static final String SIGNAL_SEQ = "sigSeq";
     static final String CONSUMED = "cs";
 
@@ -88,6 +94,9 @@ final class RunItem {
         item.put(LENGTH, n(1));
         item.put(CREATED_KEY, s(Attrs.timeKey(created, run.runId())));
         item.put(ALL, s(ALL_VALUE));
+        if (run.parent() != null) {
+            item.put(PARENT, s(run.parent()));
+        }
         if (fitsInline(run.input().json())) {
             item.put(INPUT, s(run.input().json()));
             if (run.input().type() != null) {
@@ -159,7 +168,8 @@ final class RunItem {
                 length(item),
                 cancel,
                 held,
-                held == null ? null : instant(item, HELD_SINCE));
+                held == null ? null : instant(item, HELD_SINCE),
+                str(item, PARENT));
     }
 
     private static Payload payload(

@@ -10,8 +10,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CreateGlobalSecondaryIndexAction;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
+import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.LimitExceededException;
@@ -23,6 +26,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,8 +38,9 @@ import java.util.List;
  *   <li>{@code <prefix>runs}: key {@code id}; one item per run (projection, turn state, signal counter).
  *       Indexes {@value #BY_CREATED} ({@code all}, {@code ck}), {@value #BY_STATUS} ({@code st}, {@code ck}),
  *       {@value #BY_WORKFLOW} ({@code wf}, {@code ck}) for listing, and {@value #BY_DUE} ({@code tq}, {@code tk})
- *       for leasing, a sparse index of the runs that have a turn, and {@value #BY_HELD} ({@code hk}, {@code ck}), a
- *       sparse index of the held runs.</li>
+ *       for leasing, a sparse index of the runs that have a turn, {@value #BY_HELD} ({@code hk}, {@code ck}), a
+ *       sparse index of the held runs, and {@value #BY_PARENT} ({@code par}, {@code ck}), a sparse index of the
+ *       child runs by their parent.</li>
  *   <li>{@code <prefix>events}: key ({@code run}, {@code k}); the log, in pages (see {@link EventPages}).</li>
  *   <li>{@code <prefix>signals}: key ({@code run}, {@code sid}); signals not yet cleaned up after consumption.</li>
  *   <li>{@code <prefix>signal_keys}: key ({@code run}, {@code key}); the idempotency keys signals were sent
@@ -51,6 +56,16 @@ public record Tables(String runs, String events, String signals, String signalKe
     static final String BY_WORKFLOW = "byWorkflow";
     static final String BY_DUE = "byDue";
     static final String BY_HELD = "byHeld";
+    static final String BY_PARENT = "byParent";
+
+    /** What the listing indexes project: enough to filter and count a page without reading the runs. */
+    private static final List<String> LISTED = List.of(RunItem.WORKFLOW, RunItem.STATUS, RunItem.CREATED);
+
+    /**
+     * How long opening waits for DynamoDB to build an index added to an existing table. A small table takes
+     * minutes; a large one may take longer, and is then waited for again by the next opening.
+     */
+    private static final Duration INDEX_BUILD_WAIT = Duration.ofMinutes(15);
 
     public static Tables named(String prefix) {
         return new Tables(prefix + "runs", prefix + "events", prefix + "signals", prefix + "signal_keys");
@@ -62,11 +77,12 @@ public record Tables(String runs, String events, String signals, String signalKe
         try {
             ensureHeldIndex(dynamo, settings, runsTable);
         } catch (SdkException e) {
-            throw new WorldException(
-                    "AWS world: cannot add index " + BY_HELD + " to DynamoDB table " + runs + ": "
-                            + AwsFailures.describe(e),
-                    AwsFailures.isTransient(e),
-                    e);
+            throw cannotAdd(BY_HELD, e);
+        }
+        try {
+            ensureParentIndex(dynamo, settings, runsTable);
+        } catch (SdkException e) {
+            throw cannotAdd(BY_PARENT, e);
         }
         ensure(dynamo, settings, eventsTable());
         ensure(dynamo, settings, signalsTable());
@@ -98,7 +114,13 @@ public record Tables(String runs, String events, String signals, String signalKe
                 t = dynamo.describeTable(b -> b.tableName(name)).table();
             }
             if (t.tableStatus() != TableStatus.ACTIVE) {
-                dynamo.waiter().waitUntilTableExists(b -> b.tableName(name));
+                TableDescription created = t;
+                t = dynamo.waiter()
+                        .waitUntilTableExists(b -> b.tableName(name))
+                        .matched()
+                        .response()
+                        .map(DescribeTableResponse::table)
+                        .orElse(created);
             }
             return t;
         } catch (SdkException e) {
@@ -114,11 +136,11 @@ public record Tables(String runs, String events, String signals, String signalKe
 
     private CreateTableRequest runsTable() {
         List<GlobalSecondaryIndex> indexes = new ArrayList<>();
-        List<String> listed = List.of(RunItem.WORKFLOW, RunItem.STATUS, RunItem.CREATED);
-        indexes.add(index(BY_CREATED, "all", "ck", listed));
-        indexes.add(index(BY_STATUS, "st", "ck", listed));
-        indexes.add(index(BY_WORKFLOW, "wf", "ck", listed));
+        indexes.add(index(BY_CREATED, "all", "ck", LISTED));
+        indexes.add(index(BY_STATUS, "st", "ck", LISTED));
+        indexes.add(index(BY_WORKFLOW, "wf", "ck", LISTED));
         indexes.add(heldIndex());
+        indexes.add(parentIndex());
         indexes.add(index(
                 BY_DUE,
                 "tq",
@@ -143,7 +165,8 @@ public record Tables(String runs, String events, String signals, String signalKe
                         attr("wf"),
                         attr("tq"),
                         attr("tk"),
-                        attr(RunItem.HELD_KEY))
+                        attr(RunItem.HELD_KEY),
+                        attr(RunItem.PARENT))
                 .keySchema(KeySchemaElement.builder()
                         .attributeName("id")
                         .keyType(KeyType.HASH)
@@ -153,7 +176,11 @@ public record Tables(String runs, String events, String signals, String signalKe
     }
 
     private static GlobalSecondaryIndex heldIndex() {
-        return index(BY_HELD, RunItem.HELD_KEY, "ck", List.of(RunItem.WORKFLOW, RunItem.STATUS, RunItem.CREATED));
+        return index(BY_HELD, RunItem.HELD_KEY, "ck", LISTED);
+    }
+
+    private static GlobalSecondaryIndex parentIndex() {
+        return index(BY_PARENT, RunItem.PARENT, "ck", LISTED);
     }
 
     /**
@@ -172,22 +199,106 @@ public record Tables(String runs, String events, String signals, String signalKe
                     BY_HELD);
             return;
         }
-        GlobalSecondaryIndex index = heldIndex();
+        requestIndex(dynamo, heldIndex());
+    }
+
+    /**
+     * Adds the index of child runs to a runs table created before it, and waits until DynamoDB has built it:
+     * DynamoDB refuses to read an index it is still filling, and a world once open should answer every query.
+     * Without leave to change the table, a missing index stops the opening, naming it, rather than the first
+     * list of a run's children failing later.
+     */
+    private void ensureParentIndex(DynamoDbClient dynamo, AwsSettings settings, TableDescription opened) {
+        long deadline = System.nanoTime() + INDEX_BUILD_WAIT.toNanos();
+        TableDescription t = opened;
+        boolean told = false;
+        for (int round = 0; ; round++) {
+            IndexStatus status = status(t, BY_PARENT);
+            if (status == IndexStatus.ACTIVE) {
+                return;
+            }
+            if (status == null) {
+                if (!settings.createResources()) {
+                    throw new WorldException(
+                            "AWS world: DynamoDB table " + runs + " has no index " + BY_PARENT
+                                    + ", which lists a run's child runs, and " + AwsWorldProvider.CREATE_RESOURCES
+                                    + " is false; add it with UpdateTable (hash key " + RunItem.PARENT
+                                    + ", sort key ck, both strings; projecting " + String.join(", ", LISTED)
+                                    + "; see the world-aws README) or allow adding it",
+                            false,
+                            null);
+                }
+                // refused while the table is busy (another index being added, perhaps by another process): the
+                // next round finds the index there, or asks again
+                requestIndex(dynamo, parentIndex());
+            } else if (!told) {
+                log.info("waiting for DynamoDB to build index {} of table {} ({})", BY_PARENT, runs, status);
+                told = true;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new WorldException(
+                        "AWS world: index " + BY_PARENT + " of DynamoDB table " + runs + " is not active after "
+                                + INDEX_BUILD_WAIT.toMinutes() + " minutes (" + (status == null ? "not begun" : status)
+                                + "); DynamoDB goes on building it: open the world again later",
+                        true,
+                        null);
+            }
+            pause(round);
+            t = dynamo.describeTable(b -> b.tableName(runs)).table();
+        }
+    }
+
+    /** The status of the table's index, or null when it has none of that name. */
+    private static IndexStatus status(TableDescription t, String index) {
+        return t.globalSecondaryIndexes().stream()
+                .filter(i -> i.indexName().equals(index))
+                .map(GlobalSecondaryIndexDescription::indexStatus)
+                .findFirst()
+                .orElse(null);
+    }
+
+    /**
+     * Asks DynamoDB to add an index to the runs table, which it then builds in the background. DynamoDB takes
+     * one index change at a time: while another is under way (perhaps by another process opening the world)
+     * the request is refused, and left for later.
+     */
+    private void requestIndex(DynamoDbClient dynamo, GlobalSecondaryIndex index) {
         try {
             dynamo.updateTable(b -> b.tableName(runs)
-                    .attributeDefinitions(attr(RunItem.HELD_KEY), attr("ck"))
+                    .attributeDefinitions(index.keySchema().stream()
+                            .map(k -> attr(k.attributeName()))
+                            .toList())
                     .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
                             .create(CreateGlobalSecondaryIndexAction.builder()
-                                    .indexName(BY_HELD)
+                                    .indexName(index.indexName())
                                     .keySchema(index.keySchema())
                                     .projection(index.projection())
                                     .build())
                             .build()));
-            log.info("adding index {} to DynamoDB table {}", BY_HELD, runs);
-        } catch (ResourceInUseException | LimitExceededException raced) {
+            log.info("adding index {} to DynamoDB table {}", index.indexName(), runs);
+        } catch (ResourceInUseException | LimitExceededException busy) {
             log.debug(
-                    "index {} of table {} is being changed by another process: {}", BY_HELD, runs, raced.getMessage());
+                    "index {} of table {} is not added now, the table is busy: {}",
+                    index.indexName(),
+                    runs,
+                    busy.getMessage());
         }
+    }
+
+    private static void pause(int round) {
+        try {
+            Thread.sleep(Math.min(5_000L, 50L << Math.min(round, 7)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WorldException("AWS world: interrupted while waiting for a DynamoDB index", true, e);
+        }
+    }
+
+    private WorldException cannotAdd(String index, SdkException e) {
+        return new WorldException(
+                "AWS world: cannot add index " + index + " to DynamoDB table " + runs + ": " + AwsFailures.describe(e),
+                AwsFailures.isTransient(e),
+                e);
     }
 
     private CreateTableRequest eventsTable() {
