@@ -80,6 +80,18 @@ public interface WorkflowContext {
     /** {@link #child(String, Workflow, Object, ChildOptions)} with the default options. */
     <I, O> O child(String name, Workflow<I, O> workflow, I input);
 
+    /**
+     * Polls an outside state until it is ready: runs {@code check} as a step (named {@code name}, with the
+     * workflow's retry policy) until it returns a value other than null, and returns that value. Between checks the
+     * run sleeps durably (timers named {@code name + "-pause"}), holding no thread: first {@code firstPause}, then
+     * twice as long each time, up to {@code maxPause}. Each check and pause is recorded, so a replay runs no check
+     * again.
+     *
+     * @throws IllegalArgumentException when a pause is not positive or {@code maxPause} is shorter than
+     *                                  {@code firstPause}
+     */
+    <T> T awaitCondition(String name, Duration firstPause, Duration maxPause, StepFunction<T> check);
+
     /** The current time, recorded: replay sees the same instant. */
     Instant now();
 

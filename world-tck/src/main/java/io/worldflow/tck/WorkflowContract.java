@@ -209,6 +209,65 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
     }
 
     @Test
+    void aConditionIsPolledWithGrowingPausesHoldingNoThreadAndNoCheckRunsTwice() {
+        Workflow<String, String> w = Workflow.define(
+                "tck.condition",
+                String.class,
+                (ctx, in) -> ctx.awaitCondition("shipped", Duration.ofSeconds(1), Duration.ofSeconds(3), () -> {
+                    int check = bump("check");
+                    return check < 4 ? null : "shipped after " + check + " checks";
+                }));
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x");
+        awaitEvent(run.id(), TimerScheduled.class);
+        awaitStatus(run.id(), RunStatus.SLEEPING);
+        restart(w); // the checks made so far are not made again
+        List<Duration> pauses = List.of(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(3));
+        for (int i = 0; i < pauses.size(); i++) {
+            int scheduled = i + 2;
+            assertThat(count("check")).isEqualTo(i + 1);
+            clock.advance(pauses.get(i).minusMillis(1));
+            assertStaysFor(run.id(), Duration.ofMillis(50), RunStatus.SLEEPING);
+            clock.advance(Duration.ofMillis(1));
+            if (i < pauses.size() - 1) {
+                awaitRun(
+                        run.id(),
+                        "sleeping its next pause",
+                        r -> r.status() == RunStatus.SLEEPING
+                                && eventsOf(r.runId(), TimerScheduled.class).size() == scheduled);
+            }
+        }
+
+        assertThat(wf.handle(run.id(), String.class).result(WAIT)).isEqualTo("shipped after 4 checks");
+        assertThat(count("check")).isEqualTo(4);
+        List<TimerScheduled> timers = eventsOf(run.id(), TimerScheduled.class);
+        assertThat(timers).extracting(TimerScheduled::name).containsOnly("shipped-pause");
+        assertThat(timers)
+                .extracting(t -> Duration.between(t.at(), t.fireAt()))
+                .containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(3));
+        assertThat(eventsOf(run.id(), StepCompleted.class))
+                .extracting(StepCompleted::stepId)
+                .containsExactly("shipped", "shipped~2", "shipped~3", "shipped~4");
+    }
+
+    @Test
+    void aConditionWithPausesThatMakeNoSenseIsRefused() {
+        Workflow<String, String> w = Workflow.define("tck.condition-bad", String.class, (ctx, in) -> {
+            try {
+                return ctx.awaitCondition("c", Duration.ofSeconds(2), Duration.ofSeconds(1), () -> "x");
+            } catch (IllegalArgumentException e) {
+                return e.getMessage();
+            }
+        });
+        worldflow(w);
+
+        assertThat(wf.start(w, "x").result(WAIT))
+                .contains("firstPause")
+                .contains("PT2S")
+                .contains("PT1S");
+    }
+
+    @Test
     void aTimerSurvivesARestartAndFiresOnce() {
         Workflow<String, String> w = Workflow.define("tck.timer-restart", String.class, (ctx, in) -> {
             ctx.sleep("long", Duration.ofDays(3));

@@ -389,6 +389,33 @@ final class RunContext implements WorkflowContext {
         return results;
     }
 
+    // ---------------------------------------------------------------- polling
+
+    @Override
+    public <T> T awaitCondition(String name, Duration firstPause, Duration maxPause, StepFunction<T> check) {
+        Objects.requireNonNull(firstPause, "firstPause");
+        Objects.requireNonNull(maxPause, "maxPause");
+        Objects.requireNonNull(check, "check");
+        if (firstPause.isNegative() || firstPause.isZero() || maxPause.compareTo(firstPause) < 0) {
+            throw new IllegalArgumentException(
+                    "awaitCondition needs 0 < firstPause <= maxPause, was " + firstPause + " and " + maxPause);
+        }
+        Ids.checkName("condition", name);
+        if (name.length() > 94) {
+            throw new IllegalArgumentException(
+                    "condition name must be 1..94 characters (its pauses add '-pause'): '" + name + "'");
+        }
+        Duration pause = firstPause;
+        while (true) {
+            T value = step(name, check);
+            if (value != null) {
+                return value;
+            }
+            sleep(name + "-pause", pause);
+            pause = pause.multipliedBy(2).compareTo(maxPause) > 0 ? maxPause : pause.multipliedBy(2);
+        }
+    }
+
     // ---------------------------------------------------------------- child runs
 
     @Override
