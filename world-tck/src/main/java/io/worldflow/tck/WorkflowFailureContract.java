@@ -1,6 +1,7 @@
 package io.worldflow.tck;
 
 import io.worldflow.DeadlineExceededException;
+import io.worldflow.ErrorInfo;
 import io.worldflow.NonDeterministicWorkflowException;
 import io.worldflow.NonRetryableException;
 import io.worldflow.ResultTimeoutException;
@@ -11,6 +12,7 @@ import io.worldflow.RunInfo;
 import io.worldflow.RunNotFoundException;
 import io.worldflow.RunStateException;
 import io.worldflow.RunStatus;
+import io.worldflow.Saga;
 import io.worldflow.SerializationException;
 import io.worldflow.StartOptions;
 import io.worldflow.StepFailedException;
@@ -21,6 +23,7 @@ import io.worldflow.WorkflowCanceledException;
 import io.worldflow.WorkflowFailedException;
 import io.worldflow.event.StepFailed;
 import io.worldflow.event.StepRetrying;
+import io.worldflow.event.StepScheduled;
 import io.worldflow.event.StepStarted;
 import io.worldflow.event.WorkflowCancelRequested;
 import io.worldflow.event.WorkflowCanceled;
@@ -96,6 +99,63 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
         assertThat(eventsOf(run.id(), StepFailed.class))
                 .singleElement()
                 .satisfies(f -> assertThat(f.error().message()).isEqualTo("card declined"));
+    }
+
+    @Test
+    void aSagaUndoesWhatSucceededNewestFirstAndReportsAFailedUndoBesideTheFailure() {
+        StepOptions once = StepOptions.retry(RetryPolicy.none());
+        Workflow<Boolean, String> w = Workflow.define("tck.saga", Boolean.class, (ctx, parallel) -> {
+            Saga saga = new Saga(ctx, parallel);
+            try {
+                ctx.step("reserve", () -> bump("reserve"));
+                saga.addCompensation("release", () -> bump("release"));
+                ctx.step("charge", () -> bump("charge"));
+                saga.addCompensation("refund", () -> {
+                    bump("refund");
+                    throw new NonRetryableException("the card is closed");
+                });
+                ctx.step("book", () -> bump("book"));
+                saga.addCompensation("cancel-booking", () -> bump("cancel-booking"));
+                ctx.step("ship", once, () -> {
+                    throw new IllegalStateException("no carrier");
+                });
+                return "shipped";
+            } catch (StepFailedException e) {
+                throw saga.compensate(e);
+            }
+        });
+        worldflow(w);
+
+        for (boolean parallel : List.of(false, true)) {
+            RunHandle<String> run = wf.start(w, parallel);
+            assertThatThrownBy(() -> run.result(WAIT))
+                    .isInstanceOf(WorkflowFailedException.class)
+                    .satisfies(e -> {
+                        ErrorInfo error = ((WorkflowFailedException) e).error();
+                        assertThat(error.type()).isEqualTo(StepFailedException.class.getName());
+                        assertThat(error.message()).contains("'ship'").contains("no carrier");
+                        assertThat(error.stackTrace()).contains("Suppressed").contains("compensate-refund");
+                    });
+            List<String> undone = eventsOf(run.id(), StepScheduled.class).stream()
+                    .map(StepScheduled::name)
+                    .filter(n -> n.startsWith("compensate-"))
+                    .toList();
+            if (parallel) {
+                assertThat(undone)
+                        .containsExactlyInAnyOrder(
+                                "compensate-cancel-booking", "compensate-refund", "compensate-release");
+            } else {
+                assertThat(undone)
+                        .containsExactly("compensate-cancel-booking", "compensate-refund", "compensate-release");
+            }
+            assertThat(eventsOf(run.id(), StepFailed.class))
+                    .extracting(StepFailed::stepId)
+                    .containsExactlyInAnyOrder(
+                            "ship", parallel ? "compensate/1/compensate-refund" : "compensate-refund");
+        }
+        assertThat(count("release")).isEqualTo(2);
+        assertThat(count("refund")).isEqualTo(2);
+        assertThat(count("cancel-booking")).isEqualTo(2);
     }
 
     @Test
