@@ -9,13 +9,8 @@ import io.worldflow.spi.WorldContext;
 import io.worldflow.spi.WorldProvider;
 import io.worldflow.world.aws.internal.AwsSettings;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-import java.net.URI;
 import java.util.Map;
 import java.util.ServiceLoader;
 
@@ -122,12 +117,7 @@ class AwsConfigurationTest {
                 .hasMessageContaining(prefix + "runs")
                 .hasMessageContaining(AwsWorldProvider.CREATE_RESOURCES)
                 .satisfies(e -> assertThat(((WorldException) e).isTransient()).isFalse());
-        try (DynamoDbClient dynamo = DynamoDbClient.builder()
-                .endpointOverride(URI.create(Emulators.shared().dynamoEndpoint()))
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                .httpClient(UrlConnectionHttpClient.create())
-                .build()) {
+        try (DynamoDbClient dynamo = Emulators.shared().dynamoClient()) {
             assertThat(dynamo.listTablesPaginator().tableNames()).noneMatch(t -> t.startsWith(prefix));
             assertThat(open(Emulators.shared().config(prefix))).isNull();
             assertThat(dynamo.listTablesPaginator().tableNames())

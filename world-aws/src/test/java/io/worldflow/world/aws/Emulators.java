@@ -5,9 +5,15 @@ import com.amazonaws.services.dynamodbv2.local.server.DynamoDBProxyServer;
 import io.worldflow.spi.WorldConfig;
 import org.elasticmq.rest.sqs.SQSRestServer;
 import org.elasticmq.rest.sqs.SQSRestServerBuilder;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.util.Map;
 import java.util.UUID;
 
@@ -57,6 +63,16 @@ public final class Emulators {
         } catch (Exception ignored) {
             // the JVM is exiting
         }
+    }
+
+    /** A client of the emulated DynamoDB, for a test to look at or prepare tables itself; the caller closes it. */
+    public DynamoDbClient dynamoClient() {
+        return DynamoDbClient.builder()
+                .endpointOverride(URI.create(dynamoEndpoint()))
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .httpClient(UrlConnectionHttpClient.create())
+                .build();
     }
 
     public String dynamoEndpoint() {

@@ -7,16 +7,11 @@ import io.worldflow.RunQuery;
 import io.worldflow.spi.NewRun;
 import io.worldflow.spi.World;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.DeleteGlobalSecondaryIndexAction;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
 
-import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -29,7 +24,7 @@ class HeldIndexTest {
     @Test
     void aRunsTableWithoutTheHeldIndexGainsItOnOpenAndListsItsHeldRuns() throws InterruptedException {
         try (AwsWorlds worlds = new AwsWorlds();
-                DynamoDbClient dynamo = client()) {
+                DynamoDbClient dynamo = Emulators.shared().dynamoClient()) {
             World first = worlds.open();
             Instant now = worlds.clock.instant();
             for (String id : List.of("held", "free")) {
@@ -69,14 +64,5 @@ class HeldIndexTest {
         return dynamo.describeTable(b -> b.tableName(table)).table().globalSecondaryIndexes().stream()
                 .map(GlobalSecondaryIndexDescription::indexName)
                 .toList();
-    }
-
-    private static DynamoDbClient client() {
-        return DynamoDbClient.builder()
-                .endpointOverride(URI.create(Emulators.shared().dynamoEndpoint()))
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                .httpClient(UrlConnectionHttpClient.create())
-                .build();
     }
 }

@@ -11,14 +11,10 @@ import io.worldflow.spi.WorldConfig;
 import io.worldflow.spi.WorldContext;
 import io.worldflow.world.aws.internal.AwsWorld;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkResponse;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -32,7 +28,6 @@ import software.amazon.awssdk.services.dynamodb.model.Projection;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
-import java.net.URI;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -49,7 +44,7 @@ class ParentIndexTest {
     @Test
     void aRunsTableWithoutTheParentIndexGainsItOnOpenAndListsARunsChildren() {
         try (AwsWorlds worlds = new AwsWorlds();
-                DynamoDbClient dynamo = client()) {
+                DynamoDbClient dynamo = Emulators.shared().dynamoClient()) {
             String runs = worlds.prefix + "runs";
             createAsBefore(dynamo, runs);
 
@@ -94,7 +89,7 @@ class ParentIndexTest {
     @Test
     void withoutLeaveToChangeTablesAMissingParentIndexStopsTheOpeningNamingIt() {
         try (AwsWorlds worlds = new AwsWorlds();
-                DynamoDbClient dynamo = client()) {
+                DynamoDbClient dynamo = Emulators.shared().dynamoClient()) {
             String runs = worlds.prefix + "runs";
             createAsBefore(dynamo, runs);
             WorldConfig config = worlds.config().with(AwsWorldProvider.CREATE_RESOURCES, "false");
@@ -117,7 +112,7 @@ class ParentIndexTest {
     @Test
     void whileTheTableIsBusyWithAnotherIndexTheParentIndexIsAskedForAgain() throws Exception {
         try (AwsWorlds worlds = new AwsWorlds();
-                DynamoDbClient dynamo = client();
+                DynamoDbClient dynamo = Emulators.shared().dynamoClient();
                 FaultProxy proxy = new FaultProxy(Emulators.shared().dynamoEndpoint())) {
             String runs = worlds.prefix + "runs";
             createAsBefore(dynamo, runs);
@@ -142,7 +137,7 @@ class ParentIndexTest {
     @Test
     void openingWaitsUntilDynamoDbHasBuiltTheIndex() {
         try (AwsWorlds worlds = new AwsWorlds();
-                DynamoDbClient dynamo = client()) {
+                DynamoDbClient dynamo = Emulators.shared().dynamoClient()) {
             String runs = worlds.prefix + "runs";
             createAsBefore(dynamo, runs);
             StillBuilding building = new StillBuilding(3);
@@ -238,14 +233,5 @@ class ParentIndexTest {
         return dynamo.describeTable(b -> b.tableName(table)).table().globalSecondaryIndexes().stream()
                 .filter(i -> i.indexName().equals(name))
                 .findFirst();
-    }
-
-    private static DynamoDbClient client() {
-        return DynamoDbClient.builder()
-                .endpointOverride(URI.create(Emulators.shared().dynamoEndpoint()))
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                .httpClient(UrlConnectionHttpClient.create())
-                .build();
     }
 }

@@ -5,16 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.worldflow.spi.World;
 import io.worldflow.tck.StoredFixtures;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.io.InputStream;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Iterator;
@@ -28,7 +23,7 @@ class StoredFixturesTest {
     @Test
     void itemsWrittenByTheFirstVersionReadBackAsItExportedThem() throws Exception {
         try (AwsWorlds worlds = new AwsWorlds();
-                DynamoDbClient dynamo = client()) {
+                DynamoDbClient dynamo = Emulators.shared().dynamoClient()) {
             World world = worlds.open();
             JsonNode tables;
             try (InputStream in = getClass().getResourceAsStream("/fixtures/dynamodb-items.json")) {
@@ -80,14 +75,5 @@ class StoredFixturesTest {
         List<String> out = new ArrayList<>();
         array.forEach(e -> out.add(e.asText()));
         return out;
-    }
-
-    private static DynamoDbClient client() {
-        return DynamoDbClient.builder()
-                .endpointOverride(URI.create(Emulators.shared().dynamoEndpoint()))
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                .httpClient(UrlConnectionHttpClient.create())
-                .build();
     }
 }

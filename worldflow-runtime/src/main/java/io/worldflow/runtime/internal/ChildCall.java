@@ -13,14 +13,11 @@ import io.worldflow.event.ChildWorkflowCanceled;
 import io.worldflow.event.ChildWorkflowCompleted;
 import io.worldflow.event.ChildWorkflowFailed;
 import io.worldflow.event.ChildWorkflowStarted;
-import io.worldflow.event.Event;
-import io.worldflow.event.WorkflowStarted;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.NewRun;
 import io.worldflow.spi.PendingSignal;
 
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -127,8 +124,7 @@ final class ChildCall<I, O> {
                     + created.run().workflow()
                     + "', not of workflow '" + workflow.name() + "'");
         }
-        List<Event> first = exec.engine.world.eventLog().read(childRunId, 0);
-        String parent = first.isEmpty() || !(first.getFirst() instanceof WorkflowStarted ws) ? null : ws.parent();
+        String parent = created.run().parent();
         if (!exec.runId.equals(parent)) {
             throw new WorldflowException("child '" + id + "' of run '" + exec.runId + "' cannot start: run id '"
                     + childRunId + "' belongs to a run of workflow '" + workflow.name() + "' that is "
