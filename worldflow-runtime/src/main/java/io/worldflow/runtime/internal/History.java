@@ -23,7 +23,6 @@ import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -103,6 +102,7 @@ final class History {
     private final int size;
     private final Map<String, Recorded> byId = new HashMap<>();
     private final Map<String, List<Recorded>> byScope = new HashMap<>();
+    private final List<Recorded> children = new ArrayList<>();
 
     private History(List<Event> events) {
         if (events.isEmpty() || !(events.getFirst() instanceof WorkflowStarted ws)) {
@@ -144,10 +144,7 @@ final class History {
 
     /** The child primitives recorded, in the order they were first reached. */
     List<Recorded> children() {
-        return byId.values().stream()
-                .filter(r -> r.kind == Kind.CHILD)
-                .sorted(Comparator.comparingLong(r -> r.events.getFirst().seq()))
-                .toList();
+        return children;
     }
 
     /** How many primitives were reached within {@code scope}. */
@@ -161,6 +158,9 @@ final class History {
         if (r == null) {
             r = new Recorded(e.primitiveId(), kindOf(e), nameOf(e));
             byId.put(r.id, r);
+            if (r.kind == Kind.CHILD) {
+                children.add(r);
+            }
             if (!Ids.isVersionMarker(r.id)) {
                 byScope.computeIfAbsent(Ids.scopeOf(r.id), k -> new ArrayList<>())
                         .add(r);
