@@ -4,7 +4,9 @@ import io.worldflow.ErrorInfo;
 import io.worldflow.event.Event;
 import io.worldflow.event.WorkflowRetried;
 
+import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 
 /** Runs and their append-only event logs. */
 public interface EventLog {
@@ -55,4 +57,36 @@ public interface EventLog {
      * run's next successful append.
      */
     void hold(String runId, ErrorInfo reason);
+
+    /**
+     * Deletes up to {@code limit} runs that finished ({@code COMPLETED}, {@code FAILED} or {@code CANCELED}) before
+     * {@code finishedBefore}, each with everything the world keeps of it: its log, its projection, its pending signals
+     * and their idempotency keys, its turn, and its entries in every index (a parent's list of children included).
+     * Afterwards the id is unknown ({@link #read} throws {@link io.worldflow.RunNotFoundException}) and may be created
+     * again as a new run. A run's finishing time is its projection's {@code updatedAt} while it has a terminal status.
+     *
+     * <p>A run that has not finished (held or not), or finished at or after {@code finishedBefore}, is left as it is.
+     * The status is checked as the run is deleted, so a failed run reopened meanwhile ({@link #reopen}) stays. Many
+     * callers may purge at once: each run is deleted by one of them and counted by that one only, and none fails
+     * because another deleted a run first. Where the store allows, a run goes in one transaction; where it does not,
+     * the run is first taken out of reach (it can no longer be reopened), and a deletion cut short by a crash is
+     * finished by a later call.
+     *
+     * @return how many runs this call deleted; fewer than {@code limit} when it found no more (another caller may be
+     *         deleting the rest), so a caller purges again until then
+     * @throws IllegalArgumentException when {@code limit} is not positive
+     */
+    int purgeFinished(Instant finishedBefore, int limit);
+
+    /**
+     * Checks a purge request's arguments as {@link #purgeFinished} says, for every world alike.
+     *
+     * @throws IllegalArgumentException when {@code limit} is not positive
+     */
+    static void checkPurge(Instant finishedBefore, int limit) {
+        Objects.requireNonNull(finishedBefore, "finishedBefore");
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be positive, was " + limit);
+        }
+    }
 }

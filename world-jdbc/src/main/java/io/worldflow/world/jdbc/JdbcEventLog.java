@@ -50,6 +50,7 @@ public abstract class JdbcEventLog implements EventLog {
     private final Sql exists;
     private final Sql loadRuns;
     private final Sql loadEvents;
+    private final RunPurge purge;
 
     /**
      * @param firstRecord the {@code runs} column that holds a run's first record (seq 0) when its log does not,
@@ -88,6 +89,7 @@ public abstract class JdbcEventLog implements EventLog {
                 + " FROM " + runs + " WHERE run_id" + ids);
         this.loadEvents =
                 Sql.of("SELECT run_id, seq, events FROM " + log + " WHERE run_id" + ids + " ORDER BY run_id, seq");
+        this.purge = new RunPurge(db);
     }
 
     @Override
@@ -263,6 +265,12 @@ public abstract class JdbcEventLog implements EventLog {
             }
             return null;
         });
+    }
+
+    /** In one transaction per batch: see {@link RunPurge}. */
+    @Override
+    public int purgeFinished(Instant finishedBefore, int limit) {
+        return purge.purge(finishedBefore, limit);
     }
 
     @Override

@@ -40,6 +40,13 @@ public interface SqlDialect {
     String lockRow();
 
     /**
+     * What follows a {@code SELECT} of rows that a write will delete, so that rows another transaction holds are passed
+     * over rather than waited for: {@code " FOR UPDATE SKIP LOCKED"}, or {@code ""} where a single writer makes every
+     * write wait for the other.
+     */
+    String skipLocked();
+
+    /**
      * Whether text compares in code point order (UTF-8 bytes compared as bytes), which lets an id prefix bound
      * its index range from above as well.
      */

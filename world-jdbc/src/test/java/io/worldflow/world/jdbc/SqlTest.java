@@ -219,6 +219,11 @@ class SqlTest {
         }
 
         @Override
+        public String skipLocked() {
+            return "";
+        }
+
+        @Override
         public boolean codePointOrder() {
             return true;
         }

@@ -156,6 +156,11 @@ enum LocalDialect implements SqlDialect {
     }
 
     @Override
+    public String skipLocked() {
+        return "";
+    }
+
+    @Override
     public boolean codePointOrder() {
         return true;
     }

@@ -30,7 +30,8 @@ final class Migrations implements MigrationDialect {
             "V4__log_rows.sql",
             "V5__log_rows_without_identity.sql",
             "V6__held_since.sql",
-            "V7__parent.sql");
+            "V7__parent.sql",
+            "V8__finished_at.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

@@ -69,7 +69,8 @@ class OpeningTest extends LocalWorldTestSupport {
                         "V4__log_rows.sql",
                         "V5__log_rows_without_identity.sql",
                         "V6__held_since.sql",
-                        "V7__parent.sql");
+                        "V7__parent.sql",
+                        "V8__finished_at.sql");
                 for (int version = 1; version <= scripts.size(); version++) {
                     assertThat(rs.next()).isTrue();
                     assertThat(rs.getInt(1)).isEqualTo(version);
@@ -228,13 +229,13 @@ class OpeningTest extends LocalWorldTestSupport {
         world.close();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dbFile());
                 Statement st = c.createStatement()) {
-            st.execute("INSERT INTO schema_version (version, description, applied_at) VALUES (8, 'V8__future.sql', 0)");
+            st.execute("INSERT INTO schema_version (version, description, applied_at) VALUES (9, 'V9__future.sql', 0)");
         }
 
         assertThatThrownBy(() -> open(config()))
                 .isInstanceOf(SchemaVersionException.class)
                 .hasMessageContaining(dbFile().toString())
-                .hasMessageContaining("8");
+                .hasMessageContaining("9");
         // the failed open let go of the file: the next attempt fails the same way, not as "in use"
         assertThatThrownBy(() -> open(config())).isInstanceOf(SchemaVersionException.class);
         world = null;

@@ -29,7 +29,8 @@ final class Migrations implements MigrationDialect {
             "V5__task_indexes.sql",
             "V6__started_in_runs.sql",
             "V7__held_since.sql",
-            "V8__parent.sql");
+            "V8__parent.sql",
+            "V9__finished_at.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

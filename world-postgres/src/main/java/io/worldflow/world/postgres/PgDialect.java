@@ -86,6 +86,11 @@ final class PgDialect implements SqlDialect {
     }
 
     @Override
+    public String skipLocked() {
+        return " FOR UPDATE SKIP LOCKED";
+    }
+
+    @Override
     public boolean codePointOrder() {
         return utf8;
     }

@@ -12,6 +12,7 @@ import io.worldflow.spi.NewRun;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -90,6 +91,11 @@ class CommitterTest {
 
         @Override
         public void hold(String runId, ErrorInfo reason) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int purgeFinished(Instant finishedBefore, int limit) {
             throw new UnsupportedOperationException();
         }
     }

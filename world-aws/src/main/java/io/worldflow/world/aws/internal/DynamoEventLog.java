@@ -21,6 +21,7 @@ import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,10 +47,12 @@ final class DynamoEventLog implements EventLog {
 
     private final Store store;
     private final SignalCleanup cleanup;
+    private final DynamoPurge purge;
 
     DynamoEventLog(Store store, SignalCleanup cleanup) {
         this.store = store;
         this.cleanup = cleanup;
+        this.purge = new DynamoPurge(store);
     }
 
     /** One transaction's items: {@code first}, then a put of each event page. */
@@ -297,7 +300,8 @@ final class DynamoEventLog implements EventLog {
     /**
      * One transaction: the event's page, and the run item back to PENDING with the error cleared and a turn
      * due, conditioned on the log's length (a finished run's log never grows, so it also fences a second
-     * retry) and on the turn's version.
+     * retry), on the turn's version, and on no purge having claimed the run ({@link DynamoPurge}): a run being
+     * deleted reads as unknown.
      */
     @Override
     public void reopen(WorkflowRetried retried) {
@@ -307,6 +311,9 @@ final class DynamoEventLog implements EventLog {
             Map<String, AttributeValue> item = store.run(runId);
             if (item == null) {
                 throw new RunNotFoundException(runId);
+            }
+            if (item.containsKey(DynamoPurge.CLAIM)) {
+                throw new RunNotFoundException(runId); // being deleted by a purge
             }
             RunStatus status = RunItem.status(item);
             if (status != RunStatus.FAILED) {
@@ -329,6 +336,7 @@ final class DynamoEventLog implements EventLog {
                     .remove(RunItem.HELD_KEY);
             next.writeTo(u, runId);
             u.when("#" + RunItem.LENGTH + " = ?", n(retried.seq()));
+            u.when("attribute_not_exists(#" + DynamoPurge.CLAIM + ")");
             turn.expectOn(u);
             List<TransactWriteItem> items = withPages(u.transactItem(), pages);
             try {
@@ -344,6 +352,12 @@ final class DynamoEventLog implements EventLog {
             store.turnDue(next.queue(), runId, next.available());
             return;
         }
+    }
+
+    /** Run by run, each claimed first so that it cannot be reopened meanwhile: see {@link DynamoPurge}. */
+    @Override
+    public int purgeFinished(Instant finishedBefore, int limit) {
+        return purge.purge(finishedBefore, limit);
     }
 
     @Override
