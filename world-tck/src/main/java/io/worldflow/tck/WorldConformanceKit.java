@@ -82,6 +82,14 @@ public abstract class WorldConformanceKit {
     }
 
     @Nested
+    @Tag("Retention")
+    class Retention extends RetentionContract {
+        Retention() {
+            super(WorldConformanceKit.this);
+        }
+    }
+
+    @Nested
     @Tag("TaskQueue")
     class TaskQueue extends TaskQueueContract {
         TaskQueue() {
