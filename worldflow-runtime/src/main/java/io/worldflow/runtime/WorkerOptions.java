@@ -24,6 +24,7 @@ import java.util.UUID;
  *                      most this far away; longer waits end the turn and hold no thread
  * @param holdRetry     how often a held run (code no longer matching its history) is tried again
  * @param handleSigterm stop gracefully when the JVM shuts down (SIGTERM)
+ * @param retention     which finished runs the worker deletes in the background (none by default)
  */
 public record WorkerOptions(
         String workerId,
@@ -34,7 +35,8 @@ public record WorkerOptions(
         Duration shutdownGrace,
         Duration stickyWait,
         Duration holdRetry,
-        boolean handleSigterm) {
+        boolean handleSigterm,
+        RetentionOptions retention) {
 
     public static final String CONCURRENCY = "worldflow.worker.concurrency";
     public static final String QUEUES = "worldflow.worker.queues";
@@ -58,6 +60,7 @@ public record WorkerOptions(
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
         Objects.requireNonNull(stickyWait, "stickyWait");
         positive("holdRetry", holdRetry);
+        Objects.requireNonNull(retention, "retention");
         if (lease.toMillis() < 300) {
             throw new IllegalArgumentException("lease must be at least 300ms, was " + lease);
         }
@@ -91,7 +94,8 @@ public record WorkerOptions(
                     config.getDuration(SHUTDOWN_GRACE, Duration.ofSeconds(10)),
                     config.getDuration(STICKY_WAIT, Duration.ofMillis(200)),
                     config.getDuration(HOLD_RETRY, Duration.ofSeconds(60)),
-                    true);
+                    true,
+                    RetentionOptions.fromConfig(config));
         } catch (IllegalArgumentException e) {
             throw new io.worldflow.ConfigurationException("invalid worker configuration: " + e.getMessage(), e);
         }
@@ -104,46 +108,123 @@ public record WorkerOptions(
 
     public WorkerOptions withWorkerId(String v) {
         return new WorkerOptions(
-                v, concurrency, queues, lease, pollInterval, shutdownGrace, stickyWait, holdRetry, handleSigterm);
+                v,
+                concurrency,
+                queues,
+                lease,
+                pollInterval,
+                shutdownGrace,
+                stickyWait,
+                holdRetry,
+                handleSigterm,
+                retention);
     }
 
     public WorkerOptions withConcurrency(int v) {
         return new WorkerOptions(
-                workerId, v, queues, lease, pollInterval, shutdownGrace, stickyWait, holdRetry, handleSigterm);
+                workerId,
+                v,
+                queues,
+                lease,
+                pollInterval,
+                shutdownGrace,
+                stickyWait,
+                holdRetry,
+                handleSigterm,
+                retention);
     }
 
     public WorkerOptions withQueues(Set<String> v) {
         return new WorkerOptions(
-                workerId, concurrency, v, lease, pollInterval, shutdownGrace, stickyWait, holdRetry, handleSigterm);
+                workerId,
+                concurrency,
+                v,
+                lease,
+                pollInterval,
+                shutdownGrace,
+                stickyWait,
+                holdRetry,
+                handleSigterm,
+                retention);
     }
 
     public WorkerOptions withLease(Duration v) {
         return new WorkerOptions(
-                workerId, concurrency, queues, v, pollInterval, shutdownGrace, stickyWait, holdRetry, handleSigterm);
+                workerId,
+                concurrency,
+                queues,
+                v,
+                pollInterval,
+                shutdownGrace,
+                stickyWait,
+                holdRetry,
+                handleSigterm,
+                retention);
     }
 
     public WorkerOptions withPollInterval(Duration v) {
         return new WorkerOptions(
-                workerId, concurrency, queues, lease, v, shutdownGrace, stickyWait, holdRetry, handleSigterm);
+                workerId,
+                concurrency,
+                queues,
+                lease,
+                v,
+                shutdownGrace,
+                stickyWait,
+                holdRetry,
+                handleSigterm,
+                retention);
     }
 
     public WorkerOptions withShutdownGrace(Duration v) {
         return new WorkerOptions(
-                workerId, concurrency, queues, lease, pollInterval, v, stickyWait, holdRetry, handleSigterm);
+                workerId, concurrency, queues, lease, pollInterval, v, stickyWait, holdRetry, handleSigterm, retention);
     }
 
     public WorkerOptions withStickyWait(Duration v) {
         return new WorkerOptions(
-                workerId, concurrency, queues, lease, pollInterval, shutdownGrace, v, holdRetry, handleSigterm);
+                workerId,
+                concurrency,
+                queues,
+                lease,
+                pollInterval,
+                shutdownGrace,
+                v,
+                holdRetry,
+                handleSigterm,
+                retention);
     }
 
     public WorkerOptions withHoldRetry(Duration v) {
         return new WorkerOptions(
-                workerId, concurrency, queues, lease, pollInterval, shutdownGrace, stickyWait, v, handleSigterm);
+                workerId,
+                concurrency,
+                queues,
+                lease,
+                pollInterval,
+                shutdownGrace,
+                stickyWait,
+                v,
+                handleSigterm,
+                retention);
+    }
+
+    public WorkerOptions withRetention(RetentionOptions v) {
+        return new WorkerOptions(
+                workerId,
+                concurrency,
+                queues,
+                lease,
+                pollInterval,
+                shutdownGrace,
+                stickyWait,
+                holdRetry,
+                handleSigterm,
+                v);
     }
 
     public WorkerOptions withHandleSigterm(boolean v) {
         return new WorkerOptions(
-                workerId, concurrency, queues, lease, pollInterval, shutdownGrace, stickyWait, holdRetry, v);
+                workerId, concurrency, queues, lease, pollInterval, shutdownGrace, stickyWait, holdRetry, v, retention);
     }
 }

@@ -17,6 +17,7 @@ import io.worldflow.runtime.internal.Committer;
 import io.worldflow.runtime.internal.Engine;
 import io.worldflow.runtime.internal.Handle;
 import io.worldflow.runtime.internal.Registry;
+import io.worldflow.runtime.internal.Retention;
 import io.worldflow.runtime.internal.RetryPlan;
 import io.worldflow.runtime.internal.RunCompletions;
 import io.worldflow.runtime.internal.RunIds;
@@ -72,6 +73,7 @@ public final class Worldflow implements AutoCloseable {
     private volatile WorkerLoop worker;
     private Committer committer;
     private ClockScheduler scheduler;
+    private Retention retention;
     private Thread shutdownHook;
     private volatile boolean closed;
     private final SignalUrls signalUrls;
@@ -115,7 +117,10 @@ public final class Worldflow implements AutoCloseable {
         startWorker(WorkerOptions.fromConfig(config));
     }
 
-    /** Starts a worker in this process. One per instance. */
+    /**
+     * Starts a worker in this process, and with it the deletion of old finished runs when the options ask for it
+     * ({@link WorkerOptions#retention}). One per instance.
+     */
     public void startWorker(WorkerOptions options) {
         Objects.requireNonNull(options, "options");
         synchronized (workerLock) {
@@ -144,6 +149,10 @@ public final class Worldflow implements AutoCloseable {
                             options.lease(),
                             options.pollInterval(),
                             options.shutdownGrace()));
+            if (options.retention().enabled()) {
+                retention = new Retention(world.eventLog(), scheduler, options.retention());
+                retention.start();
+            }
             if (options.handleSigterm()) {
                 shutdownHook = new Thread(this::close, "worldflow-shutdown");
                 Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -423,6 +432,9 @@ public final class Worldflow implements AutoCloseable {
                 return;
             }
             closed = true;
+            if (retention != null) {
+                retention.close();
+            }
             if (worker != null) {
                 worker.close();
                 committer.close();

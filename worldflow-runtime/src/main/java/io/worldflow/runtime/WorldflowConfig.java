@@ -23,7 +23,7 @@ public final class WorldflowConfig {
     public static final String WORLD = "worldflow.world";
     public static final String FILE = "worldflow.properties";
 
-    /** The runtime's own keys with their defaults. */
+    /** The runtime's own keys with their defaults ({@link RetentionOptions#KEEP_FOR} has none: runs are kept for ever). */
     public static final Map<String, String> DEFAULTS = Map.of(
             WORLD,
             "local",
@@ -40,7 +40,11 @@ public final class WorldflowConfig {
             WorkerOptions.STICKY_WAIT,
             "200ms",
             WorkerOptions.HOLD_RETRY,
-            "60s");
+            "60s",
+            RetentionOptions.INTERVAL,
+            "1m",
+            RetentionOptions.BATCH,
+            "500");
 
     private WorldflowConfig() {}
 

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -35,6 +36,71 @@ class WorkerOptionsTest {
         assertThat(o.holdRetry()).isEqualTo(Duration.ofSeconds(60));
         assertThat(o.handleSigterm()).isTrue();
         assertThat(o.workerId()).isNotBlank();
+    }
+
+    @Test
+    void runsAreKeptForEverUnlessRetentionIsConfigured() {
+        RetentionOptions r = WorkerOptions.defaults().retention();
+
+        assertThat(r.enabled()).isFalse();
+        assertThat(r.keepFor()).isNull();
+        assertThat(r.interval()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(r.batch()).isEqualTo(500);
+        assertThat(r).isEqualTo(RetentionOptions.keepForever());
+    }
+
+    @Test
+    void fromConfigReadsTheRetentionKeys() {
+        RetentionOptions r = WorkerOptions.fromConfig(config(
+                        RetentionOptions.KEEP_FOR, "30d",
+                        RetentionOptions.INTERVAL, "5m",
+                        RetentionOptions.BATCH, "200"))
+                .retention();
+
+        assertThat(r.enabled()).isTrue();
+        assertThat(r.keepFor()).isEqualTo(Duration.ofDays(30));
+        assertThat(r.interval()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(r.batch()).isEqualTo(200);
+        assertThat(WorkerOptions.fromConfig(config(RetentionOptions.KEEP_FOR, "P7D"))
+                        .retention()
+                        .keepFor())
+                .isEqualTo(Duration.ofDays(7));
+    }
+
+    @Test
+    void aRetentionThatIsNotPositiveOrMalformedNamesTheKey() {
+        for (String bad : List.of("0s", "0d", "PT0S", "PT-5S", "-3d", "a month")) {
+            assertThatThrownBy(() -> WorkerOptions.fromConfig(config(RetentionOptions.KEEP_FOR, bad)))
+                    .as(bad)
+                    .isInstanceOf(ConfigurationException.class)
+                    .hasMessageContaining(RetentionOptions.KEEP_FOR + " must be")
+                    .hasMessageContaining(bad);
+        }
+        assertThatThrownBy(() -> WorkerOptions.fromConfig(config(RetentionOptions.INTERVAL, "0s")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining(RetentionOptions.INTERVAL);
+        assertThatThrownBy(() -> WorkerOptions.fromConfig(config(RetentionOptions.BATCH, "0")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining(RetentionOptions.BATCH)
+                .hasMessageContaining("1..10000");
+        assertThatThrownBy(() -> WorkerOptions.fromConfig(config(RetentionOptions.BATCH, "lots")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining(RetentionOptions.BATCH);
+    }
+
+    @Test
+    void retentionWithersValidateLikeTheConstructor() {
+        RetentionOptions r = RetentionOptions.after(Duration.ofDays(30))
+                .withInterval(Duration.ofSeconds(30))
+                .withBatch(50);
+
+        assertThat(WorkerOptions.defaults().withRetention(r).retention()).isEqualTo(r);
+        assertThatThrownBy(() -> r.withKeepFor(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("keepFor");
+        assertThatThrownBy(() -> r.withBatch(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> r.withInterval(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> WorkerOptions.defaults().withRetention(null)).isInstanceOf(NullPointerException.class);
     }
 
     @Test
