@@ -69,6 +69,10 @@ final class RunItem {
 
     static final String SIGNAL_SEQ = "sigSeq";
     static final String CONSUMED = "cs";
+    /** Present while signals carried to this run from the run it names are not all copied ({@link SignalCarry}). */
+    static final String CARRY_FROM = "inFrom";
+    /** The carried run's signal i is this run's signal {@code inBase + i}. */
+    static final String CARRY_BASE = "inBase";
 
     private RunItem() {}
 
