@@ -38,8 +38,9 @@ import static io.worldflow.world.aws.internal.Attrs.str;
  * An append with effects on other runs ({@link Append#starts}, {@link Append#signals}, {@link Append#cancels},
  * {@link Append#carrySignalsTo}), in the append's own transaction where it fits: besides the run's update and event
  * pages, each other run's item is written once (DynamoDB lets a transaction touch an item once), either put as a new
- * run with what the append sends it folded in, or updated (signals numbered from its counter, its turn requested, its
- * cancellation marked), each conditioned on what was read of it; then the signals' and keys' items. A run that does
+ * run with what the append sends it folded in, or updated (its turn requested, its cancellation marked, signals
+ * numbered from ids taken from its counter just before), each conditioned on what was read of it; then the signals'
+ * and keys' items. A run that does
  * not exist or has finished is left out, as the facet methods would refuse it. When anything read changes before the
  * commit, the transaction fails and everything is read again.
  *
@@ -108,10 +109,10 @@ final class AppendWithEffects {
             }
             TurnState turn = TurnState.of(item);
             TurnState next = DynamoEventLog.nextTurn(a, turn);
-            Update update = eventLog.update(a, turn, next);
             Plan plan = new Plan(a.runId(), store.nowMicros());
-            plan(a, item, update, together ? startPages : null, plan);
-            List<TransactWriteItem> items = eventLog.withPages(update.transactItem(), pages);
+            plan(a, item, together ? startPages : null, plan);
+            List<TransactWriteItem> items =
+                    eventLog.withPages(eventLog.update(a, turn, next).transactItem(), pages);
             items.addAll(plan.items);
             try {
                 AwsFailures.run(
@@ -224,12 +225,11 @@ final class AppendWithEffects {
 
     /**
      * Adds the effects to {@code plan}: those in the transaction when {@code startPages} is not null (else they were
-     * written before), and the carry, which conditions the run's {@code update} on its signal counter.
+     * written before), and the carry of the signals of the run whose item is {@code item}.
      */
     private void plan(
             Append a,
             Map<String, AttributeValue> item,
-            Update update,
             Map<String, List<Map<String, AttributeValue>>> startPages,
             Plan plan) {
         Map<String, Target> targets = new LinkedHashMap<>();
@@ -247,9 +247,8 @@ final class AppendWithEffects {
             }
         }
         if (a.carrySignalsTo() != null) {
-            // a signal numbered after this read makes the transaction fail; one numbered before is carried
+            // a run that never took a signal number has nothing to carry, and never will once it has ended
             long counter = num(item, RunItem.SIGNAL_SEQ, 0);
-            update.when("#" + RunItem.SIGNAL_SEQ + " = ?", n(counter));
             if (counter > 0) {
                 target(targets, a.carrySignalsTo()).carried = counter;
             }
@@ -301,6 +300,7 @@ final class AppendWithEffects {
         if (t.carried > 0) {
             put.put(RunItem.CARRY_FROM, s(plan.runId));
             put.put(RunItem.CARRY_BASE, n(0));
+            put.put(RunItem.CARRY_UP_TO, n(t.carried));
         }
         plan.add(Put.builder()
                 .tableName(store.tables.runs())
@@ -333,12 +333,17 @@ final class AppendWithEffects {
         if (sent.isEmpty() && t.carried == 0 && !cancelNow && next == turn) {
             return; // nothing to change: a start of a run that exists, duplicates, a cancellation already requested
         }
-        Update u = new Update(store.tables.runs(), RunItem.key(t.runId));
-        long counter = num(other, RunItem.SIGNAL_SEQ, 0);
-        if (!sent.isEmpty() || t.carried > 0) {
-            u.set(RunItem.SIGNAL_SEQ, n(counter + t.carried + sent.size()));
-            u.when("#" + RunItem.SIGNAL_SEQ + " = ?", n(counter));
+        // ids for the carried signals, then the append's own, taken now: a failed transaction leaves only a gap
+        long reserve = t.carried + sent.size();
+        long base = 0;
+        if (reserve > 0) {
+            Long last = signals.reserve(t.runId, reserve);
+            if (last == null) {
+                return; // finished since it was read: it takes nothing, as a send would be refused
+            }
+            base = last - reserve;
         }
+        Update u = new Update(store.tables.runs(), RunItem.key(t.runId));
         if (next != turn) {
             next.writeTo(u, t.runId);
         }
@@ -349,14 +354,16 @@ final class AppendWithEffects {
             }
         }
         if (t.carried > 0) {
-            u.set(RunItem.CARRY_FROM, s(plan.runId)).set(RunItem.CARRY_BASE, n(counter));
+            u.set(RunItem.CARRY_FROM, s(plan.runId))
+                    .set(RunItem.CARRY_BASE, n(base))
+                    .set(RunItem.CARRY_UP_TO, n(t.carried));
             u.when("attribute_not_exists(#" + RunItem.CARRY_FROM + ")");
         }
         turn.expectOn(u);
         DynamoSignals.notFinished(u);
         plan.items.add(u.transactItem());
         plan.targets++;
-        addSignals(t.runId, counter + t.carried, sent, plan, true);
+        addSignals(t.runId, base + t.carried, sent, plan, true);
         if (next != turn && !next.isLeased()) {
             plan.afterCommit(() -> store.turnDue(next.queue(), t.runId, next.available()));
         }

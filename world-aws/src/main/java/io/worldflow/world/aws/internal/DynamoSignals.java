@@ -188,21 +188,34 @@ final class DynamoSignals implements Signals {
     }
 
     private long nextId(String runId) {
+        Long id = reserve(runId, 1);
+        if (id == null) {
+            checkedRun(runId); // throws not-found or finished
+            throw new IllegalStateException("run " + runId + " refused a signal number but exists and is not finished");
+        }
+        return id;
+    }
+
+    /**
+     * Takes {@code count} signal ids from the run's counter at once (an atomic ADD: concurrent takers never wait for
+     * one another, and ids a failed write took are only a gap).
+     *
+     * @return the last of them, or null when the run does not exist or has finished
+     */
+    Long reserve(String runId, long count) {
         Update u = new Update(store.tables.runs(), RunItem.key(runId))
-                .add(RunItem.SIGNAL_SEQ, n(1))
+                .add(RunItem.SIGNAL_SEQ, n(count))
                 .when("attribute_exists(#" + RunItem.ID + ")");
         notFinished(u);
         try {
             var response = AwsFailures.call(
-                    "numbering a signal of run " + runId,
+                    "numbering signals of run " + runId,
                     () -> store.dynamo.updateItem(u.request().toBuilder()
                             .returnValues(ReturnValue.UPDATED_NEW)
                             .build()));
             return Long.parseLong(response.attributes().get(RunItem.SIGNAL_SEQ).n());
         } catch (ConditionalCheckFailedException e) {
-            checkedRun(runId); // throws not-found or finished
-            throw new IllegalStateException(
-                    "run " + runId + " refused a signal number but exists and is not finished", e);
+            return null;
         }
     }
 

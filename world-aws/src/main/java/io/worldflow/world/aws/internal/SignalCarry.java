@@ -20,13 +20,15 @@ import static io.worldflow.world.aws.internal.Attrs.str;
 
 /**
  * Signals carried from a run that ended to its successor ({@link io.worldflow.spi.Append#carrySignalsTo}). The carry
- * is one record on the successor's item, {@value RunItem#CARRY_FROM} (the ended run) and {@value RunItem#CARRY_BASE},
- * written in the ended run's last transaction, which also reserves the successor's signal ids {@code base + 1 ..
- * base + c} where c is the ended run's signal counter: the ended run's signal i becomes the successor's signal
- * {@code base + i}, in arrival order and before any signal sent to the successor later. That transaction is
- * conditioned on the counter, so a signal numbered after the ended run was read makes it fail and start again; one
- * numbered before and stored after it finds the run finished. Once the run has ended its signals no longer change, so
- * copying them later copies exactly what it held.
+ * is a record on the successor's item, written in the ended run's last transaction: {@value RunItem#CARRY_FROM} (the
+ * ended run), {@value RunItem#CARRY_UP_TO} (its signal counter as that transaction read it) and
+ * {@value RunItem#CARRY_BASE}, the start of as many ids taken from the successor's counter, so that the ended run's
+ * signal i becomes the successor's signal {@code base + i}, in arrival order and before anything the successor is sent
+ * later. A signal to the ended run numbered after that read and stored before the run ended is carried too, numbered
+ * from {@value RunItem#CARRY_EXTRA}, a block taken once by the first copier; one stored after the run ended was
+ * refused, as {@code send} refuses it, so once the run has ended its signals no longer change and copying them later
+ * copies exactly what it held. (The transaction is not conditioned on the ended run's counter: a run that is sent
+ * signals without pause could then never end.)
  *
  * <p>The copies are written after the commit by whoever comes first: the appender at once, or any later reader of the
  * successor's signals ({@code pending}, {@code send}), so a crash in between loses nothing. They are idempotent (fixed
@@ -68,8 +70,9 @@ final class SignalCarry {
         for (int attempt = 1; ; attempt++) {
             Map<String, AttributeValue> ended = store.run(from);
             List<PendingSignal> carried = ended == null ? List.of() : signals.stored(from, ended);
+            Ids ids = ids(runId, item, ended, carried);
             try {
-                if (!copy(runId, from, base, carried)) {
+                if (ids == null || !copy(runId, from, base, carried, ids)) {
                     return true; // another copier finished it
                 }
             } catch (TransactionCanceledException e) {
@@ -80,21 +83,22 @@ final class SignalCarry {
                 Store.backoff(attempt);
                 continue;
             }
-            List<Long> ids = carried.stream().map(PendingSignal::id).toList();
-            if (!ids.isEmpty()) {
-                Update consumed = new Update(store.tables.runs(), RunItem.key(from))
+            List<Long> consumed = carried.stream().map(PendingSignal::id).toList();
+            if (!consumed.isEmpty()) {
+                Update u = new Update(store.tables.runs(), RunItem.key(from))
                         .add(
                                 RunItem.CONSUMED,
                                 AttributeValue.fromNs(
-                                        ids.stream().map(String::valueOf).toList()));
+                                        consumed.stream().map(String::valueOf).toList()));
                 AwsFailures.call(
-                        "marking the signals of run " + from + " carried",
-                        () -> store.dynamo.updateItem(consumed.request()));
-                cleanup.consumed(from, ids);
+                        "marking the signals of run " + from + " carried", () -> store.dynamo.updateItem(u.request()));
+                cleanup.consumed(from, consumed);
             }
             Update done = new Update(store.tables.runs(), RunItem.key(runId))
                     .remove(RunItem.CARRY_FROM)
-                    .remove(RunItem.CARRY_BASE);
+                    .remove(RunItem.CARRY_BASE)
+                    .remove(RunItem.CARRY_UP_TO)
+                    .remove(RunItem.CARRY_EXTRA);
             expectRecord(done, from, base);
             try {
                 AwsFailures.call(
@@ -106,18 +110,62 @@ final class SignalCarry {
         }
     }
 
+    /** How the ended run's signal ids map to the successor's. */
+    private record Ids(long base, long upTo, long extra) {
+
+        long of(long id) {
+            return id <= upTo ? base + id : extra + id - upTo;
+        }
+    }
+
+    /**
+     * The mapping the record gives, with the block for signals numbered after the ended run was read taken when some
+     * are carried and no copier took it yet; null when the record is gone.
+     */
+    private Ids ids(
+            String runId,
+            Map<String, AttributeValue> item,
+            Map<String, AttributeValue> ended,
+            List<PendingSignal> carried) {
+        String from = str(item, RunItem.CARRY_FROM);
+        long base = num(item, RunItem.CARRY_BASE, 0);
+        long upTo = num(item, RunItem.CARRY_UP_TO, 0);
+        Long extra = num(item, RunItem.CARRY_EXTRA);
+        boolean late = carried.stream().anyMatch(p -> p.id() > upTo);
+        if (extra != null || !late) {
+            return new Ids(base, upTo, extra == null ? 0 : extra);
+        }
+        // the ended run's counter no longer moves: the block covers every id it gave after the read
+        long count = num(ended, RunItem.SIGNAL_SEQ, 0) - upTo;
+        Update u = new Update(store.tables.runs(), RunItem.key(runId));
+        u.setExpression(u.name(RunItem.CARRY_EXTRA) + " = " + u.name(RunItem.SIGNAL_SEQ));
+        u.setExpression(u.name(RunItem.SIGNAL_SEQ) + " = " + u.name(RunItem.SIGNAL_SEQ) + " + " + u.value(n(count)));
+        expectRecord(u, from, base);
+        u.when("attribute_not_exists(#" + RunItem.CARRY_EXTRA + ")");
+        try {
+            AwsFailures.call("numbering signals carried to run " + runId, () -> store.dynamo.updateItem(u.request()));
+        } catch (ConditionalCheckFailedException takenOrGone) {
+            // another copier took the block, or finished the carry
+        }
+        Map<String, AttributeValue> now = store.run(runId);
+        if (now == null || !from.equals(str(now, RunItem.CARRY_FROM)) || num(now, RunItem.CARRY_BASE, -1) != base) {
+            return null;
+        }
+        return new Ids(base, upTo, num(now, RunItem.CARRY_EXTRA, 0));
+    }
+
     /**
      * Writes the copies, in batches each conditioned on the record.
      *
      * @return false when the record was gone before the copies were all written
      * @throws TransactionCanceledException when a batch failed for a reason to look at again
      */
-    private boolean copy(String runId, String from, long base, List<PendingSignal> carried) {
+    private boolean copy(String runId, String from, long base, List<PendingSignal> carried, Ids ids) {
         Map<Long, String> keys = carried.isEmpty() ? Map.of() : signals.keys(from);
         List<TransactWriteItem> batch = new ArrayList<>();
         long bytes = 0;
         for (PendingSignal p : carried) {
-            long id = base + p.id();
+            long id = ids.of(p.id());
             String key = keys.get(p.id());
             if (key != null) {
                 Long taken = signals.firstWithKey(runId, key);
