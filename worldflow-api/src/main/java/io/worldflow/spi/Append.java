@@ -22,8 +22,10 @@ import java.util.Set;
  * (when it ends its run) the run's pending signals handed to a successor. They take effect only when the append itself
  * does: an append refused (a conflict, a fence, an unknown run) applies none of them. Where the store allows,
  * they commit in the append's own transaction; a world that cannot (the AWS world, past one transaction's size) says
- * which of them it writes before the append, each idempotently, and {@link #carrySignalsTo} is atomic with the append
- * on every world. The effects see the store as the append leaves it, and none of them may name the append's own run.
+ * which of them it writes before the append, where a refused append leaves them written: starts and keyed signals are
+ * idempotent, but a signal without a key is then stored again when the append is retried. {@link #carrySignalsTo} is
+ * atomic with the append on every world. The effects see the store as the append leaves it, and none of them may
+ * name the append's own run.
  *
  * @param runId           the run
  * @param expectedSeq     the log's length the writer saw; the events carry seq expectedSeq, expectedSeq+1, …
