@@ -64,6 +64,22 @@ class CarrySignalsTest {
     }
 
     @Test
+    void aSignalNumberedWhileARunThatNeverHadOneEndsIsCarried() {
+        Once sendFirst = new Once(request -> true, () -> other.signals().send("run-1", "tick", payload("first")));
+        world = open(sendFirst);
+        world.eventLog().create(newRun("run-1"));
+        sendFirst.arm();
+
+        AppendResult result = world.eventLog().append(List.of(end("run-1"))).getFirst();
+
+        assertThat(result.appended()).isTrue();
+        assertThat(sendFirst.fired).isTrue();
+        assertThat(other.signals().pending("run-2"))
+                .extracting(PendingSignal::payload)
+                .containsExactly(payload("first"));
+    }
+
+    @Test
     void aCarryTheAppenderCouldNotCopyIsCopiedByTheSuccessorsNextReader() {
         // the copies go in transactions that begin with a check of the successor's item
         Once failCopy = new Once(request -> request.transactItems().getFirst().conditionCheck() != null, () -> {

@@ -109,10 +109,10 @@ final class AppendWithEffects {
             }
             TurnState turn = TurnState.of(item);
             TurnState next = DynamoEventLog.nextTurn(a, turn);
+            Update update = eventLog.update(a, turn, next);
             Plan plan = new Plan(a.runId(), store.nowMicros());
-            plan(a, item, together ? startPages : null, plan);
-            List<TransactWriteItem> items =
-                    eventLog.withPages(eventLog.update(a, turn, next).transactItem(), pages);
+            plan(a, item, update, together ? startPages : null, plan);
+            List<TransactWriteItem> items = eventLog.withPages(update.transactItem(), pages);
             items.addAll(plan.items);
             try {
                 AwsFailures.run(
@@ -225,11 +225,13 @@ final class AppendWithEffects {
 
     /**
      * Adds the effects to {@code plan}: those in the transaction when {@code startPages} is not null (else they were
-     * written before), and the carry of the signals of the run whose item is {@code item}.
+     * written before), and the carry of the signals of the run whose item is {@code item} and whose append is
+     * {@code update}.
      */
     private void plan(
             Append a,
             Map<String, AttributeValue> item,
+            Update update,
             Map<String, List<Map<String, AttributeValue>>> startPages,
             Plan plan) {
         Map<String, Target> targets = new LinkedHashMap<>();
@@ -247,10 +249,13 @@ final class AppendWithEffects {
             }
         }
         if (a.carrySignalsTo() != null) {
-            // a run that never took a signal number has nothing to carry, and never will once it has ended
             long counter = num(item, RunItem.SIGNAL_SEQ, 0);
             if (counter > 0) {
                 target(targets, a.carrySignalsTo()).carried = counter;
+            } else {
+                // nothing to carry, unless a signal is numbered before the commit: then the run is read again and
+                // carries it (only while it never had one, so signals sent without pause cannot hold it back)
+                update.when("#" + RunItem.SIGNAL_SEQ + " = ?", n(0));
             }
         }
         if (targets.isEmpty()) {
