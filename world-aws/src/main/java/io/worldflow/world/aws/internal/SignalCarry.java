@@ -27,8 +27,9 @@ import static io.worldflow.world.aws.internal.Attrs.str;
  * later. A signal to the ended run numbered after that read and stored before the run ended is carried too, numbered
  * from {@value RunItem#CARRY_EXTRA}, a block taken once by the first copier; one stored after the run ended was
  * refused, as {@code send} refuses it, so once the run has ended its signals no longer change and copying them later
- * copies exactly what it held. (The transaction is not conditioned on the ended run's counter: a run that is sent
- * signals without pause could then never end.)
+ * copies exactly what it held. (The transaction is not conditioned on the ended run's counter, or a run that is sent
+ * signals without pause could never end; only while that counter is 0, so that a first signal numbered meanwhile
+ * makes the ended run be read again and the record written.)
  *
  * <p>The copies are written after the commit by whoever comes first: the appender at once, or any later reader of the
  * successor's signals ({@code pending}, {@code send}), so a crash in between loses nothing. They are idempotent (fixed
