@@ -66,6 +66,14 @@ public abstract class WorldConformanceKit {
     }
 
     @Nested
+    @Tag("AppendEffects")
+    class AppendEffects extends AppendEffectsContract {
+        AppendEffects() {
+            super(WorldConformanceKit.this);
+        }
+    }
+
+    @Nested
     @Tag("RunQueries")
     class RunQueries extends RunQueriesContract {
         RunQueries() {

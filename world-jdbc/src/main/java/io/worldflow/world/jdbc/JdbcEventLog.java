@@ -33,7 +33,8 @@ import java.util.Optional;
 /**
  * Runs and their event logs in the {@code runs} and {@code event_log} tables, as both SQL worlds keep them: a log
  * row per append, its events {@code seq .. last_seq} as one stored record. A world adds how it creates a run and
- * how it writes appends; what a cancellation, a reopen, a hold and a read do is written here once.
+ * how it writes appends; what a cancellation, a reopen, a hold, a read and an append's effects on other runs
+ * ({@link AppendEffects}) do is written here once.
  */
 public abstract class JdbcEventLog implements EventLog {
 
@@ -42,6 +43,8 @@ public abstract class JdbcEventLog implements EventLog {
     protected final InstantSource clock;
     protected final RunRows rows;
     protected final RunTarget.Reader targets;
+    private final JdbcSignals signals;
+    private final AppendEffects effects;
     private final Sql requestCancel;
     private final Sql insertLogRow;
     private final Sql reopen;
@@ -63,6 +66,8 @@ public abstract class JdbcEventLog implements EventLog {
         SqlDialect d = db.dialect();
         this.rows = new RunRows(d, codec);
         this.targets = new RunTarget.Reader(d);
+        this.signals = new JdbcSignals(db, clock);
+        this.effects = new AppendEffects(d, this, signals);
         String runs = d.table("runs");
         String log = d.table("event_log");
         this.requestCancel = Sql.of("UPDATE " + runs + " SET cancel_requested = :yes, cancel_reason = :reason,"
@@ -138,6 +143,19 @@ public abstract class JdbcEventLog implements EventLog {
      */
     protected abstract CreateResult create(NewRun run, String events, String leaseTo, Instant expires);
 
+    /**
+     * Creates the run with its first record {@code events} inside the write {@code tx}, as {@link #create(NewRun)}
+     * does, its first turn due at its time; an id that exists is left as it is.
+     *
+     * @return whether the run was created
+     */
+    protected abstract boolean createIn(Tx tx, NewRun run, String events) throws SQLException;
+
+    /** The signals kept with these runs, which an append's effects send through. */
+    public final JdbcSignals signals() {
+        return signals;
+    }
+
     @Override
     public final List<AppendResult> append(List<Append> appends) {
         if (appends.isEmpty()) {
@@ -154,6 +172,23 @@ public abstract class JdbcEventLog implements EventLog {
      * @param subject the runs concerned, for error messages
      */
     protected abstract List<AppendResult> append(List<EncodedAppend> appends, String subject);
+
+    /**
+     * Holds the rows of every run the appends aim at, where the database locks rows, before the appends are written
+     * in {@code tx}: with {@link #applyEffects} after them, a world writes appends with effects on other runs.
+     */
+    protected final void lockForEffects(Tx tx, List<EncodedAppend> appends) throws SQLException {
+        effects.lock(tx, appends);
+    }
+
+    /**
+     * Applies, in {@code tx} after the appends, the effects on other runs of those whose result says they went
+     * through ({@link Append#starts}, {@link Append#signals}, {@link Append#cancels}, {@link Append#carrySignalsTo}).
+     */
+    protected final void applyEffects(Tx tx, List<EncodedAppend> appends, List<AppendResult> results)
+            throws SQLException {
+        effects.apply(tx, appends, results, clock.instant());
+    }
 
     /**
      * Runs with their whole logs, read together ({@link io.worldflow.spi.WorkerAccess#load}): two statements however
@@ -196,19 +231,22 @@ public abstract class JdbcEventLog implements EventLog {
     public void requestCancel(String runId, String reason) {
         Objects.requireNonNull(runId, "runId");
         db.write("cancel", Failures.run(runId), tx -> {
-            Instant now = clock.instant();
-            RunTarget target = targets.require(tx, runId, "cancel");
-            if (!target.cancelRequested()) {
-                tx.call(requestCancel)
-                        .set("yes", true)
-                        .set("reason", reason)
-                        .set("now", Micros.of(now))
-                        .set("runId", runId)
-                        .update();
-            }
-            db.dialect().makeDue(tx, runId, target.queue(), target.priority(), now, now);
+            cancelIn(tx, targets.require(tx, runId, "cancel"), reason, clock.instant());
             return null;
         });
+    }
+
+    /** Marks {@code target}, whose row the write holds, for cancellation and makes it due, as {@link #requestCancel}. */
+    void cancelIn(Tx tx, RunTarget target, String reason, Instant now) throws SQLException {
+        if (!target.cancelRequested()) {
+            tx.call(requestCancel)
+                    .set("yes", true)
+                    .set("reason", reason)
+                    .set("now", Micros.of(now))
+                    .set("runId", target.runId())
+                    .update();
+        }
+        db.dialect().makeDue(tx, target.runId(), target.queue(), target.priority(), now, now);
     }
 
     @Override

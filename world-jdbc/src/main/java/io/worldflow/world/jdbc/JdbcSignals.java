@@ -6,6 +6,7 @@ import io.worldflow.spi.SignalKey;
 import io.worldflow.spi.SignalSent;
 import io.worldflow.spi.Signals;
 
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
@@ -50,33 +51,37 @@ public final class JdbcSignals implements Signals {
         SignalKey.check(key);
         Payload body = payload == null ? Payload.NULL : payload;
         return db.write("signal '" + name + "'", Failures.run(runId), tx -> {
-            Instant now = clock.instant();
             RunTarget target = targets.require(tx, runId, "signal");
-            if (key != null) {
-                Optional<Long> sent =
-                        tx.call(findKey).set("runId", runId).set("key", key).one(rs -> rs.getLong(1));
-                if (sent.isPresent()) {
-                    return new SignalSent(sent.get(), true);
-                }
-            }
-            long id = tx.call(insert)
-                    .set("runId", runId)
-                    .set("name", name)
-                    .set("json", body.json())
-                    .set("type", body.type())
-                    .set("sentAt", Micros.of(now))
-                    .one(rs -> rs.getLong(1))
-                    .orElseThrow();
-            if (key != null) {
-                tx.call(insertKey)
-                        .set("runId", runId)
-                        .set("key", key)
-                        .set("id", id)
-                        .update();
-            }
-            db.dialect().makeDue(tx, runId, target.queue(), target.priority(), now, now);
-            return new SignalSent(id, false);
+            return sendIn(tx, target, name, body, key, clock.instant());
         });
+    }
+
+    /**
+     * Stores the signal for {@code target}, whose row the write holds, and makes the run due, as {@link #send} does;
+     * with a key the run has taken, nothing is stored and the first signal's id is returned as a duplicate.
+     */
+    SignalSent sendIn(Tx tx, RunTarget target, String name, Payload body, String key, Instant now) throws SQLException {
+        String runId = target.runId();
+        if (key != null) {
+            Optional<Long> sent =
+                    tx.call(findKey).set("runId", runId).set("key", key).one(rs -> rs.getLong(1));
+            if (sent.isPresent()) {
+                return new SignalSent(sent.get(), true);
+            }
+        }
+        long id = tx.call(insert)
+                .set("runId", runId)
+                .set("name", name)
+                .set("json", body.json())
+                .set("type", body.type())
+                .set("sentAt", Micros.of(now))
+                .one(rs -> rs.getLong(1))
+                .orElseThrow();
+        if (key != null) {
+            tx.call(insertKey).set("runId", runId).set("key", key).set("id", id).update();
+        }
+        db.dialect().makeDue(tx, runId, target.queue(), target.priority(), now, now);
+        return new SignalSent(id, false);
     }
 
     @Override

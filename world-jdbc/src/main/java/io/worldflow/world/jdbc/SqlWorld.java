@@ -11,7 +11,6 @@ import io.worldflow.spi.Signals;
 import io.worldflow.spi.TaskQueue;
 import io.worldflow.spi.WorkerAccess;
 import io.worldflow.spi.World;
-import io.worldflow.spi.WorldContext;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -19,7 +18,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A SQL world's facets over one database, each made once: its event log and queue of turns, the shared signals,
+ * A SQL world's facets over one database, each made once: its event log and queue of turns, the shared signals (which
+ * the event log's appends send through as well),
  * and a worker's requests answered from one read of many runs ({@link JdbcEventLog#load}) and from creation with
  * the first turn leased. A world adds its name, whether it leases and reads runs in one trip, and how it closes.
  */
@@ -32,16 +32,10 @@ public abstract class SqlWorld implements World {
     private final WorkerAccess workerAccess;
 
     /** @param appendsInProcess whether the database runs in this process ({@link WorkerAccess#appendsInProcess}) */
-    protected SqlWorld(
-            SqlDatabase db,
-            WorldContext context,
-            JdbcEventLog eventLog,
-            TaskQueue taskQueue,
-            RunQueries runQueries,
-            boolean appendsInProcess) {
+    protected SqlWorld(JdbcEventLog eventLog, TaskQueue taskQueue, RunQueries runQueries, boolean appendsInProcess) {
         this.eventLog = eventLog;
         this.taskQueue = taskQueue;
-        this.signals = new JdbcSignals(db, context.clock());
+        this.signals = eventLog.signals();
         this.runQueries = runQueries;
         this.workerAccess = new Access(appendsInProcess);
     }

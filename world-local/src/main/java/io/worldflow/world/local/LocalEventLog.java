@@ -9,7 +9,9 @@ import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.JdbcEventLog;
 import io.worldflow.world.jdbc.Sql;
+import io.worldflow.world.jdbc.Tx;
 
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
@@ -33,18 +35,39 @@ final class LocalEventLog extends JdbcEventLog {
     @Override
     protected CreateResult create(NewRun run, String events, String leaseTo, Instant expires) {
         return db.write("create", Failures.run(run.runId()), tx -> {
-            boolean created = bindRun(tx.call(INSERT_RUN), run).update() > 0;
-            Lease lease = null;
-            if (created) {
-                insertLogRow(tx, run.runId(), 0, 0, events);
-                lease = LocalDialect.insertTurn(tx, run, leaseTo, expires);
-            }
+            boolean created = insertRun(tx, run, events);
+            Lease lease = created ? LocalDialect.insertTurn(tx, run, leaseTo, expires) : null;
             return new CreateResult(rows.find(tx, run.runId()).orElseThrow(), created, lease);
         });
     }
 
     @Override
+    protected boolean createIn(Tx tx, NewRun run, String events) throws SQLException {
+        boolean created = insertRun(tx, run, events);
+        if (created) {
+            LocalDialect.insertTurn(tx, run, null, null);
+        }
+        return created;
+    }
+
+    /** The run's row and its first record, unless the id exists. */
+    private boolean insertRun(Tx tx, NewRun run, String events) throws SQLException {
+        boolean created = bindRun(tx.call(INSERT_RUN), run).update() > 0;
+        if (created) {
+            insertLogRow(tx, run.runId(), 0, 0, events);
+        }
+        return created;
+    }
+
+    /** The batch's appends, then the effects of those that went through, in one transaction. */
+    @Override
     protected List<AppendResult> append(List<EncodedAppend> encoded, String subject) {
-        return db.write("append", subject, tx -> batch.apply(tx, encoded, clock.instant()));
+        return db.write("append", subject, tx -> {
+            List<AppendResult> results = batch.apply(tx, encoded, clock.instant());
+            if (EncodedAppend.anyEffects(encoded)) {
+                applyEffects(tx, encoded, results);
+            }
+            return results;
+        });
     }
 }

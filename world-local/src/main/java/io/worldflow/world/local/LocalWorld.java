@@ -18,8 +18,6 @@ final class LocalWorld extends SqlWorld {
     /** SQLite runs in this process: the thread that waits for an append may as well make it. */
     private LocalWorld(Database db, WorldContext context, DueNotifier notifier) {
         super(
-                db,
-                context,
                 new LocalEventLog(db, context.codec(), context.clock()),
                 new LocalTaskQueue(db, context.clock(), notifier),
                 new JdbcRunQueries(db, context.codec()),

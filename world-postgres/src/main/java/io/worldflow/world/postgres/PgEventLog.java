@@ -11,8 +11,11 @@ import io.worldflow.world.jdbc.JdbcEventLog;
 import io.worldflow.world.jdbc.Micros;
 import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.SqlDialect;
+import io.worldflow.world.jdbc.Tx;
 
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
@@ -99,12 +102,56 @@ final class PgEventLog extends JdbcEventLog {
         });
     }
 
+    /**
+     * Inside a longer transaction, where a unique violation would abort all of it: a savepoint lets a run created by
+     * another transaction since this statement began count as existing, as {@link #create} counts it.
+     */
+    @Override
+    protected boolean createIn(Tx tx, NewRun run, String events) throws SQLException {
+        Connection c = tx.connection();
+        Savepoint before = c.setSavepoint();
+        boolean created;
+        try {
+            created = bindRun(tx.call(create), run)
+                    .set("events", events)
+                    .set("channel", database.channel())
+                    .set("due", Database.announcement(run.availableAt()))
+                    .one(rs -> true)
+                    .isPresent();
+        } catch (SQLException e) {
+            if (!SqlFailures.isDuplicateKey(e, database.tableName("runs"))) {
+                throw e;
+            }
+            c.rollback(before);
+            return false;
+        }
+        c.releaseSavepoint(before);
+        if (created) {
+            tx.announced(Micros.truncate(run.availableAt()));
+        }
+        return created;
+    }
+
+    /**
+     * Appends to different runs without effects on other runs: one self-committing statement. Otherwise one
+     * transaction: the rows of every run concerned held first, in id order, then the appends (a statement per round
+     * of a run's pipelined appends), then the effects of those that went through.
+     */
     @Override
     protected List<AppendResult> append(List<EncodedAppend> encoded, String subject) {
-        if (AppendStatement.eachRunOnce(encoded)) {
+        boolean effects = EncodedAppend.anyEffects(encoded);
+        if (!effects && AppendStatement.eachRunOnce(encoded)) {
             return database.autocommit("append", subject, tx -> oneStatement.apply(tx, encoded, clock.instant()));
         }
-        // a run's pipelined appends: a statement per round, the rounds in one transaction
-        return db.write("append", subject, tx -> oneStatement.apply(tx, encoded, clock.instant()));
+        return db.write("append", subject, tx -> {
+            if (effects) {
+                lockForEffects(tx, encoded);
+            }
+            List<AppendResult> results = oneStatement.apply(tx, encoded, clock.instant());
+            if (effects) {
+                applyEffects(tx, encoded, results);
+            }
+            return results;
+        });
     }
 }

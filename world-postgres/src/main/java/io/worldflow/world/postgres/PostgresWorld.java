@@ -37,8 +37,6 @@ final class PostgresWorld extends SqlWorld {
             WorldContext context,
             PgTaskQueue taskQueue) {
         super(
-                db,
-                context,
                 new PgEventLog(db, context.codec(), context.clock()),
                 taskQueue,
                 new JdbcRunQueries(db, context.codec()) {

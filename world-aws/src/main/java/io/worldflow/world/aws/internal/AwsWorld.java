@@ -47,9 +47,10 @@ public final class AwsWorld implements World {
         this.consumer =
                 new WakeConsumer(wakes, settings.queuePrefix(), settings.wakePoll(), context.clock(), notifier::due);
         Store store = new Store(clients.dynamo(), tables, context.codec(), context.clock(), notifier, wakes);
-        this.eventLog = new DynamoEventLog(store, new SignalCleanup(store));
+        SignalCleanup cleanup = new SignalCleanup(store);
+        this.signals = new DynamoSignals(store, cleanup);
+        this.eventLog = new DynamoEventLog(store, cleanup, signals);
         this.taskQueue = new DynamoTaskQueue(store, consumer, settings.consumeWakes());
-        this.signals = new DynamoSignals(store);
         this.queries = new DynamoRunQueries(store, eventLog);
     }
 

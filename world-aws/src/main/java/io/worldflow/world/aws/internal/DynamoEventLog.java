@@ -41,22 +41,25 @@ import static io.worldflow.world.aws.internal.Attrs.s;
  * of the run's item (length, status, output or error, hold cleared, consumed signals, turn) conditioned on
  * the item's length being the expected seq and its turn version unchanged since it was read. A batch's
  * appends are independent transactions, run in parallel: DynamoDB bills per item, so one transaction for
- * many runs would save nothing and let one run's conflict cancel the others.
+ * many runs would save nothing and let one run's conflict cancel the others. An append with effects on other runs
+ * is written by {@link AppendWithEffects}.
  */
 final class DynamoEventLog implements EventLog {
 
     private final Store store;
     private final SignalCleanup cleanup;
     private final DynamoPurge purge;
+    private final AppendWithEffects withEffects;
 
-    DynamoEventLog(Store store, SignalCleanup cleanup) {
+    DynamoEventLog(Store store, SignalCleanup cleanup, DynamoSignals signals) {
         this.store = store;
         this.cleanup = cleanup;
         this.purge = new DynamoPurge(store);
+        this.withEffects = new AppendWithEffects(store, this, signals);
     }
 
     /** One transaction's items: {@code first}, then a put of each event page. */
-    private List<TransactWriteItem> withPages(TransactWriteItem first, List<Map<String, AttributeValue>> pages) {
+    List<TransactWriteItem> withPages(TransactWriteItem first, List<Map<String, AttributeValue>> pages) {
         List<TransactWriteItem> items = new ArrayList<>(pages.size() + 1);
         items.add(first);
         for (Map<String, AttributeValue> page : pages) {
@@ -154,6 +157,9 @@ final class DynamoEventLog implements EventLog {
 
     private AppendResult appendOne(Append a) {
         List<Map<String, AttributeValue>> pages = EventPages.items(a.runId(), a.events(), store.codec);
+        if (a.hasEffects()) {
+            return withEffects.append(a, pages);
+        }
         for (int attempt = 1; ; attempt++) {
             Map<String, AttributeValue> item = store.run(a.runId());
             if (item == null) {
@@ -166,29 +172,7 @@ final class DynamoEventLog implements EventLog {
             }
             TurnState turn = TurnState.of(item);
             TurnState next = nextTurn(a, turn);
-            Update u = new Update(store.tables.runs(), RunItem.key(a.runId()));
-            u.set(RunItem.LENGTH, n(a.nextSeq()))
-                    .set(RunItem.STATUS, s(a.status().name()))
-                    .remove(RunItem.HELD)
-                    .remove(RunItem.HELD_SINCE)
-                    .remove(RunItem.HELD_KEY);
-            if (a.lastAt() != null) {
-                u.set(RunItem.UPDATED, n(micros(a.lastAt())));
-            }
-            projectOutcome(a, u);
-            if (!a.consumedSignals().isEmpty()) {
-                u.add(
-                        RunItem.CONSUMED,
-                        AttributeValue.fromNs(a.consumedSignals().stream()
-                                .map(String::valueOf)
-                                .toList()));
-            }
-            if (next != turn) {
-                next.writeTo(u, a.runId());
-            }
-            u.when("#" + RunItem.LENGTH + " = ?", n(a.expectedSeq()));
-            turn.expectOn(u);
-            List<TransactWriteItem> items = withPages(u.transactItem(), pages);
+            List<TransactWriteItem> items = withPages(update(a, turn, next).transactItem(), pages);
             try {
                 AwsFailures.run(
                         "appending to run " + a.runId(),
@@ -200,13 +184,47 @@ final class DynamoEventLog implements EventLog {
                 Store.backoff(attempt);
                 continue; // the next read tells a conflict (length moved) from a race on the turn
             }
-            if (next.hasTurn() && !next.isLeased() && !Objects.equals(next.available(), turn.available())) {
-                store.turnDue(next.queue(), a.runId(), next.available());
-            }
-            if (!a.consumedSignals().isEmpty()) {
-                cleanup.consumed(a.runId(), a.consumedSignals());
-            }
+            committed(a, turn, next);
             return new AppendResult(true, a.nextSeq(), cancel);
+        }
+    }
+
+    /**
+     * The update of the run's item an append makes (length, status, output or error, hold cleared, consumed signals,
+     * its turn), conditioned on the log's length being the expected one and the turn being {@code turn}.
+     */
+    Update update(Append a, TurnState turn, TurnState next) {
+        Update u = new Update(store.tables.runs(), RunItem.key(a.runId()));
+        u.set(RunItem.LENGTH, n(a.nextSeq()))
+                .set(RunItem.STATUS, s(a.status().name()))
+                .remove(RunItem.HELD)
+                .remove(RunItem.HELD_SINCE)
+                .remove(RunItem.HELD_KEY);
+        if (a.lastAt() != null) {
+            u.set(RunItem.UPDATED, n(micros(a.lastAt())));
+        }
+        projectOutcome(a, u);
+        if (!a.consumedSignals().isEmpty()) {
+            u.add(
+                    RunItem.CONSUMED,
+                    AttributeValue.fromNs(
+                            a.consumedSignals().stream().map(String::valueOf).toList()));
+        }
+        if (next != turn) {
+            next.writeTo(u, a.runId());
+        }
+        u.when("#" + RunItem.LENGTH + " = ?", n(a.expectedSeq()));
+        turn.expectOn(u);
+        return u;
+    }
+
+    /** After an append committed: its run's next turn announced, the signals it consumed cleaned up. */
+    void committed(Append a, TurnState turn, TurnState next) {
+        if (next.hasTurn() && !next.isLeased() && !Objects.equals(next.available(), turn.available())) {
+            store.turnDue(next.queue(), a.runId(), next.available());
+        }
+        if (!a.consumedSignals().isEmpty()) {
+            cleanup.consumed(a.runId(), a.consumedSignals());
         }
     }
 
@@ -214,7 +232,7 @@ final class DynamoEventLog implements EventLog {
      * The turn after the append: none for a finished run, ended when the append ends the writer's lease,
      * else the same object (the append leaves the turn alone but is still conditioned on its version).
      */
-    private static TurnState nextTurn(Append a, TurnState turn) {
+    static TurnState nextTurn(Append a, TurnState turn) {
         if (a.status().isTerminal()) {
             return turn.none();
         }

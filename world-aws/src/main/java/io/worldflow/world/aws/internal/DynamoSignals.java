@@ -31,7 +31,9 @@ import static io.worldflow.world.aws.internal.Attrs.str;
 
 /**
  * Signals: an item per signal in the signals table, its id from the run's counter (an atomic ADD), stored
- * with the run's turn in one transaction so the run is due whenever a signal is kept.
+ * with the run's turn in one transaction so the run is due whenever a signal is kept. A run whose item records
+ * signals carried to it ({@link SignalCarry}) has that carry completed before its signals are listed or a new one
+ * is checked against its keys.
  */
 final class DynamoSignals implements Signals {
 
@@ -46,9 +48,15 @@ final class DynamoSignals implements Signals {
     static final int MAX_PAYLOAD_BYTES = 256 * 1024;
 
     private final Store store;
+    private final SignalCarry carry;
 
-    DynamoSignals(Store store) {
+    DynamoSignals(Store store, SignalCleanup cleanup) {
         this.store = store;
+        this.carry = new SignalCarry(store, this, cleanup);
+    }
+
+    SignalCarry carry() {
+        return carry;
     }
 
     @Override
@@ -60,6 +68,9 @@ final class DynamoSignals implements Signals {
                     "the payload of signal '" + name + "' to run " + runId, size, MAX_PAYLOAD_BYTES);
         }
         Map<String, AttributeValue> item = checkedRun(runId);
+        if (carry.rollForward(runId, item)) {
+            item = checkedRun(runId); // the carried signals and their keys are the run's own now
+        }
         if (key != null) {
             Long first = firstWithKey(runId, key);
             if (first != null) {
@@ -68,15 +79,7 @@ final class DynamoSignals implements Signals {
         }
         long id = nextId(runId);
         long sentAt = store.nowMicros();
-        Map<String, AttributeValue> signal = new HashMap<>();
-        signal.put(RUN, s(runId));
-        signal.put(ID, n(id));
-        signal.put(NAME, s(name));
-        signal.put(PAYLOAD, s(payload.json()));
-        if (payload.type() != null) {
-            signal.put(PAYLOAD_TYPE, s(payload.type()));
-        }
-        signal.put(SENT_AT, n(sentAt));
+        Map<String, AttributeValue> signal = item(runId, id, name, payload, sentAt);
         for (int attempt = 1; ; attempt++) {
             if (attempt > 1) {
                 item = checkedRun(runId);
@@ -102,7 +105,7 @@ final class DynamoSignals implements Signals {
                 items.add(TransactWriteItem.builder()
                         .put(Put.builder()
                                 .tableName(store.tables.signalKeys())
-                                .item(Map.of(RUN, s(runId), KEY, s(key), ID, n(id)))
+                                .item(keyItem(runId, key, id))
                                 .conditionExpression("attribute_not_exists(#r)")
                                 .expressionAttributeNames(Map.of("#r", RUN))
                                 .build())
@@ -132,8 +135,27 @@ final class DynamoSignals implements Signals {
         }
     }
 
+    /** A signal's item. */
+    static Map<String, AttributeValue> item(String runId, long id, String name, Payload payload, long sentAt) {
+        Map<String, AttributeValue> signal = new HashMap<>();
+        signal.put(RUN, s(runId));
+        signal.put(ID, n(id));
+        signal.put(NAME, s(name));
+        signal.put(PAYLOAD, s(payload.json()));
+        if (payload.type() != null) {
+            signal.put(PAYLOAD_TYPE, s(payload.type()));
+        }
+        signal.put(SENT_AT, n(sentAt));
+        return signal;
+    }
+
+    /** A signal key's item: the run took the signal {@code id} with {@code key}. */
+    static Map<String, AttributeValue> keyItem(String runId, String key, long id) {
+        return Map.of(RUN, s(runId), KEY, s(key), ID, n(id));
+    }
+
     /** The id of the signal the run took with {@code key}, or null (a consistent read). */
-    private Long firstWithKey(String runId, String key) {
+    Long firstWithKey(String runId, String key) {
         var response = AwsFailures.call(
                 "reading a signal key of run " + runId,
                 () -> store.dynamo.getItem(b -> b.tableName(store.tables.signalKeys())
@@ -156,7 +178,8 @@ final class DynamoSignals implements Signals {
         return item;
     }
 
-    private static void notFinished(Update u) {
+    /** The condition that the run has not finished. */
+    static void notFinished(Update u) {
         u.when(
                 "NOT (#" + RunItem.STATUS + " IN (?, ?, ?))",
                 s(RunStatus.COMPLETED.name()),
@@ -165,21 +188,34 @@ final class DynamoSignals implements Signals {
     }
 
     private long nextId(String runId) {
+        Long id = reserve(runId, 1);
+        if (id == null) {
+            checkedRun(runId); // throws not-found or finished
+            throw new IllegalStateException("run " + runId + " refused a signal number but exists and is not finished");
+        }
+        return id;
+    }
+
+    /**
+     * Takes {@code count} signal ids from the run's counter at once (an atomic ADD: concurrent takers never wait for
+     * one another, and ids a failed write took are only a gap).
+     *
+     * @return the last of them, or null when the run does not exist or has finished
+     */
+    Long reserve(String runId, long count) {
         Update u = new Update(store.tables.runs(), RunItem.key(runId))
-                .add(RunItem.SIGNAL_SEQ, n(1))
+                .add(RunItem.SIGNAL_SEQ, n(count))
                 .when("attribute_exists(#" + RunItem.ID + ")");
         notFinished(u);
         try {
             var response = AwsFailures.call(
-                    "numbering a signal of run " + runId,
+                    "numbering signals of run " + runId,
                     () -> store.dynamo.updateItem(u.request().toBuilder()
                             .returnValues(ReturnValue.UPDATED_NEW)
                             .build()));
             return Long.parseLong(response.attributes().get(RunItem.SIGNAL_SEQ).n());
         } catch (ConditionalCheckFailedException e) {
-            checkedRun(runId); // throws not-found or finished
-            throw new IllegalStateException(
-                    "run " + runId + " refused a signal number but exists and is not finished", e);
+            return null;
         }
     }
 
@@ -189,34 +225,58 @@ final class DynamoSignals implements Signals {
         if (run == null) {
             return List.of();
         }
+        if (carry.rollForward(runId, run)) {
+            run = store.run(runId);
+        }
+        return stored(runId, run);
+    }
+
+    /** The run's signals not consumed, in arrival order, as its item {@code run} (read before) lists consumed ones. */
+    List<PendingSignal> stored(String runId, Map<String, AttributeValue> run) {
         Set<Long> consumed = new HashSet<>();
         AttributeValue cs = run.get(RunItem.CONSUMED);
         if (cs != null && cs.hasNs()) {
             cs.ns().forEach(v -> consumed.add(Long.parseLong(v)));
         }
         List<PendingSignal> out = new ArrayList<>();
+        for (Map<String, AttributeValue> item : partition(store.tables.signals(), runId, "signals")) {
+            long id = Long.parseLong(item.get(ID).n());
+            if (!consumed.contains(id)) {
+                out.add(new PendingSignal(
+                        id,
+                        runId,
+                        str(item, NAME),
+                        new Payload(str(item, PAYLOAD), str(item, PAYLOAD_TYPE)),
+                        Attrs.instant(item, SENT_AT)));
+            }
+        }
+        return out;
+    }
+
+    /** The keys the run took its signals with, by signal id (those of consumed signals too). */
+    Map<Long, String> keys(String runId) {
+        Map<Long, String> out = new HashMap<>();
+        for (Map<String, AttributeValue> item : partition(store.tables.signalKeys(), runId, "signal keys")) {
+            out.put(Long.parseLong(item.get(ID).n()), str(item, KEY));
+        }
+        return out;
+    }
+
+    /** Every item of the run in a table keyed by run, in key order (a consistent query). */
+    private List<Map<String, AttributeValue>> partition(String table, String runId, String what) {
+        List<Map<String, AttributeValue>> out = new ArrayList<>();
         Map<String, AttributeValue> start = null;
         do {
             Map<String, AttributeValue> exclusiveStart = start;
             QueryResponse page = AwsFailures.call(
-                    "reading the signals of run " + runId,
-                    () -> store.dynamo.query(b -> b.tableName(store.tables.signals())
+                    "reading the " + what + " of run " + runId,
+                    () -> store.dynamo.query(b -> b.tableName(table)
                             .consistentRead(true)
                             .keyConditionExpression("#r = :r")
                             .expressionAttributeNames(Map.of("#r", RUN))
                             .expressionAttributeValues(Map.of(":r", s(runId)))
                             .exclusiveStartKey(exclusiveStart)));
-            for (Map<String, AttributeValue> item : page.items()) {
-                long id = Long.parseLong(item.get(ID).n());
-                if (!consumed.contains(id)) {
-                    out.add(new PendingSignal(
-                            id,
-                            runId,
-                            str(item, NAME),
-                            new Payload(str(item, PAYLOAD), str(item, PAYLOAD_TYPE)),
-                            Attrs.instant(item, SENT_AT)));
-                }
-            }
+            out.addAll(page.items());
             start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
         } while (start != null);
         return out;

@@ -69,6 +69,14 @@ final class RunItem {
 
     static final String SIGNAL_SEQ = "sigSeq";
     static final String CONSUMED = "cs";
+    /** Present while signals carried to this run from the run it names are not all copied ({@link SignalCarry}). */
+    static final String CARRY_FROM = "inFrom";
+    /** The carried run's signal i, up to {@link #CARRY_UP_TO}, is this run's signal {@code inBase + i}. */
+    static final String CARRY_BASE = "inBase";
+    /** The carried run's signal counter when its end was written. */
+    static final String CARRY_UP_TO = "inUpTo";
+    /** The carried run's signal i past {@link #CARRY_UP_TO} is this run's {@code inExtra + i - inUpTo}. */
+    static final String CARRY_EXTRA = "inExtra";
 
     private RunItem() {}
 

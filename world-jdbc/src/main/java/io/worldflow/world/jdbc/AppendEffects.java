@@ -1,0 +1,129 @@
+package io.worldflow.world.jdbc;
+
+import io.worldflow.spi.Append;
+import io.worldflow.spi.AppendResult;
+import io.worldflow.spi.OutgoingCancel;
+import io.worldflow.spi.OutgoingSignal;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What appends do to other runs ({@link Append#starts}, {@link Append#signals}, {@link Append#cancels},
+ * {@link Append#carrySignalsTo}), written in the appends' own transaction after all of them, for those that went
+ * through only. Each effect is the statement its facet method uses (a create, a send, a cancellation), aimed at a run
+ * whose row it holds, so that it sees the store as the batch's appends leave it: a signal to a run that a batch's
+ * append has just finished is skipped like one to a run that finished long ago.
+ *
+ * <p>Carrying signals moves the rows: they keep their ids (so their order, before any signal sent to the successor
+ * later), names, payloads and sent-at, and their keys follow them. The ended run's row is held by its append, so a
+ * send to it either committed before (its signal moves) or waits and then finds the run finished.
+ */
+final class AppendEffects {
+
+    private final SqlDialect dialect;
+    private final JdbcEventLog log;
+    private final JdbcSignals signals;
+    private final RunTarget.Reader targets;
+    private final Sql lock;
+    private final Sql dropTakenKeys;
+    private final Sql copyKeys;
+    private final Sql move;
+
+    AppendEffects(SqlDialect dialect, JdbcEventLog log, JdbcSignals signals) {
+        this.dialect = dialect;
+        this.log = log;
+        this.signals = signals;
+        this.targets = new RunTarget.Reader(dialect);
+        this.lock = Sql.of(dialect.tables("SELECT run_id FROM {runs} WHERE run_id" + dialect.inTexts(":ids")
+                + " ORDER BY run_id" + dialect.lockRow()));
+        // a carried signal whose key the successor has already taken is a duplicate there, as a send of it would be
+        this.dropTakenKeys = Sql.of(dialect.tables("""
+                DELETE FROM {signals} WHERE run_id = :from AND id IN (
+                    SELECT k.signal_id FROM {signal_keys} k JOIN {signal_keys} t ON t.run_id = :to AND t.key = k.key
+                    WHERE k.run_id = :from)"""));
+        // the keys of the signals still pending; those of consumed signals stay with the run that took them
+        this.copyKeys = Sql.of(dialect.tables("""
+                INSERT INTO {signal_keys} (run_id, key, signal_id)
+                SELECT :to, k.key, k.signal_id FROM {signal_keys} k JOIN {signals} s ON s.id = k.signal_id
+                WHERE k.run_id = :from AND s.run_id = :from"""));
+        this.move = Sql.of(dialect.tables("UPDATE {signals} SET run_id = :to WHERE run_id = :from"));
+    }
+
+    /**
+     * Holds the rows of every run the appends aim at, in run id order, before anything else is written, where the
+     * database locks rows: two batches whose runs signal each other then queue up instead of deadlocking. A world
+     * whose writes never overlap (a single writer) does nothing here.
+     */
+    void lock(Tx tx, List<EncodedAppend> appends) throws SQLException {
+        if (dialect.lockRow().isEmpty()) {
+            return;
+        }
+        Set<String> ids = new TreeSet<>();
+        for (EncodedAppend e : appends) {
+            Append a = e.append();
+            ids.add(a.runId());
+            a.starts().forEach(r -> ids.add(r.runId()));
+            a.signals().forEach(s -> ids.add(s.runId()));
+            a.cancels().forEach(c -> ids.add(c.runId()));
+        }
+        tx.call(lock).set("ids", dialect.texts(ids)).list(rs -> rs.getString(1));
+    }
+
+    /** Applies the effects of each append whose result says it went through, in order. */
+    void apply(Tx tx, List<EncodedAppend> appends, List<AppendResult> results, Instant now) throws SQLException {
+        for (int i = 0; i < appends.size(); i++) {
+            EncodedAppend e = appends.get(i);
+            if (results.get(i).appended() && e.append().hasEffects()) {
+                apply(tx, e, now);
+            }
+        }
+    }
+
+    private void apply(Tx tx, EncodedAppend e, Instant now) throws SQLException {
+        Append a = e.append();
+        for (int i = 0; i < a.starts().size(); i++) {
+            log.createIn(tx, a.starts().get(i), e.starts().get(i));
+        }
+        // before the append's own signals: the carried ones arrived first
+        if (a.carrySignalsTo() != null) {
+            carry(tx, a.runId(), a.carrySignalsTo(), now);
+        }
+        for (OutgoingSignal s : a.signals()) {
+            Optional<RunTarget> target = unfinished(tx, s.runId());
+            if (target.isPresent()) {
+                signals.sendIn(tx, target.get(), s.name(), s.payload(), s.key(), now);
+            }
+        }
+        for (OutgoingCancel c : a.cancels()) {
+            Optional<RunTarget> target = unfinished(tx, c.runId());
+            if (target.isPresent()) {
+                log.cancelIn(tx, target.get(), c.reason(), now);
+            }
+        }
+    }
+
+    /** The run with its row held, when it exists and has not finished: what a send or a cancellation may reach. */
+    private Optional<RunTarget> unfinished(Tx tx, String runId) throws SQLException {
+        return targets.find(tx, runId).filter(t -> !t.status().isTerminal());
+    }
+
+    /** Moves the ended run's pending signals to its successor, which is due for a turn when any moved. */
+    private void carry(Tx tx, String from, String to, Instant now) throws SQLException {
+        Optional<RunTarget> successor = unfinished(tx, to);
+        if (successor.isEmpty()) {
+            return; // a successor that existed and has finished takes nothing, as it would refuse a send
+        }
+        tx.call(dropTakenKeys).set("from", from).set("to", to).update();
+        tx.call(copyKeys).set("from", from).set("to", to).update();
+        int moved = tx.call(move).set("from", from).set("to", to).update();
+        if (moved > 0) {
+            RunTarget t = successor.get();
+            dialect.makeDue(tx, to, t.queue(), t.priority(), now, now);
+        }
+    }
+}
