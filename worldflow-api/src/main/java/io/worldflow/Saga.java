@@ -58,13 +58,29 @@ public final class Saga {
     }
 
     /**
-     * Runs the compensations registered so far, newest first (or side by side), then forgets them. A compensation
-     * whose retries are exhausted is added to {@code failure} as a suppressed exception, and the others still run.
+     * Runs the compensations registered so far, newest first (or side by side), then forgets them; when {@code failure}
+     * is a cancellation, in a {@linkplain WorkflowContext#detached detached} scope named {@code compensate}, which the
+     * cancellation does not reach. A compensation whose retries are exhausted is added to {@code failure} as a suppressed exception, and the others still run.
      *
      * @return {@code failure}, for the caller to throw
      */
     public <E extends Throwable> E compensate(E failure) {
         Objects.requireNonNull(failure, "failure");
+        if (failure instanceof CanceledException) {
+            // the run's cancellation would stop the compensations at their first step: they run where it does not reach
+            return ctx.detached(
+                    "compensate", scope -> new Saga(scope, parallel, compensations).compensate(failure, scope));
+        }
+        return compensate(failure, ctx);
+    }
+
+    private Saga(WorkflowContext ctx, boolean parallel, List<Compensation> compensations) {
+        this(ctx, parallel);
+        this.compensations.addAll(compensations);
+        compensations.clear();
+    }
+
+    private <E extends Throwable> E compensate(E failure, WorkflowContext ctx) {
         List<Compensation> newestFirst = new ArrayList<>(compensations.reversed());
         compensations.clear();
         List<StepFailedException> failed = parallel

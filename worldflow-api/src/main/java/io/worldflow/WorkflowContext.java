@@ -41,6 +41,23 @@ public interface WorkflowContext {
      */
     String idempotencyKey();
 
+    /**
+     * Within a step: notes that the step is making progress, which resets its {@linkplain
+     * StepOptions#heartbeatTimeout() heartbeat timeout}; {@code details} (may be null), the last ones given, are named
+     * in the error of an attempt that times out.
+     *
+     * @throws IllegalStateException outside a step
+     */
+    void heartbeat(Object details);
+
+    /**
+     * Within a step: the time its attempt has left before its timeout or its run's deadline, whichever comes first;
+     * empty when neither limits it.
+     *
+     * @throws IllegalStateException outside a step
+     */
+    Optional<Duration> stepTimeLeft();
+
     /** Sleeps durably: the run holds no thread meanwhile, and a restart does not lose the timer. */
     void sleep(String name, Duration duration);
 
@@ -91,6 +108,86 @@ public interface WorkflowContext {
      *                                  {@code firstPause}
      */
     <T> T awaitCondition(String name, Duration firstPause, Duration maxPause, StepFunction<T> check);
+
+    // ---------------------------------------------------------------- async forms, races and scopes
+
+    /**
+     * Starts a step and returns at once; the step runs beside the code that started it, with the workflow's retry
+     * policy. Its id and recorded outcome are those of {@link #step(String, StepFunction)}.
+     */
+    <T> DurableFuture<T> stepAsync(String name, StepFunction<T> fn);
+
+    /** {@link #stepAsync(String, StepFunction)} with the given options. */
+    <T> DurableFuture<T> stepAsync(String name, StepOptions options, StepFunction<T> fn);
+
+    /** A durable timer that ends {@code duration} from now; for a {@linkplain #race race} against other waits. */
+    DurableFuture<Void> timer(String name, Duration duration);
+
+    /** A wait for the signal {@code name}, with no time limit of its own (race it against a {@link #timer}). */
+    <T> DurableFuture<T> signalAsync(String name, Class<T> type);
+
+    /** Starts a child run as {@link #child(String, Workflow, Object, ChildOptions)} does and returns at once. */
+    <I, O> DurableFuture<O> childAsync(String name, Workflow<I, O> workflow, I input, ChildOptions options);
+
+    /** {@link #childAsync(String, Workflow, Object, ChildOptions)} with the default options. */
+    <I, O> DurableFuture<O> childAsync(String name, Workflow<I, O> workflow, I input);
+
+    /**
+     * Runs {@code fn} beside the code that calls this, in a scope of its own: its primitives' ids begin with this
+     * scope's ({@code name/...}), and canceling it (it lost a race) cancels them, interrupting a step it runs.
+     */
+    <T> DurableFuture<T> async(String name, AsyncFunction<T> fn);
+
+    /**
+     * Waits for the first of {@code contenders} to end (with a value or a failure) and returns it; the others are
+     * canceled: a timer no longer fires, a signal wait takes no signal, a step is interrupted, a child is asked to
+     * cancel when its parent-close policy says so, an async scope's code is told at its next primitive. The winner is
+     * recorded, so a replay returns the same one whatever order the outcomes come in then.
+     *
+     * @return the future that won, to compare with the contenders and read with {@link DurableFuture#get()}
+     * @throws IllegalArgumentException when there is no contender, one is given twice, or one is not of this run
+     * @throws CanceledException        when every contender was canceled before one ended
+     */
+    DurableFuture<?> race(String name, List<? extends DurableFuture<?>> contenders);
+
+    /** {@link #race(String, List)} of the given futures. */
+    default DurableFuture<?> race(String name, DurableFuture<?>... contenders) {
+        return race(name, List.of(contenders));
+    }
+
+    /**
+     * Waits until every one of {@code futures} has ended; then throws the first failure among them, in their order,
+     * as its {@code get} would.
+     */
+    void allOf(List<? extends DurableFuture<?>> futures);
+
+    /**
+     * Runs {@code fn} now, in a scope that the run's cancellation does not reach: the place for cleanup after a
+     * cancel. Its steps still run (with their retries) and are recorded, its timers still fire. Its primitives' ids
+     * begin with this scope's ({@code name/...}).
+     *
+     * <pre>{@code
+     * try {
+     *     ctx.step("work", ...);
+     * } catch (CanceledException e) {
+     *     ctx.detached("release", c -> c.step("release", () -> stock.release(order)));
+     *     throw e;
+     * }
+     * }</pre>
+     */
+    <T> T detached(String name, AsyncFunction<T> fn);
+
+    /**
+     * Ends this run and starts its successor, a new run of the same workflow with {@code input}, in one write: there is
+     * no moment with neither, a replay never starts a second, and the signals this run had not taken go to the
+     * successor. The successor's id is this chain's first id followed by {@code ~2}, {@code ~3}, …; its log begins
+     * anew, so a workflow that loops for years keeps a short log. Signals and result waits addressed to a run that
+     * continued follow it to its successor. Never returns: call it as {@code return ctx.continueAsNew(next);}.
+     *
+     * @throws IllegalArgumentException when {@code input} is not of the workflow's input type
+     * @throws IllegalStateException    when called from a branch or a scope rather than the workflow's own code
+     */
+    <T> T continueAsNew(Object input);
 
     /** The current time, recorded: replay sees the same instant. */
     Instant now();

@@ -144,4 +144,36 @@ public abstract class WorldConformanceKit {
             super(WorldConformanceKit.this);
         }
     }
+
+    @Nested
+    @Tag("Race")
+    class Race extends RaceContract {
+        Race() {
+            super(WorldConformanceKit.this);
+        }
+    }
+
+    @Nested
+    @Tag("Cancellation")
+    class Cancellation extends CancellationContract {
+        Cancellation() {
+            super(WorldConformanceKit.this);
+        }
+    }
+
+    @Nested
+    @Tag("StepTimeout")
+    class StepTimeout extends StepTimeoutContract {
+        StepTimeout() {
+            super(WorldConformanceKit.this);
+        }
+    }
+
+    @Nested
+    @Tag("ContinueAsNew")
+    class ContinueAsNew extends ContinueAsNewContract {
+        ContinueAsNew() {
+            super(WorldConformanceKit.this);
+        }
+    }
 }

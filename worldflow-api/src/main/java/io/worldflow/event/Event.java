@@ -15,6 +15,7 @@ public sealed interface Event
                 WorkflowCancelRequested,
                 WorkflowCanceled,
                 WorkflowRetried,
+                WorkflowContinuedAsNew,
                 PrimitiveEvent {
 
     String runId();

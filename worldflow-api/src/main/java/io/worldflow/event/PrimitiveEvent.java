@@ -1,6 +1,6 @@
 package io.worldflow.event;
 
-/** An event about one primitive of the workflow code (a step, timer, signal wait, fan-out, marker or child run). */
+/** An event about one primitive of the workflow code (a step, timer, signal wait, fan-out, marker, child run, scope or race). */
 public sealed interface PrimitiveEvent extends Event
         permits StepScheduled,
                 StepStarted,
@@ -18,7 +18,11 @@ public sealed interface PrimitiveEvent extends Event
                 ChildWorkflowStarted,
                 ChildWorkflowCompleted,
                 ChildWorkflowFailed,
-                ChildWorkflowCanceled {
+                ChildWorkflowCanceled,
+                ScopeStarted,
+                RaceStarted,
+                RaceWon,
+                PrimitiveCanceled {
 
     /** The primitive's deterministic id: a path of names and counters, e.g. {@code labels/3/label}. */
     String primitiveId();

@@ -8,18 +8,32 @@ import java.time.Instant;
  * The run was created: always the event at seq 0.
  *
  * @param deadline when it fails if it has not ended, or null
- * @param parent   the run that started it as a child, which hears of its end; null for a run started otherwise
+ * @param parent        the run that started it as a child, which hears of its end; null for a run started otherwise
+ * @param continuedFrom the run it continues ({@code continueAsNew}), which ended as it began; null for a first run
  */
 public record WorkflowStarted(
-        String runId, long seq, Instant at, String workflow, Payload input, Instant deadline, String parent)
+        String runId,
+        long seq,
+        Instant at,
+        String workflow,
+        Payload input,
+        Instant deadline,
+        String parent,
+        String continuedFrom)
         implements Event {
 
     public WorkflowStarted {
         Event.check(runId, seq, at);
     }
 
+    /** A run that continues no other. */
+    public WorkflowStarted(
+            String runId, long seq, Instant at, String workflow, Payload input, Instant deadline, String parent) {
+        this(runId, seq, at, workflow, input, deadline, parent, null);
+    }
+
     /** A run of no parent. */
     public WorkflowStarted(String runId, long seq, Instant at, String workflow, Payload input, Instant deadline) {
-        this(runId, seq, at, workflow, input, deadline, null);
+        this(runId, seq, at, workflow, input, deadline, null, null);
     }
 }

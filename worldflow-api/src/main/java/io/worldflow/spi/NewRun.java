@@ -21,6 +21,7 @@ import java.util.function.UnaryOperator;
  * @param queue       the queue its turns go to
  * @param priority    higher first
  * @param parent      the run that starts it as a child, or null
+ * @param continuedFrom the run it continues ({@code continueAsNew}), or null
  */
 public record NewRun(
         String runId,
@@ -31,7 +32,8 @@ public record NewRun(
         Instant deadline,
         String queue,
         int priority,
-        String parent) {
+        String parent,
+        String continuedFrom) {
 
     public NewRun {
         Objects.requireNonNull(runId, "runId");
@@ -40,6 +42,20 @@ public record NewRun(
         Objects.requireNonNull(createdAt, "createdAt");
         Objects.requireNonNull(availableAt, "availableAt");
         Objects.requireNonNull(queue, "queue");
+    }
+
+    /** A run that continues no other. */
+    public NewRun(
+            String runId,
+            String workflow,
+            Payload input,
+            Instant createdAt,
+            Instant availableAt,
+            Instant deadline,
+            String queue,
+            int priority,
+            String parent) {
+        this(runId, workflow, input, createdAt, availableAt, deadline, queue, priority, parent, null);
     }
 
     /** A run of no parent. */
@@ -52,7 +68,7 @@ public record NewRun(
             Instant deadline,
             String queue,
             int priority) {
-        this(runId, workflow, input, createdAt, availableAt, deadline, queue, priority, null);
+        this(runId, workflow, input, createdAt, availableAt, deadline, queue, priority, null, null);
     }
 
     /**
@@ -86,6 +102,6 @@ public record NewRun(
 
     /** The first event of its log, which {@link EventLog#create} writes at seq 0. */
     public WorkflowStarted startedEvent() {
-        return new WorkflowStarted(runId, 0, createdAt, workflow, input, deadline, parent);
+        return new WorkflowStarted(runId, 0, createdAt, workflow, input, deadline, parent, continuedFrom);
     }
 }

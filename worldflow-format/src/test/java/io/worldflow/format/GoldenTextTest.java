@@ -48,6 +48,14 @@ class GoldenTextTest {
             out.put("encode added " + e.type() + " #" + e.seq(), format.encode(e));
         }
         out.put("encodeAll started by a parent", format.encodeAll(List.of(Samples.startedByParent())));
+        out.put("encodeAll added for races", format.encodeAll(Samples.addedForRaces()));
+        for (Event e : Samples.addedForRaces()) {
+            out.put("encode added " + e.type() + " #" + e.seq(), format.encode(e));
+        }
+        out.put("encodeAll added for continue-as-new", format.encodeAll(Samples.addedForContinueAsNew()));
+        for (Event e : Samples.addedForContinueAsNew()) {
+            out.put("encode added for continue-as-new " + e.type(), format.encode(e));
+        }
         return out;
     }
 
@@ -85,6 +93,18 @@ class GoldenTextTest {
         }
         assertThat(format.decodeAll("r1", 0, golden.get("encodeAll started by a parent")))
                 .containsExactly(Samples.startedByParent());
+        assertThat(format.decodeAll("r1", 23, golden.get("encodeAll added for races")))
+                .containsExactlyElementsOf(Samples.addedForRaces());
+        for (Event e : Samples.addedForRaces()) {
+            assertThat(format.decode(golden.get("encode added " + e.type() + " #" + e.seq())))
+                    .isEqualTo(e);
+        }
+        assertThat(format.decodeAll("r1", 0, golden.get("encodeAll added for continue-as-new")))
+                .containsExactlyElementsOf(Samples.addedForContinueAsNew());
+        for (Event e : Samples.addedForContinueAsNew()) {
+            assertThat(format.decode(golden.get("encode added for continue-as-new " + e.type())))
+                    .isEqualTo(e);
+        }
         assertThat(format.decodeTimeline(resource("/golden/timeline-version-1.json")))
                 .containsExactlyElementsOf(all.subList(0, 4));
     }

@@ -10,6 +10,10 @@ import io.worldflow.event.Event;
 import io.worldflow.event.MarkerRecorded;
 import io.worldflow.event.ParallelCompleted;
 import io.worldflow.event.ParallelStarted;
+import io.worldflow.event.PrimitiveCanceled;
+import io.worldflow.event.RaceStarted;
+import io.worldflow.event.RaceWon;
+import io.worldflow.event.ScopeStarted;
 import io.worldflow.event.SignalReceived;
 import io.worldflow.event.SignalRequested;
 import io.worldflow.event.SignalTimedOut;
@@ -23,6 +27,7 @@ import io.worldflow.event.TimerScheduled;
 import io.worldflow.event.WorkflowCancelRequested;
 import io.worldflow.event.WorkflowCanceled;
 import io.worldflow.event.WorkflowCompleted;
+import io.worldflow.event.WorkflowContinuedAsNew;
 import io.worldflow.event.WorkflowFailed;
 import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
@@ -87,6 +92,30 @@ final class Samples {
                 new ChildWorkflowCanceled("r1", 22, T0, "ship~3", "r1/ship~3"));
     }
 
+    /**
+     * The events added to format version 1 with scopes and races: an async scope, a detached one, a race of three,
+     * its winner, and a loser canceled.
+     */
+    static List<Event> addedForRaces() {
+        return List.of(
+                new ScopeStarted("r1", 23, T0, "quote", "quote", 0),
+                new ScopeStarted("r1", 24, T0, "release", "release", 1),
+                new RaceStarted("r1", 25, T0, "first", "first", List.of("paid", "expiry", "quote")),
+                new RaceWon("r1", 26, T0, "first", 1, "expiry"),
+                new PrimitiveCanceled("r1", 27, T0, "paid", "lost race 'first'"));
+    }
+
+    /**
+     * The events and fields added to format version 1 with continue-as-new: a successor's first event, which names
+     * the run it continues, and a run's end that hands over to its successor.
+     */
+    static List<Event> addedForContinueAsNew() {
+        return List.of(
+                new WorkflowStarted(
+                        "r1", 0, T0, "sub.renew", new Payload("{\"month\":2}", "com.acme.Plan"), null, null, "r0"),
+                new WorkflowContinuedAsNew("r1", 1, T0, "r1~2", new Payload("{\"month\":3}", "com.acme.Plan")));
+    }
+
     /** The first event of a child run, which names its parent (a field added to version 1). */
     static WorkflowStarted startedByParent() {
         return new WorkflowStarted("r1", 0, T0, "order.ship", Payload.NULL, null, "p1");
@@ -94,7 +123,11 @@ final class Samples {
 
     /** Every sample event: version 1's and those added since. */
     static List<Event> everyEvent() {
-        return Stream.concat(oneOfEach().stream(), Stream.concat(added().stream(), Stream.of(startedByParent())))
+        return Stream.concat(
+                        oneOfEach().stream(),
+                        Stream.concat(
+                                Stream.concat(added().stream(), addedForRaces().stream()),
+                                Stream.concat(addedForContinueAsNew().stream(), Stream.of(startedByParent()))))
                 .toList();
     }
 

@@ -22,6 +22,7 @@ import io.worldflow.runtime.internal.RetryPlan;
 import io.worldflow.runtime.internal.RunCompletions;
 import io.worldflow.runtime.internal.RunIds;
 import io.worldflow.runtime.internal.SignalUrls;
+import io.worldflow.runtime.internal.Successors;
 import io.worldflow.runtime.internal.WorkerLoop;
 import io.worldflow.runtime.internal.WorldLoader;
 import io.worldflow.spi.CreateResult;
@@ -293,7 +294,23 @@ public final class Worldflow implements AutoCloseable {
         checkSignalName(name);
         ensureOpen();
         Payload body = codec.encode(payload, "signal '" + name + "' for run '" + runId + "'");
-        return !world.signals().send(runId, name, body, key).duplicate();
+        String target = runId;
+        while (true) {
+            try {
+                return !world.signals().send(target, name, body, key).duplicate();
+            } catch (io.worldflow.RunFinishedException e) {
+                // a run that continued as new hands what is sent to it on to its successor
+                String finished = target;
+                String successor = world.runQueries()
+                        .get(finished)
+                        .map(info -> Successors.of(world, info))
+                        .orElse(null);
+                if (successor == null) {
+                    throw e;
+                }
+                target = successor;
+            }
+        }
     }
 
     private static void checkSignalName(String name) {
@@ -399,6 +416,10 @@ public final class Worldflow implements AutoCloseable {
         }
         ensureOpen();
         world.eventLog().requestCancel(runId, reason);
+        WorkerLoop w = worker;
+        if (w != null) {
+            w.cancelRequested(runId);
+        }
     }
 
     /** The run's event timeline, in order: the audit log. */

@@ -7,6 +7,7 @@ import io.worldflow.event.ChildWorkflowCompleted;
 import io.worldflow.event.ChildWorkflowFailed;
 import io.worldflow.event.ChildWorkflowStarted;
 import io.worldflow.event.Event;
+import io.worldflow.event.PrimitiveCanceled;
 import io.worldflow.event.SignalReceived;
 import io.worldflow.event.SignalRequested;
 import io.worldflow.event.SignalTimedOut;
@@ -146,6 +147,8 @@ final class RunViews {
                 open.put(t.timerId(), t);
             } else if (e instanceof TimerFired f) {
                 open.remove(f.timerId());
+            } else if (e instanceof PrimitiveCanceled c) {
+                open.remove(c.primitiveId()); // it lost a race: it will not fire
             }
         }
         List<Map<String, Object>> out = new ArrayList<>();
@@ -164,6 +167,7 @@ final class RunViews {
                 case ChildWorkflowCompleted c -> open.remove(c.childId());
                 case ChildWorkflowFailed c -> open.remove(c.childId());
                 case ChildWorkflowCanceled c -> open.remove(c.childId());
+                case PrimitiveCanceled c -> open.remove(c.primitiveId());
                 default -> {}
             }
         }
@@ -183,6 +187,8 @@ final class RunViews {
                 open.remove(s.waitId());
             } else if (e instanceof SignalTimedOut s) {
                 open.remove(s.waitId());
+            } else if (e instanceof PrimitiveCanceled c) {
+                open.remove(c.primitiveId());
             }
         }
         List<Map<String, Object>> out = new ArrayList<>();

@@ -14,9 +14,10 @@
 
   function detail(e) {
     switch (e.type) {
-      case 'WorkflowStarted': return e.parent
-        ? el('span', {}, e.workflow + ' ' + JSON.stringify(e.input) + ', child of ', runLink(e.parent, 'parent'))
-        : e.workflow + ' ' + JSON.stringify(e.input);
+      case 'WorkflowStarted': return el('span', {}, e.workflow + ' ' + JSON.stringify(e.input),
+        ...(e.parent ? [', child of ', runLink(e.parent, 'parent')] : []),
+        ...(e.continuedFrom ? [', continues ', runLink(e.continuedFrom, 'predecessor')] : []));
+      case 'WorkflowContinuedAsNew': return el('span', {}, 'continued as ', runLink(e.successorRunId, 'successor'), ' with ' + JSON.stringify(e.input));
       case 'WorkflowCompleted': return JSON.stringify(e.output);
       case 'WorkflowFailed': return e.error.type + ': ' + (e.error.message || '');
       case 'WorkflowCancelRequested': return e.reason || '';
@@ -38,6 +39,10 @@
       case 'ChildWorkflowCompleted': return el('span', {}, runLink(e.childRunId, 'child'), ' → ' + JSON.stringify(e.result));
       case 'ChildWorkflowFailed': return el('span', {}, runLink(e.childRunId, 'child'), ' ' + e.error.type + ': ' + (e.error.message || ''));
       case 'ChildWorkflowCanceled': return el('span', {}, runLink(e.childRunId, 'child'), ' canceled');
+      case 'ScopeStarted': return e.scopeId + (e.detached ? ' (detached: runs after a cancel)' : ' (async)');
+      case 'RaceStarted': return e.raceId + ' between ' + e.contenders.join(', ');
+      case 'RaceWon': return e.raceId + ' won by ' + e.winnerId;
+      case 'PrimitiveCanceled': return e.primitiveId + ' canceled' + (e.reason ? ': ' + e.reason : '');
       default: return '';
     }
   }

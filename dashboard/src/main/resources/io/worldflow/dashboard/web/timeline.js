@@ -59,6 +59,14 @@ const WFTimeline = (() => {
         case 'ChildWorkflowCompleted': close(row(e.childId, 'child', e.childId), at, 'completed', ', completed'); break;
         case 'ChildWorkflowFailed': close(row(e.childId, 'child', e.childId), at, 'failed', ', failed: ' + (e.error.message || e.error.type)); break;
         case 'ChildWorkflowCanceled': close(row(e.childId, 'child', e.childId), at, 'failed', ', canceled'); break;
+        case 'ScopeStarted': row(e.scopeId, 'scope', (e.detached ? 'cleanup ' : 'async ') + e.name).open = { from: at, cls: 'bar scope', title: (e.detached ? 'detached scope ' : 'async scope ') + e.scopeId }; break;
+        case 'RaceStarted': row(e.raceId, 'race', 'race ' + e.name).open = { from: at, cls: 'bar race', title: 'race of ' + e.contenders.join(', ') }; break;
+        case 'RaceWon': close(row(e.raceId, 'race', e.raceId), at, 'completed', ', won by ' + e.winnerId); break;
+        case 'PrimitiveCanceled': {
+          const r = rows.get(e.primitiveId);
+          if (r) close(r, at, 'canceled', ', canceled: ' + (e.reason || ''));
+          break;
+        }
         default: runMarks.push({ at, type: e.type });
       }
     }

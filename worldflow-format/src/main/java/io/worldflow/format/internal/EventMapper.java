@@ -84,6 +84,9 @@ public final class EventMapper {
     private abstract static class WorkflowStartedMixin {
         @JsonInclude(JsonInclude.Include.NON_NULL)
         abstract String parent();
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract String continuedFrom();
     }
 
     /** {@code {"type": "<descriptor>", "value": <raw JSON>}}. */

@@ -115,6 +115,14 @@ public final class LogRowCodec {
             switch (c.kind()) {
                 case STRING -> JsonText.string(out, (String) value);
                 case INT -> out.append((int) value);
+                case STRINGS -> {
+                    out.append('[');
+                    List<?> texts = (List<?>) value;
+                    for (int i = 0; i < texts.size(); i++) {
+                        JsonText.string(out.append(i == 0 ? "" : ","), (String) texts.get(i));
+                    }
+                    out.append(']');
+                }
                 case AT -> writeAt(out, (Instant) value, previousAt);
                 case INSTANT ->
                     out.append('"').append(IsoInstants.format((Instant) value)).append('"');
@@ -317,6 +325,19 @@ public final class LogRowCodec {
                     throw r.refused("has " + c.name() + " " + p.getText() + ", not a whole number in range");
                 }
                 yield p.getIntValue();
+            }
+            case STRINGS -> {
+                if (t != JsonToken.START_ARRAY) {
+                    throw r.refused("has " + c.name() + " " + p.getText() + ", not a list of strings");
+                }
+                List<String> texts = new ArrayList<>();
+                while (p.nextToken() == JsonToken.VALUE_STRING) {
+                    texts.add(p.getText());
+                }
+                if (p.currentToken() != JsonToken.END_ARRAY) {
+                    throw r.refused("has " + c.name() + " holding " + p.getText() + ", not a string");
+                }
+                yield List.copyOf(texts);
             }
             case INSTANT -> {
                 if (t != JsonToken.VALUE_STRING) {

@@ -10,6 +10,10 @@ import io.worldflow.event.Event;
 import io.worldflow.event.MarkerRecorded;
 import io.worldflow.event.ParallelCompleted;
 import io.worldflow.event.ParallelStarted;
+import io.worldflow.event.PrimitiveCanceled;
+import io.worldflow.event.RaceStarted;
+import io.worldflow.event.RaceWon;
+import io.worldflow.event.ScopeStarted;
 import io.worldflow.event.SignalReceived;
 import io.worldflow.event.SignalRequested;
 import io.worldflow.event.SignalTimedOut;
@@ -23,6 +27,7 @@ import io.worldflow.event.TimerScheduled;
 import io.worldflow.event.WorkflowCancelRequested;
 import io.worldflow.event.WorkflowCanceled;
 import io.worldflow.event.WorkflowCompleted;
+import io.worldflow.event.WorkflowContinuedAsNew;
 import io.worldflow.event.WorkflowFailed;
 import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
@@ -55,6 +60,7 @@ final class StoredEvents {
         AT(Instant.class),
         STRING(String.class),
         INT(int.class),
+        STRINGS(List.class),
         INSTANT(Instant.class),
         PAYLOAD(Payload.class),
         ERROR(ErrorInfo.class);
@@ -96,7 +102,8 @@ final class StoredEvents {
                     text("workflow"),
                     payload("input"),
                     instant("deadline"),
-                    text("parent")),
+                    text("parent"),
+                    text("continuedFrom")),
             event("WorkflowCompleted", WorkflowCompleted.class, payload("output")),
             event("WorkflowFailed", WorkflowFailed.class, error("error")),
             event("WorkflowCancelRequested", WorkflowCancelRequested.class, text("reason"), instant("requestedAt")),
@@ -148,7 +155,12 @@ final class StoredEvents {
                     text("childId"),
                     text("childRunId"),
                     error("error")),
-            event("ChildWorkflowCanceled", ChildWorkflowCanceled.class, text("childId"), text("childRunId")));
+            event("ChildWorkflowCanceled", ChildWorkflowCanceled.class, text("childId"), text("childRunId")),
+            event("ScopeStarted", ScopeStarted.class, text("scopeId"), text("name"), number("detached", 0)),
+            event("RaceStarted", RaceStarted.class, text("raceId"), text("name"), texts("contenders")),
+            event("RaceWon", RaceWon.class, text("raceId"), number("winner", 0), text("winnerId")),
+            event("PrimitiveCanceled", PrimitiveCanceled.class, text("primitiveId"), text("reason")),
+            event("WorkflowContinuedAsNew", WorkflowContinuedAsNew.class, text("successorRunId"), payload("input")));
 
     private StoredEvents() {}
 
@@ -158,6 +170,10 @@ final class StoredEvents {
 
     static Field text(String name) {
         return new Field(name, Kind.STRING, null);
+    }
+
+    static Field texts(String name) {
+        return new Field(name, Kind.STRINGS, null);
     }
 
     static Field number(String name, int absent) {

@@ -45,6 +45,18 @@ final class ChildCall<I, O> {
     }
 
     O run(I input) {
+        Begun begun = begin(input);
+        return begun.ended ? replay() : await(ctx, begun.childRunId);
+    }
+
+    /** Where {@link #begin} left the child: its run id, and whether the history holds its end already. */
+    record Begun(String childRunId, boolean ended) {}
+
+    /**
+     * Finds the child in the history, or starts it and records that: the part of the primitive that must happen at
+     * its place in the code.
+     */
+    Begun begin(I input) {
         History.Recorded recorded = exec.history.get(id);
         ChildWorkflowStarted started = recorded == null ? null : recorded.first(ChildWorkflowStarted.class);
         if (started != null && !started.workflow().equals(workflow.name())) {
@@ -54,44 +66,86 @@ final class ChildCall<I, O> {
         String childRunId = started != null
                 ? started.childRunId()
                 : options.id() != null ? options.id() : ChildRuns.derivedId(exec.runId, id);
-        if (recorded != null) {
-            ChildWorkflowCompleted completed = recorded.first(ChildWorkflowCompleted.class);
-            if (completed != null) {
-                return ctx.decodeRecorded(completed.result(), "result of child '" + id + "'");
-            }
-            ChildWorkflowFailed failed = recorded.first(ChildWorkflowFailed.class);
-            if (failed != null) {
-                throw new ChildWorkflowFailedException(childRunId, workflow.name(), failed.error(), false);
-            }
-            if (recorded.has(ChildWorkflowCanceled.class)) {
-                throw canceled(childRunId);
-            }
+        if (recorded != null
+                && (recorded.has(ChildWorkflowCompleted.class)
+                        || recorded.has(ChildWorkflowFailed.class)
+                        || recorded.has(ChildWorkflowCanceled.class))) {
+            return new Begun(childRunId, true);
         }
-        exec.beginLive();
         if (started == null) {
-            start(childRunId, input);
+            ctx.live();
+            boolean withRecord = start(childRunId, input);
             ParentClosePolicy policy = options.parentClosePolicy();
             exec.children.opened(childRunId, policy);
             exec.children.activity();
             ctx.record(seq -> new ChildWorkflowStarted(
                     exec.runId, seq, exec.now(), id, name, childRunId, workflow.name(), policy.name()));
+            if (withRecord) {
+                // the child is created by the append that records its start: made now, as children started side
+                // by side are gathered into a few appends by the group commit
+                exec.flush();
+            }
         }
+        return new Begun(childRunId, false);
+    }
+
+    /** The recorded end of a child whose end the history holds: its result, or its failure thrown. */
+    O replay() {
+        History.Recorded recorded = exec.history.get(id);
+        String childRunId = recorded.first(ChildWorkflowStarted.class).childRunId();
+        ChildWorkflowCompleted completed = recorded.first(ChildWorkflowCompleted.class);
+        if (completed != null) {
+            return ctx.decodeRecorded(completed.result(), "result of child '" + id + "'");
+        }
+        ChildWorkflowFailed failed = recorded.first(ChildWorkflowFailed.class);
+        if (failed != null) {
+            throw new ChildWorkflowFailedException(childRunId, workflow.name(), failed.error(), false);
+        }
+        throw canceled(childRunId);
+    }
+
+    /** Waits for the started child's end, holding no thread once the run's threads all wait, and records it. */
+    O await(RunContext waiter, String childRunId) {
         String signal = ChildRuns.signalName(childRunId);
         while (true) {
             long generation = exec.pokeCount();
             Optional<PendingSignal> end = exec.claimSignal(signal, generation);
+            if (end.isPresent() && waiter.cancel.isCanceled()) {
+                exec.unclaimSignal(end.get());
+                throw waiter.cancel.exception(exec.runId);
+            }
             if (end.isPresent()) {
                 exec.children.closed(childRunId);
                 exec.children.activity();
-                return ended(childRunId, end.get().payload());
+                return ended(waiter, childRunId, end.get().payload());
             }
-            exec.awaitChild(generation);
-            exec.beginLive();
+            exec.awaitChild(generation, waiter.cancel);
+            waiter.live();
         }
     }
 
-    /** Creates the child run; one that exists already must be this run's child of the same workflow. */
-    private void start(String childRunId, I input) {
+    /** Asks the child, which lost a race, to cancel when its policy says so; it no longer holds this run's end. */
+    void abandon(String childRunId) {
+        exec.children.closed(childRunId);
+        if (options.parentClosePolicy() != ParentClosePolicy.REQUEST_CANCEL) {
+            return;
+        }
+        try {
+            exec.engine.world.eventLog().requestCancel(childRunId, "it lost race in run '" + exec.runId + "'");
+        } catch (io.worldflow.RunNotFoundException | io.worldflow.RunFinishedException e) {
+            // it has ended meanwhile
+        }
+    }
+
+    /**
+     * Creates the child run. A child of a derived id is created by the append that records its start, in one
+     * transaction, so that it exists exactly when its start is recorded: no other run can hold that id. A child of an
+     * id the code gives is created at once, and one that exists already must be this run's child of the same
+     * workflow.
+     *
+     * @return whether the child is created with the next append
+     */
+    private boolean start(String childRunId, I input) {
         if (input != null && !workflow.inputType().isInstance(input)) {
             throw new IllegalArgumentException("workflow '" + workflow.name() + "' takes "
                     + workflow.inputType().getName() + ", not "
@@ -110,13 +164,17 @@ final class ChildCall<I, O> {
                 options.queue() != null ? options.queue() : exec.info.queue(),
                 options.priority() != null ? options.priority() : exec.info.priority(),
                 exec.runId);
+        if (options.id() == null) {
+            exec.startWithNextAppend(run);
+            return true;
+        }
         WorkerLoop worker = exec.engine.worker;
         // beside a worker that runs the child's workflow, its first turn is leased there in the same write
         CreateResult created = worker != null
                 ? worker.create(run)
                 : exec.engine.world.eventLog().create(run);
         if (created.created()) {
-            return;
+            return false;
         }
         if (!created.run().workflow().equals(workflow.name())) {
             throw new WorldflowException("child '" + id + "' of run '" + exec.runId + "' cannot start: run id '"
@@ -130,23 +188,24 @@ final class ChildCall<I, O> {
                     + childRunId + "' belongs to a run of workflow '" + workflow.name() + "' that is "
                     + (parent == null ? "no run's child" : "a child of run '" + parent + "'"));
         }
+        return false;
     }
 
-    private O ended(String childRunId, Payload signal) {
+    private O ended(RunContext waiter, String childRunId, Payload signal) {
         ChildRuns.Outcome outcome = exec.engine.codec.decode(
                 signal, ChildRuns.Outcome.class, "end of child '" + id + "' of run '" + exec.runId + "'");
         return switch (RunStatus.valueOf(outcome.status())) {
             case COMPLETED -> {
-                ctx.record(seq ->
+                waiter.record(seq ->
                         new ChildWorkflowCompleted(exec.runId, seq, exec.now(), id, childRunId, outcome.output()));
-                yield ctx.decodeRecorded(outcome.output(), "result of child '" + id + "'");
+                yield waiter.decodeRecorded(outcome.output(), "result of child '" + id + "'");
             }
             case CANCELED -> {
-                ctx.record(seq -> new ChildWorkflowCanceled(exec.runId, seq, exec.now(), id, childRunId));
+                waiter.record(seq -> new ChildWorkflowCanceled(exec.runId, seq, exec.now(), id, childRunId));
                 throw canceled(childRunId);
             }
             default -> {
-                ctx.record(
+                waiter.record(
                         seq -> new ChildWorkflowFailed(exec.runId, seq, exec.now(), id, childRunId, outcome.error()));
                 throw new ChildWorkflowFailedException(childRunId, workflow.name(), outcome.error(), false);
             }

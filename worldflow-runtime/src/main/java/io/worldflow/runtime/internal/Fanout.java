@@ -56,7 +56,8 @@ final class Fanout<T, R> {
             }
             return false;
         });
-        exec.awaitInMemory(() -> finished == n);
+        // the branches are reached by any cancel of the parent and end (after their cleanup): wait for them even then
+        exec.awaitInMemory(CancelScope.NONE, () -> finished == n);
         for (long branchSeen : seen) {
             parent.sawAlso(branchSeen);
         }
@@ -85,7 +86,7 @@ final class Fanout<T, R> {
     }
 
     private void runBranch(int index) {
-        RunContext ctx = new RunContext(exec, Ids.branch(parallelId, index), parent.seenSeq());
+        RunContext ctx = new RunContext(exec, Ids.branch(parallelId, index), parent.seenSeq(), parent.cancel);
         ctx.enter();
         try {
             R value = fn.apply(ctx, items.get(index));

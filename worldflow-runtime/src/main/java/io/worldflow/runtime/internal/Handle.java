@@ -59,37 +59,52 @@ public final class Handle<O> implements RunHandle<O> {
         return world.runQueries().get(runId).orElseThrow(() -> new RunNotFoundException(runId));
     }
 
+    /** The result of the run, or of its last successor when it continued as new. */
     @Override
     public O result(Duration timeout) {
         long end = System.nanoTime() + timeout.toNanos();
+        String current = runId;
+        while (true) {
+            RunInfo info = result(current, end, timeout);
+            String successor = Successors.of(world, info);
+            if (successor == null) {
+                return outcome(info);
+            }
+            current = successor;
+        }
+    }
+
+    /** Waits until {@code id} has ended, and returns its projection. */
+    private RunInfo result(String id, long end, Duration timeout) {
         long poll = 1_000_000L;
-        completions.watch(runId);
+        completions.watch(id);
         try {
             while (true) {
-                RunInfo info = info();
+                RunInfo info = world.runQueries().get(id).orElseThrow(() -> new RunNotFoundException(id));
                 if (info.isTerminal()) {
-                    return outcome(info);
+                    return info;
                 }
                 long left = end - System.nanoTime();
                 if (left <= 0) {
-                    throw new ResultTimeoutException(runId, timeout, info);
+                    throw new ResultTimeoutException(id, timeout, info);
                 }
-                completions.await(runId, Math.min(poll, left));
+                completions.await(id, Math.min(poll, left));
                 poll = Math.min(poll * 2, MAX_POLL_NANOS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ResultTimeoutException(runId, timeout, RunStatus.RUNNING);
+            throw new ResultTimeoutException(id, timeout, RunStatus.RUNNING);
         } finally {
-            completions.unwatch(runId);
+            completions.unwatch(id);
         }
     }
 
     private O outcome(RunInfo info) {
+        String id = info.runId();
         return switch (info.status()) {
-            case COMPLETED -> codec.decode(info.output(), resultType, "result of run '" + runId + "'");
-            case FAILED -> throw new WorkflowFailedException(runId, info.error());
-            case CANCELED -> throw new WorkflowCanceledException(runId, null);
+            case COMPLETED -> codec.decode(info.output(), resultType, "result of run '" + id + "'");
+            case FAILED -> throw new WorkflowFailedException(id, info.error());
+            case CANCELED -> throw new WorkflowCanceledException(id, null);
             default -> throw new IllegalStateException("not terminal: " + info.status());
         };
     }

@@ -8,7 +8,11 @@ import io.worldflow.event.Event;
 import io.worldflow.event.MarkerRecorded;
 import io.worldflow.event.ParallelCompleted;
 import io.worldflow.event.ParallelStarted;
+import io.worldflow.event.PrimitiveCanceled;
 import io.worldflow.event.PrimitiveEvent;
+import io.worldflow.event.RaceStarted;
+import io.worldflow.event.RaceWon;
+import io.worldflow.event.ScopeStarted;
 import io.worldflow.event.SignalReceived;
 import io.worldflow.event.SignalRequested;
 import io.worldflow.event.SignalTimedOut;
@@ -41,7 +45,9 @@ final class History {
         SIGNAL,
         PARALLEL,
         MARKER,
-        CHILD
+        CHILD,
+        SCOPE,
+        RACE
     }
 
     /** One primitive's recorded events, in log order. */
@@ -156,6 +162,9 @@ final class History {
     private void index(PrimitiveEvent e) {
         Recorded r = byId.get(e.primitiveId());
         if (r == null) {
+            if (e instanceof PrimitiveCanceled) {
+                return; // a cancel of a primitive the log does not hold: nothing to replay it against
+            }
             r = new Recorded(e.primitiveId(), kindOf(e), nameOf(e));
             byId.put(r.id, r);
             if (r.kind == Kind.CHILD) {
@@ -188,6 +197,10 @@ final class History {
             case ChildWorkflowCompleted c -> Kind.CHILD;
             case ChildWorkflowFailed c -> Kind.CHILD;
             case ChildWorkflowCanceled c -> Kind.CHILD;
+            case ScopeStarted s -> Kind.SCOPE;
+            case RaceStarted r -> Kind.RACE;
+            case RaceWon r -> Kind.RACE;
+            case PrimitiveCanceled c -> null; // never a primitive's first event: it keeps the kind it has
         };
     }
 
@@ -199,6 +212,8 @@ final class History {
             case ParallelStarted p -> p.name();
             case MarkerRecorded m -> m.kind();
             case ChildWorkflowStarted c -> c.name();
+            case ScopeStarted s -> s.name();
+            case RaceStarted r -> r.name();
             default -> Ids.nameOf(e.primitiveId());
         };
     }

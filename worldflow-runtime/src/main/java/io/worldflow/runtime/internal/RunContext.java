@@ -1,7 +1,9 @@
 package io.worldflow.runtime.internal;
 
+import io.worldflow.AsyncFunction;
 import io.worldflow.BranchFunction;
 import io.worldflow.ChildOptions;
+import io.worldflow.DurableFuture;
 import io.worldflow.ErrorInfo;
 import io.worldflow.ParallelOptions;
 import io.worldflow.Payload;
@@ -51,12 +53,11 @@ import java.util.function.LongFunction;
  */
 final class RunContext implements WorkflowContext {
 
-    private static final ThreadLocal<StepInfo> CURRENT_STEP = new ThreadLocal<>();
-
-    private record StepInfo(String key, int attempt) {}
-
-    private final RunExecution exec;
+    final RunExecution exec;
     private final String scope;
+    /** What cancels this scope's code: the run's cancellation, a lost race, nothing for a detached scope. */
+    final CancelScope cancel;
+
     private final Map<String, Integer> occurrences = new HashMap<>();
     private int position;
     /**
@@ -65,10 +66,21 @@ final class RunContext implements WorkflowContext {
      */
     private long seenSeq;
 
-    RunContext(RunExecution exec, String scope, long seenSeq) {
+    RunContext(RunExecution exec, String scope, long seenSeq, CancelScope cancel) {
         this.exec = exec;
         this.scope = scope;
         this.seenSeq = seenSeq;
+        this.cancel = cancel;
+    }
+
+    /** Before this scope's code does something new: the run's cancellation, this scope's and the deadline. */
+    void live() {
+        exec.beginLive(cancel);
+    }
+
+    /** This scope's id path ("" for the root). */
+    String scopeName() {
+        return scope;
     }
 
     /** The last outcome this scope's code may have acted on (see {@link #seenSeq}). */
@@ -106,7 +118,8 @@ final class RunContext implements WorkflowContext {
         return exec.history.count(scope) - position;
     }
 
-    private String nextId(String name, History.Kind kind) {
+    /** The id of the next primitive of this scope, checked against the history (the determinism check). */
+    String nextId(String name, History.Kind kind) {
         exec.checkActive();
         Ids.checkName(kind.name().toLowerCase(Locale.ROOT), name);
         int occurrence = occurrences.merge(name, 1, Integer::sum);
@@ -145,25 +158,39 @@ final class RunContext implements WorkflowContext {
         Objects.requireNonNull(fn, "fn");
         String id = nextId(name, History.Kind.STEP);
         History.Recorded recorded = exec.history.get(id);
-        if (recorded != null) {
-            StepCompleted completed = recorded.last(StepCompleted.class);
-            if (completed != null) {
-                return decodeRecorded(completed.result(), "result of step '" + id + "'");
-            }
-            StepFailed failed = recorded.last(StepFailed.class);
-            if (failed != null) {
-                throw new StepFailedException(id, failed.attempt(), failed.error(), null);
-            }
+        if (stepEnded(recorded)) {
+            return replayStep(id, recorded);
         }
-        exec.beginLive();
+        live();
+        if (recorded == null) {
+            record(seq -> new StepScheduled(exec.runId, seq, exec.now(), id, name));
+        }
+        return runStep(id, options, fn, recorded);
+    }
+
+    /** Whether the history holds the step's outcome. */
+    static boolean stepEnded(History.Recorded recorded) {
+        return recorded != null && (recorded.has(StepCompleted.class) || recorded.has(StepFailed.class));
+    }
+
+    /** The step's recorded outcome: its result, or its failure thrown. */
+    <T> T replayStep(String id, History.Recorded recorded) {
+        StepCompleted completed = recorded.last(StepCompleted.class);
+        if (completed != null) {
+            return decodeRecorded(completed.result(), "result of step '" + id + "'");
+        }
+        StepFailed failed = recorded.last(StepFailed.class);
+        throw new StepFailedException(id, failed.attempt(), failed.error(), null);
+    }
+
+    /** Runs a step that is scheduled and has no outcome yet: its attempts, their retries and its outcome recorded. */
+    <T> T runStep(String id, StepOptions options, StepFunction<T> fn, History.Recorded recorded) {
         RetryPolicy policy = options.retry() != null
                 ? options.retry()
                 : exec.workflow.options().stepRetry();
         int before = recorded == null ? 0 : recorded.attemptsBeforeRetry;
         int attempt = before + 1;
-        if (recorded == null) {
-            record(seq -> new StepScheduled(exec.runId, seq, exec.now(), id, name));
-        } else {
+        if (recorded != null) {
             StepRetrying retrying = recorded.last(StepRetrying.class);
             StepStarted started = recorded.last(StepStarted.class);
             if (retrying != null && retrying.attempt() <= before) {
@@ -190,7 +217,7 @@ final class RunContext implements WorkflowContext {
             }
         }
         while (true) {
-            exec.beginLive();
+            live();
             int a = attempt;
             record(seq -> new StepStarted(exec.runId, seq, exec.now(), id, a));
             if (options.atMostOnce()) {
@@ -200,7 +227,11 @@ final class RunContext implements WorkflowContext {
             }
             Throwable error;
             try {
-                T value = invoke(id, a, fn);
+                T value = invoke(id, a, options, fn);
+                if (cancel.canceledAlone()) {
+                    // it lost a race while it ran: nothing more is recorded of it, its result included
+                    throw cancel.exception(exec.runId);
+                }
                 String what = "result of step '" + id + "' of run '" + exec.runId + "'";
                 Payload result = exec.engine.codec.encode(value, what);
                 // the code continues with what replay would see: the value as decoded from the log
@@ -208,13 +239,15 @@ final class RunContext implements WorkflowContext {
                 // durable with the next side effect or the turn's end, whichever comes first
                 record(seq -> new StepCompleted(exec.runId, seq, exec.now(), id, a, result));
                 return recordedValue;
-            } catch (ExecutionStop stop) {
+            } catch (ExecutionStop | io.worldflow.CanceledException stop) {
                 throw stop;
             } catch (SerializationException e) {
                 error = new io.worldflow.NonRetryableException(e.getMessage(), e);
             } catch (Throwable e) {
                 error = e;
             }
+            // an attempt cut short by a cancel or the deadline is no failure of the step: the run is told of that
+            live();
             ErrorInfo err = ErrorInfo.of(error);
             if (policy.shouldRetry(error, a - before)) {
                 Instant retryAt = exec.now().plus(policy.delayAfter(a - before, ThreadLocalRandom.current()));
@@ -228,35 +261,65 @@ final class RunContext implements WorkflowContext {
         }
     }
 
-    private <T> T invoke(String id, int attempt, StepFunction<T> fn) throws Exception {
-        StepInfo previous = CURRENT_STEP.get();
-        CURRENT_STEP.set(new StepInfo(exec.runId + ":" + id + ":" + attempt, attempt));
+    private <T> T invoke(String id, int attempt, StepOptions options, StepFunction<T> fn) throws Exception {
+        Instant started = exec.now();
+        Instant limit = options.timeout() == null ? null : started.plus(options.timeout());
+        Instant deadline = exec.info.deadline();
+        boolean byDeadline = deadline != null && (limit == null || deadline.isBefore(limit));
+        StepAttempt info = new StepAttempt(
+                exec.runId + ":" + id + ":" + attempt, attempt, byDeadline ? deadline : limit, byDeadline, started);
+        if (info.limit != null || options.heartbeatTimeout() != null) {
+            return new TimedStep<T>(exec, cancel, id, info, options.timeout(), options.heartbeatTimeout()).run(fn);
+        }
+        StepAttempt previous = StepAttempt.CURRENT.get();
+        StepAttempt.CURRENT.set(info);
         MDC.put("stepId", id);
+        exec.enterStep(cancel);
         try {
             return fn.call();
         } finally {
+            exec.leaveStep();
             MDC.remove("stepId");
             if (previous == null) {
-                CURRENT_STEP.remove();
+                StepAttempt.CURRENT.remove();
             } else {
-                CURRENT_STEP.set(previous);
+                StepAttempt.CURRENT.set(previous);
             }
         }
     }
 
     @Override
     public int attempt() {
-        StepInfo info = CURRENT_STEP.get();
-        return info == null ? 1 : info.attempt();
+        StepAttempt info = StepAttempt.CURRENT.get();
+        return info == null ? 1 : info.attempt;
     }
 
     @Override
     public String idempotencyKey() {
-        StepInfo info = CURRENT_STEP.get();
-        if (info == null) {
-            throw new IllegalStateException("idempotencyKey() is only available inside a step");
+        return inStep("idempotencyKey()").key;
+    }
+
+    @Override
+    public void heartbeat(Object details) {
+        inStep("heartbeat()").beat(exec.now(), details);
+    }
+
+    @Override
+    public Optional<Duration> stepTimeLeft() {
+        StepAttempt info = inStep("stepTimeLeft()");
+        if (info.limit == null) {
+            return Optional.empty();
         }
-        return info.key();
+        Duration left = Duration.between(exec.now(), info.limit);
+        return Optional.of(left.isNegative() ? Duration.ZERO : left);
+    }
+
+    private static StepAttempt inStep(String what) {
+        StepAttempt info = StepAttempt.CURRENT.get();
+        if (info == null) {
+            throw new IllegalStateException(what + " is only available inside a step");
+        }
+        return info;
     }
 
     // ---------------------------------------------------------------- timers
@@ -281,14 +344,22 @@ final class RunContext implements WorkflowContext {
         if (recorded != null && recorded.has(TimerFired.class)) {
             return;
         }
-        exec.beginLive();
-        Instant fireAt;
+        live();
+        awaitTimer(id, scheduleTimer(id, name, recorded, until, duration));
+    }
+
+    /** When the timer fires: as recorded, or now recorded ({@code until}, or {@code duration} from now). */
+    Instant scheduleTimer(String id, String name, History.Recorded recorded, Instant until, Duration duration) {
         if (recorded != null) {
-            fireAt = recorded.first(TimerScheduled.class).fireAt();
-        } else {
-            fireAt = until != null ? until : exec.now().plus(duration);
-            record(seq -> new TimerScheduled(exec.runId, seq, exec.now(), id, name, fireAt));
+            return recorded.first(TimerScheduled.class).fireAt();
         }
+        Instant fireAt = until != null ? until : exec.now().plus(duration);
+        record(seq -> new TimerScheduled(exec.runId, seq, exec.now(), id, name, fireAt));
+        return fireAt;
+    }
+
+    /** Waits durably for a scheduled timer and records that it fired. */
+    void awaitTimer(String id, Instant fireAt) {
         waitUntil(fireAt, false);
         record(seq -> new TimerFired(exec.runId, seq, exec.now(), id));
     }
@@ -300,8 +371,8 @@ final class RunContext implements WorkflowContext {
             if (!exec.now().isBefore(at)) {
                 return;
             }
-            exec.awaitDurable(generation, at, signal);
-            exec.beginLive();
+            exec.awaitDurable(generation, at, signal, cancel);
+            live();
         }
     }
 
@@ -320,26 +391,43 @@ final class RunContext implements WorkflowContext {
         }
         String id = nextId(name, History.Kind.SIGNAL);
         History.Recorded recorded = exec.history.get(id);
-        if (recorded != null) {
-            SignalReceived received = recorded.first(SignalReceived.class);
-            if (received != null) {
-                return Optional.ofNullable(decodeSignal(received.payload(), type, id));
-            }
-            if (recorded.has(SignalTimedOut.class)) {
-                return Optional.empty();
-            }
+        if (signalEnded(recorded)) {
+            return replaySignal(id, recorded, type);
         }
-        exec.beginLive();
-        Instant timeoutAt;
+        live();
+        return receive(id, name, type, requestSignal(id, name, recorded, timeout));
+    }
+
+    /** Whether the history holds the signal wait's outcome. */
+    static boolean signalEnded(History.Recorded recorded) {
+        return recorded != null && (recorded.has(SignalReceived.class) || recorded.has(SignalTimedOut.class));
+    }
+
+    /** The signal wait's recorded outcome. */
+    <T> Optional<T> replaySignal(String id, History.Recorded recorded, Class<T> type) {
+        SignalReceived received = recorded.first(SignalReceived.class);
+        return received == null ? Optional.empty() : Optional.ofNullable(decodeSignal(received.payload(), type, id));
+    }
+
+    /** When the wait times out (null: never): as recorded, or now recorded. */
+    Instant requestSignal(String id, String name, History.Recorded recorded, Duration timeout) {
         if (recorded != null) {
-            timeoutAt = recorded.first(SignalRequested.class).timeoutAt();
-        } else {
-            timeoutAt = timeout == null ? null : exec.now().plus(timeout);
-            record(seq -> new SignalRequested(exec.runId, seq, exec.now(), id, name, timeoutAt));
+            return recorded.first(SignalRequested.class).timeoutAt();
         }
+        Instant timeoutAt = timeout == null ? null : exec.now().plus(timeout);
+        record(seq -> new SignalRequested(exec.runId, seq, exec.now(), id, name, timeoutAt));
+        return timeoutAt;
+    }
+
+    /** Waits durably for a requested signal, or its timeout, and records which came. */
+    <T> Optional<T> receive(String id, String name, Class<T> type, Instant timeoutAt) {
         while (true) {
             long generation = exec.pokeCount();
             Optional<PendingSignal> signal = exec.claimSignal(name, generation);
+            if (signal.isPresent() && cancel.isCanceled()) {
+                exec.unclaimSignal(signal.get());
+                throw cancel.exception(exec.runId);
+            }
             if (signal.isPresent()) {
                 PendingSignal s = signal.get();
                 record(seq -> new SignalReceived(exec.runId, seq, exec.now(), id, name, s.payload(), s.sentAt()));
@@ -349,8 +437,8 @@ final class RunContext implements WorkflowContext {
                 record(seq -> new SignalTimedOut(exec.runId, seq, exec.now(), id, name));
                 return Optional.empty();
             }
-            exec.awaitDurable(generation, timeoutAt, true);
-            exec.beginLive();
+            exec.awaitDurable(generation, timeoutAt, true, cancel);
+            live();
         }
     }
 
@@ -379,7 +467,7 @@ final class RunContext implements WorkflowContext {
                         + " branches in the history but the code now gives " + items.size() + " items");
             }
         } else {
-            exec.beginLive();
+            live();
             record(seq -> new ParallelStarted(exec.runId, seq, exec.now(), id, name, items.size()));
         }
         List<R> results = new Fanout<>(exec, this, id, items, options, fn).run();
@@ -429,6 +517,74 @@ final class RunContext implements WorkflowContext {
         Objects.requireNonNull(options, "options");
         String id = nextId(name, History.Kind.CHILD);
         return new ChildCall<>(exec, this, id, name, workflow, options).run(input);
+    }
+
+    // ---------------------------------------------------------------- async forms, races and scopes
+
+    @Override
+    public <T> DurableFuture<T> stepAsync(String name, StepFunction<T> fn) {
+        return Async.step(this, name, StepOptions.defaults(), fn);
+    }
+
+    @Override
+    public <T> DurableFuture<T> stepAsync(String name, StepOptions options, StepFunction<T> fn) {
+        return Async.step(this, name, options, fn);
+    }
+
+    @Override
+    public DurableFuture<Void> timer(String name, Duration duration) {
+        return Async.timer(this, name, duration);
+    }
+
+    @Override
+    public <T> DurableFuture<T> signalAsync(String name, Class<T> type) {
+        return Async.signal(this, name, type);
+    }
+
+    @Override
+    public <I, O> DurableFuture<O> childAsync(String name, Workflow<I, O> workflow, I input, ChildOptions options) {
+        return Async.child(this, name, workflow, input, options);
+    }
+
+    @Override
+    public <I, O> DurableFuture<O> childAsync(String name, Workflow<I, O> workflow, I input) {
+        return Async.child(this, name, workflow, input, ChildOptions.defaults());
+    }
+
+    @Override
+    public <T> DurableFuture<T> async(String name, AsyncFunction<T> fn) {
+        return Async.scope(this, name, fn);
+    }
+
+    @Override
+    public DurableFuture<?> race(String name, List<? extends DurableFuture<?>> contenders) {
+        return Async.race(this, name, contenders);
+    }
+
+    @Override
+    public void allOf(List<? extends DurableFuture<?>> futures) {
+        Async.allOf(this, futures);
+    }
+
+    @Override
+    public <T> T detached(String name, AsyncFunction<T> fn) {
+        return Async.detached(this, name, fn);
+    }
+
+    @Override
+    public <T> T continueAsNew(Object input) {
+        if (!scope.isEmpty() || cancel != exec.rootScope) {
+            throw new IllegalStateException(
+                    "continueAsNew ends the run: call it from the workflow's own code, not from " + scopeLabel()
+                            + " or a scope");
+        }
+        if (input != null && !exec.workflow.inputType().isInstance(input)) {
+            throw new IllegalArgumentException("workflow '" + exec.workflow.name() + "' takes "
+                    + exec.workflow.inputType().getName() + ", not "
+                    + input.getClass().getName());
+        }
+        live();
+        throw new ContinueAsNew(input);
     }
 
     // ---------------------------------------------------------------- recorded values

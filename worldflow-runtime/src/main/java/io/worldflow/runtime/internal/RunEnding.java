@@ -4,15 +4,19 @@ import io.worldflow.DeadlineExceededException;
 import io.worldflow.ErrorInfo;
 import io.worldflow.ParentClosePolicy;
 import io.worldflow.Payload;
-import io.worldflow.RunFinishedException;
 import io.worldflow.RunInfo;
-import io.worldflow.RunNotFoundException;
 import io.worldflow.RunStatus;
 import io.worldflow.SerializationException;
+import io.worldflow.WorldflowException;
 import io.worldflow.event.WorkflowCancelRequested;
 import io.worldflow.event.WorkflowCanceled;
 import io.worldflow.event.WorkflowCompleted;
+import io.worldflow.event.WorkflowContinuedAsNew;
 import io.worldflow.event.WorkflowFailed;
+import io.worldflow.event.WorkflowStarted;
+import io.worldflow.spi.NewRun;
+import io.worldflow.spi.OutgoingCancel;
+import io.worldflow.spi.OutgoingSignal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +31,8 @@ final class RunEnding {
     private static final Logger log = LoggerFactory.getLogger(RunEnding.class);
 
     private final RunExecution exec;
+    /** The parent told of this run's end by its last append, to wake once that is written; null for none. */
+    private String parentToPoke;
 
     RunEnding(RunExecution exec) {
         this.exec = exec;
@@ -64,6 +70,63 @@ final class RunEnding {
             exec.record(seq -> new WorkflowCompleted(exec.runId, seq, exec.now(), encoded));
             finish(RunStatus.COMPLETED);
         }
+    }
+
+    /** The code continued as new with {@code input}: the run ends and its successor starts, in one write. */
+    void continued(RunContext root, Object input) {
+        if (!exec.claimEnd()) {
+            return;
+        }
+        if (exec.canceling()) {
+            endCanceled();
+            return;
+        }
+        if (exec.deadlinePassed()) {
+            endFailed(new DeadlineExceededException(exec.runId, exec.info.deadline()));
+            return;
+        }
+        if (exec.nondeterminism() != null) {
+            endHeld(exec.nondeterminism());
+            return;
+        }
+        if (root.unvisitedRecorded() > 0) {
+            endHeld(exec.nondeterministic("the workflow continued as new, but its history holds "
+                    + root.unvisitedRecorded() + " more primitive(s) the code no longer reaches"));
+            return;
+        }
+        NewRun next;
+        try {
+            WorkflowStarted started = exec.history.started();
+            String successor = Successors.next(exec.runId, started.continuedFrom());
+            Payload encoded = exec.engine.codec.encode(input, "input of the successor of run '" + exec.runId + "'");
+            Instant now = exec.now();
+            next = new NewRun(
+                    successor,
+                    exec.workflow.name(),
+                    encoded,
+                    now,
+                    now,
+                    exec.info.deadline(),
+                    exec.info.queue(),
+                    exec.info.priority(),
+                    started.parent(),
+                    exec.runId);
+            checkUnused(successor);
+        } catch (WorldflowException e) {
+            endFailed(e);
+            return;
+        }
+        exec.record(seq -> new WorkflowContinuedAsNew(exec.runId, seq, exec.now(), next.runId(), next.input()));
+        exec.handOver(next);
+        finish(RunStatus.COMPLETED);
+    }
+
+    /** A run of the successor's id that exists already is no successor of this run: a clear error, not a merge. */
+    private void checkUnused(String successor) {
+        exec.engine.world.runQueries().get(successor).ifPresent(other -> {
+            throw new WorldflowException("run '" + exec.runId + "' cannot continue as new: its successor's id, '"
+                    + successor + "', belongs to a run of workflow '" + other.workflow() + "' started otherwise");
+        });
     }
 
     void failed(Throwable error) {
@@ -118,10 +181,14 @@ final class RunEnding {
 
     private void finish(RunStatus status) {
         try {
+            closeChildren();
             exec.endTurn(status, null);
             exec.setOutcome(RunExecution.Outcome.FINISHED);
             exec.engine.completions.finished(exec.runId);
-            closeChildren();
+            WorkerLoop worker = exec.engine.worker;
+            if (worker != null && parentToPoke != null) {
+                worker.poke(parentToPoke); // in memory here, it hears of it now rather than when its turn ends
+            }
         } catch (ExecutionStop stop) {
             exec.setOutcome(RunExecution.Outcome.ABORTED);
         } catch (RuntimeException e) {
@@ -137,22 +204,21 @@ final class RunEnding {
      * later one ends the run.
      */
     private boolean tellParent(RunStatus status, Payload output, ErrorInfo error) {
-        String parent = exec.history.started().parent();
+        WorkflowStarted started = exec.history.started();
+        String parent = started.parent();
         if (parent == null) {
             return true;
         }
+        // the parent waits for the chain's first run, which this run continues when it has continued as new
+        String child = Successors.first(exec.runId, started.continuedFrom());
         try {
-            exec.flush();
             String what = "end of run '" + exec.runId + "'";
             Payload outcome = exec.engine.codec.encode(new ChildRuns.Outcome(status.name(), output, error), what);
-            exec.engine.world.signals().send(parent, ChildRuns.signalName(exec.runId), outcome, exec.runId);
-            WorkerLoop worker = exec.engine.worker;
-            if (worker != null) {
-                worker.poke(parent); // in memory here, it hears of it now rather than when its turn ends
-            }
+            // stored by the append that records the end, in its transaction (skipped if the parent is gone or has
+            // ended: nobody waits for this run any more), keyed by the child's id: once however often it is tried
+            exec.sendWithNextAppend(new OutgoingSignal(parent, ChildRuns.signalName(child), outcome, child));
+            parentToPoke = parent;
             return true;
-        } catch (RunNotFoundException | RunFinishedException e) {
-            return true; // the parent is gone or has ended: nobody waits for this run any more
         } catch (ExecutionStop stop) {
             exec.setOutcome(RunExecution.Outcome.ABORTED);
             return false;
@@ -168,18 +234,14 @@ final class RunEnding {
         }
     }
 
-    /** Asks the children still running to cancel, as their policy says, once this run's end is recorded. */
+    /**
+     * Asks the children still running to cancel, as their policy says, in the append that records this run's end
+     * (one that has ended meanwhile is left alone).
+     */
     private void closeChildren() {
         exec.children.open().forEach((child, policy) -> {
-            if (policy != ParentClosePolicy.REQUEST_CANCEL) {
-                return;
-            }
-            try {
-                exec.engine.world.eventLog().requestCancel(child, "parent run '" + exec.runId + "' ended");
-            } catch (RunNotFoundException | RunFinishedException e) {
-                // it ended meanwhile
-            } catch (RuntimeException e) {
-                log.warn("run {}: could not ask its child {} to cancel ({})", exec.runId, child, e.toString());
+            if (policy == ParentClosePolicy.REQUEST_CANCEL) {
+                exec.cancelWithNextAppend(new OutgoingCancel(child, "parent run '" + exec.runId + "' ended"));
             }
         });
     }

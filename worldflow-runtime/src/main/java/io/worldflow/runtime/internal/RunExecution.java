@@ -6,11 +6,13 @@ import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
 import io.worldflow.SerializationException;
 import io.worldflow.Workflow;
-import io.worldflow.WorkflowCanceledException;
 import io.worldflow.event.Event;
 import io.worldflow.internal.CurrentContext;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.Lease;
+import io.worldflow.spi.NewRun;
+import io.worldflow.spi.OutgoingCancel;
+import io.worldflow.spi.OutgoingSignal;
 import io.worldflow.spi.PendingSignal;
 import io.worldflow.spi.TurnEnd;
 import org.slf4j.Logger;
@@ -21,9 +23,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
@@ -66,16 +70,28 @@ final class RunExecution {
         final BooleanSupplier condition;
         /** Whether it waits for a child run's end. */
         final boolean child;
+        /** The scope of the waiting code: its cancellation ends the wait. */
+        final CancelScope scope;
 
-        Wait(Instant wakeAt, boolean signal, long generation, BooleanSupplier condition, boolean child) {
+        Wait(
+                Instant wakeAt,
+                boolean signal,
+                long generation,
+                BooleanSupplier condition,
+                boolean child,
+                CancelScope scope) {
             this.wakeAt = wakeAt;
             this.signal = signal;
             this.generation = generation;
             this.condition = condition;
             this.child = child;
+            this.scope = scope;
         }
 
         boolean ready(long pokes, Instant now) {
+            if (scope.isCanceled()) {
+                return true;
+            }
             if (condition != null) {
                 return condition.getAsBoolean();
             }
@@ -105,6 +121,10 @@ final class RunExecution {
     private Phase phase = Phase.ACTIVE;
     private Outcome outcome;
     private final CompletableFuture<Outcome> done = new CompletableFuture<>();
+    /** The scope of the workflow code, which the run's cancellation cancels. */
+    final CancelScope rootScope = CancelScope.root(this);
+    /** Threads running a step's code, with the scope of the code that runs it: a cancel of it interrupts them. */
+    private final Map<Thread, CancelScope> inSteps = new ConcurrentHashMap<>();
 
     private volatile boolean cancelRequested;
     private volatile boolean canceling;
@@ -121,6 +141,8 @@ final class RunExecution {
         this.runLog = new RunLog(engine, runId, history.size(), info.status(), info.isHeld());
         this.children = new ChildRuns(history);
         this.cancelRequested = info.cancelRequested();
+        // a cancel requested before this turn reaches its code where it waits, on every thread, as it replays
+        this.canceling = cancelRequested;
     }
 
     Lease lease() {
@@ -149,7 +171,7 @@ final class RunExecution {
 
     /** Starts the workflow code on its main virtual thread. */
     void start() {
-        RunContext root = new RunContext(this, "", -1);
+        RunContext root = new RunContext(this, "", -1, rootScope);
         spawn("main", () -> runMain(root));
     }
 
@@ -169,6 +191,9 @@ final class RunExecution {
             }
             output = workflow.execute(root, input);
         } catch (ExecutionStop stop) {
+            return;
+        } catch (ContinueAsNew next) {
+            new RunEnding(this).continued(root, next.input);
             return;
         } catch (Throwable error) {
             new RunEnding(this).failed(error);
@@ -287,13 +312,19 @@ final class RunExecution {
         }
     }
 
-    /** Before a primitive does something new: cancellation and the deadline are noticed here. */
-    void beginLive() {
+    /**
+     * Before a primitive of code in {@code scope} does something new: the run's cancellation and the deadline are
+     * noticed here, and code of a canceled scope is told so.
+     */
+    void beginLive(CancelScope scope) {
         checkActive();
-        if (cancelRequested || canceling) {
+        if (cancelRequested && !canceling) {
             canceling = true;
             poke();
-            throw new WorkflowCanceledException(runId, null);
+            interruptCanceledSteps();
+        }
+        if (scope.isCanceled()) {
+            throw scope.exception(runId);
         }
         Instant deadline = info.deadline();
         if (deadline != null && !engine.clock.instant().isBefore(deadline)) {
@@ -330,7 +361,7 @@ final class RunExecution {
      * Blocks until poked after {@code generation}, or until {@code wakeAt}: the caller re-checks its
      * condition afterwards. The wait is capped at the run's deadline. May end the turn (suspension).
      */
-    void awaitDurable(long generation, Instant wakeAt, boolean signal) {
+    void awaitDurable(long generation, Instant wakeAt, boolean signal, CancelScope scope) {
         Instant deadline = info.deadline();
         Instant until = wakeAt;
         if (deadline != null && (until == null || deadline.isBefore(until))) {
@@ -339,21 +370,62 @@ final class RunExecution {
         if (until != null) {
             engine.scheduler.schedule(until, this::poke);
         }
-        block(new Wait(until, signal, generation, null, false));
+        block(new Wait(until, signal, generation, null, false, scope));
     }
 
     /** Blocks until poked after {@code generation}: a wait for a child's end, which its signal brings. */
-    void awaitChild(long generation) {
+    void awaitChild(long generation, CancelScope scope) {
         Instant deadline = info.deadline();
         if (deadline != null) {
             engine.scheduler.schedule(deadline, this::poke);
         }
-        block(new Wait(deadline, true, generation, null, true));
+        block(new Wait(deadline, true, generation, null, true, scope));
     }
 
-    /** Blocks until {@code condition} holds; the condition is read under the run's lock. */
-    void awaitInMemory(BooleanSupplier condition) {
-        block(new Wait(null, false, 0, condition, false));
+    /**
+     * Blocks until {@code condition} holds or {@code scope} is canceled; the condition is read under the run's lock.
+     */
+    void awaitInMemory(CancelScope scope, BooleanSupplier condition) {
+        block(new Wait(null, false, 0, condition, false, scope));
+    }
+
+    /**
+     * Notes that the current thread runs a step's code for code in {@code scope}, until {@link #leaveStep}: a cancel
+     * of that scope interrupts it, and the step's code sees the interrupt.
+     */
+    void enterStep(CancelScope scope) {
+        inSteps.put(Thread.currentThread(), scope);
+        if (scope.isCanceled()) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The step's code has returned: an interrupt meant for it must not reach the workflow code after it. */
+    void leaveStep() {
+        inSteps.remove(Thread.currentThread());
+        Thread.interrupted();
+    }
+
+    /** Interrupts the threads running a step's code whose scope is canceled now. */
+    void interruptCanceledSteps() {
+        inSteps.forEach((thread, scope) -> {
+            if (scope.isCanceled()) {
+                thread.interrupt();
+            }
+        });
+    }
+
+    /** The run's cancellation was requested: noticed now, its waits woken and its running steps interrupted. */
+    void cancelRequested() {
+        cancelRequested = true;
+        canceling = true;
+        canceled();
+    }
+
+    /** Wakes the waits of a scope just canceled, and interrupts its steps. */
+    void canceled() {
+        poke();
+        interruptCanceledSteps();
     }
 
     /**
@@ -382,7 +454,7 @@ final class RunExecution {
             try {
                 while (true) {
                     checkActive();
-                    if (w.ready(pokes, engine.clock.instant()) || canceling || deadlinePassed) {
+                    if (w.ready(pokes, engine.clock.instant()) || deadlinePassed) {
                         return;
                     }
                     if (allBlocked()) {
@@ -413,7 +485,7 @@ final class RunExecution {
                 return false;
             }
         }
-        return !canceling && !deadlinePassed;
+        return !deadlinePassed;
     }
 
     /** Called with the lock held when every thread waits. Ends the turn unless the next wake-up is very near. */
@@ -458,6 +530,31 @@ final class RunExecution {
     /** The oldest pending signal of that name not yet taken by another wait of this turn, claimed. */
     Optional<PendingSignal> claimSignal(String name, long generation) {
         return runLog.claimSignal(name, generation);
+    }
+
+    /** The run's end hands over to {@code successor}: its last append starts it and carries its signals over. */
+    void handOver(NewRun successor) {
+        runLog.handOver(successor);
+    }
+
+    /** The run's next append creates {@code run}, in its transaction. */
+    void startWithNextAppend(NewRun run) {
+        runLog.start(run);
+    }
+
+    /** The run's next append stores {@code signal} for another run, in its transaction. */
+    void sendWithNextAppend(OutgoingSignal signal) {
+        runLog.send(signal);
+    }
+
+    /** The run's next append requests another run's cancellation, in its transaction. */
+    void cancelWithNextAppend(OutgoingCancel cancel) {
+        runLog.cancel(cancel);
+    }
+
+    /** Gives back a signal claimed by a wait that was canceled before it could record it. */
+    void unclaimSignal(PendingSignal signal) {
+        runLog.unclaimSignal(signal);
     }
 
     /**
@@ -543,6 +640,9 @@ final class RunExecution {
                 return false;
             }
             phase = Phase.ENDED;
+            // what the code started and did not wait for is dropped: its waits unwind, its steps are interrupted
+            changed.signalAll();
+            inSteps.keySet().forEach(Thread::interrupt);
             return true;
         } finally {
             lock.unlock();

@@ -4,11 +4,17 @@ import io.worldflow.RunStatus;
 import io.worldflow.event.Event;
 import io.worldflow.event.ParallelCompleted;
 import io.worldflow.event.ParallelStarted;
+import io.worldflow.event.PrimitiveCanceled;
+import io.worldflow.event.RaceStarted;
+import io.worldflow.event.ScopeStarted;
 import io.worldflow.event.StepScheduled;
 import io.worldflow.event.StepStarted;
 import io.worldflow.event.TimerFired;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
+import io.worldflow.spi.NewRun;
+import io.worldflow.spi.OutgoingCancel;
+import io.worldflow.spi.OutgoingSignal;
 import io.worldflow.spi.PendingSignal;
 import io.worldflow.spi.TurnEnd;
 
@@ -47,6 +53,13 @@ final class RunLog {
     private volatile RunStatus projected;
     /** Whether the world still marks the run held: its code matched the history this time, so the turn's end clears that. */
     private boolean held;
+    /** The run the next append starts and hands the pending signals to, or null. */
+    private NewRun successor;
+    /** What the next append does to other runs, in its own transaction: runs it starts, signals, cancels. */
+    private List<NewRun> starts = new ArrayList<>();
+
+    private List<OutgoingSignal> outgoing = new ArrayList<>();
+    private List<OutgoingCancel> cancels = new ArrayList<>();
     /** The last append sent (null before the first): it holds every event before the buffered ones. */
     private CompletableFuture<AppendResult> lastAppend;
 
@@ -101,7 +114,10 @@ final class RunLog {
                 || e instanceof StepStarted
                 || e instanceof TimerFired
                 || e instanceof ParallelStarted
-                || e instanceof ParallelCompleted);
+                || e instanceof ParallelCompleted
+                || e instanceof ScopeStarted
+                || e instanceof RaceStarted
+                || e instanceof PrimitiveCanceled);
     }
 
     /** The oldest pending signal of that name not yet taken by another wait of this turn, claimed. */
@@ -134,6 +150,57 @@ final class RunLog {
         }
     }
 
+    /** The run that the next append starts, handing this run's pending signals to it (continue-as-new). */
+    void handOver(NewRun next) {
+        lock.lock();
+        try {
+            successor = next;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A run the next append creates, in its transaction (a child: it exists exactly when its start is recorded). */
+    void start(NewRun run) {
+        lock.lock();
+        try {
+            starts.add(run);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A signal to another run that the next append stores, in its transaction. */
+    void send(OutgoingSignal signal) {
+        lock.lock();
+        try {
+            outgoing.add(signal);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Another run whose cancellation the next append requests, in its transaction. */
+    void cancel(OutgoingCancel cancel) {
+        lock.lock();
+        try {
+            cancels.add(cancel);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Gives back a claimed signal: it is not consumed, and another wait of this turn may take it. */
+    void unclaimSignal(PendingSignal signal) {
+        lock.lock();
+        try {
+            claimedSignals.remove(signal.id());
+            consumed.remove(Long.valueOf(signal.id()));
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /**
      * Sends what is buffered as one append with the run's new status (and, with {@code end}, the end of
      * the turn). When there is nothing to write the turn's end goes straight to the task queue and the
@@ -142,13 +209,39 @@ final class RunLog {
     CompletableFuture<AppendResult> submit(RunStatus status, TurnEnd end) {
         lock.lock();
         try {
-            if (pending.isEmpty() && consumed.isEmpty() && (end == null || (status == projected && !held))) {
+            boolean effects = successor != null || !starts.isEmpty() || !outgoing.isEmpty() || !cancels.isEmpty();
+            if (pending.isEmpty()
+                    && consumed.isEmpty()
+                    && !effects
+                    && (end == null || (status == projected && !held))) {
                 if (end != null) {
                     engine.world.taskQueue().complete(end.lease(), end.wakeAt());
                 }
                 return null;
             }
-            Append append = new Append(runId, nextSeq - pending.size(), pending, status, consumed, end);
+            Append append;
+            if (effects) {
+                if (successor != null) {
+                    starts.add(successor);
+                }
+                append = new Append(
+                        runId,
+                        nextSeq - pending.size(),
+                        pending,
+                        status,
+                        consumed,
+                        end,
+                        starts,
+                        outgoing,
+                        cancels,
+                        successor == null ? null : successor.runId());
+                starts = new ArrayList<>();
+                outgoing = new ArrayList<>();
+                cancels = new ArrayList<>();
+                successor = null;
+            } else {
+                append = new Append(runId, nextSeq - pending.size(), pending, status, consumed, end);
+            }
             pending = new ArrayList<>();
             consumed = new ArrayList<>();
             held = false;

@@ -152,6 +152,19 @@ public final class WorkerLoop implements AutoCloseable {
         }
     }
 
+    /**
+     * The run's cancellation was requested through this process: a turn of it in memory notices now, wakes its waits
+     * and interrupts its running steps, rather than at its next append. A run in memory elsewhere notices it there at
+     * its next append or turn.
+     */
+    public void cancelRequested(String runId) {
+        Slot slot = active.get(runId);
+        RunExecution e = slot == null ? null : slot.exec;
+        if (e != null) {
+            e.cancelRequested();
+        }
+    }
+
     /** A signal may have arrived for a run in memory that waits for one: let it look again. */
     private void pokeSignalWaiters() {
         pokeSignalWaiters = false;

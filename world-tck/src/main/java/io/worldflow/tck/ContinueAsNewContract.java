@@ -1,0 +1,160 @@
+package io.worldflow.tck;
+
+import io.worldflow.RunHandle;
+import io.worldflow.RunInfo;
+import io.worldflow.RunStatus;
+import io.worldflow.StartOptions;
+import io.worldflow.Workflow;
+import io.worldflow.WorkflowFailedException;
+import io.worldflow.event.SignalReceived;
+import io.worldflow.event.WorkflowContinuedAsNew;
+import io.worldflow.event.WorkflowStarted;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Continue-as-new end to end: a run hands over to a successor of the same workflow in one write, the chain's ids are
+ * derived from the first, each log stays short, signals not yet taken go along and signals sent to a run that
+ * continued reach its successor, results and a parent follow the chain to its last run.
+ */
+public abstract class ContinueAsNewContract extends WorkflowContractSupport {
+
+    protected ContinueAsNewContract(WorldConformanceKit kit) {
+        super(kit);
+    }
+
+    /** Counts up to its input's target, one run per step, carrying the sum along. */
+    private final Workflow<int[], Integer> counter = Workflow.define("tck.can.counter", int[].class, (ctx, in) -> {
+        int n = in[0];
+        int sum = in[1] + ctx.step("add", () -> n);
+        if (n >= in[2]) {
+            return sum;
+        }
+        return ctx.continueAsNew(new int[] {n + 1, sum, in[2]});
+    });
+
+    @Test
+    void aRunHandsOverToItsSuccessorsAndTheFirstRunsHandleGivesTheLastResult() {
+        worldflow(counter);
+        RunHandle<Integer> run = wf.start(counter, new int[] {1, 0, 5}, StartOptions.id("can-count"));
+
+        assertThat(run.result(WAIT)).isEqualTo(1 + 2 + 3 + 4 + 5);
+        assertThat(awaitStatus("can-count~5", RunStatus.COMPLETED).output().json())
+                .isEqualTo("15");
+        for (String id : List.of("can-count", "can-count~2", "can-count~3", "can-count~4")) {
+            RunInfo info = wf.run(id).orElseThrow();
+            assertThat(info.status()).isEqualTo(RunStatus.COMPLETED);
+            assertThat(types(id))
+                    .containsExactly(
+                            "WorkflowStarted",
+                            "StepScheduled",
+                            "StepStarted",
+                            "StepCompleted",
+                            "WorkflowContinuedAsNew");
+        }
+        assertThat(eventsOf("can-count~3", WorkflowContinuedAsNew.class)
+                        .getFirst()
+                        .successorRunId())
+                .isEqualTo("can-count~4");
+        WorkflowStarted third =
+                (WorkflowStarted) world.eventLog().read("can-count~3", 0).getFirst();
+        assertThat(third.continuedFrom()).isEqualTo("can-count~2");
+        assertThat(wf.run("can-count~6")).isEmpty();
+    }
+
+    @Test
+    void signalsNotYetTakenGoToTheSuccessorAndSignalsToAnEndedRunFollowTheChain() {
+        Workflow<Integer, String> inbox = Workflow.define("tck.can.inbox", Integer.class, (ctx, round) -> {
+            String got = ctx.awaitSignal("msg", String.class);
+            if (round == 1) {
+                ctx.sleep("pause", Duration.ofMinutes(1)); // more messages arrive meanwhile
+            }
+            if (round < 3) {
+                return ctx.continueAsNew(round + 1);
+            }
+            return "last got " + got;
+        });
+        worldflow(inbox);
+        RunHandle<String> run = wf.start(inbox, 1, StartOptions.id("can-inbox"));
+        awaitStatus("can-inbox", RunStatus.WAITING);
+        wf.signal("can-inbox", "msg", "a");
+        awaitStatus("can-inbox", RunStatus.SLEEPING);
+        wf.signal("can-inbox", "msg", "b");
+        wf.signal("can-inbox", "msg", "c");
+
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(run.result(WAIT)).isEqualTo("last got c");
+        assertThat(eventsOf("can-inbox~2", SignalReceived.class))
+                .extracting(s -> s.payload().json())
+                .containsExactly("\"b\"");
+        assertThat(world.signals().pending("can-inbox")).isEmpty();
+
+        // a run that has continued passes a signal on to its successor
+        Workflow<Integer, String> waiter = Workflow.define(
+                "tck.can.waiter",
+                Integer.class,
+                (ctx, round) -> round == 1 ? ctx.continueAsNew(2) : "got " + ctx.awaitSignal("late", String.class));
+        restart(inbox, waiter);
+        RunHandle<String> second = wf.start(waiter, 1, StartOptions.id("can-waiter"));
+        awaitStatus("can-waiter~2", RunStatus.WAITING);
+        wf.signal("can-waiter", "late", "x");
+        assertThat(second.result(WAIT)).isEqualTo("got x");
+    }
+
+    @Test
+    void aChildThatContinuesAsNewReturnsItsLastResultToItsParent() {
+        Workflow<String, Integer> parent = Workflow.define(
+                "tck.can.parent", String.class, (ctx, in) -> ctx.child("count", counter, new int[] {1, 0, 3}));
+        worldflow(parent, counter);
+        RunHandle<Integer> run = wf.start(parent, "p", StartOptions.id("can-parent"));
+
+        assertThat(run.result(WAIT)).isEqualTo(6);
+        assertThat(wf.run("can-parent/count~3").orElseThrow().parent()).isEqualTo("can-parent");
+        assertThat(world.signals().pending("can-parent")).isEmpty();
+    }
+
+    @Test
+    void continuingFromABranchOrWithTheWrongInputIsAClearErrorAndStartsNothing() {
+        Workflow<Integer, String> wrong = Workflow.define("tck.can.wrong", Integer.class, (ctx, n) -> {
+            StringBuilder errors = new StringBuilder();
+            try {
+                ctx.continueAsNew("not a number");
+            } catch (IllegalArgumentException e) {
+                errors.append(e.getMessage());
+            }
+            try {
+                ctx.parallel("fan", List.of(1), (branch, i) -> branch.continueAsNew(i));
+            } catch (IllegalStateException e) {
+                errors.append(" / ").append(e.getMessage());
+            }
+            return errors.toString();
+        });
+        worldflow(wrong);
+        String errors = wf.start(wrong, 1, StartOptions.id("can-wrong")).result(WAIT);
+
+        assertThat(errors)
+                .contains("java.lang.Integer")
+                .contains("java.lang.String")
+                .contains("branch 'fan/0'");
+        assertThat(wf.run("can-wrong~2")).isEmpty();
+    }
+
+    @Test
+    void aSuccessorIdTakenByAnotherRunFailsTheRunAndNamesIt() {
+        Workflow<Integer, String> once =
+                Workflow.define("tck.can.once", Integer.class, (ctx, n) -> n == 1 ? ctx.continueAsNew(2) : "second");
+        worldflow(once, counter);
+        wf.start(counter, new int[] {1, 0, 1}, StartOptions.id("can-taken~2")).result(WAIT);
+
+        assertThatThrownBy(() -> wf.start(once, 1, StartOptions.id("can-taken")).result(WAIT))
+                .isInstanceOf(WorkflowFailedException.class)
+                .hasMessageContaining("can-taken~2")
+                .hasMessageContaining("tck.can.counter");
+        assertThat(wf.run("can-taken~2").orElseThrow().workflow()).isEqualTo("tck.can.counter");
+    }
+}

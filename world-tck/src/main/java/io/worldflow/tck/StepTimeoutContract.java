@@ -1,0 +1,218 @@
+package io.worldflow.tck;
+
+import io.worldflow.DeadlineExceededException;
+import io.worldflow.RetryPolicy;
+import io.worldflow.RunHandle;
+import io.worldflow.RunStatus;
+import io.worldflow.StartOptions;
+import io.worldflow.StepFailedException;
+import io.worldflow.StepOptions;
+import io.worldflow.StepTimeoutException;
+import io.worldflow.Workflow;
+import io.worldflow.event.StepCompleted;
+import io.worldflow.event.StepFailed;
+import io.worldflow.event.StepRetrying;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Steps with time limits, by the run's clock: an attempt past its timeout is interrupted and fails (retried by its
+ * policy), one that stops heartbeating fails at its heartbeat timeout, a step that ignores the interrupt cannot hold
+ * the run, and a run's deadline interrupts a running step.
+ */
+public abstract class StepTimeoutContract extends WorkflowContractSupport {
+
+    private static final RetryPolicy TWICE = RetryPolicy.fixed(2, Duration.ofSeconds(1));
+
+    protected StepTimeoutContract(WorldConformanceKit kit) {
+        super(kit);
+    }
+
+    /** Blocks (real time) until interrupted, counting the interrupt; returns normally only when not interrupted. */
+    private String hang(String name) throws InterruptedException {
+        bump(name + " started");
+        try {
+            Thread.sleep(WAIT.toMillis() * 3);
+            return "woke";
+        } catch (InterruptedException e) {
+            bump(name + " interrupted");
+            throw e;
+        }
+    }
+
+    @Test
+    void anAttemptPastItsTimeoutIsInterruptedAndRetriedThenFailsWithATimeout() {
+        Workflow<String, String> slow = Workflow.define("tck.timeout.slow", String.class, (ctx, in) -> {
+            try {
+                return ctx.step(
+                        "call",
+                        StepOptions.defaults()
+                                .withTimeout(Duration.ofSeconds(10))
+                                .withRetry(TWICE),
+                        () -> hang("call"));
+            } catch (StepFailedException e) {
+                return "gave up: " + e.error().type() + " / " + e.error().message();
+            }
+        });
+        worldflow(slow);
+        RunHandle<String> run = wf.start(slow, "x", StartOptions.id("timeout-slow"));
+        awaitRun("timeout-slow", "calling", r -> count("call started") == 1);
+
+        clock.advance(Duration.ofSeconds(10));
+        awaitRun("timeout-slow", "interrupted", r -> count("call interrupted") == 1);
+        clock.advance(Duration.ofSeconds(1));
+        awaitRun("timeout-slow", "calling again", r -> count("call started") == 2);
+        clock.advance(Duration.ofSeconds(10));
+
+        assertThat(run.result(WAIT))
+                .startsWith("gave up: " + StepTimeoutException.class.getName())
+                .contains("attempt 2 of step 'call'")
+                .contains("ran past its timeout of PT10S");
+        awaitRun("timeout-slow", "interrupted twice", r -> count("call interrupted") == 2);
+        assertThat(eventsOf("timeout-slow", StepRetrying.class)).hasSize(1);
+        assertThat(eventsOf("timeout-slow", StepFailed.class)).hasSize(1);
+        assertThat(eventsOf("timeout-slow", StepCompleted.class)).isEmpty();
+    }
+
+    @Test
+    void aStepThatIgnoresTheInterruptCannotHoldTheRunAndItsLateResultIsNeverRecorded() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch returned = new CountDownLatch(1);
+        Workflow<String, String> stubborn = Workflow.define("tck.timeout.stubborn", String.class, (ctx, in) -> {
+            String outcome;
+            try {
+                outcome = ctx.step(
+                        "stubborn",
+                        StepOptions.defaults()
+                                .withTimeout(Duration.ofSeconds(10))
+                                .withRetry(RetryPolicy.none()),
+                        () -> {
+                            bump("stubborn started");
+                            // ignores interrupts: waits on for the test
+                            while (true) {
+                                try {
+                                    if (release.await(WAIT.toMillis() * 3, TimeUnit.MILLISECONDS)) {
+                                        break;
+                                    }
+                                } catch (InterruptedException ignored) {
+                                    bump("stubborn ignored an interrupt");
+                                }
+                            }
+                            returned.countDown();
+                            return "late";
+                        });
+            } catch (StepFailedException e) {
+                outcome = "timed out";
+            }
+            return outcome + ", then " + ctx.step("next", () -> "next ran");
+        });
+        worldflow(stubborn);
+        RunHandle<String> run = wf.start(stubborn, "x", StartOptions.id("timeout-stubborn"));
+        awaitRun("timeout-stubborn", "started", r -> count("stubborn started") == 1);
+
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(run.result(WAIT)).isEqualTo("timed out, then next ran");
+        assertThat(count("stubborn ignored an interrupt")).isPositive();
+
+        release.countDown();
+        assertThat(returned.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        pause(100);
+        assertThat(eventsOf("timeout-stubborn", StepCompleted.class))
+                .extracting(StepCompleted::stepId)
+                .containsExactly("next");
+        assertThat(eventsOf("timeout-stubborn", StepFailed.class))
+                .singleElement()
+                .satisfies(f -> assertThat(f.error().type()).isEqualTo(StepTimeoutException.class.getName()));
+    }
+
+    @Test
+    void aStepThatKeepsHeartbeatingMayRunLongAndOneThatStopsFailsAtItsHeartbeatTimeout() {
+        Semaphore go = new Semaphore(0);
+        Workflow<String, String> beating = Workflow.define("tck.timeout.beating", String.class, (ctx, in) -> {
+            try {
+                return ctx.step(
+                        "long",
+                        StepOptions.defaults()
+                                .withHeartbeatTimeout(Duration.ofSeconds(5))
+                                .withRetry(RetryPolicy.none()),
+                        () -> {
+                            for (int i = 1; i <= 3; i++) {
+                                go.acquire();
+                                ctx.heartbeat("chunk " + i);
+                                bump("beat");
+                            }
+                            return hang("long");
+                        });
+            } catch (StepFailedException e) {
+                return "stopped: " + e.error().message();
+            }
+        });
+        worldflow(beating);
+        RunHandle<String> run = wf.start(beating, "x", StartOptions.id("timeout-beating"));
+        for (int i = 1; i <= 3; i++) {
+            clock.advance(Duration.ofSeconds(4)); // within the heartbeat timeout each time, 12 s in all
+            go.release();
+            int beats = i;
+            awaitRun("timeout-beating", "beat " + i, r -> count("beat") == beats);
+        }
+        assertThat(run.status()).isNotIn(terminal());
+
+        clock.advance(Duration.ofSeconds(5));
+        assertThat(run.result(WAIT))
+                .contains("sent no heartbeat for PT5S")
+                .contains("its last heartbeat said: chunk 3");
+        awaitRun("timeout-beating", "interrupted", r -> count("long interrupted") == 1);
+    }
+
+    @Test
+    void aRunsDeadlineInterruptsARunningStep() {
+        Workflow<String, String> slow = Workflow.define(
+                "tck.timeout.deadline", String.class, (ctx, in) -> ctx.step("work", () -> hang("work")));
+        worldflow(slow);
+        RunHandle<String> run = wf.start(
+                slow,
+                "x",
+                StartOptions.id("timeout-deadline").withDeadline(clock.instant().plus(Duration.ofMinutes(1))));
+        awaitRun("timeout-deadline", "working", r -> count("work started") == 1);
+
+        clock.advance(Duration.ofMinutes(1));
+        assertThatThrownBy(() -> run.result(WAIT)).hasMessageContaining("deadline");
+        assertThat(awaitStatus("timeout-deadline", RunStatus.FAILED).error().type())
+                .isEqualTo(DeadlineExceededException.class.getName());
+        awaitRun("timeout-deadline", "interrupted", r -> count("work interrupted") == 1);
+        assertThat(eventsOf("timeout-deadline", StepCompleted.class)).isEmpty();
+    }
+
+    @Test
+    void aStepReadsTheTimeItHasLeftAndOutsideAStepThatIsAClearError() {
+        Workflow<String, String> reader = Workflow.define("tck.timeout.reader", String.class, (ctx, in) -> {
+            String left = ctx.step(
+                    "read",
+                    StepOptions.defaults().withTimeout(Duration.ofSeconds(30)),
+                    () -> ctx.stepTimeLeft().orElseThrow().toString());
+            String none = ctx.step("unlimited", () -> ctx.stepTimeLeft().toString());
+            try {
+                ctx.heartbeat("outside");
+                return "no error";
+            } catch (IllegalStateException e) {
+                return left + " " + none + " / " + e.getMessage();
+            }
+        });
+        worldflow(reader);
+        assertThat(wf.start(reader, "x").result(WAIT))
+                .isEqualTo("PT30S Optional.empty / heartbeat() is only available inside a step");
+        assertThatThrownBy(() -> StepOptions.defaults().withTimeout(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("timeout");
+        assertThatThrownBy(() -> StepOptions.defaults().withHeartbeatTimeout(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("heartbeatTimeout");
+    }
+}
