@@ -8,6 +8,10 @@ import io.worldflow.event.Event;
 import io.worldflow.event.MarkerRecorded;
 import io.worldflow.event.ParallelCompleted;
 import io.worldflow.event.ParallelStarted;
+import io.worldflow.event.PrimitiveCanceled;
+import io.worldflow.event.RaceStarted;
+import io.worldflow.event.RaceWon;
+import io.worldflow.event.ScopeStarted;
 import io.worldflow.event.SignalReceived;
 import io.worldflow.event.SignalRequested;
 import io.worldflow.event.SignalTimedOut;
@@ -21,6 +25,7 @@ import io.worldflow.event.TimerScheduled;
 import io.worldflow.event.WorkflowCancelRequested;
 import io.worldflow.event.WorkflowCanceled;
 import io.worldflow.event.WorkflowCompleted;
+import io.worldflow.event.WorkflowContinuedAsNew;
 import io.worldflow.event.WorkflowFailed;
 import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
@@ -33,11 +38,14 @@ final class Timeline {
     static String detail(Event e) {
         return switch (e) {
             case WorkflowStarted s ->
-                s.workflow() + " " + s.input().json() + (s.parent() == null ? "" : ", child of " + s.parent());
+                s.workflow() + " " + s.input().json() + (s.parent() == null ? "" : ", child of " + s.parent())
+                        + (s.continuedFrom() == null ? "" : ", continues " + s.continuedFrom());
             case WorkflowCompleted c -> c.output().json();
             case WorkflowFailed f -> f.error().summary();
             case WorkflowCancelRequested c -> c.reason() == null ? "" : c.reason();
             case WorkflowCanceled c -> "";
+            case WorkflowContinuedAsNew c ->
+                "continued as " + c.successorRunId() + " with " + c.input().json();
             case WorkflowRetried r ->
                 (r.stepId() == null ? "from the last step" : "from step " + r.stepId())
                         + (r.reason() == null ? "" : " (" + r.reason() + ")");
@@ -61,6 +69,10 @@ final class Timeline {
                 c.childRunId() + " -> " + c.result().json();
             case ChildWorkflowFailed f -> f.childRunId() + " " + f.error().summary();
             case ChildWorkflowCanceled c -> c.childRunId() + " canceled";
+            case ScopeStarted s -> s.scopeId() + (s.detached() == 0 ? " (async)" : " (detached)");
+            case RaceStarted r -> r.raceId() + " between " + String.join(", ", r.contenders());
+            case RaceWon w -> w.raceId() + " won by " + w.winnerId();
+            case PrimitiveCanceled c -> c.primitiveId() + " canceled: " + c.reason();
         };
     }
 }
