@@ -186,7 +186,8 @@ public final class BenchMain implements Runnable {
 
         @Option(
                 names = {"-n", "--runs"},
-                description = "the workload's main size: W1/W2/W4/COST runs, W3 branches, W5 children, SCALE sleepers")
+                description =
+                        "the workload's main size: W1/W2/W4/W6/COST runs, W3 branches, W5 children, SCALE sleepers, LOOP continues")
         Integer runs;
 
         @Option(names = "--repeat", defaultValue = "1", description = "repeats (default: ${DEFAULT-VALUE})")

@@ -1,5 +1,6 @@
 package io.worldflow.bench;
 
+import io.worldflow.DurableFuture;
 import io.worldflow.Workflow;
 
 import java.time.Duration;
@@ -37,6 +38,23 @@ public final class BenchWorkflows {
                 List<Map<String, Integer>> out =
                         ctx.parallel("kids", items, (branch, i) -> branch.child("kid", NOOP3, i));
                 return out.size();
+            });
+
+    /** W6: a wait for signal {@code go} raced against a one-hour timer; the input when the signal wins. */
+    public static final Workflow<Integer, Integer> RACE = Workflow.define("bench.race", Integer.class, (ctx, i) -> {
+        DurableFuture<Long> go = ctx.signalAsync("go", Long.class);
+        DurableFuture<Void> limit = ctx.timer("limit", Duration.ofHours(1));
+        return ctx.race("first", go, limit) == go ? i : -1;
+    });
+
+    /**
+     * LOOP: one step, then the run continues as new with one fewer to go; its chain's runs are {@code <id>~2},
+     * {@code <id>~3}, … up to {@code <id>~<remaining>}.
+     */
+    public static final Workflow<Integer, Integer> LOOP =
+            Workflow.define("bench.loop", Integer.class, Integer.class, (ctx, remaining) -> {
+                int left = ctx.step("tick", () -> remaining);
+                return left <= 1 ? left : ctx.continueAsNew(left - 1);
             });
 
     /**
@@ -92,7 +110,8 @@ public final class BenchWorkflows {
                 return minutes;
             });
 
-    static final List<Workflow<Integer, ?>> ALL = List.of(NOOP3, FANOUT, CHILDREN, SLEEP, STEPS, HISTORY, SLEEPER);
+    static final List<Workflow<Integer, ?>> ALL =
+            List.of(NOOP3, FANOUT, CHILDREN, RACE, LOOP, SLEEP, STEPS, HISTORY, SLEEPER);
 
     private BenchWorkflows() {}
 }

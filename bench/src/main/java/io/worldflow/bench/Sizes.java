@@ -133,7 +133,7 @@ record Sizes(
                         sleepers,
                         runPollMs,
                         countPollMs);
-            case W4 ->
+            case W4, W6 ->
                 new Sizes(
                         w1Runs,
                         w2Runs,
@@ -179,6 +179,22 @@ record Sizes(
                         stepsLarge,
                         historySteps,
                         n,
+                        runPollMs,
+                        countPollMs);
+            case LOOP ->
+                new Sizes(
+                        w1Runs,
+                        w2Runs,
+                        w2IdleMs,
+                        w3Branches,
+                        w3Batch,
+                        w4Runs,
+                        w4SleepMs,
+                        costRuns,
+                        stepsSmall,
+                        Math.max(1, n / 10),
+                        historySteps,
+                        sleepers,
                         runPollMs,
                         countPollMs);
         };

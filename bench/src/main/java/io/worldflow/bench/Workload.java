@@ -12,6 +12,13 @@ enum Workload {
     W4,
     /** Children: a parent with 100 child runs (as many as W3's branches), each a noop3; three single runs. */
     W5,
+    /** Race: a signal against a one-hour timer, as many runs as W4, one at a time; signal → seen completed. */
+    W6,
+    /**
+     * Loop: one logical workflow that continues as new ten times as many times as SCALE's long run has steps (10,000),
+     * one step per run; the last tenth's time against the first's.
+     */
+    LOOP,
     /** Cost per run on the server (an extra W1 with N = 2,000); only worlds with cost counters. */
     COST,
     /** Scale: 100 vs 1,000 steps, replay of a 10,000-event history, 100,000 sleeping runs. */

@@ -33,8 +33,10 @@ final class Workloads {
             case W3 -> w3(t);
             case W4 -> w4(t);
             case W5 -> w5(t);
+            case W6 -> w6(t);
             case COST -> cost(t);
             case SCALE -> scale(t);
+            case LOOP -> loop(t);
         };
     }
 
@@ -149,6 +151,87 @@ final class Workloads {
             singles(s, c, wf, "w5", f);
         }
         return f;
+    }
+
+    /**
+     * W6: runs waiting in a race of a signal against a one-hour timer, each sent its signal once it waits, one at a
+     * time: signal → seen completed, to set beside W2's submit → seen completed.
+     */
+    private Map<String, Double> w6(Target t) {
+        Map<String, Double> f = new LinkedHashMap<>();
+        try (Session s = new Session(t, "w6", sizes, logDir)) {
+            if (t.shared()) {
+                s.driver();
+            }
+            s.startWorker();
+            BenchClient c = s.client();
+            status.accept("W6 " + sizes.w4Runs() + " races of a signal against a timer, one at a time");
+            double[] ms = new double[sizes.w4Runs()];
+            for (int i = 0; i < ms.length; i++) {
+                String id = c.submit(BenchWorkflows.RACE.name(), i);
+                long until = System.nanoTime() + 60_000_000_000L;
+                while (c.status(id) != RunStatus.WAITING) {
+                    if (System.nanoTime() > until) {
+                        throw new IllegalStateException("W6 run " + id + " did not wait for its signal");
+                    }
+                    Session.sleep(sizes.runPollMs());
+                }
+                long t0 = System.nanoTime();
+                c.signal(id, "go", i);
+                s.awaitRuns(List.of(id), 60_000);
+                ms[i] = (System.nanoTime() - t0) / 1e6;
+                checkResult(c, id, Integer.toString(i));
+            }
+            f.put("w6.p50", Stats.percentile(ms, 50));
+            f.put("w6.p99", Stats.percentile(ms, 99));
+        }
+        return f;
+    }
+
+    /**
+     * LOOP: a chain of runs that continue as new, one step each; when the run that begins the second tenth, the one that
+     * begins the last tenth and the last one are seen (looked up every few ms), the first and last tenths' times.
+     */
+    private Map<String, Double> loop(Target t) {
+        Map<String, Double> f = new LinkedHashMap<>();
+        int n = sizes.stepsLarge() * 10;
+        int tenth = Math.max(1, n / 10);
+        try (Session s = new Session(t, "loop", sizes, logDir)) {
+            if (t.shared()) {
+                s.driver();
+            }
+            s.startWorker();
+            BenchClient c = s.client();
+            status.accept("loop: " + n + " runs continuing as new");
+            long t0 = System.nanoTime();
+            String id = c.submit(BenchWorkflows.LOOP.name(), n);
+            long t1 = seen(c, id + "~" + (tenth + 1), null);
+            long t2 = seen(c, id + "~" + (n - tenth + 1), null);
+            long t3 = seen(c, id + "~" + n, RunStatus.COMPLETED);
+            double first = (t1 - t0) / 1e6;
+            double last = (t3 - t2) / 1e6;
+            f.put("loop.first_tenth", first);
+            f.put("loop.last_tenth", last);
+            f.put("loop.ratio", last / first);
+        }
+        return f;
+    }
+
+    /** When run {@code id} was first seen to exist (with {@code status}, when given), in nanoTime. */
+    private long seen(BenchClient c, String id, RunStatus status) {
+        long until = System.nanoTime() + LONG_WAIT_MS * 1_000_000L;
+        while (System.nanoTime() < until) {
+            try {
+                RunStatus now = c.status(id);
+                if (status == null || now == status) {
+                    return System.nanoTime();
+                }
+            } catch (RuntimeException notYet) {
+                // not created yet
+            }
+            Session.sleep(sizes.runPollMs());
+        }
+        throw new IllegalStateException("run " + id + " was not seen" + (status == null ? "" : " " + status));
     }
 
     /**
