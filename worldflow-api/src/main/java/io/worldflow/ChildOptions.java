@@ -11,9 +11,18 @@ import java.time.Duration;
  * @param priority          its priority, or null for the parent's
  * @param timeout           how long it may run before it fails, or null for no limit
  * @param parentClosePolicy what becomes of it when the parent ends first
+ * @param retry             how the child as a whole is tried again when it fails (not when it is canceled), or null
+ *                          for once: each attempt is a run of its own ({@code <id>-retry-<n>} after the first),
+ *                          started after a durable pause ({@code <name>-backoff-<n>}) as the policy says; a failure
+ *                          whose type the policy names as not retryable, or a {@link NonRetryableException}, ends it
  */
 public record ChildOptions(
-        String id, String queue, Integer priority, Duration timeout, ParentClosePolicy parentClosePolicy) {
+        String id,
+        String queue,
+        Integer priority,
+        Duration timeout,
+        ParentClosePolicy parentClosePolicy,
+        RetryPolicy retry) {
 
     public ChildOptions {
         if (id != null) {
@@ -28,28 +37,42 @@ public record ChildOptions(
         parentClosePolicy = parentClosePolicy == null ? ParentClosePolicy.REQUEST_CANCEL : parentClosePolicy;
     }
 
-    /** A derived id, the parent's queue and priority, no time limit, and {@link ParentClosePolicy#REQUEST_CANCEL}. */
+    /** Options of a child tried once. */
+    public ChildOptions(
+            String id, String queue, Integer priority, Duration timeout, ParentClosePolicy parentClosePolicy) {
+        this(id, queue, priority, timeout, parentClosePolicy, null);
+    }
+
+    /**
+     * A derived id, the parent's queue and priority, no time limit, {@link ParentClosePolicy#REQUEST_CANCEL}, tried
+     * once.
+     */
     public static ChildOptions defaults() {
-        return new ChildOptions(null, null, null, null, null);
+        return new ChildOptions(null, null, null, null, null, null);
     }
 
     public ChildOptions withId(String value) {
-        return new ChildOptions(value, queue, priority, timeout, parentClosePolicy);
+        return new ChildOptions(value, queue, priority, timeout, parentClosePolicy, retry);
     }
 
     public ChildOptions withQueue(String value) {
-        return new ChildOptions(id, value, priority, timeout, parentClosePolicy);
+        return new ChildOptions(id, value, priority, timeout, parentClosePolicy, retry);
     }
 
     public ChildOptions withPriority(int value) {
-        return new ChildOptions(id, queue, value, timeout, parentClosePolicy);
+        return new ChildOptions(id, queue, value, timeout, parentClosePolicy, retry);
     }
 
     public ChildOptions withTimeout(Duration value) {
-        return new ChildOptions(id, queue, priority, value, parentClosePolicy);
+        return new ChildOptions(id, queue, priority, value, parentClosePolicy, retry);
     }
 
     public ChildOptions withParentClosePolicy(ParentClosePolicy value) {
-        return new ChildOptions(id, queue, priority, timeout, value);
+        return new ChildOptions(id, queue, priority, timeout, value, retry);
+    }
+
+    /** @param value how the child as a whole is tried again when it fails, or null for once */
+    public ChildOptions withRetry(RetryPolicy value) {
+        return new ChildOptions(id, queue, priority, timeout, parentClosePolicy, value);
     }
 }

@@ -2,7 +2,9 @@ package io.worldflow.tck;
 
 import io.worldflow.ChildOptions;
 import io.worldflow.ChildWorkflowFailedException;
+import io.worldflow.NonRetryableException;
 import io.worldflow.ParentClosePolicy;
+import io.worldflow.RetryPolicy;
 import io.worldflow.RunHandle;
 import io.worldflow.RunInfo;
 import io.worldflow.RunQuery;
@@ -270,5 +272,65 @@ public abstract class ChildWorkflowContract extends WorkflowContractSupport {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("@child:x");
         assertThat(world.signals().pending(run.id())).isEmpty();
+    }
+
+    private final Workflow<String, String> flaky = Workflow.define("tck.child.flaky", String.class, (ctx, in) -> {
+        int n = ctx.step("try", () -> bump("flaky " + in));
+        if (in.startsWith("never")) {
+            throw new NonRetryableException("no use trying " + in + " again");
+        }
+        if (n < 3) {
+            throw new IllegalStateException("not yet: attempt " + n);
+        }
+        return in + " ok at " + n;
+    });
+
+    @Test
+    void aFailedChildIsTriedAgainAsARunOfItsOwnAfterThePoliciesPause() {
+        Workflow<String, String> parent = Workflow.define(
+                "tck.child.retrier",
+                String.class,
+                (ctx, in) -> ctx.child(
+                        "flaky",
+                        flaky,
+                        in,
+                        ChildOptions.defaults().withRetry(RetryPolicy.fixed(3, Duration.ofSeconds(5)))));
+        worldflow(parent, flaky);
+        RunHandle<String> run = wf.start(parent, "x", StartOptions.id("retrier-1"));
+        for (String attempt : List.of("retrier-1/flaky", "retrier-1/flaky-retry-2")) {
+            awaitStatus(attempt, RunStatus.FAILED);
+            awaitRun("retrier-1", "pausing after " + attempt, r -> r.status() == RunStatus.SLEEPING);
+            assertThat(run.status()).isNotIn(terminal());
+            clock.advance(Duration.ofSeconds(5));
+        }
+
+        assertThat(run.result(WAIT)).isEqualTo("x ok at 3");
+        assertThat(awaitStatus("retrier-1/flaky-retry-3", RunStatus.COMPLETED).parent())
+                .isEqualTo("retrier-1");
+        assertThat(eventsOf("retrier-1", ChildWorkflowFailed.class)).hasSize(2);
+        assertThat(eventsOf("retrier-1", ChildWorkflowStarted.class))
+                .extracting(ChildWorkflowStarted::childRunId)
+                .containsExactly("retrier-1/flaky", "retrier-1/flaky-retry-2", "retrier-1/flaky-retry-3");
+    }
+
+    @Test
+    void aChildFailingWithANonRetryableErrorIsNotTriedAgain() {
+        Workflow<String, String> parent = Workflow.define("tck.child.giver-up", String.class, (ctx, in) -> {
+            try {
+                return ctx.child(
+                        "flaky",
+                        flaky,
+                        in,
+                        ChildOptions.defaults().withRetry(RetryPolicy.fixed(3, Duration.ofSeconds(5))));
+            } catch (ChildWorkflowFailedException e) {
+                return "gave up: " + e.error().message();
+            }
+        });
+        worldflow(parent, flaky);
+
+        assertThat(wf.start(parent, "never-1", StartOptions.id("giver-up-1")).result(WAIT))
+                .isEqualTo("gave up: no use trying never-1 again");
+        assertThat(count("flaky never-1")).isEqualTo(1);
+        assertThat(wf.run("giver-up-1/flaky-retry-2")).isEmpty();
     }
 }

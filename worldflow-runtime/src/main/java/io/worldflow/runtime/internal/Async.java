@@ -107,6 +107,10 @@ final class Async {
             RunContext ctx, String name, Workflow<I, O> workflow, I input, ChildOptions options) {
         Objects.requireNonNull(workflow, "workflow");
         Objects.requireNonNull(options, "options");
+        if (options.retry() != null) {
+            // its attempts and pauses are primitives of a scope of their own, run beside the starting code
+            return scope(ctx, name, c -> c.child(name, workflow, input, options));
+        }
         String id = ctx.nextId(name, History.Kind.CHILD);
         History.Recorded recorded = ctx.exec.history.get(id);
         if (wasCanceled(recorded)) {

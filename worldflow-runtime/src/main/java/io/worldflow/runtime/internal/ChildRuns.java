@@ -1,8 +1,10 @@
 package io.worldflow.runtime.internal;
 
 import io.worldflow.ErrorInfo;
+import io.worldflow.NonRetryableException;
 import io.worldflow.ParentClosePolicy;
 import io.worldflow.Payload;
+import io.worldflow.RetryPolicy;
 import io.worldflow.StartOptions;
 import io.worldflow.event.ChildWorkflowStarted;
 
@@ -10,8 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -40,6 +44,25 @@ final class ChildRuns {
 
     private static ParentClosePolicy policy(String stored) {
         return stored == null ? ParentClosePolicy.REQUEST_CANCEL : ParentClosePolicy.valueOf(stored);
+    }
+
+    /**
+     * Whether a child that failed with {@code error} at attempt {@code attempt} is tried again under {@code policy}:
+     * attempts are left, and neither the error's type nor a cause's is one the policy names as not retryable.
+     */
+    static boolean retryable(RetryPolicy policy, ErrorInfo error, int attempt) {
+        if (attempt >= policy.maxAttempts()) {
+            return false;
+        }
+        List<String> types = new ArrayList<>();
+        types.add(error.type());
+        if (error.causeTypes() != null) {
+            types.addAll(error.causeTypes());
+        }
+        if (types.contains(NonRetryableException.class.getName())) {
+            return false;
+        }
+        return policy.nonRetryable().stream().noneMatch(t -> types.contains(t.getName()));
     }
 
     /** The signal that carries the end of child run {@code childRunId} to its parent. */

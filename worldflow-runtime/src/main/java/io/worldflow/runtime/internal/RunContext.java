@@ -3,6 +3,7 @@ package io.worldflow.runtime.internal;
 import io.worldflow.AsyncFunction;
 import io.worldflow.BranchFunction;
 import io.worldflow.ChildOptions;
+import io.worldflow.ChildWorkflowFailedException;
 import io.worldflow.DurableFuture;
 import io.worldflow.ErrorInfo;
 import io.worldflow.ParallelOptions;
@@ -42,6 +43,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongFunction;
@@ -515,8 +517,25 @@ final class RunContext implements WorkflowContext {
     public <I, O> O child(String name, Workflow<I, O> workflow, I input, ChildOptions options) {
         Objects.requireNonNull(workflow, "workflow");
         Objects.requireNonNull(options, "options");
-        String id = nextId(name, History.Kind.CHILD);
-        return new ChildCall<>(exec, this, id, name, workflow, options).run(input);
+        RetryPolicy retry = options.retry();
+        if (retry == null) {
+            String id = nextId(name, History.Kind.CHILD);
+            return new ChildCall<>(exec, this, id, name, workflow, options).run(input);
+        }
+        // each attempt a child primitive of its own, each pause a timer: all recorded, so a replay goes the same way
+        for (int attempt = 1; ; attempt++) {
+            String suffix = attempt == 1 ? "" : "-retry-" + attempt;
+            ChildOptions once = options.withRetry(null).withId(options.id() == null ? null : options.id() + suffix);
+            try {
+                return child(name + suffix, workflow, input, once);
+            } catch (ChildWorkflowFailedException e) {
+                if (e.isCanceled() || !ChildRuns.retryable(retry, e.error(), attempt)) {
+                    throw e;
+                }
+                // the policy's jitter drawn from the attempt's number: the same pause on every replay
+                sleep(name + "-backoff-" + attempt, retry.delayAfter(attempt, new SplittableRandom(attempt)));
+            }
+        }
     }
 
     // ---------------------------------------------------------------- async forms, races and scopes

@@ -147,7 +147,9 @@ public final class WorkerLoop implements AutoCloseable {
     void poke(String runId) {
         Slot slot = active.get(runId);
         RunExecution e = slot == null ? null : slot.exec;
-        if (e != null && e.hasSignalWaiters()) {
+        // whether or not a thread waits right now: one that has just looked for its signal and is about to wait
+        // would otherwise miss this one
+        if (e != null) {
             e.poke();
         }
     }
