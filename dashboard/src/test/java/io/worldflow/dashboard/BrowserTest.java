@@ -215,6 +215,35 @@ class BrowserTest {
                         By.cssSelector("#timeline svg g[data-kind='child'] rect.bar.child.completed")));
     }
 
+    @Test
+    void aRaceShowsItsWinnerAndItsCanceledLoserAndARunLinksToItsSuccessorAndBack() throws IOException {
+        t.renewedRun("renew-1");
+        browser.get(t.dashboard.loginUrl().toString());
+        browser.get(t.dashboard.url() + "/run.html?id=renew-1");
+
+        assertThat(text(By.cssSelector("#events tr[data-type='RaceStarted']"))).contains("pay, expiry");
+        assertThat(text(By.cssSelector("#events tr[data-type='RaceWon']"))).contains("won by pay");
+        assertThat(text(By.cssSelector("#events tr[data-type='PrimitiveCanceled']")))
+                .contains("expiry canceled")
+                .contains("lost race 'paid-or-expired'");
+        waiting()
+                .until(ExpectedConditions.presenceOfElementLocated(
+                        By.cssSelector("#timeline svg g[data-kind='race'] rect.bar.race.completed")));
+        waiting()
+                .until(ExpectedConditions.presenceOfElementLocated(
+                        By.cssSelector("#timeline svg g[data-kind='timer'] rect.bar.canceled")));
+        assertThat(text(By.cssSelector("#events a[data-rel='successor']"))).isEqualTo("renew-1~2");
+        screenshot("dashboard-race.png");
+
+        waiting().ignoring(StaleElementReferenceException.class).until(d -> {
+            d.findElement(By.cssSelector("#events a[data-rel='successor']")).click();
+            return true;
+        });
+        waiting().until(ExpectedConditions.textToBe(By.id("run-id"), "renew-1~2"));
+        assertThat(text(By.cssSelector("#events a[data-rel='predecessor']"))).isEqualTo("renew-1");
+        waiting().until(ExpectedConditions.textToBe(By.id("status"), "COMPLETED"));
+    }
+
     /** The ids of the runs the list shows, looked up again if the list was replaced meanwhile. */
     private List<String> listedIds() {
         return waiting()

@@ -2,6 +2,7 @@ package io.worldflow.dashboard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.worldflow.DurableFuture;
 import io.worldflow.ErrorInfo;
 import io.worldflow.NonDeterministicWorkflowException;
 import io.worldflow.RetryPolicy;
@@ -87,6 +88,14 @@ final class TestDashboard implements AutoCloseable {
                                 in.sku(), new BigDecimal("6.25").multiply(BigDecimal.valueOf(in.quantity())))));
         Workflow<String, String> family =
                 Workflow.define("family", String.class, (ctx, in) -> "parent of " + ctx.child("approve", approval, in));
+        Workflow<Integer, String> renewal = Workflow.define("renewal", Integer.class, (ctx, round) -> {
+            if (round > 1) {
+                return "renewed in round " + round;
+            }
+            DurableFuture<String> paid = ctx.signalAsync("pay", String.class);
+            DurableFuture<Void> expiry = ctx.timer("expiry", Duration.ofHours(1));
+            return ctx.race("paid-or-expired", paid, expiry) == paid ? ctx.continueAsNew(round + 1) : "expired";
+        });
         wf = Worldflow.builder()
                 .property("worldflow.local.path", dir.resolve("dashboard.db").toString())
                 .property("worldflow.worker.lease", "5s")
@@ -95,6 +104,7 @@ final class TestDashboard implements AutoCloseable {
                 .register(checkout)
                 .register(order)
                 .register(family)
+                .register(renewal)
                 .build();
         wf.startWorker();
         dashboard = Dashboard.start(wf, new DashboardSettings("127.0.0.1", 0, TOKEN, false, publicReads, 64 * 1024));
@@ -158,6 +168,15 @@ final class TestDashboard implements AutoCloseable {
         wf.start("family", id, io.worldflow.StartOptions.id(id));
         awaitRun(id + "/approve", r -> r.status() == io.worldflow.RunStatus.WAITING);
         awaitRun(id, r -> r.status() == io.worldflow.RunStatus.WAITING);
+        return id;
+    }
+
+    /** Starts a run that races a payment against a timer, pays it, and waits until its successor has completed. */
+    String renewedRun(String id) {
+        wf.start("renewal", 1, io.worldflow.StartOptions.id(id));
+        awaitRun(id, r -> r.status() == io.worldflow.RunStatus.WAITING);
+        wf.signal(id, "pay", "card 4242");
+        awaitRun(id + "~2", r -> r.status() == io.worldflow.RunStatus.COMPLETED);
         return id;
     }
 
