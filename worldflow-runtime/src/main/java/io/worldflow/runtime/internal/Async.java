@@ -45,14 +45,14 @@ final class Async {
         if (wasCanceled(recorded)) {
             return Pending.canceledBefore(ctx.exec, id);
         }
-        if (RunContext.stepEnded(recorded)) {
-            return replayed(ctx, id, recorded, () -> ctx.replayStep(id, recorded));
+        if (StepRun.ended(recorded)) {
+            return replayed(ctx, id, recorded, () -> StepRun.replay(ctx, id, recorded));
         }
         if (recorded == null) {
             ctx.live();
             ctx.record(seq -> new StepScheduled(ctx.exec.runId, seq, ctx.exec.now(), id, name));
         }
-        return fork(ctx, id, forked(ctx, id), c -> c.runStep(id, options, fn, recorded));
+        return fork(ctx, id, forked(ctx, id), c -> StepRun.run(c, id, options, fn, recorded));
     }
 
     static DurableFuture<Void> timer(RunContext ctx, String name, Duration duration) {
@@ -85,22 +85,22 @@ final class Async {
         if (wasCanceled(recorded)) {
             return Pending.canceledBefore(ctx.exec, id);
         }
-        if (RunContext.signalEnded(recorded)) {
+        if (SignalWait.ended(recorded)) {
             return replayed(
                     ctx,
                     id,
                     recorded,
-                    () -> ctx.replaySignal(id, recorded, type).orElse(null));
+                    () -> SignalWait.replay(ctx, id, recorded, type).orElse(null));
         }
         if (recorded == null) {
             ctx.live();
         }
-        Instant timeoutAt = ctx.requestSignal(id, name, recorded, null);
+        Instant timeoutAt = SignalWait.request(ctx, id, name, recorded, null);
         return fork(
                 ctx,
                 id,
                 forked(ctx, id),
-                c -> c.receive(id, name, type, timeoutAt).orElse(null));
+                c -> SignalWait.receive(c, id, name, type, timeoutAt).orElse(null));
     }
 
     static <I, O> DurableFuture<O> child(

@@ -111,7 +111,7 @@ final class ChildCall<I, O> {
             long generation = exec.pokeCount();
             Optional<PendingSignal> end = exec.claimSignal(signal, generation);
             if (end.isPresent() && waiter.cancel.isCanceled()) {
-                exec.unclaimSignal(end.get());
+                exec.runLog.unclaimSignal(end.get());
                 throw waiter.cancel.exception(exec.runId);
             }
             if (end.isPresent()) {
@@ -165,7 +165,7 @@ final class ChildCall<I, O> {
                 options.priority() != null ? options.priority() : exec.info.priority(),
                 exec.runId);
         if (options.id() == null) {
-            exec.startWithNextAppend(run);
+            exec.runLog.start(run);
             return true;
         }
         WorkerLoop worker = exec.engine.worker;

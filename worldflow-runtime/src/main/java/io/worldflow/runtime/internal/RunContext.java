@@ -5,12 +5,10 @@ import io.worldflow.BranchFunction;
 import io.worldflow.ChildOptions;
 import io.worldflow.ChildWorkflowFailedException;
 import io.worldflow.DurableFuture;
-import io.worldflow.ErrorInfo;
 import io.worldflow.ParallelOptions;
 import io.worldflow.Payload;
 import io.worldflow.RetryPolicy;
 import io.worldflow.SerializationException;
-import io.worldflow.StepFailedException;
 import io.worldflow.StepFunction;
 import io.worldflow.StepOptions;
 import io.worldflow.Workflow;
@@ -20,19 +18,10 @@ import io.worldflow.event.Event;
 import io.worldflow.event.MarkerRecorded;
 import io.worldflow.event.ParallelCompleted;
 import io.worldflow.event.ParallelStarted;
-import io.worldflow.event.SignalReceived;
-import io.worldflow.event.SignalRequested;
-import io.worldflow.event.SignalTimedOut;
-import io.worldflow.event.StepCompleted;
-import io.worldflow.event.StepFailed;
-import io.worldflow.event.StepRetrying;
 import io.worldflow.event.StepScheduled;
-import io.worldflow.event.StepStarted;
 import io.worldflow.event.TimerFired;
 import io.worldflow.event.TimerScheduled;
 import io.worldflow.internal.CurrentContext;
-import io.worldflow.spi.PendingSignal;
-import org.slf4j.MDC;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -160,134 +149,14 @@ final class RunContext implements WorkflowContext {
         Objects.requireNonNull(fn, "fn");
         String id = nextId(name, History.Kind.STEP);
         History.Recorded recorded = exec.history.get(id);
-        if (stepEnded(recorded)) {
-            return replayStep(id, recorded);
+        if (StepRun.ended(recorded)) {
+            return StepRun.replay(this, id, recorded);
         }
         live();
         if (recorded == null) {
             record(seq -> new StepScheduled(exec.runId, seq, exec.now(), id, name));
         }
-        return runStep(id, options, fn, recorded);
-    }
-
-    /** Whether the history holds the step's outcome. */
-    static boolean stepEnded(History.Recorded recorded) {
-        return recorded != null && (recorded.has(StepCompleted.class) || recorded.has(StepFailed.class));
-    }
-
-    /** The step's recorded outcome: its result, or its failure thrown. */
-    <T> T replayStep(String id, History.Recorded recorded) {
-        StepCompleted completed = recorded.last(StepCompleted.class);
-        if (completed != null) {
-            return decodeRecorded(completed.result(), "result of step '" + id + "'");
-        }
-        StepFailed failed = recorded.last(StepFailed.class);
-        throw new StepFailedException(id, failed.attempt(), failed.error(), null);
-    }
-
-    /** Runs a step that is scheduled and has no outcome yet: its attempts, their retries and its outcome recorded. */
-    <T> T runStep(String id, StepOptions options, StepFunction<T> fn, History.Recorded recorded) {
-        RetryPolicy policy = options.retry() != null
-                ? options.retry()
-                : exec.workflow.options().stepRetry();
-        int before = recorded == null ? 0 : recorded.attemptsBeforeRetry;
-        int attempt = before + 1;
-        if (recorded != null) {
-            StepRetrying retrying = recorded.last(StepRetrying.class);
-            StepStarted started = recorded.last(StepStarted.class);
-            if (retrying != null && retrying.attempt() <= before) {
-                retrying = null;
-            }
-            if (started != null && started.attempt() <= before) {
-                started = null;
-            }
-            if (started != null && (retrying == null || started.attempt() > retrying.attempt())) {
-                // an attempt began and never ended: its worker died during it
-                if (options.atMostOnce()) {
-                    ErrorInfo err = ErrorInfo.of(
-                            StepInterruptedException.class.getName(),
-                            "attempt " + started.attempt() + " of at-most-once step '" + id
-                                    + "' was interrupted and is not run again");
-                    int a = started.attempt();
-                    record(seq -> new StepFailed(exec.runId, seq, exec.now(), id, a, err));
-                    throw new StepFailedException(id, a, err, null);
-                }
-                attempt = started.attempt();
-            } else if (retrying != null) {
-                attempt = retrying.attempt() + 1;
-                waitUntil(retrying.retryAt(), false);
-            }
-        }
-        while (true) {
-            live();
-            int a = attempt;
-            record(seq -> new StepStarted(exec.runId, seq, exec.now(), id, a));
-            if (options.atMostOnce()) {
-                exec.flush();
-            } else {
-                exec.flushOutcomes(seenSeq);
-            }
-            Throwable error;
-            try {
-                T value = invoke(id, a, options, fn);
-                if (cancel.canceledAlone()) {
-                    // it lost a race while it ran: nothing more is recorded of it, its result included
-                    throw cancel.exception(exec.runId);
-                }
-                String what = "result of step '" + id + "' of run '" + exec.runId + "'";
-                Payload result = exec.engine.codec.encode(value, what);
-                // the code continues with what replay would see: the value as decoded from the log
-                T recordedValue = exec.engine.codec.decode(result, null, what);
-                // durable with the next side effect or the turn's end, whichever comes first
-                record(seq -> new StepCompleted(exec.runId, seq, exec.now(), id, a, result));
-                return recordedValue;
-            } catch (ExecutionStop | io.worldflow.CanceledException stop) {
-                throw stop;
-            } catch (SerializationException e) {
-                error = new io.worldflow.NonRetryableException(e.getMessage(), e);
-            } catch (Throwable e) {
-                error = e;
-            }
-            // an attempt cut short by a cancel or the deadline is no failure of the step: the run is told of that
-            live();
-            ErrorInfo err = ErrorInfo.of(error);
-            if (policy.shouldRetry(error, a - before)) {
-                Instant retryAt = exec.now().plus(policy.delayAfter(a - before, ThreadLocalRandom.current()));
-                record(seq -> new StepRetrying(exec.runId, seq, exec.now(), id, a, err, retryAt));
-                waitUntil(retryAt, false);
-                attempt++;
-                continue;
-            }
-            record(seq -> new StepFailed(exec.runId, seq, exec.now(), id, a, err));
-            throw new StepFailedException(id, a, err, error);
-        }
-    }
-
-    private <T> T invoke(String id, int attempt, StepOptions options, StepFunction<T> fn) throws Exception {
-        Instant started = exec.now();
-        Instant limit = options.timeout() == null ? null : started.plus(options.timeout());
-        Instant deadline = exec.info.deadline();
-        boolean byDeadline = deadline != null && (limit == null || deadline.isBefore(limit));
-        StepAttempt info = new StepAttempt(
-                exec.runId + ":" + id + ":" + attempt, attempt, byDeadline ? deadline : limit, byDeadline, started);
-        if (info.limit != null || options.heartbeatTimeout() != null) {
-            return new TimedStep<T>(exec, cancel, id, info, options.timeout(), options.heartbeatTimeout()).run(fn);
-        }
-        StepAttempt previous = StepAttempt.CURRENT.get();
-        StepAttempt.CURRENT.set(info);
-        MDC.put("stepId", id);
-        exec.enterStep(cancel);
-        try {
-            return fn.call();
-        } finally {
-            exec.leaveStep();
-            MDC.remove("stepId");
-            if (previous == null) {
-                StepAttempt.CURRENT.remove();
-            } else {
-                StepAttempt.CURRENT.set(previous);
-            }
-        }
+        return StepRun.run(this, id, options, fn, recorded);
     }
 
     @Override
@@ -367,7 +236,7 @@ final class RunContext implements WorkflowContext {
     }
 
     /** Waits durably until {@code at} (never returns before it). */
-    private void waitUntil(Instant at, boolean signal) {
+    void waitUntil(Instant at, boolean signal) {
         while (true) {
             long generation = exec.pokeCount();
             if (!exec.now().isBefore(at)) {
@@ -393,59 +262,11 @@ final class RunContext implements WorkflowContext {
         }
         String id = nextId(name, History.Kind.SIGNAL);
         History.Recorded recorded = exec.history.get(id);
-        if (signalEnded(recorded)) {
-            return replaySignal(id, recorded, type);
+        if (SignalWait.ended(recorded)) {
+            return SignalWait.replay(this, id, recorded, type);
         }
         live();
-        return receive(id, name, type, requestSignal(id, name, recorded, timeout));
-    }
-
-    /** Whether the history holds the signal wait's outcome. */
-    static boolean signalEnded(History.Recorded recorded) {
-        return recorded != null && (recorded.has(SignalReceived.class) || recorded.has(SignalTimedOut.class));
-    }
-
-    /** The signal wait's recorded outcome. */
-    <T> Optional<T> replaySignal(String id, History.Recorded recorded, Class<T> type) {
-        SignalReceived received = recorded.first(SignalReceived.class);
-        return received == null ? Optional.empty() : Optional.ofNullable(decodeSignal(received.payload(), type, id));
-    }
-
-    /** When the wait times out (null: never): as recorded, or now recorded. */
-    Instant requestSignal(String id, String name, History.Recorded recorded, Duration timeout) {
-        if (recorded != null) {
-            return recorded.first(SignalRequested.class).timeoutAt();
-        }
-        Instant timeoutAt = timeout == null ? null : exec.now().plus(timeout);
-        record(seq -> new SignalRequested(exec.runId, seq, exec.now(), id, name, timeoutAt));
-        return timeoutAt;
-    }
-
-    /** Waits durably for a requested signal, or its timeout, and records which came. */
-    <T> Optional<T> receive(String id, String name, Class<T> type, Instant timeoutAt) {
-        while (true) {
-            long generation = exec.pokeCount();
-            Optional<PendingSignal> signal = exec.claimSignal(name, generation);
-            if (signal.isPresent() && cancel.isCanceled()) {
-                exec.unclaimSignal(signal.get());
-                throw cancel.exception(exec.runId);
-            }
-            if (signal.isPresent()) {
-                PendingSignal s = signal.get();
-                record(seq -> new SignalReceived(exec.runId, seq, exec.now(), id, name, s.payload(), s.sentAt()));
-                return Optional.ofNullable(decodeSignal(s.payload(), type, id));
-            }
-            if (timeoutAt != null && !exec.now().isBefore(timeoutAt)) {
-                record(seq -> new SignalTimedOut(exec.runId, seq, exec.now(), id, name));
-                return Optional.empty();
-            }
-            exec.awaitDurable(generation, timeoutAt, true, cancel);
-            live();
-        }
-    }
-
-    private <T> T decodeSignal(Payload payload, Class<T> type, String id) {
-        return exec.engine.codec.decode(payload, type, "signal '" + id + "' of run '" + exec.runId + "'");
+        return SignalWait.receive(this, id, name, type, SignalWait.request(this, id, name, recorded, timeout));
     }
 
     // ---------------------------------------------------------------- fan-out

@@ -39,24 +39,7 @@ final class RunEnding {
     }
 
     void returned(RunContext root, Object output) {
-        if (!exec.claimEnd()) {
-            return;
-        }
-        if (exec.canceling()) {
-            endCanceled();
-            return;
-        }
-        if (exec.deadlinePassed()) {
-            endFailed(new DeadlineExceededException(exec.runId, exec.info.deadline()));
-            return;
-        }
-        if (exec.nondeterminism() != null) {
-            endHeld(exec.nondeterminism());
-            return;
-        }
-        if (root.unvisitedRecorded() > 0) {
-            endHeld(exec.nondeterministic("the workflow returned, but its history holds " + root.unvisitedRecorded()
-                    + " more primitive(s) the code no longer reaches"));
+        if (!exec.claimEnd() || endedOtherwise(root, "returned")) {
             return;
         }
         Payload encoded;
@@ -74,24 +57,7 @@ final class RunEnding {
 
     /** The code continued as new with {@code input}: the run ends and its successor starts, in one write. */
     void continued(RunContext root, Object input) {
-        if (!exec.claimEnd()) {
-            return;
-        }
-        if (exec.canceling()) {
-            endCanceled();
-            return;
-        }
-        if (exec.deadlinePassed()) {
-            endFailed(new DeadlineExceededException(exec.runId, exec.info.deadline()));
-            return;
-        }
-        if (exec.nondeterminism() != null) {
-            endHeld(exec.nondeterminism());
-            return;
-        }
-        if (root.unvisitedRecorded() > 0) {
-            endHeld(exec.nondeterministic("the workflow continued as new, but its history holds "
-                    + root.unvisitedRecorded() + " more primitive(s) the code no longer reaches"));
+        if (!exec.claimEnd() || endedOtherwise(root, "continued as new")) {
             return;
         }
         NewRun next;
@@ -117,7 +83,7 @@ final class RunEnding {
             return;
         }
         exec.record(seq -> new WorkflowContinuedAsNew(exec.runId, seq, exec.now(), next.runId(), next.input()));
-        exec.handOver(next);
+        exec.runLog.handOver(next);
         finish(RunStatus.COMPLETED);
     }
 
@@ -127,6 +93,26 @@ final class RunEnding {
             throw new WorldflowException("run '" + exec.runId + "' cannot continue as new: its successor's id, '"
                     + successor + "', belongs to a run of workflow '" + other.workflow() + "' started otherwise");
         });
+    }
+
+    /**
+     * When the code has {@code how} (returned, continued as new), what ends the run instead, if anything: its
+     * cancellation, its deadline, or a mismatch with its history (a hold). True when it ended so.
+     */
+    private boolean endedOtherwise(RunContext root, String how) {
+        if (exec.canceling()) {
+            endCanceled();
+        } else if (exec.deadlinePassed()) {
+            endFailed(new DeadlineExceededException(exec.runId, exec.info.deadline()));
+        } else if (exec.nondeterminism() != null) {
+            endHeld(exec.nondeterminism());
+        } else if (root.unvisitedRecorded() > 0) {
+            endHeld(exec.nondeterministic("the workflow " + how + ", but its history holds " + root.unvisitedRecorded()
+                    + " more primitive(s) the code no longer reaches"));
+        } else {
+            return false;
+        }
+        return true;
     }
 
     void failed(Throwable error) {
@@ -216,7 +202,7 @@ final class RunEnding {
             Payload outcome = exec.engine.codec.encode(new ChildRuns.Outcome(status.name(), output, error), what);
             // stored by the append that records the end, in its transaction (skipped if the parent is gone or has
             // ended: nobody waits for this run any more), keyed by the child's id: once however often it is tried
-            exec.sendWithNextAppend(new OutgoingSignal(parent, ChildRuns.signalName(child), outcome, child));
+            exec.runLog.send(new OutgoingSignal(parent, ChildRuns.signalName(child), outcome, child));
             parentToPoke = parent;
             return true;
         } catch (ExecutionStop stop) {
@@ -241,7 +227,7 @@ final class RunEnding {
     private void closeChildren() {
         exec.children.open().forEach((child, policy) -> {
             if (policy == ParentClosePolicy.REQUEST_CANCEL) {
-                exec.cancelWithNextAppend(new OutgoingCancel(child, "parent run '" + exec.runId + "' ended"));
+                exec.runLog.cancel(new OutgoingCancel(child, "parent run '" + exec.runId + "' ended"));
             }
         });
     }

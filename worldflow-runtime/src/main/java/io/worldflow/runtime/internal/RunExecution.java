@@ -10,9 +10,6 @@ import io.worldflow.event.Event;
 import io.worldflow.internal.CurrentContext;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.Lease;
-import io.worldflow.spi.NewRun;
-import io.worldflow.spi.OutgoingCancel;
-import io.worldflow.spi.OutgoingSignal;
 import io.worldflow.spi.PendingSignal;
 import io.worldflow.spi.TurnEnd;
 import org.slf4j.Logger;
@@ -23,11 +20,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
@@ -106,7 +101,8 @@ final class RunExecution {
     final History history;
     private volatile Lease lease;
 
-    private final RunLog runLog;
+    /** The tail of the run's log during this turn: what is recorded, and what the next append does to other runs. */
+    final RunLog runLog;
     /** The child runs this run has started and not heard the end of, for its own end. */
     final ChildRuns children;
 
@@ -123,8 +119,8 @@ final class RunExecution {
     private final CompletableFuture<Outcome> done = new CompletableFuture<>();
     /** The scope of the workflow code, which the run's cancellation cancels. */
     final CancelScope rootScope = CancelScope.root(this);
-    /** Threads running a step's code, with the scope of the code that runs it: a cancel of it interrupts them. */
-    private final Map<Thread, CancelScope> inSteps = new ConcurrentHashMap<>();
+    /** Threads running a step's code: a cancel of the code that runs it interrupts them. */
+    final StepThreads steps = new StepThreads();
 
     private volatile boolean cancelRequested;
     private volatile boolean canceling;
@@ -321,7 +317,7 @@ final class RunExecution {
         if (cancelRequested && !canceling) {
             canceling = true;
             poke();
-            interruptCanceledSteps();
+            steps.interruptCanceled();
         }
         if (scope.isCanceled()) {
             throw scope.exception(runId);
@@ -389,32 +385,6 @@ final class RunExecution {
         block(new Wait(null, false, 0, condition, false, scope));
     }
 
-    /**
-     * Notes that the current thread runs a step's code for code in {@code scope}, until {@link #leaveStep}: a cancel
-     * of that scope interrupts it, and the step's code sees the interrupt.
-     */
-    void enterStep(CancelScope scope) {
-        inSteps.put(Thread.currentThread(), scope);
-        if (scope.isCanceled()) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** The step's code has returned: an interrupt meant for it must not reach the workflow code after it. */
-    void leaveStep() {
-        inSteps.remove(Thread.currentThread());
-        Thread.interrupted();
-    }
-
-    /** Interrupts the threads running a step's code whose scope is canceled now. */
-    void interruptCanceledSteps() {
-        inSteps.forEach((thread, scope) -> {
-            if (scope.isCanceled()) {
-                thread.interrupt();
-            }
-        });
-    }
-
     /** The run's cancellation was requested: noticed now, its waits woken and its running steps interrupted. */
     void cancelRequested() {
         cancelRequested = true;
@@ -425,7 +395,7 @@ final class RunExecution {
     /** Wakes the waits of a scope just canceled, and interrupts its steps. */
     void canceled() {
         poke();
-        interruptCanceledSteps();
+        steps.interruptCanceled();
     }
 
     /**
@@ -532,31 +502,6 @@ final class RunExecution {
         return runLog.claimSignal(name, generation);
     }
 
-    /** The run's end hands over to {@code successor}: its last append starts it and carries its signals over. */
-    void handOver(NewRun successor) {
-        runLog.handOver(successor);
-    }
-
-    /** The run's next append creates {@code run}, in its transaction. */
-    void startWithNextAppend(NewRun run) {
-        runLog.start(run);
-    }
-
-    /** The run's next append stores {@code signal} for another run, in its transaction. */
-    void sendWithNextAppend(OutgoingSignal signal) {
-        runLog.send(signal);
-    }
-
-    /** The run's next append requests another run's cancellation, in its transaction. */
-    void cancelWithNextAppend(OutgoingCancel cancel) {
-        runLog.cancel(cancel);
-    }
-
-    /** Gives back a signal claimed by a wait that was canceled before it could record it. */
-    void unclaimSignal(PendingSignal signal) {
-        runLog.unclaimSignal(signal);
-    }
-
     /**
      * Buffers an event; it becomes durable with the next flush.
      *
@@ -642,7 +587,7 @@ final class RunExecution {
             phase = Phase.ENDED;
             // what the code started and did not wait for is dropped: its waits unwind, its steps are interrupted
             changed.signalAll();
-            inSteps.keySet().forEach(Thread::interrupt);
+            steps.interruptAll();
             return true;
         } finally {
             lock.unlock();

@@ -53,13 +53,13 @@ final class TimedStep<T> {
             MDC.put("runId", runId);
             MDC.put("workflow", workflow);
             MDC.put("stepId", id);
-            exec.enterStep(scope);
+            exec.steps.enter(scope);
             try {
                 result.complete(fn.call());
             } catch (Throwable e) {
                 result.completeExceptionally(e);
             } finally {
-                exec.leaveStep();
+                exec.steps.leave();
                 StepAttempt.CURRENT.remove();
                 MDC.clear();
             }

@@ -91,14 +91,11 @@ final class AppendWithEffects {
         boolean writtenBefore = false;
         for (int attempt = 1; ; attempt++) {
             Map<String, AttributeValue> item = store.run(a.runId());
-            if (item == null) {
-                return AppendResult.missing();
+            AppendResult refused = RunItem.refusal(item, a.expectedSeq());
+            if (refused != null) {
+                return refused;
             }
-            long length = RunItem.length(item);
             boolean cancel = RunItem.cancelRequested(item);
-            if (length != a.expectedSeq()) {
-                return new AppendResult(false, length, cancel);
-            }
             if (!together && !writtenBefore) {
                 writeBefore(a);
                 writtenBefore = true;

@@ -162,14 +162,11 @@ final class DynamoEventLog implements EventLog {
         }
         for (int attempt = 1; ; attempt++) {
             Map<String, AttributeValue> item = store.run(a.runId());
-            if (item == null) {
-                return AppendResult.missing();
+            AppendResult refused = RunItem.refusal(item, a.expectedSeq());
+            if (refused != null) {
+                return refused;
             }
-            long length = RunItem.length(item);
             boolean cancel = RunItem.cancelRequested(item);
-            if (length != a.expectedSeq()) {
-                return new AppendResult(false, length, cancel);
-            }
             TurnState turn = TurnState.of(item);
             TurnState next = nextTurn(a, turn);
             List<TransactWriteItem> items = withPages(update(a, turn, next).transactItem(), pages);

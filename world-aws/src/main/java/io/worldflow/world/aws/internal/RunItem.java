@@ -4,6 +4,7 @@ import io.worldflow.ErrorInfo;
 import io.worldflow.Payload;
 import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
+import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.NewRun;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -134,6 +135,18 @@ final class RunItem {
 
     static long length(Map<String, AttributeValue> item) {
         return num(item, LENGTH, 0);
+    }
+
+    /**
+     * Why an append expecting the log at {@code expectedSeq} is refused by the run's item as read (null: the run is
+     * gone): missing, or a conflict with the length it has; null when the append may go ahead.
+     */
+    static AppendResult refusal(Map<String, AttributeValue> item, long expectedSeq) {
+        if (item == null) {
+            return AppendResult.missing();
+        }
+        long length = length(item);
+        return length == expectedSeq ? null : new AppendResult(false, length, cancelRequested(item));
     }
 
     static boolean cancelRequested(Map<String, AttributeValue> item) {
