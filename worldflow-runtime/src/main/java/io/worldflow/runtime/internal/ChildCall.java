@@ -106,6 +106,10 @@ final class ChildCall<I, O> {
 
     /** Waits for the started child's end, holding no thread once the run's threads all wait, and records it. */
     O await(RunContext waiter, String childRunId) {
+        return exec.lookingForSignal(() -> look(waiter, childRunId));
+    }
+
+    private O look(RunContext waiter, String childRunId) {
         String signal = ChildRuns.signalName(childRunId);
         while (true) {
             long generation = exec.pokeCount();

@@ -29,6 +29,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
 
 /**
  * One turn of one run in this worker: the workflow code runs on virtual threads (the main one and one
@@ -292,9 +293,22 @@ final class RunExecution {
         }
     }
 
-    /** Whether a thread waits for a signal; lock-free, so push callbacks can ask it from any thread. */
+    /**
+     * Whether a thread looks for a signal (from reading the poke count it waits on until it has its signal): a poke
+     * then reaches it even between its look and its wait. Lock-free, so push callbacks can ask it from any thread.
+     */
     boolean hasSignalWaiters() {
         return signalWaits.get() > 0;
+    }
+
+    /** Runs a wait for a signal ({@code look}), counted as a thread looking for one while it runs. */
+    <T> T lookingForSignal(Supplier<T> look) {
+        signalWaits.incrementAndGet();
+        try {
+            return look.get();
+        } finally {
+            signalWaits.decrementAndGet();
+        }
     }
 
     // ---------------------------------------------------------------- checks used by primitives
@@ -418,9 +432,6 @@ final class RunExecution {
         try {
             running--;
             waits.add(w);
-            if (w.signal) {
-                signalWaits.incrementAndGet();
-            }
             try {
                 while (true) {
                     checkActive();
@@ -435,9 +446,6 @@ final class RunExecution {
                 }
             } finally {
                 waits.remove(w);
-                if (w.signal) {
-                    signalWaits.decrementAndGet();
-                }
                 running++;
             }
         } finally {

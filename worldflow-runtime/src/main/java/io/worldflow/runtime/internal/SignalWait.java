@@ -42,6 +42,10 @@ final class SignalWait {
 
     /** Waits durably for a requested signal, or its timeout, and records which came. */
     static <T> Optional<T> receive(RunContext ctx, String id, String name, Class<T> type, Instant timeoutAt) {
+        return ctx.exec.lookingForSignal(() -> look(ctx, id, name, type, timeoutAt));
+    }
+
+    private static <T> Optional<T> look(RunContext ctx, String id, String name, Class<T> type, Instant timeoutAt) {
         RunExecution exec = ctx.exec;
         CancelScope cancel = ctx.cancel;
         while (true) {
