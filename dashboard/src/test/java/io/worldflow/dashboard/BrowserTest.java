@@ -233,6 +233,7 @@ class BrowserTest {
                 .until(ExpectedConditions.presenceOfElementLocated(
                         By.cssSelector("#timeline svg g[data-kind='timer'] rect.bar.canceled")));
         assertThat(text(By.cssSelector("#events a[data-rel='successor']"))).isEqualTo("renew-1~2");
+        assertThat(text(By.id("output"))).isEqualTo("continued as renew-1~2");
         screenshot("dashboard-race.png");
 
         waiting().ignoring(StaleElementReferenceException.class).until(d -> {

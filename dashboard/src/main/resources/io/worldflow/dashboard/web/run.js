@@ -58,6 +58,18 @@
       el('tr', { 'data-type': e.type }, el('td', {}, e.seq), el('td', {}, e.type), el('td', {}, time(e.at)),
         el('td', { class: 'detail', title: payloadTypes(e) }, detail(e)))));
     WFTimeline.draw(document.getElementById('timeline'), events, run && ['COMPLETED', 'FAILED', 'CANCELED'].includes(run.status));
+    renderOutput();
+  }
+
+  // the run's result; a run that continued as new has none of its own: its successor's link stands in for it
+  function renderOutput() {
+    const output = document.getElementById('output');
+    const last = events.length ? events[events.length - 1] : null;
+    if (last && last.type === 'WorkflowContinuedAsNew') {
+      output.replaceChildren('continued as ', runLink(last.successorRunId, 'successor-output'));
+    } else {
+      output.textContent = !run || run.output === null ? '' : json(run.output);
+    }
   }
 
   function renderRun(r) {
@@ -71,7 +83,7 @@
     document.getElementById('created').textContent = time(r.createdAt);
     document.getElementById('updated').textContent = time(r.updatedAt);
     document.getElementById('input').textContent = json(r.input);
-    document.getElementById('output').textContent = r.output === null ? '' : json(r.output);
+    renderOutput();
     document.getElementById('failure').textContent = r.error
       ? r.error.type + ': ' + (r.error.message || '') + '\n\n' + (r.error.stackTrace || '') : '';
     renderHold(r);
