@@ -15,6 +15,7 @@ import io.worldflow.event.ChildWorkflowFailed;
 import io.worldflow.event.ChildWorkflowStarted;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.NewRun;
+import io.worldflow.spi.OutgoingCancel;
 import io.worldflow.spi.PendingSignal;
 
 import java.time.Instant;
@@ -131,13 +132,9 @@ final class ChildCall<I, O> {
     /** Asks the child, which lost a race, to cancel when its policy says so; it no longer holds this run's end. */
     void abandon(String childRunId) {
         exec.children.closed(childRunId);
-        if (options.parentClosePolicy() != ParentClosePolicy.REQUEST_CANCEL) {
-            return;
-        }
-        try {
-            exec.engine.world.eventLog().requestCancel(childRunId, "it lost race in run '" + exec.runId + "'");
-        } catch (io.worldflow.RunNotFoundException | io.worldflow.RunFinishedException e) {
-            // it has ended meanwhile
+        if (options.parentClosePolicy() == ParentClosePolicy.REQUEST_CANCEL) {
+            // with the append that records the race's loss, as a parent's end asks its children
+            exec.runLog.cancel(new OutgoingCancel(childRunId, "it lost a race in run '" + exec.runId + "'"));
         }
     }
 

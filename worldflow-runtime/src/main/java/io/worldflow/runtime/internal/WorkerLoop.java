@@ -147,9 +147,7 @@ public final class WorkerLoop implements AutoCloseable {
     void poke(String runId) {
         Slot slot = active.get(runId);
         RunExecution e = slot == null ? null : slot.exec;
-        // whether or not a thread waits right now: one that has just looked for its signal and is about to wait
-        // would otherwise miss this one
-        if (e != null) {
+        if (e != null && e.hasSignalWaiters()) {
             e.poke();
         }
     }
