@@ -285,23 +285,38 @@ public abstract class RaceContract extends WorkflowContractSupport {
 
     @Test
     void aRaceOfNoFutureOrOfOneFutureTwiceIsAClearErrorAndRecordsNoRace() {
+        java.util.concurrent.atomic.AtomicReference<DurableFuture<?>> foreign =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        Workflow<String, String> donor = Workflow.define("tck.race.donor", String.class, (ctx, in) -> {
+            foreign.set(ctx.timer("gift", Duration.ofMinutes(1)));
+            return "given";
+        });
         Workflow<String, String> bad = Workflow.define("tck.race.bad", String.class, (ctx, in) -> {
             DurableFuture<Void> t = ctx.timer("t", Duration.ofMinutes(1));
             List<String> errors = new java.util.ArrayList<>();
-            for (List<DurableFuture<?>> contenders : List.<List<DurableFuture<?>>>of(List.of(), List.of(t, t))) {
+            for (List<DurableFuture<?>> contenders :
+                    List.<List<DurableFuture<?>>>of(List.of(), List.of(t, t), List.of(t, foreign.get()))) {
                 try {
                     ctx.race("bad", contenders);
                 } catch (IllegalArgumentException e) {
                     errors.add(e.getMessage());
                 }
             }
+            try {
+                ctx.timer("negative", Duration.ofSeconds(-1));
+            } catch (IllegalArgumentException e) {
+                errors.add(e.getMessage());
+            }
             return String.join(" | ", errors);
         });
-        worldflow(bad);
+        worldflow(bad, donor);
+        assertThat(wf.start(donor, "x").result(WAIT)).isEqualTo("given");
         String message = wf.start(bad, "x", StartOptions.id("race-bad")).result(WAIT);
         assertThat(message)
                 .contains("race 'bad' needs at least one future")
-                .contains("race 'bad' is given future 't' twice");
+                .contains("race 'bad' is given future 't' twice")
+                .contains("race 'bad' is given a future that is not of this run: gift")
+                .contains("timer duration must not be negative");
         assertThat(eventsOf("race-bad", RaceStarted.class)).isEmpty();
     }
 }
