@@ -2,12 +2,17 @@ package io.worldflow.world.jdbc;
 
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
+import io.worldflow.spi.NewRun;
 import io.worldflow.spi.OutgoingCancel;
 import io.worldflow.spi.OutgoingSignal;
 
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -74,30 +79,67 @@ final class AppendEffects {
         tx.call(lock).set("ids", dialect.texts(ids)).list(rs -> rs.getString(1));
     }
 
-    /** Applies the effects of each append whose result says it went through, in order. */
+    /**
+     * Applies the effects of each append whose result says it went through: first the runs they start, all together
+     * (a parent's hundred children are one write), then the rest of each append's effects, in order.
+     */
     void apply(Tx tx, List<EncodedAppend> appends, List<AppendResult> results, Instant now) throws SQLException {
+        List<NewRun> starts = new ArrayList<>();
+        List<String> firstRecords = new ArrayList<>();
+        for (int i = 0; i < appends.size(); i++) {
+            EncodedAppend e = appends.get(i);
+            if (results.get(i).appended()) {
+                starts.addAll(e.append().starts());
+                firstRecords.addAll(e.starts());
+            }
+        }
+        if (!starts.isEmpty()) {
+            log.createIn(tx, starts, firstRecords);
+        }
+        Signaled signaled = new Signaled();
         for (int i = 0; i < appends.size(); i++) {
             EncodedAppend e = appends.get(i);
             if (results.get(i).appended() && e.append().hasEffects()) {
-                apply(tx, e, now);
+                apply(tx, e, signaled, now);
             }
+        }
+        boolean[] stored = signals.storeAllIn(tx, signaled.toStore, now);
+        Map<String, RunTarget> due = new LinkedHashMap<>();
+        for (int i = 0; i < stored.length; i++) {
+            RunTarget t = signaled.toStore.get(i).target();
+            if (stored[i]) {
+                due.putIfAbsent(t.runId(), t);
+            }
+        }
+        for (RunTarget t : due.values()) {
+            dialect.makeDue(tx, t.runId(), t.queue(), t.priority(), now, now);
         }
     }
 
-    private void apply(Tx tx, EncodedAppend e, Instant now) throws SQLException {
+    /**
+     * The runs a batch's appends signal, each read once, and their signals, stored together after every append's
+     * other effects (after any signals carried to a successor, too) and each run made due once: a hundred children's
+     * ends sent to one parent are one batch of statements, not three hundred. Nothing the effects write finishes a
+     * run, so a target read once stays what it was.
+     */
+    private static final class Signaled {
+        final Map<String, Optional<RunTarget>> targets = new HashMap<>();
+        final List<JdbcSignals.ToStore> toStore = new ArrayList<>();
+    }
+
+    private void apply(Tx tx, EncodedAppend e, Signaled signaled, Instant now) throws SQLException {
         Append a = e.append();
-        for (int i = 0; i < a.starts().size(); i++) {
-            log.createIn(tx, a.starts().get(i), e.starts().get(i));
-        }
         // before the append's own signals: the carried ones arrived first
         if (a.carrySignalsTo() != null) {
             carry(tx, a.runId(), a.carrySignalsTo(), now);
         }
         for (OutgoingSignal s : a.signals()) {
-            Optional<RunTarget> target = unfinished(tx, s.runId());
-            if (target.isPresent()) {
-                signals.sendIn(tx, target.get(), s.name(), s.payload(), s.key(), now);
+            Optional<RunTarget> target = signaled.targets.get(s.runId());
+            if (target == null) {
+                target = unfinished(tx, s.runId());
+                signaled.targets.put(s.runId(), target);
             }
+            target.ifPresent(t -> signaled.toStore.add(new JdbcSignals.ToStore(t, s.name(), s.payload(), s.key())));
         }
         for (OutgoingCancel c : a.cancels()) {
             Optional<RunTarget> target = unfinished(tx, c.runId());

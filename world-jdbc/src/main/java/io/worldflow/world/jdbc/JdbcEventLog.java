@@ -144,12 +144,10 @@ public abstract class JdbcEventLog implements EventLog {
     protected abstract CreateResult create(NewRun run, String events, String leaseTo, Instant expires);
 
     /**
-     * Creates the run with its first record {@code events} inside the write {@code tx}, as {@link #create(NewRun)}
-     * does, its first turn due at its time; an id that exists is left as it is.
-     *
-     * @return whether the run was created
+     * Creates the runs, each with its first record (the same index in {@code events}), inside the write {@code tx},
+     * as {@link #create(NewRun)} does, each first turn due at its time; an id that exists is left as it is.
      */
-    protected abstract boolean createIn(Tx tx, NewRun run, String events) throws SQLException;
+    protected abstract void createIn(Tx tx, List<NewRun> runs, List<String> events) throws SQLException;
 
     /** The signals kept with these runs, which an append's effects send through. */
     public final JdbcSignals signals() {

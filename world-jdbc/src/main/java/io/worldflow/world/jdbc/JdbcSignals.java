@@ -27,6 +27,7 @@ public final class JdbcSignals implements Signals {
     private final Sql pending;
     private final Sql findKey;
     private final Sql insertKey;
+    private final Sql storeInBatch;
 
     public JdbcSignals(SqlDatabase db, InstantSource clock) {
         this.db = db;
@@ -42,6 +43,7 @@ public final class JdbcSignals implements Signals {
                 Sql.of("SELECT signal_id FROM " + d.table("signal_keys") + " WHERE run_id = :runId AND key = :key");
         this.insertKey = Sql.of(
                 "INSERT INTO " + d.table("signal_keys") + " (run_id, key, signal_id)" + " VALUES (:runId, :key, :id)");
+        this.storeInBatch = d.storeSignalInBatch().map(Sql::of).orElse(null);
     }
 
     @Override
@@ -61,6 +63,53 @@ public final class JdbcSignals implements Signals {
      * with a key the run has taken, nothing is stored and the first signal's id is returned as a duplicate.
      */
     SignalSent sendIn(Tx tx, RunTarget target, String name, Payload body, String key, Instant now) throws SQLException {
+        SignalSent sent = storeIn(tx, target, name, body, key, now);
+        if (!sent.duplicate()) {
+            db.dialect().makeDue(tx, target.runId(), target.queue(), target.priority(), now, now);
+        }
+        return sent;
+    }
+
+    /** A signal to store for a run whose row the write holds ({@link #storeAllIn}). */
+    record ToStore(RunTarget target, String name, Payload body, String key) {}
+
+    /**
+     * Stores the signals as {@link #storeIn} stores each, in order, as one batch where the dialect has a statement for
+     * it, without making their runs due.
+     *
+     * @return for each, whether it was stored (false: a duplicate of its key)
+     */
+    boolean[] storeAllIn(Tx tx, List<ToStore> all, Instant now) throws SQLException {
+        boolean[] stored = new boolean[all.size()];
+        if (storeInBatch == null || all.size() == 1) {
+            for (int i = 0; i < all.size(); i++) {
+                ToStore s = all.get(i);
+                stored[i] = !storeIn(tx, s.target(), s.name(), s.body(), s.key(), now)
+                        .duplicate();
+            }
+            return stored;
+        }
+        try (Sql.Call call = tx.call(storeInBatch)) {
+            for (ToStore s : all) {
+                call.set("runId", s.target().runId())
+                        .set("name", s.name())
+                        .set("json", s.body().json())
+                        .set("type", s.body().type())
+                        .set("sentAt", Micros.of(now))
+                        .set("key", s.key())
+                        .addBatch();
+            }
+            int[] counts = call.executeBatch();
+            for (int i = 0; i < all.size(); i++) {
+                stored[i] = all.get(i).key() == null || counts[i] != 0;
+            }
+        }
+        return stored;
+    }
+
+    /** Stores the signal as {@link #sendIn} does, without making the run due: the caller does, once for many. */
+    SignalSent storeIn(Tx tx, RunTarget target, String name, Payload body, String key, Instant now)
+            throws SQLException {
         String runId = target.runId();
         if (key != null) {
             Optional<Long> sent =
@@ -80,7 +129,6 @@ public final class JdbcSignals implements Signals {
         if (key != null) {
             tx.call(insertKey).set("runId", runId).set("key", key).set("id", id).update();
         }
-        db.dialect().makeDue(tx, runId, target.queue(), target.priority(), now, now);
         return new SignalSent(id, false);
     }
 

@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -79,4 +80,14 @@ public interface SqlDialect {
      * meanwhile; a stale lease changes nothing.
      */
     void endTurn(Tx tx, Lease lease, Instant wakeAt) throws SQLException;
+
+    /**
+     * Where statements cost a round trip to a server: one statement that stores a signal ({@code :runId},
+     * {@code :name}, {@code :json}, {@code :type}, {@code :sentAt}) unless its {@code :key} (or null) is one the run has
+     * taken, records the key, and returns no rows, its count 1 when a keyed signal is stored; so that an append's many
+     * signals go as one JDBC batch. Empty where the database is in this process, and each signal is stored by itself.
+     */
+    default Optional<String> storeSignalInBatch() {
+        return Optional.empty();
+    }
 }

@@ -42,12 +42,13 @@ final class LocalEventLog extends JdbcEventLog {
     }
 
     @Override
-    protected boolean createIn(Tx tx, NewRun run, String events) throws SQLException {
-        boolean created = insertRun(tx, run, events);
-        if (created) {
-            LocalDialect.insertTurn(tx, run, null, null);
+    protected void createIn(Tx tx, List<NewRun> runs, List<String> events) throws SQLException {
+        for (int i = 0; i < runs.size(); i++) {
+            NewRun run = runs.get(i);
+            if (insertRun(tx, run, events.get(i))) {
+                LocalDialect.insertTurn(tx, run, null, null);
+            }
         }
-        return created;
     }
 
     /** The run's row and its first record, unless the id exists. */

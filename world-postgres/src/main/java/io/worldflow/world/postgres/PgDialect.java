@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -103,6 +104,20 @@ final class PgDialect implements SqlDialect {
     @Override
     public Object texts(Collection<String> values) {
         return values.toArray(String[]::new);
+    }
+
+    /** The signal and its key as data-modifying parts of one {@code WITH}, which returns no rows. */
+    @Override
+    public Optional<String> storeSignalInBatch() {
+        return Optional.of(tables("""
+                WITH stored AS (
+                    INSERT INTO {signals} (run_id, name, payload_json, payload_type, sent_at)
+                    SELECT :runId, :name, :json, CAST(:type AS text), :sentAt
+                    WHERE CAST(:key AS text) IS NULL OR NOT EXISTS (
+                        SELECT 1 FROM {signal_keys} WHERE run_id = :runId AND key = CAST(:key AS text))
+                    RETURNING id)
+                INSERT INTO {signal_keys} (run_id, key, signal_id)
+                SELECT :runId, CAST(:key AS text), id FROM stored WHERE CAST(:key AS text) IS NOT NULL"""));
     }
 
     /**

@@ -28,6 +28,7 @@ final class PgEventLog extends JdbcEventLog {
     private final AppendStatement oneStatement;
     private final Sql create;
     private final Sql createLeased;
+    private final Sql createQuietly;
 
     PgEventLog(Database db, EventCodec codec, InstantSource clock) {
         super(db, codec, clock, "started");
@@ -36,7 +37,20 @@ final class PgEventLog extends JdbcEventLog {
         SqlDialect d = db.dialect();
         this.create = createStatement(d, false);
         this.createLeased = createStatement(d, true);
+        this.createQuietly = Sql.of(d.tables(CREATED + """
+                INSERT INTO {tasks} (run_id, queue, priority, available_at, deliveries)
+                SELECT run_id, :queue, :priority, :availableAt, 0 FROM created"""));
     }
+
+    private static final String CREATED = """
+            WITH created AS (
+                INSERT INTO {runs} (run_id, workflow, status, input_json, input_type, created_at, updated_at,
+                                    available_at, deadline, queue, priority, log_length, started, parent_run_id)
+                SELECT :runId, :workflow, 'PENDING', :inputJson, CAST(:inputType AS text), :createdAt, :createdAt,
+                       :availableAt, CAST(:deadline AS bigint), :queue, :priority, 1, :events, CAST(:parent AS text)
+                WHERE NOT EXISTS (SELECT 1 FROM {runs} WHERE run_id = :runId)
+                RETURNING run_id)
+            """;
 
     /**
      * One statement, so one round trip and one commit: the run's row with its first event (unless the id exists),
@@ -47,23 +61,14 @@ final class PgEventLog extends JdbcEventLog {
      * and nobody is notified: the statement returns the lease's token.
      */
     private static Sql createStatement(SqlDialect d, boolean leased) {
-        String created = """
-                WITH created AS (
-                    INSERT INTO {runs} (run_id, workflow, status, input_json, input_type, created_at, updated_at,
-                                        available_at, deadline, queue, priority, log_length, started, parent_run_id)
-                    SELECT :runId, :workflow, 'PENDING', :inputJson, CAST(:inputType AS text), :createdAt, :createdAt,
-                           :availableAt, CAST(:deadline AS bigint), :queue, :priority, 1, :events, CAST(:parent AS text)
-                    WHERE NOT EXISTS (SELECT 1 FROM {runs} WHERE run_id = :runId)
-                    RETURNING run_id),
-                """;
-        return Sql.of(d.tables(created + (leased ? """
-                queued AS (
+        return Sql.of(d.tables(CREATED + (leased ? """
+                , queued AS (
                     INSERT INTO {tasks} (run_id, queue, priority, available_at, lease_token, lease_owner, lease_expires,
                                          deliveries)
                     SELECT run_id, :queue, :priority, :availableAt, %s, :owner, :expires, 1 FROM created
                     RETURNING lease_token)
                 SELECT lease_token FROM queued""".formatted(PgTaskQueue.LEASE_TOKEN) : """
-                queued AS (
+                , queued AS (
                     INSERT INTO {tasks} (run_id, queue, priority, available_at, deliveries)
                     SELECT run_id, :queue, :priority, :availableAt, 0 FROM created
                     RETURNING run_id)
@@ -103,33 +108,67 @@ final class PgEventLog extends JdbcEventLog {
     }
 
     /**
-     * Inside a longer transaction, where a unique violation would abort all of it: a savepoint lets a run created by
-     * another transaction since this statement began count as existing, as {@link #create} counts it.
+     * Inside a longer transaction, where a unique violation would abort all of it: the runs go as one JDBC batch (one
+     * round trip) behind a savepoint, and the transaction's commit announces the earliest turn. When another
+     * transaction has created one of the ids since the batch began, the batch is undone and each run is created
+     * behind a savepoint of its own, so that the one created elsewhere counts as existing, as {@link #create} counts
+     * it.
      */
     @Override
-    protected boolean createIn(Tx tx, NewRun run, String events) throws SQLException {
+    protected void createIn(Tx tx, List<NewRun> runs, List<String> events) throws SQLException {
+        Connection c = tx.connection();
+        Savepoint before = c.setSavepoint();
+        int[] created;
+        try (Sql.Call call = tx.call(createQuietly)) {
+            for (int i = 0; i < runs.size(); i++) {
+                bindRun(call, runs.get(i)).set("events", events.get(i)).addBatch();
+            }
+            created = call.executeBatch();
+        } catch (SQLException e) {
+            if (!isDuplicateRun(e)) {
+                throw e;
+            }
+            c.rollback(before);
+            for (int i = 0; i < runs.size(); i++) {
+                createOneIn(tx, runs.get(i), events.get(i));
+            }
+            return;
+        }
+        c.releaseSavepoint(before);
+        for (int i = 0; i < runs.size(); i++) {
+            if (created[i] != 0) {
+                tx.wakeAt(Micros.truncate(runs.get(i).availableAt()));
+            }
+        }
+    }
+
+    /** A batch's failure, or the statement's within it, that is another transaction's run of the same id. */
+    private boolean isDuplicateRun(SQLException e) {
+        for (SQLException s = e; s != null; s = s.getNextException()) {
+            if (SqlFailures.isDuplicateKey(s, database.tableName("runs"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void createOneIn(Tx tx, NewRun run, String events) throws SQLException {
         Connection c = tx.connection();
         Savepoint before = c.setSavepoint();
         boolean created;
         try {
-            created = bindRun(tx.call(create), run)
-                    .set("events", events)
-                    .set("channel", database.channel())
-                    .set("due", Database.announcement(run.availableAt()))
-                    .one(rs -> true)
-                    .isPresent();
+            created = bindRun(tx.call(createQuietly), run).set("events", events).update() > 0;
         } catch (SQLException e) {
             if (!SqlFailures.isDuplicateKey(e, database.tableName("runs"))) {
                 throw e;
             }
             c.rollback(before);
-            return false;
+            return;
         }
         c.releaseSavepoint(before);
         if (created) {
-            tx.announced(Micros.truncate(run.availableAt()));
+            tx.wakeAt(Micros.truncate(run.availableAt()));
         }
-        return created;
     }
 
     /**

@@ -19,7 +19,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * Group commit: appends from all runs of this process queue here, and everything queued goes to the world as
  * one batch (one transaction). While a commit is in flight the next batch gathers, so the number of commits per
  * run falls as load rises. One commit is in flight at a time and batches leave in the order they were queued,
- * so a run may pipeline appends.
+ * so a run may pipeline appends; those of one run in a batch go to the world as one ({@link PipelinedAppends}).
  *
  * <p>A batch is committed by the committer's thread or, when the event log appends in this process
  * ({@link io.worldflow.spi.WorkerAccess#appendsInProcess}), by a thread that is about to wait for one of the queued appends
@@ -165,7 +165,7 @@ public final class Committer implements AutoCloseable {
             list.add(r.append);
         }
         try {
-            List<AppendResult> results = eventLog.append(list);
+            List<AppendResult> results = write(list);
             commits++;
             appends += list.size();
             for (int i = 0; i < batch.size(); i++) {
@@ -176,6 +176,26 @@ public final class Committer implements AutoCloseable {
             for (Request r : batch) {
                 r.result.completeExceptionally(e);
             }
+        }
+    }
+
+    /**
+     * Writes the batch with each run's pipelined appends joined. A world that refuses the joined form for good (an
+     * append past its size limit, where each one alone fits) is given them as they were queued.
+     */
+    private List<AppendResult> write(List<Append> queued) {
+        PipelinedAppends joined = new PipelinedAppends(queued);
+        if (joined.appends.size() == queued.size()) {
+            return eventLog.append(queued);
+        }
+        try {
+            return joined.results(eventLog.append(joined.appends));
+        } catch (WorldException e) {
+            if (e.isTransient()) {
+                throw e;
+            }
+            log.debug("a batch's joined appends were refused ({}); writing them one by one", e.toString());
+            return eventLog.append(queued);
         }
     }
 

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongFunction;
 
@@ -42,12 +43,12 @@ final class RunLog {
     private List<Long> consumed = new ArrayList<>();
     private final Set<Long> claimedSignals = new HashSet<>();
     /**
-     * The run's pending signals as last read, and the poke generation they were read in: the threads that look for
-     * a signal in one generation share one read (a parent waiting for a hundred children reads its signals once per
-     * wake-up, not a hundred times); a poke, which anything that may bring a signal causes, makes the next look read
-     * again.
+     * The run's pending signals as last read (or being read), and the poke generation they were read in: the threads
+     * that look for a signal in one generation share one read, those that come while it is under way wait for it (a
+     * parent waiting for a hundred children reads its signals once per wake-up, not a hundred times); a poke, which
+     * anything that may bring a signal causes, makes the next look read again.
      */
-    private List<PendingSignal> pendingSignals;
+    private CompletableFuture<List<PendingSignal>> pendingRead;
 
     private long pendingGeneration = -1;
     private volatile RunStatus projected;
@@ -122,22 +123,9 @@ final class RunLog {
 
     /** The oldest pending signal of that name not yet taken by another wait of this turn, claimed. */
     Optional<PendingSignal> claimSignal(String name, long generation) {
-        List<PendingSignal> all;
+        List<PendingSignal> all = pendingSignals(generation);
         lock.lock();
         try {
-            all = pendingGeneration == generation ? pendingSignals : null;
-        } finally {
-            lock.unlock();
-        }
-        if (all == null) {
-            all = engine.world.signals().pending(runId);
-        }
-        lock.lock();
-        try {
-            if (pendingGeneration != generation) {
-                pendingSignals = all;
-                pendingGeneration = generation;
-            }
             for (PendingSignal s : all) {
                 if (s.name().equals(name) && claimedSignals.add(s.id())) {
                     consumed.add(s.id());
@@ -147,6 +135,48 @@ final class RunLog {
             return Optional.empty();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** The run's pending signals, read once for the poke generation {@code generation} (see {@link #pendingRead}). */
+    private List<PendingSignal> pendingSignals(long generation) {
+        CompletableFuture<List<PendingSignal>> read;
+        boolean reader = false;
+        lock.lock();
+        try {
+            if (pendingGeneration == generation && pendingRead != null) {
+                read = pendingRead;
+            } else {
+                read = new CompletableFuture<>();
+                reader = true;
+                if (generation > pendingGeneration) {
+                    pendingRead = read;
+                    pendingGeneration = generation;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (reader) {
+            try {
+                read.complete(engine.world.signals().pending(runId));
+            } catch (RuntimeException e) {
+                read.completeExceptionally(e);
+                lock.lock();
+                try {
+                    if (pendingRead == read) {
+                        pendingRead = null; // the next look reads again
+                    }
+                } finally {
+                    lock.unlock();
+                }
+                throw e;
+            }
+        }
+        try {
+            return read.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
         }
     }
 

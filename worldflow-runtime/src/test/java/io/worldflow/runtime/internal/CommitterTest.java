@@ -1,14 +1,18 @@
 package io.worldflow.runtime.internal;
 
 import io.worldflow.ErrorInfo;
+import io.worldflow.Payload;
 import io.worldflow.RunStatus;
 import io.worldflow.WorldException;
 import io.worldflow.event.Event;
+import io.worldflow.event.StepCompleted;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventLog;
+import io.worldflow.spi.Lease;
 import io.worldflow.spi.NewRun;
+import io.worldflow.spi.TurnEnd;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -144,6 +148,107 @@ class CommitterTest {
         }
         assertThat(log.batches).containsExactly(List.of("r0"), List.of("r1", "r2", "r3", "r4", "r5"));
         assertThat(committer.counts()).containsExactly(2L, 6L);
+    }
+
+    /** Appends whose events are steps at {@code seq}, {@code seq+1}, …; with a turn end when {@code ends}. */
+    private static Append steps(String runId, long seq, int n, boolean ends) {
+        List<Event> events = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            events.add(new StepCompleted(runId, seq + i, Instant.EPOCH, "s" + (seq + i), 1, Payload.NULL));
+        }
+        TurnEnd end = ends ? new TurnEnd(new Lease(runId, "t", "q", Instant.EPOCH, 1), null) : null;
+        return new Append(runId, seq, events, RunStatus.RUNNING, List.of(), end);
+    }
+
+    /** The appends of one batch, queued behind a commit in flight, once all are written or refused. */
+    private List<CompletableFuture<AppendResult>> queuedTogether(Append... appends) throws Exception {
+        log.entered = new CountDownLatch(1);
+        log.release = new CountDownLatch(1);
+        CompletableFuture<AppendResult> blocker = committer.submit(statusOnly("r0", 0));
+        assertThat(log.entered.await(5, TimeUnit.SECONDS)).isTrue();
+        List<CompletableFuture<AppendResult>> queued = new ArrayList<>();
+        for (Append a : appends) {
+            queued.add(committer.submit(a));
+        }
+        log.release.countDown();
+        await(blocker);
+        CompletableFuture.allOf(queued.toArray(CompletableFuture[]::new))
+                .exceptionally(failure -> null)
+                .get(5, TimeUnit.SECONDS);
+        return queued;
+    }
+
+    @Test
+    void aRunsPipelinedAppendsInOneBatchGoToTheWorldAsOneEachReportingItsOwnLength() throws Exception {
+        List<CompletableFuture<AppendResult>> queued = queuedTogether(
+                steps("a", 3, 1, false),
+                steps("b", 0, 2, false),
+                steps("a", 4, 2, false),
+                steps("a", 6, 1, true),
+                steps("a", 7, 1, false));
+
+        assertThat(queued.stream().map(f -> f.join().logLength()).toList()).containsExactly(4L, 2L, 6L, 7L, 8L);
+        assertThat(log.batches.get(1))
+                .as("a's first three joined where its first was; the one after a turn's end stays apart")
+                .containsExactly("a", "b", "a");
+        Append joined = log.appended.get(1);
+        assertThat(joined.expectedSeq()).isEqualTo(3);
+        assertThat(joined.events()).extracting(Event::seq).containsExactly(3L, 4L, 5L, 6L);
+        assertThat(joined.turnEnd()).isNotNull();
+        assertThat(log.appended.get(3).expectedSeq()).isEqualTo(7);
+        assertThat(committer.counts()).containsExactly(2L, 6L);
+    }
+
+    @Test
+    void appendsThatDoNotFollowOneAnotherAreNotJoined() throws Exception {
+        queuedTogether(steps("a", 3, 1, false), steps("a", 9, 1, false));
+
+        assertThat(log.batches.get(1)).containsExactly("a", "a");
+    }
+
+    @Test
+    void aRefusedJoinedAppendFailsEveryAppendItCarries() throws Exception {
+        log.answer = appends -> appends.stream()
+                .map(a -> a.runId().equals("a")
+                        ? new AppendResult(false, 2, false)
+                        : new AppendResult(true, a.nextSeq(), false))
+                .toList();
+        List<CompletableFuture<AppendResult>> queued = queuedTogether(steps("a", 3, 1, false), steps("a", 4, 1, false));
+
+        assertThat(queued).allSatisfy(f -> assertThat(f.join()).isEqualTo(new AppendResult(false, 2, false)));
+    }
+
+    @Test
+    void aWorldThatRefusesTheJoinedFormForGoodIsGivenTheAppendsAsQueued() throws Exception {
+        log.answer = appends -> {
+            if (appends.stream().anyMatch(a -> a.events().size() > 1)) {
+                throw new WorldException("an append of 2 events is too large", false, null);
+            }
+            return appends.stream()
+                    .map(a -> new AppendResult(true, a.nextSeq(), false))
+                    .toList();
+        };
+        List<CompletableFuture<AppendResult>> queued = queuedTogether(steps("a", 3, 1, false), steps("a", 4, 1, false));
+
+        assertThat(queued.stream().map(f -> f.join().logLength()).toList()).containsExactly(4L, 5L);
+        assertThat(log.batches.subList(1, log.batches.size())).containsExactly(List.of("a"), List.of("a", "a"));
+    }
+
+    @Test
+    void aTransientFailureOfTheJoinedFormIsNotRetriedHere() throws Exception {
+        WorldException down = new WorldException("connection lost", true, null);
+        log.answer = appends -> {
+            if (appends.getFirst().runId().equals("a")) {
+                throw down;
+            }
+            return appends.stream()
+                    .map(a -> new AppendResult(true, a.nextSeq(), false))
+                    .toList();
+        };
+        List<CompletableFuture<AppendResult>> queued = queuedTogether(steps("a", 3, 1, false), steps("a", 4, 1, false));
+
+        assertThat(queued).allSatisfy(f -> assertThatThrownBy(f::join).cause().isSameAs(down));
+        assertThat(log.batches).hasSize(2);
     }
 
     @Test
