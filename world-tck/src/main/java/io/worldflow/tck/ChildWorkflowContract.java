@@ -18,6 +18,7 @@ import io.worldflow.event.ChildWorkflowFailed;
 import io.worldflow.event.ChildWorkflowStarted;
 import io.worldflow.event.WorkflowStarted;
 import io.worldflow.runtime.WorkerOptions;
+import io.worldflow.runtime.Worldflow;
 import io.worldflow.spi.NewRun;
 import org.junit.jupiter.api.Test;
 
@@ -97,6 +98,30 @@ public abstract class ChildWorkflowContract extends WorkflowContractSupport {
         assertThat(eventsOf("waiter-1", ChildWorkflowCompleted.class))
                 .singleElement()
                 .satisfies(c -> assertThat(c.childRunId()).isEqualTo("waiter-1/nap"));
+    }
+
+    /**
+     * A worker whose every slot holds a parent waiting in memory for its child: the parents lend the children their
+     * slots, rather than keeping them waiting until the parents leave memory (a minute here).
+     */
+    @Test
+    void parentsWaitingForTheirChildrenLendThemTheirSlots() {
+        Workflow<Integer, Integer> parent = Workflow.define(
+                "tck.child.lender", Integer.class, Integer.class, (ctx, n) -> ctx.child("square", square, n) + 1);
+        wf = Worldflow.builder()
+                .world(world)
+                .clock(clock)
+                .register(parent)
+                .register(square)
+                .build();
+        wf.startWorker(workerOptions().withConcurrency(2).withStickyWait(Duration.ofMinutes(1)));
+
+        RunHandle<Integer> first = wf.start(parent, 3, StartOptions.id("lender-1"));
+        RunHandle<Integer> second = wf.start(parent, 4, StartOptions.id("lender-2"));
+
+        assertThat(first.result(WAIT)).isEqualTo(10);
+        assertThat(second.result(WAIT)).isEqualTo(17);
+        assertThat(count("square 3") + count("square 4")).isEqualTo(2);
     }
 
     @Test

@@ -110,6 +110,9 @@ final class RunExecution {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private int running;
+    /** Whether this run has lent its slot to its children ({@link WorkerLoop#lend}); guarded by {@link #lock}. */
+    private boolean lending;
+
     private int alive;
     private final AtomicInteger signalWaits = new AtomicInteger();
     private long pokes;
@@ -447,6 +450,10 @@ final class RunExecution {
             } finally {
                 waits.remove(w);
                 running++;
+                if (lending) {
+                    lending = false;
+                    engine.worker.reclaim();
+                }
             }
         } finally {
             lock.unlock();
@@ -482,8 +489,13 @@ final class RunExecution {
         }
         long childNanos = children.busyNanos(engine.stickyWait);
         if (childNanos > 0 && waits.stream().anyMatch(w -> w.child)) {
-            // stay in memory while children are busy; look again once the while has passed
+            // stay in memory while children are busy, lending them this run's slot; look again once the while has
+            // passed
             CompletableFuture.delayedExecutor(childNanos, TimeUnit.NANOSECONDS).execute(this::poke);
+            if (!lending && engine.worker != null) {
+                lending = true;
+                engine.worker.lend();
+            }
             return;
         }
         phase = Phase.SUSPENDED;

@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -68,6 +69,8 @@ public final class WorkerLoop implements AutoCloseable {
     }
 
     private final Map<String, Slot> active = new ConcurrentHashMap<>();
+    /** Slots lent by runs that wait in memory for their children ({@link #lend}). */
+    private final AtomicInteger lent = new AtomicInteger();
     /** What the loop is leasing for and whether a run started here may start at once; its monitor guards both. */
     private final Slots slots;
 
@@ -122,6 +125,26 @@ public final class WorkerLoop implements AutoCloseable {
 
     public int activeRuns() {
         return active.size();
+    }
+
+    /** The slots the runs held here take: all of them but those lent to children ({@link #lend}). */
+    private int held() {
+        return active.size() - lent.get();
+    }
+
+    /**
+     * A run in memory whose every thread waits for its children lends them its slot until one of its threads goes
+     * on: a worker full of parents would otherwise keep their children waiting until the parents leave memory. A
+     * parent that wakes runs again at once, so for a moment one more run than the concurrency may execute.
+     */
+    void lend() {
+        lent.incrementAndGet();
+        signal();
+    }
+
+    /** The run that {@link #lend lent} its slot goes on. */
+    void reclaim() {
+        lent.decrementAndGet();
     }
 
     /**
@@ -210,7 +233,7 @@ public final class WorkerLoop implements AutoCloseable {
             if (pokeSignalWaiters) {
                 pokeSignalWaiters();
             }
-            int free = settings.concurrency() - active.size();
+            int free = settings.concurrency() - held();
             if (free > 0 && free < refill) {
                 free = gather();
             }
@@ -266,7 +289,7 @@ public final class WorkerLoop implements AutoCloseable {
     /** How many turns to lease now (runs started here may have taken slots since the loop looked), counted as taken. */
     private int beginLeasing() {
         synchronized (slots) {
-            return slots.beginLeasing(active.size());
+            return slots.beginLeasing(held());
         }
     }
 
@@ -315,7 +338,7 @@ public final class WorkerLoop implements AutoCloseable {
             return null;
         }
         synchronized (slots) {
-            if (!slots.mayStartHere(active.size())) {
+            if (!slots.mayStartHere(held())) {
                 return null;
             }
             Slot slot = new Slot();
@@ -331,14 +354,14 @@ public final class WorkerLoop implements AutoCloseable {
      */
     private int gather() {
         long deadline = System.nanoTime() + GATHER.toNanos();
-        int free = settings.concurrency() - active.size();
+        int free = settings.concurrency() - held();
         while (!stopping && free < refill) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 break;
             }
             idle(Duration.ofNanos(left));
-            free = settings.concurrency() - active.size();
+            free = settings.concurrency() - held();
         }
         return free;
     }
