@@ -125,6 +125,39 @@ public abstract class ChildWorkflowContract extends WorkflowContractSupport {
     }
 
     @Test
+    void aChildOfAWorkflowThisProcessDoesNotRegisterFailsAtTheCallAndStartsNothing() {
+        Workflow<Integer, Integer> unregistered =
+                Workflow.define("tck.child.unregistered", Integer.class, Integer.class, (ctx, n) -> n);
+        Workflow<Integer, Integer> parent = Workflow.define(
+                "tck.child.orphan", Integer.class, Integer.class, (ctx, n) -> ctx.child("lost", unregistered, n));
+        worldflow(parent);
+        wf.start(parent, 1, StartOptions.id("orphan-1"));
+
+        assertThat(awaitStatus("orphan-1", RunStatus.FAILED).error().message())
+                .contains("child 'lost' of run 'orphan-1'", "'tck.child.unregistered' is not registered");
+        assertThat(wf.run("orphan-1/lost")).isEmpty();
+        assertThat(eventsOf("orphan-1", ChildWorkflowStarted.class)).isEmpty();
+    }
+
+    /** On a queue this worker does not serve, the workflow may be another worker's: the child starts and waits there. */
+    @Test
+    void aChildOfAWorkflowRegisteredElsewhereStartsOnAQueueOtherWorkersServe() {
+        Workflow<Integer, Integer> elsewhere =
+                Workflow.define("tck.child.elsewhere", Integer.class, Integer.class, (ctx, n) -> n);
+        Workflow<Integer, Integer> parent = Workflow.define(
+                "tck.child.sender",
+                Integer.class,
+                Integer.class,
+                (ctx, n) -> ctx.child(
+                        "remote", elsewhere, n, ChildOptions.defaults().withQueue("gpu")));
+        worldflow(parent);
+        wf.start(parent, 1, StartOptions.id("sender-1"));
+
+        awaitStatus("sender-1", RunStatus.WAITING);
+        assertThat(awaitStatus("sender-1/remote", RunStatus.PENDING).queue()).isEqualTo("gpu");
+    }
+
+    @Test
     void aFailedChildIsATypedFailureTheParentMayCatch() {
         Workflow<String, String> failing = Workflow.define("tck.child.failing", String.class, (ctx, in) -> {
             throw new IllegalStateException("out of stock: " + in);

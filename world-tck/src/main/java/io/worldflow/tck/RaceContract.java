@@ -116,11 +116,13 @@ public abstract class RaceContract extends WorkflowContractSupport {
                         }
                     }));
             DurableFuture<Void> limit = ctx.timer("limit", Duration.ofSeconds(10));
+            bump("limit set");
             return ctx.race("quote-or-limit", quote, limit) == quote ? quote.get() : "no quote in time";
         });
         worldflow(slow);
         RunHandle<String> run = wf.start(slow, "x", StartOptions.id("race-slow"));
-        awaitRun("race-slow", "fetching", r -> count("fetch started") == 1);
+        // the step runs on a thread of its own and may start before the timer is set, ten seconds from then
+        awaitRun("race-slow", "fetching", r -> count("fetch started") == 1 && count("limit set") >= 1);
 
         clock.advance(Duration.ofSeconds(10)); // less than a lease: the turn with the running step is kept
         assertThat(run.result(WAIT)).isEqualTo("no quote in time");

@@ -113,7 +113,9 @@ class CreateTest extends PgTestSupport {
                 new Append("parent", 1, List.of(), RunStatus.RUNNING).withEffects(kids, List.of(), List.of(), null);
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (Connection other = TestPostgres.shared().connect();
-                Statement st = other.createStatement()) {
+                Statement st = other.createStatement();
+                Connection watcher = TestPostgres.shared().connect();
+                Statement watch = watcher.createStatement()) {
             other.setAutoCommit(false);
             st.executeUpdate("INSERT INTO " + schema + ".wf_runs (run_id, workflow, status, input_json, created_at,"
                     + " updated_at, available_at, queue, priority, log_length)"
@@ -121,7 +123,7 @@ class CreateTest extends PgTestSupport {
             Future<List<AppendResult>> appended =
                     pool.submit(() -> world.eventLog().append(List.of(append)));
             long until = System.nanoTime() + 10_000_000_000L;
-            while (!waitsForALock(st, schema)) {
+            while (!waitsForALock(watch, schema)) {
                 assertThat(appended.isDone())
                         .as("the append waits for the other creation")
                         .isFalse();
@@ -146,7 +148,10 @@ class CreateTest extends PgTestSupport {
         assertThat(world.eventLog().read("parent/kid-3", 0)).hasSize(1);
     }
 
-    /** Whether a session of this test's schema waits for a lock (the append, for the other creation's key). */
+    /**
+     * Whether a session of this test's schema waits for a lock (the append, for the other creation's key); asked
+     * outside any transaction, within which the server would answer from the snapshot of its first look.
+     */
     private static boolean waitsForALock(Statement st, String schema) throws Exception {
         try (ResultSet rs = st.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
                 + " AND query LIKE '%" + schema + "%'")) {

@@ -74,6 +74,7 @@ final class ChildCall<I, O> {
             return new Begun(childRunId, true);
         }
         if (started == null) {
+            checkRegistered();
             ctx.live();
             boolean withRecord = start(childRunId, input);
             ParentClosePolicy policy = options.parentClosePolicy();
@@ -88,6 +89,23 @@ final class ChildCall<I, O> {
             }
         }
         return new Begun(childRunId, false);
+    }
+
+    /**
+     * A child of a workflow this process does not register, on a queue its worker serves, would only be held once
+     * leased here: the code that starts it has the workflow's definition but not its registration, a mistake of the
+     * deployment that the call reports at once, before anything is written. On a queue that other workers serve, the
+     * workflow may be theirs.
+     */
+    private void checkRegistered() {
+        String queue = options.queue() != null ? options.queue() : exec.info.queue();
+        WorkerLoop worker = exec.engine.worker;
+        if (exec.engine.registry.find(workflow.name()).isEmpty() && (worker == null || worker.serves(queue))) {
+            throw new WorldflowException("child '" + id + "' of run '" + exec.runId + "' cannot start: workflow '"
+                    + workflow.name() + "' is not registered with this Worldflow, and the child's queue '" + queue
+                    + "' is one its worker serves; register the workflow, or start the child on a queue whose"
+                    + " workers run it");
+        }
     }
 
     /** The recorded end of a child whose end the history holds: its result, or its failure thrown. */

@@ -127,6 +127,11 @@ public final class WorkerLoop implements AutoCloseable {
         return active.size();
     }
 
+    /** Whether this worker leases turns of queue {@code queue}. */
+    boolean serves(String queue) {
+        return settings.queues().contains(queue);
+    }
+
     /** The slots the runs held here take: all of them but those lent to children ({@link #lend}). */
     private int held() {
         return active.size() - lent.get();
