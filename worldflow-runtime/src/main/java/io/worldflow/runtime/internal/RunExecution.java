@@ -58,43 +58,6 @@ final class RunExecution {
         ENDED
     }
 
-    /** A thread blocked until something durable happens (or, for in-memory waits, until a condition holds). */
-    private static final class Wait {
-        final Instant wakeAt;
-        final boolean signal;
-        final long generation;
-        final BooleanSupplier condition;
-        /** Whether it waits for a child run's end. */
-        final boolean child;
-        /** The scope of the waiting code: its cancellation ends the wait. */
-        final CancelScope scope;
-
-        Wait(
-                Instant wakeAt,
-                boolean signal,
-                long generation,
-                BooleanSupplier condition,
-                boolean child,
-                CancelScope scope) {
-            this.wakeAt = wakeAt;
-            this.signal = signal;
-            this.generation = generation;
-            this.condition = condition;
-            this.child = child;
-            this.scope = scope;
-        }
-
-        boolean ready(long pokes, Instant now) {
-            if (scope.isCanceled()) {
-                return true;
-            }
-            if (condition != null) {
-                return condition.getAsBoolean();
-            }
-            return pokes != generation || (wakeAt != null && !now.isBefore(wakeAt));
-        }
-    }
-
     final Engine engine;
     final String runId;
     final Workflow<Object, Object> workflow;
@@ -116,7 +79,7 @@ final class RunExecution {
     private int alive;
     private final AtomicInteger signalWaits = new AtomicInteger();
     private long pokes;
-    private final List<Wait> waits = new ArrayList<>();
+    private final List<BlockedThread> waits = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private Phase phase = Phase.ACTIVE;
     private Outcome outcome;
@@ -383,7 +346,7 @@ final class RunExecution {
         if (until != null) {
             engine.scheduler.schedule(until, this::poke);
         }
-        block(new Wait(until, signal, generation, null, false, scope));
+        block(new BlockedThread(until, signal, generation, null, false, scope));
     }
 
     /** Blocks until poked after {@code generation}: a wait for a child's end, which its signal brings. */
@@ -392,14 +355,14 @@ final class RunExecution {
         if (deadline != null) {
             engine.scheduler.schedule(deadline, this::poke);
         }
-        block(new Wait(deadline, true, generation, null, true, scope));
+        block(new BlockedThread(deadline, true, generation, null, true, scope));
     }
 
     /**
      * Blocks until {@code condition} holds or {@code scope} is canceled; the condition is read under the run's lock.
      */
     void awaitInMemory(CancelScope scope, BooleanSupplier condition) {
-        block(new Wait(null, false, 0, condition, false, scope));
+        block(new BlockedThread(null, false, 0, condition, false, scope));
     }
 
     /** The run's cancellation was requested: noticed now, its waits woken and its running steps interrupted. */
@@ -430,7 +393,7 @@ final class RunExecution {
         }
     }
 
-    private void block(Wait w) {
+    private void block(BlockedThread w) {
         lock.lock();
         try {
             running--;
@@ -465,7 +428,7 @@ final class RunExecution {
             return false;
         }
         Instant now = engine.clock.instant();
-        for (Wait w : waits) {
+        for (BlockedThread w : waits) {
             if (w.ready(pokes, now)) {
                 return false;
             }
@@ -477,10 +440,10 @@ final class RunExecution {
     private void suspendIfIdle() {
         Instant wake = null;
         boolean signal = false;
-        for (Wait w : waits) {
-            signal |= w.signal;
-            if (w.wakeAt != null && (wake == null || w.wakeAt.isBefore(wake))) {
-                wake = w.wakeAt;
+        for (BlockedThread w : waits) {
+            signal |= w.signal();
+            if (w.wakeAt() != null && (wake == null || w.wakeAt().isBefore(wake))) {
+                wake = w.wakeAt();
             }
         }
         Instant now = engine.clock.instant();
@@ -488,7 +451,7 @@ final class RunExecution {
             return; // stay in memory: a poke is scheduled at the wake-up
         }
         long childNanos = children.busyNanos(engine.stickyWait);
-        if (childNanos > 0 && waits.stream().anyMatch(w -> w.child)) {
+        if (childNanos > 0 && waits.stream().anyMatch(BlockedThread::child)) {
             // stay in memory while children are busy, lending them this run's slot; look again once the while has
             // passed
             CompletableFuture.delayedExecutor(childNanos, TimeUnit.NANOSECONDS).execute(this::poke);
