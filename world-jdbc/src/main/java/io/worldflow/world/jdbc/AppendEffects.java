@@ -61,22 +61,28 @@ final class AppendEffects {
 
     /**
      * Holds the rows of every run the appends aim at, in run id order, before anything else is written, where the
-     * database locks rows: two batches whose runs signal each other then queue up instead of deadlocking. A world
-     * whose writes never overlap (a single writer) does nothing here.
+     * database locks rows: two batches whose runs signal each other then queue up instead of deadlocking. Only
+     * signals and cancellations lock rows of runs other than the batch's own; starts and carried signals write rows
+     * the batch creates (a successor is one of its append's starts) and its own runs' rows, which the appends lock in
+     * run id order themselves, so a batch without signals or cancellations locks nothing here. Nor does a world
+     * whose writes never overlap (a single writer).
      */
     void lock(Tx tx, List<EncodedAppend> appends) throws SQLException {
         if (dialect.lockRow().isEmpty()) {
             return;
         }
         Set<String> ids = new TreeSet<>();
+        boolean others = false;
         for (EncodedAppend e : appends) {
             Append a = e.append();
             ids.add(a.runId());
-            a.starts().forEach(r -> ids.add(r.runId()));
             a.signals().forEach(s -> ids.add(s.runId()));
             a.cancels().forEach(c -> ids.add(c.runId()));
+            others |= !a.signals().isEmpty() || !a.cancels().isEmpty();
         }
-        tx.call(lock).set("ids", dialect.texts(ids)).list(rs -> rs.getString(1));
+        if (others) {
+            tx.call(lock).set("ids", dialect.texts(ids)).list(rs -> rs.getString(1));
+        }
     }
 
     /**
