@@ -13,9 +13,7 @@ import io.worldflow.StepFunction;
 import io.worldflow.StepOptions;
 import io.worldflow.Workflow;
 import io.worldflow.WorkflowContext;
-import io.worldflow.WorldflowException;
 import io.worldflow.event.Event;
-import io.worldflow.event.MarkerRecorded;
 import io.worldflow.event.ParallelCompleted;
 import io.worldflow.event.ParallelStarted;
 import io.worldflow.event.StepScheduled;
@@ -457,52 +455,12 @@ final class RunContext implements WorkflowContext {
     }
 
     private <T> T marker(String name, String kind, Class<T> type, StepFunction<T> fn) {
-        String id = nextId(name, History.Kind.MARKER);
-        History.Recorded recorded = exec.history.get(id);
-        String what = kind + " '" + id + "' of run '" + exec.runId + "'";
-        if (recorded != null) {
-            return exec.engine.codec.decode(recorded.first(MarkerRecorded.class).value(), type, what);
-        }
-        exec.checkActive();
-        T value;
-        try {
-            value = fn.call();
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new WorldflowException(what + " threw: " + e, e);
-        }
-        Payload payload = exec.engine.codec.encode(value, what);
-        record(seq -> new MarkerRecorded(exec.runId, seq, exec.now(), id, kind, payload));
-        return exec.engine.codec.decode(payload, type, what);
+        return Markers.value(this, name, kind, type, fn);
     }
 
     @Override
     public int version(String changeId, int minSupported, int maxSupported) {
-        Ids.checkName("changeId", changeId);
-        if (minSupported > maxSupported) {
-            throw new IllegalArgumentException(
-                    "version range is empty: min " + minSupported + " > max " + maxSupported);
-        }
-        exec.checkActive();
-        String id = Ids.VERSION_PREFIX + changeId;
-        History.Recorded recorded = exec.history.get(id);
-        if (recorded != null) {
-            Integer v = exec.engine.codec.decode(
-                    recorded.first(MarkerRecorded.class).value(), Integer.class, "version " + id);
-            if (v == null || v < minSupported || v > maxSupported) {
-                throw exec.nondeterministic(
-                        "version of change '" + changeId + "' is " + v + " in the history, outside the " + "range "
-                                + minSupported + ".." + maxSupported + " this code supports");
-            }
-            return v;
-        }
-        if (isReplaying()) {
-            return minSupported;
-        }
-        Payload payload = exec.engine.codec.encode(maxSupported, "version " + id);
-        record(seq -> new MarkerRecorded(exec.runId, seq, exec.now(), id, "version", payload));
-        return maxSupported;
+        return Markers.version(this, changeId, minSupported, maxSupported);
     }
 
     // ---------------------------------------------------------------- helpers
