@@ -67,6 +67,8 @@ public abstract class StepTimeoutContract extends WorkflowContractSupport {
 
         clock.advance(Duration.ofSeconds(10));
         awaitRun("timeout-slow", "interrupted", r -> count("call interrupted") == 1);
+        // the retry's pause counts from when it is recorded, which may come after the interrupt is seen
+        awaitEvent("timeout-slow", StepRetrying.class);
         clock.advance(Duration.ofSeconds(1));
         awaitRun("timeout-slow", "calling again", r -> count("call started") == 2);
         clock.advance(Duration.ofSeconds(10));
