@@ -49,8 +49,10 @@ public record RunInfo(
      *
      * @param reason      why, as given by whoever asked; may be null
      * @param requestedAt when it was asked
+     * @param terminate   whether the run is to end without running any more of its code (no cleanup), rather than
+     *                    be told at its next primitive
      */
-    public record CancelRequest(String reason, Instant requestedAt) {}
+    public record CancelRequest(String reason, Instant requestedAt, boolean terminate) {}
 
     public RunInfo {
         Objects.requireNonNull(runId, "runId");

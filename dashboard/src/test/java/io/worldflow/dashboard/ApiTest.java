@@ -309,6 +309,27 @@ class ApiTest {
     }
 
     @Test
+    void terminateEndsAWaitingRunAndItsTimelineSaysSo() {
+        t.waitingRun("w-2");
+
+        TestDashboard.Reply r = t.post("/api/runs/w-2/terminate", "{\"reason\":\"stuck order\"}");
+
+        assertThat(r.status()).isEqualTo(202);
+        t.awaitRun("w-2", i -> i.status() == RunStatus.CANCELED);
+        JsonNode requested = null;
+        for (JsonNode e : t.get("/api/runs/w-2/events").json()) {
+            if (e.path("type").asText().equals("WorkflowCancelRequested")) {
+                requested = e;
+            }
+        }
+        assertThat(requested).as("the cancellation's event").isNotNull();
+        assertThat(requested.path("terminate").asBoolean()).isTrue();
+        assertThat(requested.path("reason").asText()).isEqualTo("stuck order");
+        assertThat(t.post("/api/runs/w-2/terminate", "{}").error()).isEqualTo("run_finished");
+        assertThat(t.post("/api/runs/nobody/terminate", "{}").status()).isEqualTo(404);
+    }
+
+    @Test
     void retryRunsTheFailedStepAgain() {
         t.failedRun("f-1");
         t.cardWorks.set(true);
@@ -416,6 +437,7 @@ class ApiTest {
                         "/api/runs/{runId}/live",
                         "/api/live/runs",
                         "/api/runs/{runId}/cancel",
+                        "/api/runs/{runId}/terminate",
                         "/api/runs/{runId}/retry",
                         "/api/runs/{runId}/signals/{name}",
                         "/api/runs/{runId}/signal-urls",

@@ -7,6 +7,7 @@ import io.worldflow.Workflow;
 import io.worldflow.WorkflowCanceledException;
 import io.worldflow.event.PrimitiveCanceled;
 import io.worldflow.event.RaceWon;
+import io.worldflow.event.WorkflowCancelRequested;
 import io.worldflow.runtime.ManualClock;
 import io.worldflow.runtime.Worldflow;
 import org.junit.jupiter.api.AfterEach;
@@ -111,6 +112,23 @@ class PaymentRaceTest {
         assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowCanceledException.class);
         assertThat(released).containsExactly("o-4");
         awaitStatus("o-4/approval", RunStatus.CANCELED);
+    }
+
+    /** An operator's termination ends the order at once: none of its code runs, so its stock stays reserved. */
+    @Test
+    void aTerminatedOrderEndsWithoutItsCleanup() throws InterruptedException {
+        RunHandle<String> run = wf.start(order, "o-5", StartOptions.id("o-5"));
+        awaitStatus("o-5", RunStatus.WAITING);
+
+        wf.terminate("o-5", "fraud suspected: keep the stock for review");
+        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowCanceledException.class);
+        awaitStatus("o-5/approval", RunStatus.CANCELED);
+        assertThat(released).isEmpty();
+        assertThat(wf.events("o-5"))
+                .filteredOn(WorkflowCancelRequested.class::isInstance)
+                .singleElement()
+                .satisfies(e ->
+                        assertThat(((WorkflowCancelRequested) e).terminate()).isTrue());
     }
 
     private void awaitStatus(String runId, RunStatus status) throws InterruptedException {

@@ -171,9 +171,23 @@ public abstract class AppendEffectsContract extends WorldContractSupport {
                 step("parent").withEffects(null, null, List.of(new OutgoingCancel("target", "parent ended")), null));
 
         assertThat(result.appended()).isTrue();
-        assertThat(info("target").cancelRequest()).isEqualTo(new RunInfo.CancelRequest("parent ended", at));
+        assertThat(info("target").cancelRequest()).isEqualTo(new RunInfo.CancelRequest("parent ended", at, false));
         assertThat(dueRuns()).containsExactly("target");
         assertThat(append(step("target")).cancelRequested()).isTrue();
+    }
+
+    @Test
+    void aCancelMayAskForTermination() {
+        create("parent");
+        create("target");
+        idle();
+        Instant at = now();
+
+        append(step("parent")
+                .withEffects(null, null, List.of(new OutgoingCancel("target", "parent ended", true)), null));
+
+        assertThat(info("target").cancelRequest()).isEqualTo(new RunInfo.CancelRequest("parent ended", at, true));
+        assertThat(dueRuns()).containsExactly("target");
     }
 
     // ---------------------------------------------------------------- refused appends

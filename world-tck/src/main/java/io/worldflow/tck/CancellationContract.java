@@ -1,7 +1,11 @@
 package io.worldflow.tck;
 
 import io.worldflow.CanceledException;
+import io.worldflow.ChildOptions;
+import io.worldflow.ParentClosePolicy;
+import io.worldflow.RunFinishedException;
 import io.worldflow.RunHandle;
+import io.worldflow.RunNotFoundException;
 import io.worldflow.RunStatus;
 import io.worldflow.Saga;
 import io.worldflow.StartOptions;
@@ -9,6 +13,7 @@ import io.worldflow.Workflow;
 import io.worldflow.WorkflowCanceledException;
 import io.worldflow.event.ScopeStarted;
 import io.worldflow.event.StepCompleted;
+import io.worldflow.event.WorkflowCancelRequested;
 import io.worldflow.runtime.WorkerOptions;
 import org.junit.jupiter.api.Test;
 
@@ -94,6 +99,175 @@ public abstract class CancellationContract extends WorkflowContractSupport {
         assertThat(count("crunch interrupted")).isEqualTo(1);
         assertThat(eventsOf("cancel-step", StepCompleted.class)).isEmpty();
         assertThat(types("cancel-step")).doesNotContain("StepFailed", "StepRetrying");
+    }
+
+    // ---------------------------------------------------------------- termination
+
+    /** A step that runs until interrupted, then a cleanup that termination must never reach. */
+    private Workflow<String, String> guarded(String name) {
+        return Workflow.define(name, String.class, (ctx, in) -> {
+            try {
+                String got = ctx.step("crunch", () -> {
+                    bump(in + " crunch started");
+                    try {
+                        Thread.sleep(WAIT.toMillis() * 3);
+                        return "done";
+                    } catch (InterruptedException e) {
+                        bump(in + " crunch interrupted");
+                        throw e;
+                    }
+                });
+                ctx.sleep("rest", Duration.ofDays(1));
+                return got + ctx.step("after", () -> bump(in + " after"));
+            } catch (CanceledException e) {
+                ctx.detached("cleanup", c -> c.step("release", () -> bump(in + " cleanup")));
+                throw e;
+            }
+        });
+    }
+
+    @Test
+    void aTerminatedRunEndsWithoutItsCleanupAndItsRunningStepIsInterrupted() {
+        Workflow<String, String> wfl = guarded("tck.terminate.step");
+        worldflow(wfl);
+        RunHandle<String> run = wf.start(wfl, "t", StartOptions.id("terminate-step"));
+        awaitRun("terminate-step", "crunching", r -> count("t crunch started") == 1);
+
+        wf.terminate("terminate-step", "operator stopped it");
+
+        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowCanceledException.class);
+        awaitRun("terminate-step", "interrupted", r -> count("t crunch interrupted") == 1);
+        assertThat(count("t cleanup")).isZero();
+        assertThat(eventsOf("terminate-step", WorkflowCancelRequested.class))
+                .singleElement()
+                .satisfies(e -> {
+                    assertThat(e.terminate()).isTrue();
+                    assertThat(e.reason()).isEqualTo("operator stopped it");
+                });
+        assertThat(types("terminate-step")).doesNotContain("StepCompleted", "StepFailed", "ScopeStarted");
+    }
+
+    @Test
+    void aSleepingRunTerminatedEndsAtOnceWithoutRunningItsCode() {
+        Workflow<String, String> wfl = Workflow.define("tck.terminate.sleeping", String.class, (ctx, in) -> {
+            ctx.step("before", () -> bump("before"));
+            try {
+                ctx.sleep("rest", Duration.ofDays(1));
+                return ctx.step("after", () -> "after " + bump("after"));
+            } catch (CanceledException e) {
+                ctx.detached("cleanup", c -> c.step("release", () -> bump("sleeper cleanup")));
+                throw e;
+            }
+        });
+        worldflow(wfl);
+        RunHandle<String> run = wf.start(wfl, "s", StartOptions.id("terminate-sleeping"));
+        awaitStatus("terminate-sleeping", RunStatus.SLEEPING);
+
+        wf.terminate("terminate-sleeping", null);
+
+        // no clock moves: the termination makes the run due at once, and its turn ends it without its code
+        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowCanceledException.class);
+        assertThat(count("before")).isEqualTo(1);
+        assertThat(count("sleeper cleanup")).isZero();
+        assertThat(count("after")).isZero();
+        assertThat(types("terminate-sleeping"))
+                .containsExactly(
+                        "WorkflowStarted",
+                        "StepScheduled",
+                        "StepStarted",
+                        "StepCompleted",
+                        "TimerScheduled",
+                        "WorkflowCancelRequested",
+                        "WorkflowCanceled");
+    }
+
+    @Test
+    void aTerminationAskedForElsewhereStopsTheTurnAtItsNextWrite() throws Exception {
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        Workflow<String, String> wfl = Workflow.define("tck.terminate.elsewhere", String.class, (ctx, in) -> {
+            try {
+                String first = ctx.step("first", () -> {
+                    bump("first started");
+                    go.await();
+                    return "1";
+                });
+                return first + ctx.step("second", () -> "2" + bump("second"));
+            } catch (CanceledException e) {
+                ctx.detached("cleanup", c -> c.step("release", () -> bump("elsewhere cleanup")));
+                throw e;
+            }
+        });
+        worldflow(wfl);
+        RunHandle<String> run = wf.start(wfl, "e", StartOptions.id("terminate-elsewhere"));
+        awaitRun("terminate-elsewhere", "first running", r -> count("first started") == 1);
+
+        // asked of the world directly, as another process would: this worker hears of it at the step's append
+        world.eventLog().requestCancel("terminate-elsewhere", "from another process", true);
+        go.countDown();
+
+        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowCanceledException.class);
+        assertThat(count("second")).isZero();
+        assertThat(count("elsewhere cleanup")).isZero();
+        assertThat(eventsOf("terminate-elsewhere", WorkflowCancelRequested.class))
+                .singleElement()
+                .satisfies(e -> assertThat(e.terminate()).isTrue());
+    }
+
+    @Test
+    void aParentThatEndsTerminatesTheChildrenWhosePolicySaysSoAndAsksTheOthersToCancel() {
+        Workflow<String, String> child = Workflow.define("tck.terminate.child", String.class, (ctx, in) -> {
+            try {
+                ctx.sleep("nap", Duration.ofDays(1));
+                return in;
+            } catch (CanceledException e) {
+                ctx.detached("cleanup", c -> c.step("release", () -> bump("cleanup " + in)));
+                throw e;
+            }
+        });
+        Workflow<String, String> parent = Workflow.define("tck.terminate.parent", String.class, (ctx, in) -> {
+            ctx.childAsync(
+                    "ended",
+                    child,
+                    "ended",
+                    ChildOptions.defaults().withParentClosePolicy(ParentClosePolicy.TERMINATE));
+            ctx.childAsync("asked", child, "asked");
+            return "parent done";
+        });
+        worldflow(parent, child);
+        RunHandle<String> run = wf.start(parent, "x", StartOptions.id("terminator"));
+
+        assertThat(run.result(WAIT)).isEqualTo("parent done");
+        awaitStatus("terminator/ended", RunStatus.CANCELED);
+        awaitStatus("terminator/asked", RunStatus.CANCELED);
+        assertThat(count("cleanup asked")).isEqualTo(1);
+        assertThat(count("cleanup ended")).isZero();
+        assertThat(eventsOf("terminator/ended", WorkflowCancelRequested.class))
+                .singleElement()
+                .satisfies(e -> {
+                    assertThat(e.terminate()).isTrue();
+                    assertThat(e.reason()).isEqualTo("parent run 'terminator' ended");
+                });
+        assertThat(eventsOf("terminator/asked", WorkflowCancelRequested.class))
+                .singleElement()
+                .satisfies(e -> assertThat(e.terminate()).isFalse());
+    }
+
+    @Test
+    void terminatingAnUnknownOrFinishedRunIsAClearErrorThatChangesNothing() {
+        Workflow<String, String> quick = Workflow.define("tck.terminate.quick", String.class, (ctx, in) -> in);
+        worldflow(quick);
+        assertThat(wf.start(quick, "q", StartOptions.id("terminate-done")).result(WAIT))
+                .isEqualTo("q");
+
+        assertThatThrownBy(() -> wf.terminate("terminate-ghost", "x")).isInstanceOf(RunNotFoundException.class);
+        assertThatThrownBy(() -> wf.terminate("terminate-done", "x"))
+                .isInstanceOf(RunFinishedException.class)
+                .hasMessageContaining("terminate");
+        assertThatThrownBy(() -> wf.terminate("terminate-done", "x".repeat(1001)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("1000");
+        assertThat(wf.run("terminate-done").orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(types("terminate-done")).containsExactly("WorkflowStarted", "WorkflowCompleted");
     }
 
     @Test

@@ -218,7 +218,7 @@ public abstract class RunProjectionContract extends WorldContractSupport {
 
         RunInfo info = info("order-1");
         assertThat(info.cancelRequested()).isTrue();
-        assertThat(info.cancelRequest()).isEqualTo(new RunInfo.CancelRequest("customer asked", now()));
+        assertThat(info.cancelRequest()).isEqualTo(new RunInfo.CancelRequest("customer asked", now(), false));
         assertThat(info.status()).isEqualTo(RunStatus.RUNNING);
         assertThat(info.logLength()).isEqualTo(2);
         assertThat(log().read("order-1", 0)).hasSize(2);
@@ -243,9 +243,29 @@ public abstract class RunProjectionContract extends WorldContractSupport {
         clock.advance(Duration.ofSeconds(5));
         log().requestCancel("order-1", "second");
 
-        assertThat(info("order-1").cancelRequest()).isEqualTo(new RunInfo.CancelRequest("first", first));
+        assertThat(info("order-1").cancelRequest()).isEqualTo(new RunInfo.CancelRequest("first", first, false));
         assertThat(info("order-1").logLength()).isEqualTo(1);
         assertThat(lease("w", 10)).extracting(Lease::runId).containsExactly("order-1");
+    }
+
+    @Test
+    void aTerminationRaisesACancellationAndStays() {
+        create("order-1");
+        log().requestCancel("order-1", "first");
+        Instant first = now();
+        clock.advance(Duration.ofSeconds(5));
+
+        log().requestCancel("order-1", "stop now", true);
+        assertThat(info("order-1").cancelRequest()).isEqualTo(new RunInfo.CancelRequest("first", first, true));
+
+        log().requestCancel("order-1", "only cancel");
+        assertThat(info("order-1").cancelRequest()).isEqualTo(new RunInfo.CancelRequest("first", first, true));
+        assertThat(info("order-1").logLength()).isEqualTo(1);
+
+        create("order-2");
+        log().requestCancel("order-2", "at once", true);
+        assertThat(info("order-2").cancelRequest()).isEqualTo(new RunInfo.CancelRequest("at once", now(), true));
+        assertThat(lease("w", 10)).extracting(Lease::runId).containsExactlyInAnyOrder("order-1", "order-2");
     }
 
     @Test

@@ -2,11 +2,19 @@ package io.worldflow.event;
 
 import java.time.Instant;
 
-/** Cancellation was requested at {@code requestedAt} and noticed by the orchestrator. */
-public record WorkflowCancelRequested(String runId, long seq, Instant at, String reason, Instant requestedAt)
-        implements Event {
+/**
+ * Cancellation was requested at {@code requestedAt} and noticed by the orchestrator; with {@code terminate}, the run
+ * was terminated: it ended without running any more of its code.
+ */
+public record WorkflowCancelRequested(
+        String runId, long seq, Instant at, String reason, Instant requestedAt, boolean terminate) implements Event {
 
     public WorkflowCancelRequested {
         Event.check(runId, seq, at);
+    }
+
+    /** A cancellation, which the run's code was told of. */
+    public WorkflowCancelRequested(String runId, long seq, Instant at, String reason, Instant requestedAt) {
+        this(runId, seq, at, reason, requestedAt, false);
     }
 }

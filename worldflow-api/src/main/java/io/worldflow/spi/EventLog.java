@@ -39,7 +39,19 @@ public interface EventLog {
      * @throws io.worldflow.RunNotFoundException  when the run does not exist
      * @throws io.worldflow.RunFinishedException  when it has already finished
      */
-    void requestCancel(String runId, String reason);
+    default void requestCancel(String runId, String reason) {
+        requestCancel(runId, reason, false);
+    }
+
+    /**
+     * Marks the run for cancellation, or with {@code terminate} for termination, and makes it due for a turn,
+     * atomically. A termination once requested stays requested (a later plain cancellation leaves it), and a
+     * cancellation may be raised to one. Idempotent otherwise.
+     *
+     * @throws io.worldflow.RunNotFoundException  when the run does not exist
+     * @throws io.worldflow.RunFinishedException  when it has already finished
+     */
+    void requestCancel(String runId, String reason, boolean terminate);
 
     /**
      * Reopens a {@code FAILED} run so that it runs again, atomically: appends {@code retried} at seq

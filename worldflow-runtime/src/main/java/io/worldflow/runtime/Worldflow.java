@@ -422,6 +422,30 @@ public final class Worldflow implements AutoCloseable {
         }
     }
 
+    /**
+     * Terminates the run: it ends {@code CANCELED} without running any more of its code, no cleanup included. A turn
+     * of it in memory in this process stops at once and its running steps are interrupted (their results are never
+     * recorded); one in another process stops at its next write; a run sleeping or waiting ends at its next turn,
+     * which is due at once. Its children are closed as their parent-close policies say, and its parent is told it was
+     * canceled. The reason is recorded in its {@code WorkflowCancelRequested} event, and {@link RunInfo#cancelRequest()}
+     * says it was a termination.
+     *
+     * @throws RunNotFoundException              when the run does not exist
+     * @throws io.worldflow.RunFinishedException when it has finished
+     */
+    public void terminate(String runId, String reason) {
+        Objects.requireNonNull(runId, "runId");
+        if (reason != null && reason.length() > 1000) {
+            throw new IllegalArgumentException("a termination reason is at most 1000 characters");
+        }
+        ensureOpen();
+        world.eventLog().requestCancel(runId, reason, true);
+        WorkerLoop w = worker;
+        if (w != null) {
+            w.terminateRequested(runId);
+        }
+    }
+
     /** The run's event timeline, in order: the audit log. */
     public List<Event> events(String runId) {
         return world.eventLog().read(runId, 0);

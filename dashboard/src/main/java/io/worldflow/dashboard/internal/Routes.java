@@ -72,6 +72,7 @@ public final class Routes implements AutoCloseable {
 
         r.post("/api/runs", runs::start);
         r.post("/api/runs/{runId}/cancel", runs::cancel);
+        r.post("/api/runs/{runId}/terminate", runs::terminate);
         r.post("/api/runs/{runId}/retry", runs::retry);
         r.post("/api/runs/{runId}/signals/{name}", runs::signal);
         r.post("/api/runs/{runId}/signal-urls", runs::signalUrl);

@@ -71,7 +71,9 @@ final class RunViews {
                                 "reason",
                                 String.valueOf(r.cancelRequest().reason()),
                                 "requestedAt",
-                                r.cancelRequest().requestedAt()));
+                                r.cancelRequest().requestedAt(),
+                                "terminate",
+                                r.cancelRequest().terminate()));
         m.put("steps", steps(events));
         m.put("pendingTimers", pendingTimers(events));
         m.put("signalWaits", signalWaits(events));

@@ -136,6 +136,13 @@ final class RunsApi {
         accepted(ctx, runId, "cancel requested");
     }
 
+    void terminate(Context ctx) {
+        String runId = runId(ctx);
+        JsonNode body = bodies.object(ctx);
+        wf.terminate(runId, reason(body));
+        accepted(ctx, runId, "termination requested");
+    }
+
     void retry(Context ctx) {
         String runId = runId(ctx);
         JsonNode body = bodies.object(ctx);

@@ -20,7 +20,7 @@
       case 'WorkflowContinuedAsNew': return el('span', {}, 'continued as ', runLink(e.successorRunId, 'successor'), ' with ' + JSON.stringify(e.input));
       case 'WorkflowCompleted': return JSON.stringify(e.output);
       case 'WorkflowFailed': return e.error.type + ': ' + (e.error.message || '');
-      case 'WorkflowCancelRequested': return e.reason || '';
+      case 'WorkflowCancelRequested': return (e.terminate ? 'terminated' : 'cancel') + (e.reason ? ': ' + e.reason : '');
       case 'WorkflowRetried': return (e.stepId ? 'from step ' + e.stepId : 'from the last step') + (e.reason ? ' (' + e.reason + ')' : '');
       case 'StepScheduled': return e.stepId;
       case 'StepStarted': return e.stepId + ' attempt ' + e.attempt;
@@ -89,6 +89,7 @@
     renderHold(r);
     const finished = ['COMPLETED', 'FAILED', 'CANCELED'].includes(r.status);
     document.getElementById('cancel').disabled = finished;
+    document.getElementById('terminate').disabled = finished;
     document.getElementById('retry').disabled = r.status !== 'FAILED';
     document.getElementById('send-signal').disabled = finished;
     document.getElementById('make-url').disabled = finished;
@@ -159,6 +160,8 @@
 
   document.getElementById('cancel').addEventListener('click', () =>
     act(() => api('POST', base + '/cancel', { reason: 'canceled from the dashboard' }), 'Cancellation requested.'));
+  document.getElementById('terminate').addEventListener('click', () =>
+    act(() => api('POST', base + '/terminate', { reason: 'terminated from the dashboard' }), 'Termination requested.'));
   document.getElementById('retry').addEventListener('click', () =>
     act(() => api('POST', base + '/retry', { reason: 'retried from the dashboard' }), 'Retrying.'));
   document.getElementById('signal').addEventListener('submit', e => {

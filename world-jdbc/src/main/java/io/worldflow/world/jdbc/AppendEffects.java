@@ -150,7 +150,7 @@ final class AppendEffects {
         for (OutgoingCancel c : a.cancels()) {
             Optional<RunTarget> target = unfinished(tx, c.runId());
             if (target.isPresent()) {
-                log.cancelIn(tx, target.get(), c.reason(), now);
+                log.cancelIn(tx, target.get(), c.reason(), c.terminate(), now);
             }
         }
     }

@@ -70,8 +70,11 @@ public abstract class JdbcEventLog implements EventLog {
         this.effects = new AppendEffects(d, this, signals);
         String runs = d.table("runs");
         String log = d.table("event_log");
-        this.requestCancel = Sql.of("UPDATE " + runs + " SET cancel_requested = :yes, cancel_reason = :reason,"
-                + " cancel_requested_at = :now, updated_at = :now WHERE run_id = :runId");
+        // the first request's reason and time stay; a termination, once asked for, too
+        this.requestCancel = Sql.of("UPDATE " + runs + " SET cancel_reason = CASE WHEN cancel_requested"
+                + " THEN cancel_reason ELSE :reason END, cancel_requested_at = CASE WHEN cancel_requested"
+                + " THEN cancel_requested_at ELSE :now END, cancel_requested = :yes,"
+                + " cancel_terminate = (cancel_terminate OR :terminate), updated_at = :now WHERE run_id = :runId");
         this.insertLogRow = Sql.of("INSERT INTO " + log + " (run_id, seq, last_seq, events)"
                 + " VALUES (:runId, :seq, :lastSeq, :events)");
         this.reopen = Sql.of("UPDATE " + runs + " SET status = 'PENDING', log_length = :length, updated_at = :at,"
@@ -226,20 +229,29 @@ public abstract class JdbcEventLog implements EventLog {
     }
 
     @Override
-    public void requestCancel(String runId, String reason) {
+    public void requestCancel(String runId, String reason, boolean terminate) {
         Objects.requireNonNull(runId, "runId");
-        db.write("cancel", Failures.run(runId), tx -> {
-            cancelIn(tx, targets.require(tx, runId, "cancel"), reason, clock.instant());
+        db.write(terminate ? "terminate" : "cancel", Failures.run(runId), tx -> {
+            cancelIn(
+                    tx,
+                    targets.require(tx, runId, terminate ? "terminate" : "cancel"),
+                    reason,
+                    terminate,
+                    clock.instant());
             return null;
         });
     }
 
-    /** Marks {@code target}, whose row the write holds, for cancellation and makes it due, as {@link #requestCancel}. */
-    void cancelIn(Tx tx, RunTarget target, String reason, Instant now) throws SQLException {
-        if (!target.cancelRequested()) {
+    /**
+     * Marks {@code target}, whose row the write holds, for cancellation (or termination) and makes it due, as
+     * {@link #requestCancel} does.
+     */
+    void cancelIn(Tx tx, RunTarget target, String reason, boolean terminate, Instant now) throws SQLException {
+        if (!target.cancelRequested() || terminate) {
             tx.call(requestCancel)
                     .set("yes", true)
                     .set("reason", reason)
+                    .set("terminate", terminate)
                     .set("now", Micros.of(now))
                     .set("runId", target.runId())
                     .update();

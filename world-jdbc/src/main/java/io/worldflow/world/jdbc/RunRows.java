@@ -17,9 +17,9 @@ public final class RunRows {
     /** The columns {@link #map} expects, in order. */
     public static final String COLUMNS = "run_id, workflow, status, input_json, input_type, output_json, output_type,"
             + " error, created_at, updated_at, available_at, deadline, queue, priority, log_length, cancel_requested,"
-            + " held, cancel_reason, cancel_requested_at, held_since, parent_run_id";
+            + " held, cancel_reason, cancel_requested_at, held_since, parent_run_id, cancel_terminate";
     /** How many columns {@link #COLUMNS} names. */
-    public static final int COLUMN_COUNT = 21;
+    public static final int COLUMN_COUNT = 22;
 
     private final String world;
     private final EventCodec codec;
@@ -57,7 +57,8 @@ public final class RunRows {
                 rs.getInt(o + 14),
                 rs.getLong(o + 15),
                 rs.getBoolean(o + 16) && !status.isTerminal()
-                        ? new RunInfo.CancelRequest(rs.getString(o + 18), Micros.read(rs, o + 19))
+                        ? new RunInfo.CancelRequest(
+                                rs.getString(o + 18), Micros.read(rs, o + 19), rs.getBoolean(o + 22))
                         : null,
                 error(rs.getString(o + 17)),
                 Micros.read(rs, o + 20),

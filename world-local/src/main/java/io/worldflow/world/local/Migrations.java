@@ -31,7 +31,8 @@ final class Migrations implements MigrationDialect {
             "V5__log_rows_without_identity.sql",
             "V6__held_since.sql",
             "V7__parent.sql",
-            "V8__finished_at.sql");
+            "V8__finished_at.sql",
+            "V9__cancel_terminate.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

@@ -70,7 +70,8 @@ class OpeningTest extends LocalWorldTestSupport {
                         "V5__log_rows_without_identity.sql",
                         "V6__held_since.sql",
                         "V7__parent.sql",
-                        "V8__finished_at.sql");
+                        "V8__finished_at.sql",
+                        "V9__cancel_terminate.sql");
                 for (int version = 1; version <= scripts.size(); version++) {
                     assertThat(rs.next()).isTrue();
                     assertThat(rs.getInt(1)).isEqualTo(version);
@@ -229,13 +230,14 @@ class OpeningTest extends LocalWorldTestSupport {
         world.close();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dbFile());
                 Statement st = c.createStatement()) {
-            st.execute("INSERT INTO schema_version (version, description, applied_at) VALUES (9, 'V9__future.sql', 0)");
+            st.execute(
+                    "INSERT INTO schema_version (version, description, applied_at) VALUES (10, 'V10__future.sql', 0)");
         }
 
         assertThatThrownBy(() -> open(config()))
                 .isInstanceOf(SchemaVersionException.class)
                 .hasMessageContaining(dbFile().toString())
-                .hasMessageContaining("9");
+                .hasMessageContaining("10");
         // the failed open let go of the file: the next attempt fails the same way, not as "in use"
         assertThatThrownBy(() -> open(config())).isInstanceOf(SchemaVersionException.class);
         world = null;

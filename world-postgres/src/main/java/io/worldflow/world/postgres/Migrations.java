@@ -30,7 +30,8 @@ final class Migrations implements MigrationDialect {
             "V6__started_in_runs.sql",
             "V7__held_since.sql",
             "V8__parent.sql",
-            "V9__finished_at.sql");
+            "V9__finished_at.sql",
+            "V10__cancel_terminate.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

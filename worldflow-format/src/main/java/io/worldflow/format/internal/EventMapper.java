@@ -24,6 +24,7 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.fasterxml.jackson.datatype.jsr310.deser.InstantDeserializer;
 import io.worldflow.Payload;
 import io.worldflow.event.Event;
+import io.worldflow.event.WorkflowCancelRequested;
 import io.worldflow.event.WorkflowStarted;
 
 import java.io.IOException;
@@ -57,6 +58,7 @@ public final class EventMapper {
                 .build();
         mapper.addMixIn(Event.class, EventMixin.class);
         mapper.addMixIn(WorkflowStarted.class, WorkflowStartedMixin.class);
+        mapper.addMixIn(WorkflowCancelRequested.class, WorkflowCancelRequestedMixin.class);
         for (Class<?> c : EventShape.records()) {
             mapper.registerSubtypes(new NamedType(c, EventShape.ofRecord(c).type()));
         }
@@ -87,6 +89,12 @@ public final class EventMapper {
 
         @JsonInclude(JsonInclude.Include.NON_NULL)
         abstract String continuedFrom();
+    }
+
+    /** The same for a flag added later: left out while false. */
+    private abstract static class WorkflowCancelRequestedMixin {
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+        abstract boolean terminate();
     }
 
     /** {@code {"type": "<descriptor>", "value": <raw JSON>}}. */

@@ -115,6 +115,7 @@ public final class LogRowCodec {
             switch (c.kind()) {
                 case STRING -> JsonText.string(out, (String) value);
                 case INT -> out.append((int) value);
+                case BOOL -> out.append((boolean) value);
                 case STRINGS -> {
                     out.append('[');
                     List<?> texts = (List<?>) value;
@@ -325,6 +326,12 @@ public final class LogRowCodec {
                     throw r.refused("has " + c.name() + " " + p.getText() + ", not a whole number in range");
                 }
                 yield p.getIntValue();
+            }
+            case BOOL -> {
+                if (t != JsonToken.VALUE_TRUE && t != JsonToken.VALUE_FALSE) {
+                    throw r.refused("has " + c.name() + " " + p.getText() + ", not true or false");
+                }
+                yield t == JsonToken.VALUE_TRUE;
             }
             case STRINGS -> {
                 if (t != JsonToken.START_ARRAY) {

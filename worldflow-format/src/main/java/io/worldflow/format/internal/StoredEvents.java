@@ -60,6 +60,7 @@ final class StoredEvents {
         AT(Instant.class),
         STRING(String.class),
         INT(int.class),
+        BOOL(boolean.class),
         STRINGS(List.class),
         INSTANT(Instant.class),
         PAYLOAD(Payload.class),
@@ -106,7 +107,13 @@ final class StoredEvents {
                     text("continuedFrom")),
             event("WorkflowCompleted", WorkflowCompleted.class, payload("output")),
             event("WorkflowFailed", WorkflowFailed.class, error("error")),
-            event("WorkflowCancelRequested", WorkflowCancelRequested.class, text("reason"), instant("requestedAt")),
+            // a termination says so; a cancellation, by far the more common, leaves it out
+            event(
+                    "WorkflowCancelRequested",
+                    WorkflowCancelRequested.class,
+                    text("reason"),
+                    instant("requestedAt"),
+                    flag("terminate")),
             event("WorkflowCanceled", WorkflowCanceled.class),
             event("WorkflowRetried", WorkflowRetried.class, text("stepId"), text("reason")),
             event("StepScheduled", StepScheduled.class, text("stepId"), text("name")),
@@ -178,6 +185,11 @@ final class StoredEvents {
 
     static Field number(String name, int absent) {
         return new Field(name, Kind.INT, absent);
+    }
+
+    /** A flag, left out when false. */
+    static Field flag(String name) {
+        return new Field(name, Kind.BOOL, false);
     }
 
     static Field instant(String name) {

@@ -150,9 +150,11 @@ final class ChildCall<I, O> {
     /** Asks the child, which lost a race, to cancel when its policy says so; it no longer holds this run's end. */
     void abandon(String childRunId) {
         exec.children.closed(childRunId);
-        if (options.parentClosePolicy() == ParentClosePolicy.REQUEST_CANCEL) {
+        ParentClosePolicy policy = options.parentClosePolicy();
+        if (policy != ParentClosePolicy.ABANDON) {
             // with the append that records the race's loss, as a parent's end asks its children
-            exec.runLog.cancel(new OutgoingCancel(childRunId, "it lost a race in run '" + exec.runId + "'"));
+            exec.runLog.cancel(new OutgoingCancel(
+                    childRunId, "it lost a race in run '" + exec.runId + "'", policy == ParentClosePolicy.TERMINATE));
         }
     }
 

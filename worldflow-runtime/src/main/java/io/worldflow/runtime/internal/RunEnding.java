@@ -115,6 +115,16 @@ final class RunEnding {
         return true;
     }
 
+    /**
+     * The run was terminated: it ends canceled at the start of a turn, without any of its code running (no replay,
+     * no cleanup), its children closed as their policies say and its parent told.
+     */
+    void terminated() {
+        if (exec.claimEnd()) {
+            endCanceled();
+        }
+    }
+
     void failed(Throwable error) {
         if (!exec.claimEnd()) {
             return;
@@ -158,8 +168,9 @@ final class RunEnding {
         }
         String reason = request == null ? null : request.reason();
         Instant requestedAt = request == null || request.requestedAt() == null ? now : request.requestedAt();
+        boolean terminate = request != null && request.terminate();
         if (tellParent(RunStatus.CANCELED, null, null)) {
-            exec.record(seq -> new WorkflowCancelRequested(exec.runId, seq, now, reason, requestedAt));
+            exec.record(seq -> new WorkflowCancelRequested(exec.runId, seq, now, reason, requestedAt, terminate));
             exec.record(seq -> new WorkflowCanceled(exec.runId, seq, now));
             finish(RunStatus.CANCELED);
         }
@@ -226,8 +237,9 @@ final class RunEnding {
      */
     private void closeChildren() {
         exec.children.open().forEach((child, policy) -> {
-            if (policy == ParentClosePolicy.REQUEST_CANCEL) {
-                exec.runLog.cancel(new OutgoingCancel(child, "parent run '" + exec.runId + "' ended"));
+            if (policy != ParentClosePolicy.ABANDON) {
+                exec.runLog.cancel(new OutgoingCancel(
+                        child, "parent run '" + exec.runId + "' ended", policy == ParentClosePolicy.TERMINATE));
             }
         });
     }

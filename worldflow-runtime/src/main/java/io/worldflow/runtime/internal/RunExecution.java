@@ -134,8 +134,24 @@ final class RunExecution {
 
     /** Starts the workflow code on its main virtual thread. */
     void start() {
+        RunInfo.CancelRequest request = info.cancelRequest();
+        if (request != null && request.terminate()) {
+            spawn("terminated", () -> new RunEnding(this).terminated());
+            return;
+        }
         RunContext root = new RunContext(this, "", -1, rootScope);
         spawn("main", () -> runMain(root));
+    }
+
+    /**
+     * The run's termination was requested while this turn runs: the turn stops without writing anything more (its
+     * steps interrupted, their results dropped; its code's threads leave at their next primitive or wait), and its
+     * lease goes back, so that the next turn ends the run without its code. The code's threads are not interrupted:
+     * the last of them hands the lease back.
+     */
+    void terminateRequested() {
+        abort("terminated");
+        steps.interruptAll();
     }
 
     private void runMain(RunContext root) {
@@ -543,6 +559,28 @@ final class RunExecution {
         }
         if (result.cancelRequested()) {
             cancelRequested = true;
+            if (terminationRequested()) {
+                terminateRequested();
+                throw new ExecutionStop(ExecutionStop.Reason.ABORTED);
+            }
+        }
+    }
+
+    /**
+     * Whether the cancellation an append reported asks for termination, requested from another process while this
+     * turn runs (a turn that begins with it never runs the code). Read only while the run is being canceled.
+     */
+    private boolean terminationRequested() {
+        try {
+            return engine.world
+                    .runQueries()
+                    .get(runId)
+                    .map(RunInfo::cancelRequest)
+                    .filter(RunInfo.CancelRequest::terminate)
+                    .isPresent();
+        } catch (RuntimeException e) {
+            log.debug("run {}: could not read its cancellation ({})", runId, e.toString());
+            return false;
         }
     }
 

@@ -193,6 +193,18 @@ public final class WorkerLoop implements AutoCloseable {
         }
     }
 
+    /**
+     * The run's termination was requested through this process: a turn of it in memory here stops now, without
+     * writing anything more, and hands its lease back, so that the next turn ends the run without its code.
+     */
+    public void terminateRequested(String runId) {
+        Slot slot = active.get(runId);
+        RunExecution e = slot == null ? null : slot.exec;
+        if (e != null) {
+            e.terminateRequested();
+        }
+    }
+
     /** A signal may have arrived for a run in memory that waits for one: let it look again. */
     private void pokeSignalWaiters() {
         pokeSignalWaiters = false;

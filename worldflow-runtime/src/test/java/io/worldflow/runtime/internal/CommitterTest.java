@@ -89,7 +89,7 @@ class CommitterTest {
         }
 
         @Override
-        public void requestCancel(String runId, String reason) {
+        public void requestCancel(String runId, String reason, boolean terminate) {
             throw new UnsupportedOperationException();
         }
 

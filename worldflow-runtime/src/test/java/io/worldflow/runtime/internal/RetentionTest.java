@@ -100,7 +100,7 @@ class RetentionTest {
         }
 
         @Override
-        public void requestCancel(String runId, String reason) {
+        public void requestCancel(String runId, String reason, boolean terminate) {
             throw new UnsupportedOperationException();
         }
 

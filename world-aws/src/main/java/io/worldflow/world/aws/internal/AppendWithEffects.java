@@ -184,7 +184,7 @@ final class AppendWithEffects {
                         list.forEach(sg -> skipGone(() -> signals.send(sg.runId(), sg.name(), sg.payload(), sg.key()))))
                 .toList());
         inParallel(a.cancels().stream()
-                .map(c -> (Runnable) () -> skipGone(() -> eventLog.requestCancel(c.runId(), c.reason())))
+                .map(c -> (Runnable) () -> skipGone(() -> eventLog.requestCancel(c.runId(), c.reason(), c.terminate())))
                 .toList());
     }
 
@@ -243,6 +243,7 @@ final class AppendWithEffects {
                 Target t = target(targets, c.runId());
                 t.reason = t.cancel ? t.reason : c.reason();
                 t.cancel = true;
+                t.terminate |= c.terminate();
             }
         }
         if (a.carrySignalsTo() != null) {
@@ -298,6 +299,9 @@ final class AppendWithEffects {
             if (t.reason != null) {
                 put.put(RunItem.CANCEL_REASON, s(t.reason));
             }
+            if (t.terminate) {
+                put.put(RunItem.CANCEL_TERMINATE, n(1));
+            }
         }
         if (t.carried > 0) {
             put.put(RunItem.CARRY_FROM, s(plan.runId));
@@ -328,11 +332,13 @@ final class AppendWithEffects {
             }
         }
         boolean cancelNow = t.cancel && !RunItem.cancelRequested(other);
+        // a termination raises a cancellation already requested, and stays
+        boolean terminateNow = t.terminate && !other.containsKey(RunItem.CANCEL_TERMINATE);
         TurnState turn = TurnState.of(other);
         TurnState next = !t.wakes(sent) || turn.alreadyRequested(plan.now)
                 ? turn
                 : turn.request(str(other, RunItem.QUEUE), plan.now);
-        if (sent.isEmpty() && t.carried == 0 && !cancelNow && next == turn) {
+        if (sent.isEmpty() && t.carried == 0 && !cancelNow && !terminateNow && next == turn) {
             return; // nothing to change: a start of a run that exists, duplicates, a cancellation already requested
         }
         // ids for the carried signals, then the append's own, taken now: a failed transaction leaves only a gap
@@ -354,6 +360,9 @@ final class AppendWithEffects {
             if (t.reason != null) {
                 u.set(RunItem.CANCEL_REASON, s(t.reason));
             }
+        }
+        if (terminateNow) {
+            u.set(RunItem.CANCEL_TERMINATE, n(1));
         }
         if (t.carried > 0) {
             u.set(RunItem.CARRY_FROM, s(plan.runId))
@@ -401,6 +410,7 @@ final class AppendWithEffects {
         List<Map<String, AttributeValue>> startPages = List.of();
         final List<OutgoingSignal> signals = new ArrayList<>();
         boolean cancel;
+        boolean terminate;
         String reason;
         /** The appending run's signal counter when its signals are carried here, else 0. */
         long carried;

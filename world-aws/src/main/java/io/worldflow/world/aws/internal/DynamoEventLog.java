@@ -274,7 +274,7 @@ final class DynamoEventLog implements EventLog {
     }
 
     @Override
-    public void requestCancel(String runId, String reason) {
+    public void requestCancel(String runId, String reason, boolean terminate) {
         for (int attempt = 1; ; attempt++) {
             Map<String, AttributeValue> item = store.run(runId);
             if (item == null) {
@@ -282,7 +282,7 @@ final class DynamoEventLog implements EventLog {
             }
             RunStatus status = RunItem.status(item);
             if (status.isTerminal()) {
-                throw new RunFinishedException(runId, status, "cancel");
+                throw new RunFinishedException(runId, status, terminate ? "terminate" : "cancel");
             }
             TurnState turn = TurnState.of(item);
             long now = store.nowMicros();
@@ -293,6 +293,9 @@ final class DynamoEventLog implements EventLog {
                 if (reason != null) {
                     u.set(RunItem.CANCEL_REASON, s(reason));
                 }
+            }
+            if (terminate) {
+                u.set(RunItem.CANCEL_TERMINATE, n(1)); // once asked for, it stays
             }
             next.writeTo(u, runId);
             turn.expectOn(u);

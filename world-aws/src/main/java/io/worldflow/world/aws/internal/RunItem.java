@@ -55,6 +55,9 @@ final class RunItem {
     static final String ERROR_REF = "errRef";
     static final String CANCEL_REASON = "crR";
     static final String CANCEL_AT = "crAt";
+    /** Present (1) when the cancellation asks for the run to be terminated. */
+    static final String CANCEL_TERMINATE = "crT";
+
     static final String HELD = "held";
     /** When the hold began (microseconds); kept while it lasts. */
     static final String HELD_SINCE = "hAt";
@@ -169,7 +172,8 @@ final class RunItem {
             error = (ErrorInfo) payloadAt.apply(num(item, ERROR_REF));
         }
         RunInfo.CancelRequest cancel = item.containsKey(CANCEL_AT)
-                ? new RunInfo.CancelRequest(str(item, CANCEL_REASON), instant(item, CANCEL_AT))
+                ? new RunInfo.CancelRequest(
+                        str(item, CANCEL_REASON), instant(item, CANCEL_AT), item.containsKey(CANCEL_TERMINATE))
                 : null;
         ErrorInfo held = item.containsKey(HELD) ? codec.decodeError(str(item, HELD)) : null;
         Instant deadline = instant(item, DEADLINE);
