@@ -182,6 +182,25 @@ public abstract class CancellationContract extends WorkflowContractSupport {
     }
 
     @Test
+    void aRunWhoseStartIsDelayedEndsAtOnceWhenTerminatedAndItsCodeNeverRuns() {
+        Workflow<String, String> later = Workflow.define("tck.terminate.later", String.class, (ctx, in) -> {
+            bump("later ran");
+            return in;
+        });
+        worldflow(later);
+        RunHandle<String> run =
+                wf.start(later, "l", StartOptions.id("terminate-later").withDelay(Duration.ofDays(1)));
+        assertThat(run.status()).isEqualTo(RunStatus.PENDING);
+
+        wf.terminate("terminate-later", "not needed after all");
+
+        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowCanceledException.class);
+        assertThat(count("later ran")).isZero();
+        assertThat(types("terminate-later"))
+                .containsExactly("WorkflowStarted", "WorkflowCancelRequested", "WorkflowCanceled");
+    }
+
+    @Test
     void aTerminationAskedForElsewhereStopsTheTurnAtItsNextWrite() throws Exception {
         java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
         Workflow<String, String> wfl = Workflow.define("tck.terminate.elsewhere", String.class, (ctx, in) -> {

@@ -506,8 +506,11 @@ public final class WorkerLoop implements AutoCloseable {
                 }
                 finished(runId, slot);
             });
-            if (info.availableAt() != null && info.availableAt().isAfter(engine.clock.instant())) {
-                // a delayed start claimed ahead of its time: the workflow code starts no earlier than asked
+            boolean terminated =
+                    info.cancelRequest() != null && info.cancelRequest().terminate();
+            if (!terminated && info.availableAt() != null && info.availableAt().isAfter(engine.clock.instant())) {
+                // a delayed start claimed ahead of its time: the workflow code starts no earlier than asked (a
+                // terminated run, whose code never starts, ends at once)
                 engine.scheduler.schedule(info.availableAt(), exec::start);
             } else {
                 exec.start();
