@@ -410,16 +410,7 @@ public final class Worldflow implements AutoCloseable {
      * @throws io.worldflow.RunFinishedException when it has finished
      */
     public void cancel(String runId, String reason) {
-        Objects.requireNonNull(runId, "runId");
-        if (reason != null && reason.length() > 1000) {
-            throw new IllegalArgumentException("a cancellation reason is at most 1000 characters");
-        }
-        ensureOpen();
-        world.eventLog().requestCancel(runId, reason);
-        WorkerLoop w = worker;
-        if (w != null) {
-            w.cancelRequested(runId);
-        }
+        requestCancel(runId, reason, false);
     }
 
     /**
@@ -434,15 +425,20 @@ public final class Worldflow implements AutoCloseable {
      * @throws io.worldflow.RunFinishedException when it has finished
      */
     public void terminate(String runId, String reason) {
+        requestCancel(runId, reason, true);
+    }
+
+    private void requestCancel(String runId, String reason, boolean terminate) {
         Objects.requireNonNull(runId, "runId");
         if (reason != null && reason.length() > 1000) {
-            throw new IllegalArgumentException("a termination reason is at most 1000 characters");
+            throw new IllegalArgumentException(
+                    "a " + (terminate ? "termination" : "cancellation") + " reason is at most 1000 characters");
         }
         ensureOpen();
-        world.eventLog().requestCancel(runId, reason, true);
+        world.eventLog().requestCancel(runId, reason, terminate);
         WorkerLoop w = worker;
         if (w != null) {
-            w.terminateRequested(runId);
+            w.cancelRequested(runId, terminate);
         }
     }
 

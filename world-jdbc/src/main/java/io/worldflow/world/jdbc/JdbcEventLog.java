@@ -231,13 +231,9 @@ public abstract class JdbcEventLog implements EventLog {
     @Override
     public void requestCancel(String runId, String reason, boolean terminate) {
         Objects.requireNonNull(runId, "runId");
-        db.write(terminate ? "terminate" : "cancel", Failures.run(runId), tx -> {
-            cancelIn(
-                    tx,
-                    targets.require(tx, runId, terminate ? "terminate" : "cancel"),
-                    reason,
-                    terminate,
-                    clock.instant());
+        String action = terminate ? "terminate" : "cancel";
+        db.write(action, Failures.run(runId), tx -> {
+            cancelIn(tx, targets.require(tx, runId, action), reason, terminate, clock.instant());
             return null;
         });
     }

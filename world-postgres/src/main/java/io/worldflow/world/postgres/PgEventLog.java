@@ -110,9 +110,8 @@ final class PgEventLog extends JdbcEventLog {
     /**
      * Inside a longer transaction, where a unique violation would abort all of it: the runs go as one JDBC batch (one
      * round trip) behind a savepoint, and the transaction's commit announces the earliest turn. When another
-     * transaction has created one of the ids since the batch began, the batch is undone and each run is created
-     * behind a savepoint of its own, so that the one created elsewhere counts as existing, as {@link #create} counts
-     * it.
+     * transaction has created one of the ids since the batch began, the batch is undone and each run is created as a
+     * batch of its own, so that the one created elsewhere counts as existing, as {@link #create} counts it.
      */
     @Override
     protected void createIn(Tx tx, List<NewRun> runs, List<String> events) throws SQLException {
@@ -129,10 +128,12 @@ final class PgEventLog extends JdbcEventLog {
                 throw e;
             }
             c.rollback(before);
-            for (int i = 0; i < runs.size(); i++) {
-                createOneIn(tx, runs.get(i), events.get(i));
+            if (runs.size() > 1) {
+                for (int i = 0; i < runs.size(); i++) {
+                    createIn(tx, List.of(runs.get(i)), List.of(events.get(i)));
+                }
             }
-            return;
+            return; // a run of one: the run exists, created elsewhere
         }
         c.releaseSavepoint(before);
         for (int i = 0; i < runs.size(); i++) {
@@ -150,25 +151,6 @@ final class PgEventLog extends JdbcEventLog {
             }
         }
         return false;
-    }
-
-    private void createOneIn(Tx tx, NewRun run, String events) throws SQLException {
-        Connection c = tx.connection();
-        Savepoint before = c.setSavepoint();
-        boolean created;
-        try {
-            created = bindRun(tx.call(createQuietly), run).set("events", events).update() > 0;
-        } catch (SQLException e) {
-            if (!SqlFailures.isDuplicateKey(e, database.tableName("runs"))) {
-                throw e;
-            }
-            c.rollback(before);
-            return;
-        }
-        c.releaseSavepoint(before);
-        if (created) {
-            tx.wakeAt(Micros.truncate(run.availableAt()));
-        }
     }
 
     /**

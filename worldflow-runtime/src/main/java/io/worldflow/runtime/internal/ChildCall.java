@@ -15,7 +15,6 @@ import io.worldflow.event.ChildWorkflowFailed;
 import io.worldflow.event.ChildWorkflowStarted;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.NewRun;
-import io.worldflow.spi.OutgoingCancel;
 import io.worldflow.spi.PendingSignal;
 
 import java.time.Instant;
@@ -150,12 +149,9 @@ final class ChildCall<I, O> {
     /** Asks the child, which lost a race, to cancel when its policy says so; it no longer holds this run's end. */
     void abandon(String childRunId) {
         exec.children.closed(childRunId);
-        ParentClosePolicy policy = options.parentClosePolicy();
-        if (policy != ParentClosePolicy.ABANDON) {
-            // with the append that records the race's loss, as a parent's end asks its children
-            exec.runLog.cancel(new OutgoingCancel(
-                    childRunId, "it lost a race in run '" + exec.runId + "'", policy == ParentClosePolicy.TERMINATE));
-        }
+        // with the append that records the race's loss, as a parent's end asks its children
+        ChildRuns.closing(childRunId, options.parentClosePolicy(), "it lost a race in run '" + exec.runId + "'")
+                .ifPresent(exec.runLog::cancel);
     }
 
     /**

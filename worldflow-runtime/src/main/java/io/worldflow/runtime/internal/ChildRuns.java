@@ -7,6 +7,7 @@ import io.worldflow.Payload;
 import io.worldflow.RetryPolicy;
 import io.worldflow.StartOptions;
 import io.worldflow.event.ChildWorkflowStarted;
+import io.worldflow.spi.OutgoingCancel;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -17,6 +18,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The child runs a run has started and not yet heard the end of, with what becomes of each when the run ends
@@ -63,6 +65,16 @@ final class ChildRuns {
             return false;
         }
         return policy.nonRetryable().stream().noneMatch(t -> types.contains(t.getName()));
+    }
+
+    /**
+     * What a child's parent-close policy asks of a child its parent no longer waits for (the parent ended, or the child
+     * lost a race): a cancellation, a termination, or nothing when the child is abandoned.
+     */
+    static Optional<OutgoingCancel> closing(String childRunId, ParentClosePolicy policy, String reason) {
+        return policy == ParentClosePolicy.ABANDON
+                ? Optional.empty()
+                : Optional.of(new OutgoingCancel(childRunId, reason, policy == ParentClosePolicy.TERMINATE));
     }
 
     /** The signal that carries the end of child run {@code childRunId} to its parent. */

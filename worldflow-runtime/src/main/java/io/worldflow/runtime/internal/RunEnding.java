@@ -2,7 +2,6 @@ package io.worldflow.runtime.internal;
 
 import io.worldflow.DeadlineExceededException;
 import io.worldflow.ErrorInfo;
-import io.worldflow.ParentClosePolicy;
 import io.worldflow.Payload;
 import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
@@ -15,7 +14,6 @@ import io.worldflow.event.WorkflowContinuedAsNew;
 import io.worldflow.event.WorkflowFailed;
 import io.worldflow.event.WorkflowStarted;
 import io.worldflow.spi.NewRun;
-import io.worldflow.spi.OutgoingCancel;
 import io.worldflow.spi.OutgoingSignal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -236,12 +234,10 @@ final class RunEnding {
      * (one that has ended meanwhile is left alone).
      */
     private void closeChildren() {
-        exec.children.open().forEach((child, policy) -> {
-            if (policy != ParentClosePolicy.ABANDON) {
-                exec.runLog.cancel(new OutgoingCancel(
-                        child, "parent run '" + exec.runId + "' ended", policy == ParentClosePolicy.TERMINATE));
-            }
-        });
+        exec.children
+                .open()
+                .forEach((child, policy) -> ChildRuns.closing(child, policy, "parent run '" + exec.runId + "' ended")
+                        .ifPresent(exec.runLog::cancel));
     }
 
     private void endHeld(RuntimeException why) {

@@ -134,13 +134,17 @@ final class RunExecution {
 
     /** Starts the workflow code on its main virtual thread. */
     void start() {
-        RunInfo.CancelRequest request = info.cancelRequest();
-        if (request != null && request.terminate()) {
+        if (terminated()) {
             spawn("terminated", () -> new RunEnding(this).terminated());
             return;
         }
         RunContext root = new RunContext(this, "", -1, rootScope);
         spawn("main", () -> runMain(root));
+    }
+
+    /** Whether the run's termination was requested before this turn began: the turn ends it without its code. */
+    boolean terminated() {
+        return info.cancelRequest() != null && info.cancelRequest().terminate();
     }
 
     /**

@@ -173,36 +173,31 @@ public final class WorkerLoop implements AutoCloseable {
      * child's end) that the world announces to nobody while the run's turn is leased.
      */
     void poke(String runId) {
-        Slot slot = active.get(runId);
-        RunExecution e = slot == null ? null : slot.exec;
+        RunExecution e = inMemory(runId);
         if (e != null && e.hasSignalWaiters()) {
             e.poke();
         }
     }
 
     /**
-     * The run's cancellation was requested through this process: a turn of it in memory notices now, wakes its waits
-     * and interrupts its running steps, rather than at its next append. A run in memory elsewhere notices it there at
-     * its next append or turn.
+     * The run's cancellation (or with {@code terminate}, its termination) was requested through this process: a turn
+     * of it in memory notices now, rather than at its next append. Canceled, it wakes its waits and interrupts its
+     * running steps; terminated, it stops without writing anything more and hands its lease back, so that the next
+     * turn ends the run without its code. A run in memory elsewhere notices it there at its next append or turn.
      */
-    public void cancelRequested(String runId) {
-        Slot slot = active.get(runId);
-        RunExecution e = slot == null ? null : slot.exec;
-        if (e != null) {
+    public void cancelRequested(String runId, boolean terminate) {
+        RunExecution e = inMemory(runId);
+        if (e != null && terminate) {
+            e.terminateRequested();
+        } else if (e != null) {
             e.cancelRequested();
         }
     }
 
-    /**
-     * The run's termination was requested through this process: a turn of it in memory here stops now, without
-     * writing anything more, and hands its lease back, so that the next turn ends the run without its code.
-     */
-    public void terminateRequested(String runId) {
+    /** The run's turn in memory here, or null. */
+    private RunExecution inMemory(String runId) {
         Slot slot = active.get(runId);
-        RunExecution e = slot == null ? null : slot.exec;
-        if (e != null) {
-            e.terminateRequested();
-        }
+        return slot == null ? null : slot.exec;
     }
 
     /** A signal may have arrived for a run in memory that waits for one: let it look again. */
@@ -506,9 +501,9 @@ public final class WorkerLoop implements AutoCloseable {
                 }
                 finished(runId, slot);
             });
-            boolean terminated =
-                    info.cancelRequest() != null && info.cancelRequest().terminate();
-            if (!terminated && info.availableAt() != null && info.availableAt().isAfter(engine.clock.instant())) {
+            if (!exec.terminated()
+                    && info.availableAt() != null
+                    && info.availableAt().isAfter(engine.clock.instant())) {
                 // a delayed start claimed ahead of its time: the workflow code starts no earlier than asked (a
                 // terminated run, whose code never starts, ends at once)
                 engine.scheduler.schedule(info.availableAt(), exec::start);
