@@ -13,6 +13,7 @@ import io.worldflow.Workflow;
 import io.worldflow.WorkflowCanceledException;
 import io.worldflow.event.ScopeStarted;
 import io.worldflow.event.StepCompleted;
+import io.worldflow.event.TimerScheduled;
 import io.worldflow.event.WorkflowCancelRequested;
 import io.worldflow.runtime.WorkerOptions;
 import org.junit.jupiter.api.Test;
@@ -60,7 +61,13 @@ public abstract class CancellationContract extends WorkflowContractSupport {
 
         wf.cancel("cancel-cleanup", "customer changed their mind");
         // the cleanup's own timer holds the run, canceled as it is, until it fires
-        awaitRun("cancel-cleanup", "released", r -> count("release") == 1 && r.status() == RunStatus.SLEEPING);
+        awaitRun(
+                "cancel-cleanup",
+                "released and sleeping its grace",
+                r -> r.status() == RunStatus.SLEEPING
+                        && eventsOf(r.runId(), TimerScheduled.class).stream()
+                                .anyMatch(t -> t.timerId().equals("cleanup/grace")));
+        assertThat(count("release")).isEqualTo(1);
         assertThat(run.status()).isNotIn(terminal());
         clock.advance(Duration.ofMinutes(1));
 
