@@ -9,6 +9,7 @@ import io.worldflow.event.WorkflowCompleted;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.Lease;
+import io.worldflow.spi.LeasedAppends;
 import io.worldflow.spi.NewRun;
 import io.worldflow.spi.OutgoingCancel;
 import io.worldflow.spi.OutgoingSignal;
@@ -17,6 +18,8 @@ import io.worldflow.spi.SignalSent;
 import io.worldflow.spi.TurnEnd;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -95,6 +98,145 @@ public abstract class AppendEffectsContract extends WorldContractSupport {
         assertThat(info("taken")).isEqualTo(before);
         assertThat(log().read("taken", 0)).hasSize(2);
         assertThat(info("parent/new").parent()).isEqualTo("parent");
+    }
+
+    // ---------------------------------------------------------------- starts leased to the appending worker
+
+    /** Whether this path leases the starts it is asked to ({@link WorldConformanceKit#leasesAtCreation}). */
+    private boolean leasesStarts(AccessPath path) {
+        return path == AccessPath.WORLD && kit().leasesAtCreation();
+    }
+
+    @ParameterizedTest
+    @EnumSource(AccessPath.class)
+    void startsNamedToLeaseBeginLeasedToTheAppendingWorkerAlone(AccessPath path) {
+        create("parent");
+        Lease parentLease = leaseRun("parent");
+        NewRun named = child("parent/a", "parent", now());
+        NewRun unnamed = child("parent/b", "parent", now());
+        NewRun delayed = child("parent/c", "parent", now().plus(Duration.ofMinutes(5)));
+
+        LeasedAppends out = path.of(world)
+                .appendLeasingStarts(
+                        List.of(stepEndingTurn("parent", parentLease)
+                                .withEffects(List.of(named, unnamed, delayed), null, null, null)),
+                        Set.of("parent/a", "parent/c"),
+                        "worker-a",
+                        LEASE);
+
+        assertThat(out.results())
+                .singleElement()
+                .satisfies(r -> assertThat(r.appended()).isTrue());
+        assertThat(log().read("parent/a", 0)).containsExactly(named.startedEvent());
+        if (!leasesStarts(path)) {
+            assertThat(out.started().leases())
+                    .as("a path that does not lease starts leases nothing")
+                    .isEmpty();
+            assertThat(out.started().runs()).isEmpty();
+            assertThat(dueRuns()).containsExactlyInAnyOrder("parent/a", "parent/b");
+            return;
+        }
+        Lease lease = out.started().leases().getFirst();
+        assertThat(out.started().leases())
+                .as("only the named start that is due is leased")
+                .singleElement()
+                .satisfies(l -> {
+                    assertThat(l.runId()).isEqualTo("parent/a");
+                    assertThat(l.queue()).isEqualTo(QUEUE);
+                    assertThat(l.token()).isNotBlank();
+                    assertThat(l.expiresAt()).isEqualTo(now().plus(LEASE));
+                    assertThat(l.deliveries()).isEqualTo(1);
+                });
+        assertThat(out.started().runs()).containsOnlyKeys("parent/a");
+        assertThat(out.started().runs().get("parent/a").info())
+                .as("the run as the world keeps it")
+                .isEqualTo(info("parent/a"));
+        assertThat(out.started().runs().get("parent/a").events()).containsExactly(named.startedEvent());
+
+        assertThat(dueRuns()).as("the leased start is nobody else's").containsExactly("parent/b");
+        clock.advance(LEASE.dividedBy(2));
+        Lease extended = tasks().extend(lease, LEASE).orElseThrow();
+        clock.set(lease.expiresAt().plus(MS));
+        assertNothingDue();
+        tasks().complete(extended, null);
+        clock.advance(Duration.ofMinutes(5));
+        assertThat(dueRuns()).as("the delayed start, due at its time").containsExactly("parent/c");
+    }
+
+    @ParameterizedTest
+    @EnumSource(AccessPath.class)
+    void aLeasedStartIsDeliveredAgainWhenItsLeaseLapses(AccessPath path) {
+        create("parent");
+        idle();
+        LeasedAppends out = path.of(world)
+                .appendLeasingStarts(
+                        List.of(step("parent")
+                                .withEffects(List.of(child("parent/a", "parent", now())), null, null, null)),
+                        Set.of("parent/a"),
+                        "worker-a",
+                        LEASE);
+        if (!leasesStarts(path)) {
+            assertThat(out.started().leases()).isEmpty();
+            leaseRun("parent/a");
+            return;
+        }
+        Lease first = out.started().leases().getFirst();
+        clock.set(first.expiresAt().plus(MS));
+
+        Lease again = leaseRun("parent/a");
+        assertThat(again.token()).isNotEqualTo(first.token());
+        assertThat(again.deliveries()).isEqualTo(2);
+        assertThat(tasks().extend(first, LEASE)).as("the lapsed lease is stale").isEmpty();
+    }
+
+    @ParameterizedTest
+    @EnumSource(AccessPath.class)
+    void aStartThatExistsOrWhoseAppendIsRefusedIsNotLeased(AccessPath path) {
+        create("parent");
+        create("taken");
+        idle();
+        NewRun again = child("taken", "parent", now());
+        NewRun refusedChild = child("parent/late", "parent", now());
+        Append stale = new Append("parent", 5, steps("parent", 5, 1), RunStatus.RUNNING)
+                .withEffects(List.of(refusedChild), null, null, null);
+
+        LeasedAppends out = path.of(world)
+                .appendLeasingStarts(
+                        List.of(step("parent").withEffects(List.of(again), null, null, null)),
+                        Set.of("taken"),
+                        "worker-a",
+                        LEASE);
+        LeasedAppends refused =
+                path.of(world).appendLeasingStarts(List.of(stale), Set.of("parent/late"), "worker-a", LEASE);
+
+        assertThat(out.results().getFirst().appended()).isTrue();
+        assertThat(out.started().leases()).as("a start whose id exists").isEmpty();
+        assertThat(refused.results().getFirst().isConflict()).isTrue();
+        assertThat(refused.started().leases()).as("a start of a refused append").isEmpty();
+        assertThat(queries().get("parent/late")).isEmpty();
+        assertNothingDue();
+    }
+
+    @ParameterizedTest
+    @EnumSource(AccessPath.class)
+    void appendLeasingStartsForNoTimeOrLessIsRefusedAndWritesNothing(AccessPath path) {
+        create("parent");
+        long before = length("parent");
+        for (Duration bad : List.of(Duration.ZERO, Duration.ofSeconds(-1))) {
+            assertThatThrownBy(() -> path.of(world)
+                            .appendLeasingStarts(
+                                    List.of(step("parent")
+                                            .withEffects(
+                                                    List.of(child("parent/a", "parent", now())), null, null, null)),
+                                    Set.of("parent/a"),
+                                    "worker-a",
+                                    bad))
+                    .as("appendLeasingStarts for %s", bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("leaseFor");
+        }
+        assertThat(length("parent")).isEqualTo(before);
+        assertThat(queries().get("parent/a")).isEmpty();
     }
 
     // ---------------------------------------------------------------- signals

@@ -2,6 +2,7 @@ package io.worldflow.tck;
 
 import io.worldflow.ChildOptions;
 import io.worldflow.ChildWorkflowFailedException;
+import io.worldflow.DurableFuture;
 import io.worldflow.NonRetryableException;
 import io.worldflow.ParentClosePolicy;
 import io.worldflow.RetryPolicy;
@@ -23,7 +24,9 @@ import io.worldflow.spi.NewRun;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -98,6 +101,53 @@ public abstract class ChildWorkflowContract extends WorkflowContractSupport {
         assertThat(eventsOf("waiter-1", ChildWorkflowCompleted.class))
                 .singleElement()
                 .satisfies(c -> assertThat(c.childRunId()).isEqualTo("waiter-1/nap"));
+    }
+
+    /**
+     * Children that their parent's worker runs begin there with the write that starts them, where the world leases
+     * starts: nobody asks for their first turn, which is nobody else's to take. Elsewhere they are leased like any other
+     * turn. The parent's step keeps it busy until its children have run, so that it lends them no slot meanwhile.
+     */
+    @Test
+    void childrenBeginOnTheirParentsWorkerWithTheWriteThatStartsThem() {
+        Workflow<Integer, Integer> parent =
+                Workflow.define("tck.child.begun", Integer.class, Integer.class, (ctx, n) -> {
+                    List<DurableFuture<Integer>> kids = new ArrayList<>();
+                    for (int i = 1; i <= 3; i++) {
+                        kids.add(ctx.childAsync("kid-" + i, square, i));
+                    }
+                    ctx.step("meanwhile", () -> {
+                        long end = System.nanoTime() + WAIT.toNanos();
+                        while (count("square 1") + count("square 2") + count("square 3") < 3
+                                && System.nanoTime() < end) {
+                            pause(5);
+                        }
+                        return "children ran";
+                    });
+                    return kids.stream().mapToInt(DurableFuture::get).sum();
+                });
+        boolean leasesStarts = kit().leasesAtCreation();
+        LeaseWatch watch = new LeaseWatch(world);
+        wf = Worldflow.builder()
+                .world(watch)
+                .clock(clock)
+                .register(parent)
+                .register(square)
+                .build();
+        // where starts are leased, the worker asks for due turns only when told of some, never just in case
+        wf.startWorker(leasesStarts ? workerOptions().withPollInterval(Duration.ofMinutes(1)) : workerOptions());
+
+        RunHandle<Integer> run = wf.start(parent, 0, StartOptions.id("begun-1"));
+
+        assertThat(run.result(WAIT)).isEqualTo(1 + 4 + 9);
+        Set<String> kids = Set.of("begun-1/kid-1", "begun-1/kid-2", "begun-1/kid-3");
+        if (leasesStarts) {
+            assertThat(watch.leasedAsStarted()).containsExactlyInAnyOrderElementsOf(kids);
+            assertThat(watch.leasedByAsking()).doesNotContainAnyElementsOf(kids);
+        } else {
+            assertThat(watch.leasedAsStarted()).isEmpty();
+            assertThat(watch.leasedByAsking()).containsAll(kids);
+        }
     }
 
     /**

@@ -9,6 +9,7 @@ import io.worldflow.WorkflowFailedException;
 import io.worldflow.event.SignalReceived;
 import io.worldflow.event.WorkflowContinuedAsNew;
 import io.worldflow.event.WorkflowStarted;
+import io.worldflow.runtime.Worldflow;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -65,6 +66,30 @@ public abstract class ContinueAsNewContract extends WorkflowContractSupport {
                 (WorkflowStarted) world.eventLog().read("can-count~3", 0).getFirst();
         assertThat(third.continuedFrom()).isEqualTo("can-count~2");
         assertThat(wf.run("can-count~6")).isEmpty();
+    }
+
+    /**
+     * A successor begins on its predecessor's worker with the write that ends the predecessor, where the world leases
+     * starts: nobody asks for its first turn. Elsewhere it is leased like any other turn.
+     */
+    @Test
+    void aSuccessorBeginsOnItsPredecessorsWorkerWithTheWriteThatEndsIt() {
+        boolean leasesStarts = kit().leasesAtCreation();
+        LeaseWatch watch = new LeaseWatch(world);
+        wf = Worldflow.builder().world(watch).clock(clock).register(counter).build();
+        // where starts are leased, the worker asks for due turns only when told of some, never just in case
+        wf.startWorker(leasesStarts ? workerOptions().withPollInterval(Duration.ofMinutes(1)) : workerOptions());
+
+        RunHandle<Integer> run = wf.start(counter, new int[] {1, 0, 2}, StartOptions.id("can-here"));
+
+        assertThat(run.result(WAIT)).isEqualTo(1 + 2);
+        if (leasesStarts) {
+            assertThat(watch.leasedAsStarted()).containsExactly("can-here~2");
+            assertThat(watch.leasedByAsking()).doesNotContain("can-here~2");
+        } else {
+            assertThat(watch.leasedAsStarted()).isEmpty();
+            assertThat(watch.leasedByAsking()).contains("can-here~2");
+        }
     }
 
     @Test

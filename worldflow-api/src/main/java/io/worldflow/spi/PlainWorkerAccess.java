@@ -5,6 +5,7 @@ import io.worldflow.RunNotFoundException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -50,6 +51,16 @@ public class PlainWorkerAccess implements WorkerAccess {
         Objects.requireNonNull(workerId, "workerId");
         TaskQueue.checkLease(leaseFor, null);
         return world.eventLog().create(run);
+    }
+
+    /** Appends only: the created runs' turns are leased the usual way. */
+    @Override
+    public LeasedAppends appendLeasingStarts(
+            List<Append> appends, Set<String> startsToLease, String workerId, Duration leaseFor) {
+        Objects.requireNonNull(startsToLease, "startsToLease");
+        Objects.requireNonNull(workerId, "workerId");
+        TaskQueue.checkLease(leaseFor, null);
+        return LeasedAppends.none(world.eventLog().append(appends));
     }
 
     /** False: the appends of a world that says nothing else are taken to leave the process. */

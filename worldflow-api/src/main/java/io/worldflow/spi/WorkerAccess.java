@@ -2,6 +2,7 @@ package io.worldflow.spi;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -39,6 +40,19 @@ public interface WorkerAccess {
      * @throws IllegalArgumentException when {@code leaseFor} is not positive (nothing is created)
      */
     CreateResult createLeased(NewRun run, String workerId, Duration leaseFor);
+
+    /**
+     * Appends as {@link EventLog#append} does and, where the store can, leases to {@code workerId} for {@code leaseFor}
+     * in the same write the first turn of each run that the appends create ({@link Append#starts}) whose id is in
+     * {@code startsToLease} and whose first turn is due by now: a child or successor recorded by a run of this worker
+     * then begins here at once, without a notice, a lease and a read. Nobody else is told of a leased turn; the lease is
+     * like any other ({@link #createLeased}). A run that existed already, or whose append was refused, is not leased.
+     *
+     * @return the appends' results, and the leases with the runs they hold (projection and first event)
+     * @throws IllegalArgumentException when {@code leaseFor} is not positive (nothing is written)
+     */
+    LeasedAppends appendLeasingStarts(
+            List<Append> appends, Set<String> startsToLease, String workerId, Duration leaseFor);
 
     /**
      * Whether {@link EventLog#append} does its work in the calling process without waiting on another (an embedded

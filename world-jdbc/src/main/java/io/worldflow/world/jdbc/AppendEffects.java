@@ -89,7 +89,8 @@ final class AppendEffects {
      * Applies the effects of each append whose result says it went through: first the runs they start, all together
      * (a parent's hundred children are one write), then the rest of each append's effects, in order.
      */
-    void apply(Tx tx, List<EncodedAppend> appends, List<AppendResult> results, Instant now) throws SQLException {
+    void apply(Tx tx, List<EncodedAppend> appends, List<AppendResult> results, Instant now, StartLeases leases)
+            throws SQLException {
         List<NewRun> starts = new ArrayList<>();
         List<String> firstRecords = new ArrayList<>();
         for (int i = 0; i < appends.size(); i++) {
@@ -100,7 +101,7 @@ final class AppendEffects {
             }
         }
         if (!starts.isEmpty()) {
-            log.createIn(tx, starts, firstRecords);
+            log.createIn(tx, starts, firstRecords, leases);
         }
         Signaled signaled = new Signaled();
         for (int i = 0; i < appends.size(); i++) {

@@ -12,6 +12,7 @@ import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.EventLog;
+import io.worldflow.spi.LeasedAppends;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
 import io.worldflow.spi.TaskQueue;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Runs and their event logs in the {@code runs} and {@code event_log} tables, as both SQL worlds keep them: a log
@@ -148,9 +150,12 @@ public abstract class JdbcEventLog implements EventLog {
 
     /**
      * Creates the runs, each with its first record (the same index in {@code events}), inside the write {@code tx},
-     * as {@link #create(NewRun)} does, each first turn due at its time; an id that exists is left as it is.
+     * as {@link #create(NewRun)} does, each first turn due at its time; an id that exists is left as it is. With
+     * {@code leases} not null, the first turn of each run it {@link StartLeases#wants wants} is leased as it is created
+     * and recorded there ({@link StartLeases#leased}), and nobody is woken for it.
      */
-    protected abstract void createIn(Tx tx, List<NewRun> runs, List<String> events) throws SQLException;
+    protected abstract void createIn(Tx tx, List<NewRun> runs, List<String> events, StartLeases leases)
+            throws SQLException;
 
     /** The signals kept with these runs, which an append's effects send through. */
     public final JdbcSignals signals() {
@@ -164,15 +169,34 @@ public abstract class JdbcEventLog implements EventLog {
         }
         String first = Failures.run(appends.getFirst().runId());
         String subject = appends.size() == 1 ? first : appends.size() + " runs (first " + first + ")";
-        return append(EncodedAppend.of(codec, appends), subject);
+        return append(EncodedAppend.of(codec, appends), subject, null);
+    }
+
+    /** The appends, and the runs they create that {@code startsToLease} names leased in the same write. */
+    public final LeasedAppends appendLeasingStarts(
+            List<Append> appends, Set<String> startsToLease, String workerId, Duration leaseFor) {
+        Objects.requireNonNull(startsToLease, "startsToLease");
+        Objects.requireNonNull(workerId, "workerId");
+        TaskQueue.checkLease(leaseFor, null);
+        if (appends.isEmpty()) {
+            return LeasedAppends.none(List.of());
+        }
+        Instant now = clock.instant();
+        StartLeases leases =
+                new StartLeases(startsToLease, workerId, Micros.truncate(now.plus(leaseFor)), Micros.truncate(now));
+        String first = Failures.run(appends.getFirst().runId());
+        String subject = appends.size() == 1 ? first : appends.size() + " runs (first " + first + ")";
+        List<AppendResult> results = append(EncodedAppend.of(codec, appends), subject, leases);
+        return new LeasedAppends(results, leases.granted());
     }
 
     /**
      * Writes the appends, encoded before the write begins, in order; one result per append.
      *
      * @param subject the runs concerned, for error messages
+     * @param leases  null, or the starts to lease as they are created ({@link #applyEffects})
      */
-    protected abstract List<AppendResult> append(List<EncodedAppend> appends, String subject);
+    protected abstract List<AppendResult> append(List<EncodedAppend> appends, String subject, StartLeases leases);
 
     /**
      * Holds the rows of every run the appends aim at, where the database locks rows, before the appends are written
@@ -184,11 +208,15 @@ public abstract class JdbcEventLog implements EventLog {
 
     /**
      * Applies, in {@code tx} after the appends, the effects on other runs of those whose result says they went
-     * through ({@link Append#starts}, {@link Append#signals}, {@link Append#cancels}, {@link Append#carrySignalsTo}).
+     * through ({@link Append#starts}, {@link Append#signals}, {@link Append#cancels}, {@link Append#carrySignalsTo}),
+     * leasing the starts that {@code leases} (when not null) wants.
      */
-    protected final void applyEffects(Tx tx, List<EncodedAppend> appends, List<AppendResult> results)
-            throws SQLException {
-        effects.apply(tx, appends, results, clock.instant());
+    protected final void applyEffects(
+            Tx tx, List<EncodedAppend> appends, List<AppendResult> results, StartLeases leases) throws SQLException {
+        if (leases != null) {
+            leases.reset(); // an earlier attempt of this write did not commit
+        }
+        effects.apply(tx, appends, results, clock.instant(), leases);
     }
 
     /**

@@ -1,7 +1,9 @@
 package io.worldflow.world.jdbc;
 
+import io.worldflow.spi.Append;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventLog;
+import io.worldflow.spi.LeasedAppends;
 import io.worldflow.spi.LeasedRuns;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
@@ -14,6 +16,7 @@ import io.worldflow.spi.World;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -97,6 +100,12 @@ public abstract class SqlWorld implements World {
         @Override
         public CreateResult createLeased(NewRun run, String workerId, Duration leaseFor) {
             return eventLog.createLeased(run, workerId, leaseFor);
+        }
+
+        @Override
+        public LeasedAppends appendLeasingStarts(
+                List<Append> appends, Set<String> startsToLease, String workerId, Duration leaseFor) {
+            return eventLog.appendLeasingStarts(appends, startsToLease, workerId, leaseFor);
         }
 
         @Override

@@ -9,6 +9,7 @@ import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.JdbcEventLog;
 import io.worldflow.world.jdbc.Sql;
+import io.worldflow.world.jdbc.StartLeases;
 import io.worldflow.world.jdbc.Tx;
 
 import java.sql.SQLException;
@@ -42,11 +43,18 @@ final class LocalEventLog extends JdbcEventLog {
     }
 
     @Override
-    protected void createIn(Tx tx, List<NewRun> runs, List<String> events) throws SQLException {
+    protected void createIn(Tx tx, List<NewRun> runs, List<String> events, StartLeases leases) throws SQLException {
         for (int i = 0; i < runs.size(); i++) {
             NewRun run = runs.get(i);
             if (insertRun(tx, run, events.get(i))) {
-                LocalDialect.insertTurn(tx, run, null, null);
+                if (leases != null && leases.wants(run)) {
+                    leases.leased(
+                            run,
+                            LocalDialect.insertTurn(tx, run, leases.owner(), leases.expires())
+                                    .token());
+                } else {
+                    LocalDialect.insertTurn(tx, run, null, null);
+                }
             }
         }
     }
@@ -62,11 +70,11 @@ final class LocalEventLog extends JdbcEventLog {
 
     /** The batch's appends, then the effects of those that went through, in one transaction. */
     @Override
-    protected List<AppendResult> append(List<EncodedAppend> encoded, String subject) {
+    protected List<AppendResult> append(List<EncodedAppend> encoded, String subject, StartLeases leases) {
         return db.write("append", subject, tx -> {
             List<AppendResult> results = batch.apply(tx, encoded, clock.instant());
             if (EncodedAppend.anyEffects(encoded)) {
-                applyEffects(tx, encoded, results);
+                applyEffects(tx, encoded, results, leases);
             }
             return results;
         });

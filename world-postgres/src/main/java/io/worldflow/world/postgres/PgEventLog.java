@@ -11,6 +11,7 @@ import io.worldflow.world.jdbc.JdbcEventLog;
 import io.worldflow.world.jdbc.Micros;
 import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.SqlDialect;
+import io.worldflow.world.jdbc.StartLeases;
 import io.worldflow.world.jdbc.Tx;
 
 import java.sql.Connection;
@@ -18,6 +19,7 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -29,6 +31,7 @@ final class PgEventLog extends JdbcEventLog {
     private final Sql create;
     private final Sql createLeased;
     private final Sql createQuietly;
+    private final Sql createQuietlyLeased;
 
     PgEventLog(Database db, EventCodec codec, InstantSource clock) {
         super(db, codec, clock, "started");
@@ -40,6 +43,10 @@ final class PgEventLog extends JdbcEventLog {
         this.createQuietly = Sql.of(d.tables(CREATED + """
                 INSERT INTO {tasks} (run_id, queue, priority, available_at, deliveries)
                 SELECT run_id, :queue, :priority, :availableAt, 0 FROM created"""));
+        this.createQuietlyLeased = Sql.of(d.tables(CREATED + """
+                INSERT INTO {tasks} (run_id, queue, priority, available_at, lease_token, lease_owner, lease_expires,
+                                     deliveries)
+                SELECT run_id, :queue, :priority, :availableAt, :token, :owner, :expires, 1 FROM created"""));
     }
 
     private static final String CREATED = """
@@ -108,21 +115,57 @@ final class PgEventLog extends JdbcEventLog {
     }
 
     /**
-     * Inside a longer transaction, where a unique violation would abort all of it: the runs go as one JDBC batch (one
-     * round trip) behind a savepoint, and the transaction's commit announces the earliest turn. When another
-     * transaction has created one of the ids since the batch began, the batch is undone and each run is created as a
-     * batch of its own, so that the one created elsewhere counts as existing, as {@link #create} counts it.
+     * Inside a longer transaction, where a unique violation would abort all of it: the runs go as JDBC batches (a round
+     * trip for those created plain, one for those leased as they are created) behind a savepoint, and the
+     * transaction's commit announces the earliest plain turn. A leased turn's token is made here, so that a batch,
+     * which returns no rows, still knows it. When another transaction has created one of the ids since the batch
+     * began, the batch is undone and each run is created as a batch of its own, so that the one created elsewhere
+     * counts as existing, as {@link #create} counts it.
      */
     @Override
-    protected void createIn(Tx tx, List<NewRun> runs, List<String> events) throws SQLException {
+    protected void createIn(Tx tx, List<NewRun> runs, List<String> events, StartLeases leases) throws SQLException {
         Connection c = tx.connection();
         Savepoint before = c.setSavepoint();
-        int[] created;
-        try (Sql.Call call = tx.call(createQuietly)) {
+        String[] tokens = new String[runs.size()];
+        int[] created = new int[runs.size()];
+        try {
+            List<Integer> plain = new ArrayList<>();
+            List<Integer> leased = new ArrayList<>();
             for (int i = 0; i < runs.size(); i++) {
-                bindRun(call, runs.get(i)).set("events", events.get(i)).addBatch();
+                if (leases != null && leases.wants(runs.get(i))) {
+                    tokens[i] = PgTaskQueue.newLeaseToken();
+                    leased.add(i);
+                } else {
+                    plain.add(i);
+                }
             }
-            created = call.executeBatch();
+            if (!plain.isEmpty()) {
+                try (Sql.Call call = tx.call(createQuietly)) {
+                    for (int i : plain) {
+                        bindRun(call, runs.get(i)).set("events", events.get(i)).addBatch();
+                    }
+                    int[] counts = call.executeBatch();
+                    for (int k = 0; k < plain.size(); k++) {
+                        created[plain.get(k)] = counts[k];
+                    }
+                }
+            }
+            if (!leased.isEmpty()) {
+                try (Sql.Call call = tx.call(createQuietlyLeased)) {
+                    for (int i : leased) {
+                        bindRun(call, runs.get(i))
+                                .set("events", events.get(i))
+                                .set("token", tokens[i])
+                                .set("owner", leases.owner())
+                                .set("expires", Micros.of(leases.expires()))
+                                .addBatch();
+                    }
+                    int[] counts = call.executeBatch();
+                    for (int k = 0; k < leased.size(); k++) {
+                        created[leased.get(k)] = counts[k];
+                    }
+                }
+            }
         } catch (SQLException e) {
             if (!isDuplicateRun(e)) {
                 throw e;
@@ -130,14 +173,19 @@ final class PgEventLog extends JdbcEventLog {
             c.rollback(before);
             if (runs.size() > 1) {
                 for (int i = 0; i < runs.size(); i++) {
-                    createIn(tx, List.of(runs.get(i)), List.of(events.get(i)));
+                    createIn(tx, List.of(runs.get(i)), List.of(events.get(i)), leases);
                 }
             }
             return; // a run of one: the run exists, created elsewhere
         }
         c.releaseSavepoint(before);
         for (int i = 0; i < runs.size(); i++) {
-            if (created[i] != 0) {
+            if (created[i] == 0) {
+                continue;
+            }
+            if (tokens[i] != null) {
+                leases.leased(runs.get(i), tokens[i]);
+            } else {
                 tx.wakeAt(Micros.truncate(runs.get(i).availableAt()));
             }
         }
@@ -159,7 +207,7 @@ final class PgEventLog extends JdbcEventLog {
      * of a run's pipelined appends), then the effects of those that went through.
      */
     @Override
-    protected List<AppendResult> append(List<EncodedAppend> encoded, String subject) {
+    protected List<AppendResult> append(List<EncodedAppend> encoded, String subject, StartLeases leases) {
         boolean effects = EncodedAppend.anyEffects(encoded);
         if (!effects && AppendStatement.eachRunOnce(encoded)) {
             return database.autocommit("append", subject, tx -> oneStatement.apply(tx, encoded, clock.instant()));
@@ -170,7 +218,7 @@ final class PgEventLog extends JdbcEventLog {
             }
             List<AppendResult> results = oneStatement.apply(tx, encoded, clock.instant());
             if (effects) {
-                applyEffects(tx, encoded, results);
+                applyEffects(tx, encoded, results, leases);
             }
             return results;
         });

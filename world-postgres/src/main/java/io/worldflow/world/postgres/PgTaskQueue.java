@@ -15,6 +15,7 @@ import io.worldflow.world.jdbc.Sql;
 import io.worldflow.world.jdbc.SqlDialect;
 import io.worldflow.world.jdbc.SqlWork;
 
+import java.nio.ByteBuffer;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -22,12 +23,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
@@ -102,6 +105,14 @@ final class PgTaskQueue extends JdbcTaskQueue {
      */
     static final String LEASE_TOKEN =
             "rtrim(translate(encode(uuid_send(gen_random_uuid()), 'base64'), '+/', '-_'), '=')";
+
+    /** A lease token made in this process, like {@link #LEASE_TOKEN} makes one: for a statement that returns no rows. */
+    static String newLeaseToken() {
+        UUID u = UUID.randomUUID();
+        ByteBuffer bytes =
+                ByteBuffer.allocate(16).putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits());
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+    }
 
     /** Leases the picked turns. A turn requested before now is covered by the new lease; one requested for later is kept. */
     private static final String LEASE_PICKED = """

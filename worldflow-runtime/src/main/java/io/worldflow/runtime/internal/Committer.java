@@ -4,6 +4,7 @@ import io.worldflow.WorldException;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.EventLog;
+import io.worldflow.spi.NewRun;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +45,9 @@ public final class Committer implements AutoCloseable {
 
     private final Thread thread;
     private volatile boolean closed;
+    /** This process's worker, once it runs: the runs a batch creates may begin there, leased in the batch's write. */
+    private volatile WorkerLoop worker;
+
     private long commits;
     private long appends;
 
@@ -52,6 +56,11 @@ public final class Committer implements AutoCloseable {
         this.eventLog = eventLog;
         this.helped = inProcess;
         this.thread = Thread.ofPlatform().daemon().name("worldflow-committer").start(this::loop);
+    }
+
+    /** Lets runs that batches create begin in {@code worker} at once ({@link WorkerLoop#reserveStarts}). */
+    void startHere(WorkerLoop worker) {
+        this.worker = worker;
     }
 
     public CompletableFuture<AppendResult> submit(Append append) {
@@ -164,39 +173,63 @@ public final class Committer implements AutoCloseable {
         for (Request r : batch) {
             list.add(r.append);
         }
+        // runs the batch creates that may begin in this process's worker hold their slots until the write is over
+        WorkerLoop here = worker;
+        WorkerLoop.Reserved reserved = here == null ? null : here.reserveStarts(starts(list));
+        List<AppendResult> results;
         try {
-            List<AppendResult> results = write(list);
-            commits++;
-            appends += list.size();
-            for (int i = 0; i < batch.size(); i++) {
-                batch.get(i).result.complete(results.get(i));
-            }
+            results = write(list, reserved);
         } catch (RuntimeException e) {
+            if (reserved != null) {
+                reserved.begin();
+            }
             log.warn("append of {} batched writes failed: {}", list.size(), e.toString());
             for (Request r : batch) {
                 r.result.completeExceptionally(e);
             }
+            return;
         }
+        if (reserved != null) {
+            reserved.begin(); // before the appending runs go on: the runs they started are under way sooner
+        }
+        commits++;
+        appends += list.size();
+        for (int i = 0; i < batch.size(); i++) {
+            batch.get(i).result.complete(results.get(i));
+        }
+    }
+
+    private static List<NewRun> starts(List<Append> appends) {
+        List<NewRun> out = new ArrayList<>();
+        for (Append a : appends) {
+            out.addAll(a.starts());
+        }
+        return out;
     }
 
     /**
      * Writes the batch with each run's pipelined appends joined. A world that refuses the joined form for good (an
      * append past its size limit, where each one alone fits) is given them as they were queued.
      */
-    private List<AppendResult> write(List<Append> queued) {
+    private List<AppendResult> write(List<Append> queued, WorkerLoop.Reserved reserved) {
         PipelinedAppends joined = new PipelinedAppends(queued);
         if (joined.appends.size() == queued.size()) {
-            return eventLog.append(queued);
+            return send(queued, reserved);
         }
         try {
-            return joined.results(eventLog.append(joined.appends));
+            return joined.results(send(joined.appends, reserved));
         } catch (WorldException e) {
             if (e.isTransient()) {
                 throw e;
             }
             log.debug("a batch's joined appends were refused ({}); writing them one by one", e.toString());
-            return eventLog.append(queued);
+            return send(queued, reserved);
         }
+    }
+
+    /** The appends, with the runs they create that {@code reserved} holds slots for leased in the same write. */
+    private List<AppendResult> send(List<Append> appends, WorkerLoop.Reserved reserved) {
+        return reserved == null ? eventLog.append(appends) : reserved.append(appends);
     }
 
     /** Commits so far and appends so far (for statistics). */

@@ -4,8 +4,11 @@ import io.worldflow.ErrorInfo;
 import io.worldflow.RunInfo;
 import io.worldflow.Workflow;
 import io.worldflow.event.Event;
+import io.worldflow.spi.Append;
+import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.Lease;
+import io.worldflow.spi.LeasedAppends;
 import io.worldflow.spi.LeasedRuns;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
@@ -17,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -106,6 +110,7 @@ public final class WorkerLoop implements AutoCloseable {
         });
         this.tasks = engine.world.taskQueue();
         engine.worker = this;
+        engine.committer.startHere(this);
         this.subscription = tasks.subscribe(this::dueAt);
         this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "worldflow-heartbeat");
@@ -339,6 +344,63 @@ public final class WorkerLoop implements AutoCloseable {
             load(slot, created.lease(), new LoadedRun(created.run(), List.of(run.startedEvent())));
         }
         return created;
+    }
+
+    /**
+     * Holds a slot for each of {@code runs} (children, successors) that appends of runs in memory here are about to
+     * create and that may begin here as a run started in this process may ({@link #create}); null when none may. The
+     * appends then go to the world through {@link Reserved#append}, and {@link Reserved#begin} ends the reservation.
+     */
+    Reserved reserveStarts(List<NewRun> runs) {
+        Reserved reserved = new Reserved();
+        for (NewRun run : runs) {
+            Slot slot = reserve(run);
+            if (slot != null) {
+                reserved.slots.put(run.runId(), slot);
+            }
+        }
+        return reserved.slots.isEmpty() ? null : reserved;
+    }
+
+    /** Slots held for runs that appends of this process are about to create, to begin here ({@link #reserveStarts}). */
+    final class Reserved {
+        private final Map<String, Slot> slots = new LinkedHashMap<>();
+        private LeasedRuns granted = new LeasedRuns(List.of(), Map.of());
+
+        /** The appends, the reserved runs they create leased here in the same write. */
+        List<AppendResult> append(List<Append> appends) {
+            LeasedAppends out = engine.world
+                    .workerAccess()
+                    .appendLeasingStarts(appends, slots.keySet(), settings.workerId(), settings.lease());
+            granted = out.started();
+            return out.results();
+        }
+
+        /**
+         * The write of the reserved runs is over, committed or not: those leased here begin from what this process
+         * holds, without a wake-up, a lease and a read (off the caller's thread); the others give their slots back
+         * and are leased like any other turn.
+         */
+        void begin() {
+            Map<String, Lease> leases = new HashMap<>();
+            granted.leases().forEach(l -> leases.put(l.runId(), l));
+            List<Fresh> fresh = new ArrayList<>();
+            slots.forEach((runId, slot) -> {
+                Lease lease = leases.get(runId);
+                if (lease == null || !granted.runs().containsKey(runId)) {
+                    finished(runId, slot);
+                } else if (stopping) {
+                    handBack(lease);
+                    finished(runId, slot);
+                } else {
+                    fresh.add(new Fresh(slot, lease));
+                }
+            });
+            if (!fresh.isEmpty()) {
+                Map<String, LoadedRun> runs = granted.runs();
+                Thread.ofVirtual().name("wf-start").start(() -> startFresh(fresh, runs));
+            }
+        }
     }
 
     /** A slot for a run about to be created and leased here, or null when it should not be. */

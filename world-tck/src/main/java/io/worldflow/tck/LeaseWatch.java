@@ -1,0 +1,112 @@
+package io.worldflow.tck;
+
+import io.worldflow.spi.Append;
+import io.worldflow.spi.CreateResult;
+import io.worldflow.spi.EventLog;
+import io.worldflow.spi.LeasedAppends;
+import io.worldflow.spi.LeasedRuns;
+import io.worldflow.spi.LoadedRun;
+import io.worldflow.spi.NewRun;
+import io.worldflow.spi.RunQueries;
+import io.worldflow.spi.Signals;
+import io.worldflow.spi.TaskQueue;
+import io.worldflow.spi.WorkerAccess;
+import io.worldflow.spi.World;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A world as the kit's, that notes which runs a worker leased by asking for due turns, and which it was given with the
+ * write that created them: how a test tells where a run's first turn came from.
+ */
+final class LeaseWatch implements World {
+
+    private final World world;
+    private final Set<String> leasedByAsking = ConcurrentHashMap.newKeySet();
+    private final Set<String> leasedAsStarted = ConcurrentHashMap.newKeySet();
+
+    LeaseWatch(World world) {
+        this.world = world;
+    }
+
+    /** Runs whose turn a worker got by asking for due turns. */
+    Set<String> leasedByAsking() {
+        return Set.copyOf(leasedByAsking);
+    }
+
+    /** Runs whose first turn came with the append that created them. */
+    Set<String> leasedAsStarted() {
+        return Set.copyOf(leasedAsStarted);
+    }
+
+    @Override
+    public String name() {
+        return world.name();
+    }
+
+    @Override
+    public EventLog eventLog() {
+        return world.eventLog();
+    }
+
+    @Override
+    public TaskQueue taskQueue() {
+        return world.taskQueue();
+    }
+
+    @Override
+    public Signals signals() {
+        return world.signals();
+    }
+
+    @Override
+    public RunQueries runQueries() {
+        return world.runQueries();
+    }
+
+    @Override
+    public WorkerAccess workerAccess() {
+        WorkerAccess access = world.workerAccess();
+        return new WorkerAccess() {
+            @Override
+            public LeasedRuns leaseAndLoad(
+                    String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
+                LeasedRuns leased = access.leaseAndLoad(workerId, queues, max, leaseFor, lookahead);
+                leased.leases().forEach(l -> leasedByAsking.add(l.runId()));
+                return leased;
+            }
+
+            @Override
+            public Map<String, LoadedRun> load(Collection<String> runIds) {
+                return access.load(runIds);
+            }
+
+            @Override
+            public CreateResult createLeased(NewRun run, String workerId, Duration leaseFor) {
+                return access.createLeased(run, workerId, leaseFor);
+            }
+
+            @Override
+            public LeasedAppends appendLeasingStarts(
+                    List<Append> appends, Set<String> startsToLease, String workerId, Duration leaseFor) {
+                LeasedAppends out = access.appendLeasingStarts(appends, startsToLease, workerId, leaseFor);
+                out.started().leases().forEach(l -> leasedAsStarted.add(l.runId()));
+                return out;
+            }
+
+            @Override
+            public boolean appendsInProcess() {
+                return access.appendsInProcess();
+            }
+        };
+    }
+
+    /** The kit's world stays open: it is the test's. */
+    @Override
+    public void close() {}
+}
