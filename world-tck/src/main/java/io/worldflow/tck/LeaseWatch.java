@@ -2,14 +2,10 @@ package io.worldflow.tck;
 
 import io.worldflow.spi.Append;
 import io.worldflow.spi.CreateResult;
-import io.worldflow.spi.EventLog;
 import io.worldflow.spi.LeasedAppends;
 import io.worldflow.spi.LeasedRuns;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
-import io.worldflow.spi.RunQueries;
-import io.worldflow.spi.Signals;
-import io.worldflow.spi.TaskQueue;
 import io.worldflow.spi.WorkerAccess;
 import io.worldflow.spi.World;
 
@@ -21,16 +17,17 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A world as the kit's, that notes which runs a worker leased by asking for due turns, and which it was given with the
- * write that created them: how a test tells where a run's first turn came from.
+ * The kit's world, lent as {@link SharedWorld} lends it, noting which runs a worker leased by asking for due turns and
+ * which it was given with the write that created them: how a test tells where a run's first turn came from.
  */
-final class LeaseWatch implements World {
+final class LeaseWatch extends SharedWorld {
 
     private final World world;
     private final Set<String> leasedByAsking = ConcurrentHashMap.newKeySet();
     private final Set<String> leasedAsStarted = ConcurrentHashMap.newKeySet();
 
     LeaseWatch(World world) {
+        super(world);
         this.world = world;
     }
 
@@ -42,31 +39,6 @@ final class LeaseWatch implements World {
     /** Runs whose first turn came with the append that created them. */
     Set<String> leasedAsStarted() {
         return Set.copyOf(leasedAsStarted);
-    }
-
-    @Override
-    public String name() {
-        return world.name();
-    }
-
-    @Override
-    public EventLog eventLog() {
-        return world.eventLog();
-    }
-
-    @Override
-    public TaskQueue taskQueue() {
-        return world.taskQueue();
-    }
-
-    @Override
-    public Signals signals() {
-        return world.signals();
-    }
-
-    @Override
-    public RunQueries runQueries() {
-        return world.runQueries();
     }
 
     @Override
@@ -105,8 +77,4 @@ final class LeaseWatch implements World {
             }
         };
     }
-
-    /** The kit's world stays open: it is the test's. */
-    @Override
-    public void close() {}
 }

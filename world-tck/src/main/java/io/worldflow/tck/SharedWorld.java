@@ -2,13 +2,14 @@ package io.worldflow.tck;
 
 import io.worldflow.spi.EventLog;
 import io.worldflow.spi.RunQueries;
+import io.worldflow.spi.ScheduleStore;
 import io.worldflow.spi.Signals;
 import io.worldflow.spi.TaskQueue;
 import io.worldflow.spi.WorkerAccess;
 import io.worldflow.spi.World;
 
 /** Lends a world to a second Worldflow (a second worker) without letting it close the world. */
-final class SharedWorld implements World {
+class SharedWorld implements World {
 
     private final World world;
 
@@ -39,6 +40,11 @@ final class SharedWorld implements World {
     @Override
     public RunQueries runQueries() {
         return world.runQueries();
+    }
+
+    @Override
+    public ScheduleStore schedules() {
+        return world.schedules();
     }
 
     @Override

@@ -99,6 +99,22 @@ public abstract class WorldConformanceKit {
     }
 
     @Nested
+    @Tag("Schedules")
+    class Schedules extends ScheduleContract {
+        Schedules() {
+            super(WorldConformanceKit.this);
+        }
+    }
+
+    @Nested
+    @Tag("ScheduleStore")
+    class ScheduleStore extends ScheduleStoreContract {
+        ScheduleStore() {
+            super(WorldConformanceKit.this);
+        }
+    }
+
+    @Nested
     @Tag("TaskQueue")
     class TaskQueue extends TaskQueueContract {
         TaskQueue() {

@@ -10,6 +10,8 @@ import java.time.Instant;
  * @param deadline when it fails if it has not ended, or null
  * @param parent        the run that started it as a child, which hears of its end; null for a run started otherwise
  * @param continuedFrom the run it continues ({@code continueAsNew}), which ended as it began; null for a first run
+ * @param schedule      the schedule that started it, or null
+ * @param scheduledFor  the schedule's fire time that started it, or null
  */
 public record WorkflowStarted(
         String runId,
@@ -19,21 +21,36 @@ public record WorkflowStarted(
         Payload input,
         Instant deadline,
         String parent,
-        String continuedFrom)
+        String continuedFrom,
+        String schedule,
+        Instant scheduledFor)
         implements Event {
 
     public WorkflowStarted {
         Event.check(runId, seq, at);
     }
 
+    /** A run no schedule started. */
+    public WorkflowStarted(
+            String runId,
+            long seq,
+            Instant at,
+            String workflow,
+            Payload input,
+            Instant deadline,
+            String parent,
+            String continuedFrom) {
+        this(runId, seq, at, workflow, input, deadline, parent, continuedFrom, null, null);
+    }
+
     /** A run that continues no other. */
     public WorkflowStarted(
             String runId, long seq, Instant at, String workflow, Payload input, Instant deadline, String parent) {
-        this(runId, seq, at, workflow, input, deadline, parent, null);
+        this(runId, seq, at, workflow, input, deadline, parent, null, null, null);
     }
 
     /** A run of no parent. */
     public WorkflowStarted(String runId, long seq, Instant at, String workflow, Payload input, Instant deadline) {
-        this(runId, seq, at, workflow, input, deadline, null, null);
+        this(runId, seq, at, workflow, input, deadline, null, null, null, null);
     }
 }

@@ -22,6 +22,8 @@ import java.util.function.UnaryOperator;
  * @param priority    higher first
  * @param parent      the run that starts it as a child, or null
  * @param continuedFrom the run it continues ({@code continueAsNew}), or null
+ * @param schedule    the schedule that starts it, or null
+ * @param scheduledFor the schedule's fire time that starts it, or null
  */
 public record NewRun(
         String runId,
@@ -33,7 +35,9 @@ public record NewRun(
         String queue,
         int priority,
         String parent,
-        String continuedFrom) {
+        String continuedFrom,
+        String schedule,
+        Instant scheduledFor) {
 
     public NewRun {
         Objects.requireNonNull(runId, "runId");
@@ -42,6 +46,33 @@ public record NewRun(
         Objects.requireNonNull(createdAt, "createdAt");
         Objects.requireNonNull(availableAt, "availableAt");
         Objects.requireNonNull(queue, "queue");
+    }
+
+    /** A run no schedule starts. */
+    public NewRun(
+            String runId,
+            String workflow,
+            Payload input,
+            Instant createdAt,
+            Instant availableAt,
+            Instant deadline,
+            String queue,
+            int priority,
+            String parent,
+            String continuedFrom) {
+        this(
+                runId,
+                workflow,
+                input,
+                createdAt,
+                availableAt,
+                deadline,
+                queue,
+                priority,
+                parent,
+                continuedFrom,
+                null,
+                null);
     }
 
     /** A run that continues no other. */
@@ -55,7 +86,7 @@ public record NewRun(
             String queue,
             int priority,
             String parent) {
-        this(runId, workflow, input, createdAt, availableAt, deadline, queue, priority, parent, null);
+        this(runId, workflow, input, createdAt, availableAt, deadline, queue, priority, parent, null, null, null);
     }
 
     /** A run of no parent. */
@@ -68,7 +99,7 @@ public record NewRun(
             Instant deadline,
             String queue,
             int priority) {
-        this(runId, workflow, input, createdAt, availableAt, deadline, queue, priority, null, null);
+        this(runId, workflow, input, createdAt, availableAt, deadline, queue, priority, null, null, null, null);
     }
 
     /**
@@ -102,6 +133,7 @@ public record NewRun(
 
     /** The first event of its log, which {@link EventLog#create} writes at seq 0. */
     public WorkflowStarted startedEvent() {
-        return new WorkflowStarted(runId, 0, createdAt, workflow, input, deadline, parent, continuedFrom);
+        return new WorkflowStarted(
+                runId, 0, createdAt, workflow, input, deadline, parent, continuedFrom, schedule, scheduledFor);
     }
 }

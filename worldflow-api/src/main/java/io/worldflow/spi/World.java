@@ -18,6 +18,9 @@ public interface World extends AutoCloseable {
 
     RunQueries runQueries();
 
+    /** The schedules every worker of this world fires from. */
+    ScheduleStore schedules();
+
     /**
      * What a worker asks of this world to take turns and start them, each request answered the plain way
      * ({@link PlainWorkerAccess}) or in fewer trips where the store can combine them.

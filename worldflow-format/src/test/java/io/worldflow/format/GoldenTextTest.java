@@ -56,6 +56,8 @@ class GoldenTextTest {
         for (Event e : Samples.addedForContinueAsNew()) {
             out.put("encode added for continue-as-new " + e.type(), format.encode(e));
         }
+        out.put("encodeAll started by a schedule", format.encodeAll(List.of(Samples.startedBySchedule())));
+        out.put("encode started by a schedule", format.encode(Samples.startedBySchedule()));
         return out;
     }
 
@@ -105,6 +107,9 @@ class GoldenTextTest {
             assertThat(format.decode(golden.get("encode added for continue-as-new " + e.type())))
                     .isEqualTo(e);
         }
+        assertThat(format.decodeAll("r1", 0, golden.get("encodeAll started by a schedule")))
+                .containsExactly(Samples.startedBySchedule());
+        assertThat(format.decode(golden.get("encode started by a schedule"))).isEqualTo(Samples.startedBySchedule());
         assertThat(format.decodeTimeline(resource("/golden/timeline-version-1.json")))
                 .containsExactlyElementsOf(all.subList(0, 4));
     }

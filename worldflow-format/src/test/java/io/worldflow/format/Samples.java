@@ -116,6 +116,12 @@ final class Samples {
                 new WorkflowContinuedAsNew("r1", 1, T0, "r1~2", new Payload("{\"month\":3}", "com.acme.Plan")));
     }
 
+    /** The first event of a run a schedule started, which names the schedule and its fire time (added to version 1). */
+    static WorkflowStarted startedBySchedule() {
+        return new WorkflowStarted(
+                "r1", 0, T0, "report.nightly", Payload.NULL, null, null, null, "nightly", T0.minusMillis(3));
+    }
+
     /** The first event of a child run, which names its parent (a field added to version 1). */
     static WorkflowStarted startedByParent() {
         return new WorkflowStarted("r1", 0, T0, "order.ship", Payload.NULL, null, "p1");
@@ -127,7 +133,9 @@ final class Samples {
                         oneOfEach().stream(),
                         Stream.concat(
                                 Stream.concat(added().stream(), addedForRaces().stream()),
-                                Stream.concat(addedForContinueAsNew().stream(), Stream.of(startedByParent()))))
+                                Stream.concat(
+                                        addedForContinueAsNew().stream(),
+                                        Stream.of(startedByParent(), startedBySchedule()))))
                 .toList();
     }
 

@@ -7,6 +7,7 @@ import io.worldflow.RunNotFoundException;
 import io.worldflow.RunPage;
 import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
+import io.worldflow.ScheduleSpec;
 import io.worldflow.StartOptions;
 import io.worldflow.Workflow;
 import io.worldflow.WorldflowException;
@@ -21,6 +22,8 @@ import io.worldflow.runtime.internal.Retention;
 import io.worldflow.runtime.internal.RetryPlan;
 import io.worldflow.runtime.internal.RunCompletions;
 import io.worldflow.runtime.internal.RunIds;
+import io.worldflow.runtime.internal.ScheduleLoop;
+import io.worldflow.runtime.internal.ScheduleRunner;
 import io.worldflow.runtime.internal.SignalUrls;
 import io.worldflow.runtime.internal.Successors;
 import io.worldflow.runtime.internal.WorkerLoop;
@@ -75,6 +78,8 @@ public final class Worldflow implements AutoCloseable {
     private Committer committer;
     private ClockScheduler scheduler;
     private Retention retention;
+    private ScheduleLoop scheduleLoop;
+    private final Schedules schedules;
     private Thread shutdownHook;
     private volatile boolean closed;
     private final SignalUrls signalUrls;
@@ -87,6 +92,15 @@ public final class Worldflow implements AutoCloseable {
         this.registry = registry;
         this.completions = new RunCompletions(world.runQueries());
         this.signalUrls = new SignalUrls(config, SIGNAL_URL, SIGNAL_SECRET);
+        this.schedules = new Schedules(
+                new ScheduleRunner(
+                        world.schedules(),
+                        world.runQueries(),
+                        codec,
+                        clock,
+                        this::createScheduled,
+                        this::cancelScheduled),
+                registry);
     }
 
     public static Builder builder() {
@@ -150,6 +164,9 @@ public final class Worldflow implements AutoCloseable {
                             options.lease(),
                             options.pollInterval(),
                             options.shutdownGrace()));
+            scheduleLoop = new ScheduleLoop(schedules.runner(), scheduler);
+            schedules.firedBy(scheduleLoop);
+            scheduleLoop.poke();
             if (options.retention().enabled()) {
                 retention = new Retention(world.eventLog(), scheduler, options.retention());
                 retention.start();
@@ -251,6 +268,28 @@ public final class Worldflow implements AutoCloseable {
                     + created.run().workflow() + "', not '" + workflowName + "'");
         }
         return runId;
+    }
+
+    // ---------------------------------------------------------------- schedules
+
+    /** The world's schedules: create, change, pause, trigger, backfill and read them. */
+    public Schedules schedules() {
+        return schedules;
+    }
+
+    /** A scheduled run, started through this process's worker when it has one (its first turn then begins here). */
+    private CreateResult createScheduled(NewRun run) {
+        WorkerLoop here = worker;
+        return here != null ? here.create(run) : world.eventLog().create(run);
+    }
+
+    /** The overlap policy's cancel of a previous run; one that has ended or gone meanwhile is left alone. */
+    private void cancelScheduled(String runId, String reason, boolean terminate) {
+        try {
+            requestCancel(runId, reason, terminate);
+        } catch (RunNotFoundException | io.worldflow.RunFinishedException e) {
+            // it ended first: nothing to cancel
+        }
     }
 
     /** The names of the workflows registered here. */
@@ -476,6 +515,9 @@ public final class Worldflow implements AutoCloseable {
             if (retention != null) {
                 retention.close();
             }
+            if (scheduleLoop != null) {
+                scheduleLoop.close();
+            }
             if (worker != null) {
                 worker.close();
                 committer.close();
@@ -499,6 +541,7 @@ public final class Worldflow implements AutoCloseable {
         private final Map<String, String> properties = new LinkedHashMap<>();
         private final List<Workflow<?, ?>> workflows = new ArrayList<>();
         private final List<Object> annotated = new ArrayList<>();
+        private final List<ScheduleSpec> declared = new ArrayList<>();
         private World world;
         private InstantSource clock = Clock.systemUTC();
         private JsonCodec codec;
@@ -563,6 +606,20 @@ public final class Worldflow implements AutoCloseable {
          * @throws io.worldflow.ConfigurationException when configuration is invalid or names an unknown world
          * @throws io.worldflow.WorldException         when the world cannot be opened
          */
+        /**
+         * A schedule this application declares: {@link #build} creates it, or changes it to this spec when it differs,
+         * so that every worker starting with the same declaration keeps one schedule (written once).
+         */
+        public Builder schedule(ScheduleSpec spec) {
+            declared.add(Objects.requireNonNull(spec, "spec"));
+            return this;
+        }
+
+        /** A declared schedule of a Quartz cron expression in UTC, with the defaults of {@link ScheduleSpec#cron}. */
+        public <I> Builder schedule(String id, String cron, Workflow<I, ?> workflow, I input) {
+            return schedule(ScheduleSpec.cron(id, cron, workflow, input));
+        }
+
         public Worldflow build() {
             Registry registry = new Registry();
             workflows.forEach(registry::register);
@@ -572,7 +629,17 @@ public final class Worldflow implements AutoCloseable {
             WorldConfig config = WorldflowConfig.load(properties, keys);
             JsonCodec c = codec != null ? codec : new JsonCodec();
             World w = world != null ? world : WorldLoader.open(config, clock, c.eventCodec());
-            return new Worldflow(w, config, c, clock, registry);
+            Worldflow wf = new Worldflow(w, config, c, clock, registry);
+            try {
+                declared.forEach(wf.schedules()::ensure);
+                for (Registry.DeclaredSchedule d : registry.scheduled()) {
+                    wf.schedules().ensure(Schedules.declared(d, c));
+                }
+            } catch (RuntimeException e) {
+                wf.close();
+                throw e;
+            }
+            return wf;
         }
     }
 }

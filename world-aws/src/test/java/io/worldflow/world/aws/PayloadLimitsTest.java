@@ -9,17 +9,22 @@ import io.worldflow.event.StepScheduled;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.NewRun;
+import io.worldflow.spi.StoredSchedule;
 import io.worldflow.spi.World;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Values beyond DynamoDB's 400 KB item limit and appends beyond its 100-item transaction limit. */
+/**
+ * Values beyond DynamoDB's 400 KB item limit, schedule bodies up to it, and appends beyond its 100-item transaction
+ * limit.
+ */
 class PayloadLimitsTest {
 
     private final AwsWorlds worlds = new AwsWorlds();
@@ -99,6 +104,25 @@ class PayloadLimitsTest {
         assertThat(world.signals().pending("sig-1"))
                 .singleElement()
                 .satisfies(s -> assertThat(s.id()).isEqualTo(id));
+    }
+
+    @Test
+    void aScheduleBodyOverTheLimitIsRefusedAndOneAtTheLimitIsStoredWhole() {
+        int limit = 384 * 1024;
+        Instant now = worlds.clock.instant();
+        String longestId = "✓".repeat(StoredSchedule.MAX_ID_LENGTH);
+
+        assertThatThrownBy(() ->
+                        world.schedules().create(new StoredSchedule("too-big", "é".repeat(limit / 2 + 1), now, 1, now)))
+                .isInstanceOf(PayloadTooLargeException.class)
+                .hasMessageContaining("schedule 'too-big'");
+        assertThat(world.schedules().get("too-big")).isEmpty();
+
+        // the longest id, three bytes a character, is in the item twice (its key and its place in byWake)
+        StoredSchedule atLimit = new StoredSchedule(longestId, "x".repeat(limit), now, 1, now);
+        assertThat(world.schedules().create(atLimit)).isTrue();
+        assertThat(world.schedules().get(longestId)).contains(atLimit);
+        assertThat(world.schedules().due(now, 1)).containsExactly(atLimit);
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
 import io.worldflow.spi.PlainWorkerAccess;
 import io.worldflow.spi.RunQueries;
+import io.worldflow.spi.ScheduleStore;
 import io.worldflow.spi.Signals;
 import io.worldflow.spi.TaskQueue;
 import io.worldflow.spi.WorkerAccess;
@@ -33,6 +34,7 @@ public abstract class SqlWorld implements World {
     private final Signals signals;
     private final RunQueries runQueries;
     private final WorkerAccess workerAccess;
+    private final ScheduleStore schedules;
 
     /** @param appendsInProcess whether the database runs in this process ({@link WorkerAccess#appendsInProcess}) */
     protected SqlWorld(JdbcEventLog eventLog, TaskQueue taskQueue, RunQueries runQueries, boolean appendsInProcess) {
@@ -41,6 +43,7 @@ public abstract class SqlWorld implements World {
         this.signals = eventLog.signals();
         this.runQueries = runQueries;
         this.workerAccess = new Access(appendsInProcess);
+        this.schedules = new JdbcSchedules(eventLog.db);
     }
 
     @Override
@@ -61,6 +64,11 @@ public abstract class SqlWorld implements World {
     @Override
     public final RunQueries runQueries() {
         return runQueries;
+    }
+
+    @Override
+    public final ScheduleStore schedules() {
+        return schedules;
     }
 
     @Override

@@ -32,7 +32,8 @@ final class Migrations implements MigrationDialect {
             "V6__held_since.sql",
             "V7__parent.sql",
             "V8__finished_at.sql",
-            "V9__cancel_terminate.sql");
+            "V9__cancel_terminate.sql",
+            "V10__schedules.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

@@ -31,7 +31,8 @@ final class Migrations implements MigrationDialect {
             "V7__held_since.sql",
             "V8__parent.sql",
             "V9__finished_at.sql",
-            "V10__cancel_terminate.sql");
+            "V10__cancel_terminate.sql",
+            "V11__schedules.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

@@ -50,10 +50,16 @@ class MigrationTest extends PgTestSupport {
 
         open(config(schema));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
         assertThat(tables(schema))
                 .containsExactlyInAnyOrder(
-                        "wf_event_log", "wf_runs", "wf_schema_version", "wf_signals", "wf_signal_keys", "wf_tasks");
+                        "wf_event_log",
+                        "wf_runs",
+                        "wf_schedules",
+                        "wf_schema_version",
+                        "wf_signals",
+                        "wf_signal_keys",
+                        "wf_tasks");
     }
 
     @Test
@@ -64,7 +70,7 @@ class MigrationTest extends PgTestSupport {
 
         World second = open(config(schema));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
         assertThat(second.eventLog().read("r1", 0)).hasSize(1);
     }
 
@@ -95,7 +101,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
         assertThat(tables(schema)).contains("wf_event_log").doesNotContain("wf_events");
         assertThat(world.eventLog().read("r1", 0)).containsExactly(started, marker);
         assertThat(world.eventLog().read("r1", 1)).containsExactly(marker);
@@ -136,7 +142,7 @@ class MigrationTest extends PgTestSupport {
         World world = open(config);
         world.eventLog().create(newRun("new"));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
         assertThat(world.eventLog().read("old", 0)).containsExactly(started, marker);
         assertThat(world.eventLog().read("old", 1)).containsExactly(marker);
         assertThat(world.workerAccess().load(List.of("old")).get("old").events())
@@ -181,7 +187,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
         RunQueries queries = world.runQueries();
         assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.COMPLETED))))
                 .containsExactly("done");
@@ -229,7 +235,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
         // leasing changes no indexed column (nor one an index's predicate reads): its updates can be HOT
         assertThat(indexDefinitions(schema, "wf_tasks"))
                 .hasSize(3)
@@ -273,7 +279,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
         assertThat(world.eventLog().purgeFinished(clock.instant(), 10)).isEqualTo(3);
         assertThat(ids(world.runQueries().list(RunQuery.all()))).containsExactly("busy");
         assertThat(world.eventLog().read("busy", 0)).hasSize(1);
@@ -326,7 +332,7 @@ class MigrationTest extends PgTestSupport {
         a.eventLog().create(newRun("r1"));
 
         assertThat(b.runQueries().get("r1")).isEmpty();
-        assertThat(versions(schema, "other_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+        assertThat(versions(schema, "other_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
         assertThat(tables(schema)).contains("wf_runs", "other_runs");
     }
 
@@ -380,7 +386,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
         StoredFixtures.assertTimelinesReadBack(
                 world, getClass().getResourceAsStream("/fixtures/postgres-timelines.json"));
     }
@@ -389,13 +395,13 @@ class MigrationTest extends PgTestSupport {
     void aSchemaOfANewerVersionIsRefusedClearly() {
         String schema = freshSchema();
         open(config(schema)).close();
-        TestPostgres.shared().execute("INSERT INTO " + schema + ".wf_schema_version VALUES (11, 'V11__future.sql', 0)");
+        TestPostgres.shared().execute("INSERT INTO " + schema + ".wf_schema_version VALUES (12, 'V12__future.sql', 0)");
 
         assertThatThrownBy(() -> open(config(schema)))
                 .isInstanceOf(SchemaVersionException.class)
                 .satisfies(e -> assertThat(((WorldException) e).isTransient()).isFalse())
-                .hasMessageContaining("schema version 11")
-                .hasMessageContaining("supports up to 10")
+                .hasMessageContaining("schema version 12")
+                .hasMessageContaining("supports up to 11")
                 .hasMessageContaining(schema + ".wf_");
     }
 
@@ -441,7 +447,7 @@ class MigrationTest extends PgTestSupport {
         }
 
         assertThat(worlds).hasSize(workers);
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
         worlds.getFirst().eventLog().create(newRun("r1"));
         assertThat(worlds.getLast().eventLog().read("r1", 0)).hasSize(1);
     }
@@ -471,7 +477,7 @@ class MigrationTest extends PgTestSupport {
             pool.shutdownNow();
         }
         for (int i = 0; i < workers; i++) {
-            assertThat(versions(schema, "p" + i + "_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+            assertThat(versions(schema, "p" + i + "_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
         }
     }
 
@@ -486,10 +492,10 @@ class MigrationTest extends PgTestSupport {
                 Statement st = c.createStatement()) {
             st.execute(sql);
         }
-        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
         World world = open(config);
 
-        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
         assertThat(world.eventLog().create(newRun("r1")).created()).isTrue();
         assertThat(world.eventLog().read("r1", 0)).hasSize(1);
     }

@@ -89,6 +89,12 @@ public final class EventMapper {
 
         @JsonInclude(JsonInclude.Include.NON_NULL)
         abstract String continuedFrom();
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract String schedule();
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract Instant scheduledFor();
     }
 
     /** The same for a flag added later: left out while false. */

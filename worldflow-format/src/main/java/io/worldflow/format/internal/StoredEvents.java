@@ -104,7 +104,9 @@ final class StoredEvents {
                     payload("input"),
                     instant("deadline"),
                     text("parent"),
-                    text("continuedFrom")),
+                    text("continuedFrom"),
+                    text("schedule"),
+                    instant("scheduledFor")),
             event("WorkflowCompleted", WorkflowCompleted.class, payload("output")),
             event("WorkflowFailed", WorkflowFailed.class, error("error")),
             // a termination says so; a cancellation, by far the more common, leaves it out

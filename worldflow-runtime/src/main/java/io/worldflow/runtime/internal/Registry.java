@@ -2,13 +2,16 @@ package io.worldflow.runtime.internal;
 
 import io.worldflow.UnknownWorkflowException;
 import io.worldflow.Workflow;
+import io.worldflow.annotation.Scheduled;
 import io.worldflow.annotation.WorkflowMethod;
 import io.worldflow.internal.StepProxies;
 
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,6 +22,10 @@ import java.util.TreeMap;
 public final class Registry {
 
     private final Map<String, Workflow<?, ?>> byName = Collections.synchronizedMap(new TreeMap<>());
+    private final List<DeclaredSchedule> scheduled = new ArrayList<>();
+
+    /** A {@link Scheduled} annotation of a workflow method, with the workflow and its input type. */
+    public record DeclaredSchedule(String workflow, Class<?> inputType, Scheduled annotation) {}
 
     public void register(Workflow<?, ?> workflow) {
         Objects.requireNonNull(workflow, "workflow");
@@ -44,6 +51,9 @@ public final class Registry {
             // a public method of a non-public class is callable from here only once made accessible
             m.trySetAccessible();
             register(annotated(annotation.value(), target, m));
+            for (Scheduled s : m.getAnnotationsByType(Scheduled.class)) {
+                scheduled.add(new DeclaredSchedule(annotation.value(), wrap(m.getParameterTypes()[0]), s));
+            }
             found++;
         }
         if (found == 0) {
@@ -63,6 +73,11 @@ public final class Registry {
             return type;
         }
         return MethodType.methodType(type).wrap().returnType();
+    }
+
+    /** The schedules the registered objects' workflow methods declare, in registration order. */
+    public List<DeclaredSchedule> scheduled() {
+        return List.copyOf(scheduled);
     }
 
     @SuppressWarnings("unchecked")

@@ -8,6 +8,7 @@ import io.worldflow.runtime.ManualClock;
 import io.worldflow.spi.EventLog;
 import io.worldflow.spi.PendingSignal;
 import io.worldflow.spi.RunQueries;
+import io.worldflow.spi.ScheduleStore;
 import io.worldflow.spi.SignalSent;
 import io.worldflow.spi.Signals;
 import io.worldflow.spi.TaskQueue;
@@ -85,6 +86,11 @@ class RunLogSignalsTest {
 
         @Override
         public RunQueries runQueries() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public ScheduleStore schedules() {
             throw new UnsupportedOperationException();
         }
 

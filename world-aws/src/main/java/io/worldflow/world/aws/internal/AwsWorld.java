@@ -4,6 +4,7 @@ import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.EventLog;
 import io.worldflow.spi.PlainWorkerAccess;
 import io.worldflow.spi.RunQueries;
+import io.worldflow.spi.ScheduleStore;
 import io.worldflow.spi.Signals;
 import io.worldflow.spi.TaskQueue;
 import io.worldflow.spi.WorkerAccess;
@@ -17,7 +18,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 
-/** The AWS world: DynamoDB for runs, logs, turns and signals; SQS for wake-ups. */
+/** The AWS world: DynamoDB for runs, logs, turns, signals and schedules; SQS for wake-ups. */
 public final class AwsWorld implements World {
 
     private static final Logger log = LoggerFactory.getLogger(AwsWorld.class);
@@ -31,6 +32,7 @@ public final class AwsWorld implements World {
     private final DynamoTaskQueue taskQueue;
     private final DynamoSignals signals;
     private final DynamoRunQueries queries;
+    private final DynamoSchedules schedules;
     /** DynamoDB reads a run's item and its log pages apart, and leasing is conditional writes: nothing combines. */
     private final WorkerAccess workerAccess = new PlainWorkerAccess(this);
 
@@ -52,6 +54,7 @@ public final class AwsWorld implements World {
         this.eventLog = new DynamoEventLog(store, cleanup, signals);
         this.taskQueue = new DynamoTaskQueue(store, consumer, settings.consumeWakes());
         this.queries = new DynamoRunQueries(store, eventLog);
+        this.schedules = new DynamoSchedules(store);
     }
 
     public static AwsWorld open(WorldContext context) {
@@ -122,6 +125,11 @@ public final class AwsWorld implements World {
     @Override
     public RunQueries runQueries() {
         return queries;
+    }
+
+    @Override
+    public ScheduleStore schedules() {
+        return schedules;
     }
 
     @Override

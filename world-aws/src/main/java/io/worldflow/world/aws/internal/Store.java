@@ -69,29 +69,38 @@ final class Store {
 
     /** The runs' items, read consistently, in the order of {@code runIds}; runs that do not exist are left out. */
     List<Map<String, AttributeValue>> runs(List<String> runIds) {
+        return items(tables.runs(), RunItem.ID, runIds, "reading runs");
+    }
+
+    /**
+     * The items of {@code table} whose key attribute {@code keyName} is one of {@code ids}, read consistently, in the
+     * order of {@code ids}; ids without an item are left out.
+     */
+    List<Map<String, AttributeValue>> items(String table, String keyName, List<String> ids, String what) {
         Map<String, Map<String, AttributeValue>> found = new HashMap<>();
-        for (int from = 0; from < runIds.size(); from += 100) {
-            List<Map<String, AttributeValue>> keys = runIds.subList(from, Math.min(runIds.size(), from + 100)).stream()
+        for (int from = 0; from < ids.size(); from += 100) {
+            List<Map<String, AttributeValue>> keys = ids.subList(from, Math.min(ids.size(), from + 100)).stream()
                     .distinct()
-                    .map(RunItem::key)
+                    .map(id -> Map.of(keyName, s(id)))
                     .toList();
             Map<String, KeysAndAttributes> request = Map.of(
-                    tables.runs(),
+                    table,
                     KeysAndAttributes.builder().keys(keys).consistentRead(true).build());
+            // a response stops at 16 MB: what it leaves comes back as unprocessed keys, asked for again
             for (int round = 0; !request.isEmpty(); round++) {
                 if (round > 0) {
                     backoff(round);
                 }
                 Map<String, KeysAndAttributes> asked = request;
-                var response = AwsFailures.call("reading runs", () -> dynamo.batchGetItem(b -> b.requestItems(asked)));
-                for (Map<String, AttributeValue> item : response.responses().getOrDefault(tables.runs(), List.of())) {
-                    found.put(item.get(RunItem.ID).s(), item);
+                var response = AwsFailures.call(what, () -> dynamo.batchGetItem(b -> b.requestItems(asked)));
+                for (Map<String, AttributeValue> item : response.responses().getOrDefault(table, List.of())) {
+                    found.put(item.get(keyName).s(), item);
                 }
                 request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
             }
         }
         List<Map<String, AttributeValue>> out = new ArrayList<>();
-        for (String id : runIds) {
+        for (String id : ids) {
             Map<String, AttributeValue> item = found.get(id);
             if (item != null) {
                 out.add(item);

@@ -31,8 +31,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The four tables and the runs table's indexes; creates what is missing (when allowed) and waits until
- * it is active.
+ * The five tables and their indexes; creates what is missing (when allowed) and waits until it is active.
  *
  * <ul>
  *   <li>{@code <prefix>runs}: key {@code id}; one item per run (projection, turn state, signal counter).
@@ -45,9 +44,12 @@ import java.util.List;
  *   <li>{@code <prefix>signals}: key ({@code run}, {@code sid}); signals not yet cleaned up after consumption.</li>
  *   <li>{@code <prefix>signal_keys}: key ({@code run}, {@code key}); the idempotency keys signals were sent
  *       with, kept after the signals are consumed.</li>
+ *   <li>{@code <prefix>schedules}: key {@code id}; one item per schedule (see {@link DynamoSchedules}). Indexes
+ *       {@value #BY_ID} ({@code all}, {@code id}) for listing and {@value #BY_WAKE} ({@code all}, {@code wk}), a
+ *       sparse index of the schedules that have a wake time, both of keys only.</li>
  * </ul>
  */
-public record Tables(String runs, String events, String signals, String signalKeys) {
+public record Tables(String runs, String events, String signals, String signalKeys, String schedules) {
 
     private static final Logger log = LoggerFactory.getLogger(Tables.class);
 
@@ -57,6 +59,8 @@ public record Tables(String runs, String events, String signals, String signalKe
     static final String BY_DUE = "byDue";
     static final String BY_HELD = "byHeld";
     static final String BY_PARENT = "byParent";
+    static final String BY_ID = "byId";
+    static final String BY_WAKE = "byWake";
 
     /** What the listing indexes project: enough to filter and count a page without reading the runs. */
     private static final List<String> LISTED = List.of(RunItem.WORKFLOW, RunItem.STATUS, RunItem.CREATED);
@@ -68,7 +72,8 @@ public record Tables(String runs, String events, String signals, String signalKe
     private static final Duration INDEX_BUILD_WAIT = Duration.ofMinutes(15);
 
     public static Tables named(String prefix) {
-        return new Tables(prefix + "runs", prefix + "events", prefix + "signals", prefix + "signal_keys");
+        return new Tables(
+                prefix + "runs", prefix + "events", prefix + "signals", prefix + "signal_keys", prefix + "schedules");
     }
 
     /** Makes sure every table exists and is active. */
@@ -87,6 +92,7 @@ public record Tables(String runs, String events, String signals, String signalKe
         ensure(dynamo, settings, eventsTable());
         ensure(dynamo, settings, signalsTable());
         ensure(dynamo, settings, signalKeysTable());
+        ensure(dynamo, settings, schedulesTable());
     }
 
     private static TableDescription ensure(DynamoDbClient dynamo, AwsSettings settings, CreateTableRequest request) {
@@ -354,6 +360,36 @@ public record Tables(String runs, String events, String signals, String signalKe
                                 .attributeName("key")
                                 .keyType(KeyType.RANGE)
                                 .build())
+                .build();
+    }
+
+    /**
+     * Schedules have a table of their own rather than items in the runs table: they share no key space, index or
+     * lifecycle with runs (a schedule id may equal a run id, retention never deletes them), and the runs table's
+     * indexes would each have to be kept from them. Keyed by id, so that their bodies, written at every fire,
+     * spread over the table's partitions; the two indexes, whose partition key is one constant, hold keys only.
+     */
+    private CreateTableRequest schedulesTable() {
+        return CreateTableRequest.builder()
+                .tableName(schedules)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(
+                        attr(DynamoSchedules.ID), attr(DynamoSchedules.ALL), attr(DynamoSchedules.WAKE_KEY))
+                .keySchema(KeySchemaElement.builder()
+                        .attributeName(DynamoSchedules.ID)
+                        .keyType(KeyType.HASH)
+                        .build())
+                .globalSecondaryIndexes(
+                        keysOnly(BY_ID, DynamoSchedules.ALL, DynamoSchedules.ID),
+                        keysOnly(BY_WAKE, DynamoSchedules.ALL, DynamoSchedules.WAKE_KEY))
+                .build();
+    }
+
+    private static GlobalSecondaryIndex keysOnly(String name, String hash, String range) {
+        return index(name, hash, range, List.of()).toBuilder()
+                .projection(Projection.builder()
+                        .projectionType(ProjectionType.KEYS_ONLY)
+                        .build())
                 .build();
     }
 

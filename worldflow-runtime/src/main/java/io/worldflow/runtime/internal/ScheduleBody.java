@@ -1,0 +1,200 @@
+package io.worldflow.runtime.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.worldflow.CatchUpPolicy;
+import io.worldflow.OverlapPolicy;
+import io.worldflow.Payload;
+import io.worldflow.ScheduleSpec;
+import io.worldflow.WorldflowException;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
+
+/**
+ * What a schedule is and where it stands, as the world keeps it ({@link io.worldflow.spi.StoredSchedule#body}): its
+ * spec with the input encoded, and its state. {@code pending} holds what a worker decided and has not yet done for
+ * sure (runs to start, previous runs to cancel): whoever reads the schedule next does it again (each action is
+ * idempotent) before deciding anything new.
+ */
+record ScheduleBody(
+        int v,
+        String workflow,
+        Payload input,
+        String cron,
+        Duration every,
+        String zone,
+        Instant startAt,
+        Instant endAt,
+        Duration jitter,
+        OverlapPolicy overlap,
+        CatchUpPolicy catchUp,
+        Duration catchUpWindow,
+        String queue,
+        int priority,
+        Instant createdAt,
+        boolean paused,
+        Instant nextFireAt,
+        Instant lastFireAt,
+        String lastRunId,
+        Instant buffered,
+        List<Action> pending) {
+
+    /** The body's own format version. */
+    static final int VERSION = 1;
+
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .registerModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    ScheduleBody {
+        pending = pending == null ? List.of() : List.copyOf(pending);
+    }
+
+    /**
+     * Something a fire decided: start the run of a fire time (a fire time of the schedule's own, after its jitter; one
+     * asked for by a trigger or a backfill, at once), or cancel or terminate a previous run.
+     */
+    record Action(Kind kind, Instant fireAt, String runId) {
+        enum Kind {
+            START,
+            START_NOW,
+            CANCEL,
+            TERMINATE
+        }
+    }
+
+    static ScheduleBody of(ScheduleSpec spec, Payload input, Instant createdAt) {
+        return new ScheduleBody(
+                VERSION,
+                spec.workflow(),
+                input,
+                spec.cron(),
+                spec.every(),
+                spec.zone().getId(),
+                spec.startAt(),
+                spec.endAt(),
+                spec.jitter(),
+                spec.overlap(),
+                spec.catchUp(),
+                spec.catchUpWindow(),
+                spec.queue(),
+                spec.priority(),
+                createdAt,
+                false,
+                null,
+                null,
+                null,
+                null,
+                List.of());
+    }
+
+    /** The spec, its input as stored. */
+    ScheduleSpec spec(String id) {
+        return new ScheduleSpec(
+                id,
+                workflow,
+                input,
+                cron,
+                every,
+                ZoneId.of(zone),
+                startAt,
+                endAt,
+                jitter,
+                overlap,
+                catchUp,
+                catchUpWindow,
+                queue,
+                priority);
+    }
+
+    /** The same state under a new spec (an update). */
+    ScheduleBody withSpec(ScheduleSpec spec, Payload newInput) {
+        ScheduleBody s = of(spec, newInput, createdAt);
+        return new ScheduleBody(
+                VERSION,
+                s.workflow,
+                s.input,
+                s.cron,
+                s.every,
+                s.zone,
+                s.startAt,
+                s.endAt,
+                s.jitter,
+                s.overlap,
+                s.catchUp,
+                s.catchUpWindow,
+                s.queue,
+                s.priority,
+                createdAt,
+                paused,
+                nextFireAt,
+                lastFireAt,
+                lastRunId,
+                buffered,
+                pending);
+    }
+
+    ScheduleBody with(
+            boolean paused,
+            Instant nextFireAt,
+            Instant lastFireAt,
+            String lastRunId,
+            Instant buffered,
+            List<Action> pending) {
+        return new ScheduleBody(
+                v,
+                workflow,
+                input,
+                cron,
+                every,
+                zone,
+                startAt,
+                endAt,
+                jitter,
+                overlap,
+                catchUp,
+                catchUpWindow,
+                queue,
+                priority,
+                createdAt,
+                paused,
+                nextFireAt,
+                lastFireAt,
+                lastRunId,
+                buffered,
+                pending);
+    }
+
+    ScheduleBody withPending(List<Action> value) {
+        return with(paused, nextFireAt, lastFireAt, lastRunId, buffered, value);
+    }
+
+    String encode() {
+        try {
+            return JSON.writeValueAsString(this);
+        } catch (JsonProcessingException e) {
+            throw new WorldflowException("cannot write a schedule: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    static ScheduleBody decode(String id, String text) {
+        try {
+            ScheduleBody b = JSON.readValue(text, ScheduleBody.class);
+            if (b.v > VERSION) {
+                throw new WorldflowException("schedule '" + id + "' was written by a newer Worldflow (body version "
+                        + b.v + ", this one reads " + VERSION + ")");
+            }
+            return b;
+        } catch (JsonProcessingException e) {
+            throw new WorldflowException("schedule '" + id + "' cannot be read: " + e.getOriginalMessage(), e);
+        }
+    }
+}

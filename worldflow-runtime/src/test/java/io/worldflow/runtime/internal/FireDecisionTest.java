@@ -1,0 +1,154 @@
+package io.worldflow.runtime.internal;
+
+import io.worldflow.CatchUpPolicy;
+import io.worldflow.OverlapPolicy;
+import io.worldflow.Payload;
+import io.worldflow.ScheduleSpec;
+import io.worldflow.runtime.internal.ScheduleBody.Action;
+import io.worldflow.runtime.internal.ScheduleBody.Action.Kind;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+/** Which fire times start runs: the catch-up policy for those missed, the overlap policy while a run goes on. */
+class FireDecisionTest {
+
+    private static final Instant T0 = Instant.parse("2026-06-01T10:00:00Z");
+
+    /** Every minute, created at T0, its first fire time T0 + 1 min. */
+    private static ScheduleBody body(ScheduleSpec spec) {
+        ScheduleBody b = ScheduleBody.of(spec, Payload.NULL, T0);
+        return b.with(false, T0.plusSeconds(60), null, null, null, List.of());
+    }
+
+    private static ScheduleSpec minutely() {
+        return ScheduleSpec.cron("s", "0 * * * * ?", "wf", null);
+    }
+
+    private static FireDecision.Outcome decide(ScheduleSpec spec, ScheduleBody b, Instant now, Set<String> running) {
+        return FireDecision.decide("s", b, new FireTimes(spec, T0), now, running::contains);
+    }
+
+    @Test
+    void aFireTimeOnTimeStartsItsRunAndTheScheduleMovesToTheNext() {
+        ScheduleSpec spec = minutely();
+        Instant now = T0.plusSeconds(60).plusMillis(3);
+
+        FireDecision.Outcome o = decide(spec, body(spec), now, Set.of());
+
+        assertThat(o.body().pending())
+                .extracting(Action::kind, Action::runId)
+                .containsExactly(tuple(Kind.START, "s@2026-06-01T10:01:00Z"));
+        assertThat(o.body().nextFireAt()).isEqualTo(T0.plusSeconds(120));
+        assertThat(o.body().lastRunId()).isEqualTo("s@2026-06-01T10:01:00Z");
+        assertThat(o.wakeAt()).as("actions pending: due again at once").isEqualTo(now);
+        assertThat(FireDecision.wake(o.body().withPending(List.of()), now)).isEqualTo(T0.plusSeconds(120));
+    }
+
+    @Test
+    void notYetDueStartsNothing() {
+        ScheduleSpec spec = minutely();
+        FireDecision.Outcome o = decide(spec, body(spec), T0.plusSeconds(59), Set.of());
+
+        assertThat(o.body().pending()).isEmpty();
+        assertThat(o.wakeAt()).isEqualTo(T0.plusSeconds(60));
+    }
+
+    @Test
+    void missedFireTimesStartWhatTheCatchUpPolicySays() {
+        Instant now = T0.plus(Duration.ofMinutes(60)).plusSeconds(30); // 60 fire times due, the last on time
+
+        ScheduleSpec all =
+                minutely().withOverlap(OverlapPolicy.ALLOW_ALL).withCatchUp(CatchUpPolicy.ALL, Duration.ofHours(1));
+        assertThat(decide(all, body(all), now, Set.of()).body().pending()).hasSize(60);
+
+        ScheduleSpec latest = minutely().withOverlap(OverlapPolicy.ALLOW_ALL);
+        assertThat(decide(latest, body(latest), now, Set.of()).body().pending())
+                .extracting(Action::fireAt)
+                .as("the latest missed one, then the one on time")
+                .containsExactly(T0.plus(Duration.ofMinutes(59)), T0.plus(Duration.ofMinutes(60)));
+
+        ScheduleSpec none =
+                minutely().withOverlap(OverlapPolicy.ALLOW_ALL).withCatchUp(CatchUpPolicy.NONE, Duration.ofDays(1));
+        FireDecision.Outcome o = decide(none, body(none), now, Set.of());
+        assertThat(o.body().pending()).extracting(Action::fireAt).containsExactly(T0.plus(Duration.ofMinutes(60)));
+        assertThat(o.body().nextFireAt()).isEqualTo(T0.plus(Duration.ofMinutes(61)));
+    }
+
+    @Test
+    void missedFireTimesOlderThanTheWindowStartNothing() {
+        ScheduleSpec spec =
+                minutely().withOverlap(OverlapPolicy.ALLOW_ALL).withCatchUp(CatchUpPolicy.ALL, Duration.ofMinutes(10));
+        Instant now = T0.plus(Duration.ofMinutes(60)).plusSeconds(30);
+
+        assertThat(decide(spec, body(spec), now, Set.of()).body().pending())
+                .extracting(Action::fireAt)
+                .first()
+                .isEqualTo(T0.plus(Duration.ofMinutes(51)));
+    }
+
+    @Test
+    void whileThePreviousRunGoesOnTheOverlapPolicyDecides() {
+        Instant now = T0.plusSeconds(60);
+        String previous = "s@2026-06-01T09:59:00Z";
+        for (OverlapPolicy policy : OverlapPolicy.values()) {
+            ScheduleSpec spec = minutely().withOverlap(policy);
+            ScheduleBody b = body(spec).with(false, T0.plusSeconds(60), T0.minusSeconds(60), previous, null, List.of());
+
+            FireDecision.Outcome o = decide(spec, b, now, Set.of(previous));
+
+            List<Kind> kinds = o.body().pending().stream().map(Action::kind).toList();
+            switch (policy) {
+                case SKIP -> assertThat(kinds).as("skip").isEmpty();
+                case BUFFER_ONE -> {
+                    assertThat(kinds).as("buffer one").isEmpty();
+                    assertThat(o.body().buffered()).isEqualTo(T0.plusSeconds(60));
+                    assertThat(o.wakeAt()).as("looks again soon").isEqualTo(now.plus(FireDecision.BUFFER_CHECK));
+                }
+                case ALLOW_ALL -> assertThat(kinds).as("allow all").containsExactly(Kind.START);
+                case CANCEL_PREVIOUS ->
+                    assertThat(o.body().pending())
+                            .extracting(Action::kind, Action::runId)
+                            .containsExactly(tuple(Kind.CANCEL, previous), tuple(Kind.START, "s@2026-06-01T10:01:00Z"));
+                case TERMINATE_PREVIOUS -> assertThat(kinds).containsExactly(Kind.TERMINATE, Kind.START);
+            }
+            assertThat(o.body().nextFireAt()).isEqualTo(T0.plusSeconds(120));
+        }
+    }
+
+    @Test
+    void aBufferedFireTimeStartsWhenThePreviousRunHasEnded() {
+        ScheduleSpec spec = minutely().withOverlap(OverlapPolicy.BUFFER_ONE);
+        String previous = "s@2026-06-01T09:59:00Z";
+        ScheduleBody b = body(spec)
+                .with(false, T0.plusSeconds(120), T0.minusSeconds(60), previous, T0.plusSeconds(60), List.of());
+        Instant now = T0.plusSeconds(75);
+
+        assertThat(decide(spec, b, now, Set.of(previous)).body().pending())
+                .as("still running")
+                .isEmpty();
+
+        FireDecision.Outcome o = decide(spec, b, now, Set.of());
+        assertThat(o.body().pending())
+                .extracting(Action::kind, Action::fireAt)
+                .containsExactly(tuple(Kind.START, T0.plusSeconds(60)));
+        assertThat(o.body().buffered()).isNull();
+    }
+
+    @Test
+    void aPausedScheduleStartsNothingAndWantsNoLook() {
+        ScheduleSpec spec = minutely();
+        ScheduleBody paused = body(spec).with(true, T0.plusSeconds(60), null, null, null, List.of());
+
+        FireDecision.Outcome o = decide(spec, paused, T0.plus(Duration.ofHours(1)), Set.of());
+
+        assertThat(o.body().pending()).isEmpty();
+        assertThat(o.wakeAt()).isNull();
+    }
+}
