@@ -441,6 +441,11 @@ class ApiTest {
                         "/api/runs/{runId}/retry",
                         "/api/runs/{runId}/signals/{name}",
                         "/api/runs/{runId}/signal-urls",
+                        "/api/schedules",
+                        "/api/schedules/{scheduleId}",
+                        "/api/schedules/{scheduleId}/pause",
+                        "/api/schedules/{scheduleId}/resume",
+                        "/api/schedules/{scheduleId}/trigger",
                         "/signals/{runId}/{name}",
                         "/api/session",
                         "/api/openapi.json");

@@ -7,6 +7,7 @@ import io.worldflow.ConfigurationException;
 import io.worldflow.RunFinishedException;
 import io.worldflow.RunNotFoundException;
 import io.worldflow.RunStateException;
+import io.worldflow.ScheduleNotFoundException;
 import io.worldflow.SerializationException;
 import io.worldflow.UnknownWorkflowException;
 import io.worldflow.WorldException;
@@ -34,6 +35,7 @@ public final class Routes implements AutoCloseable {
     private final Auth auth;
     private final Bodies bodies;
     private final RunsApi runs;
+    private final SchedulesApi schedules;
     private final LiveUpdates live;
     private final boolean publicReads;
     private volatile SignalEndpoint signalEndpoint;
@@ -43,6 +45,7 @@ public final class Routes implements AutoCloseable {
         this.auth = new Auth(token, publicReads);
         this.bodies = new Bodies(maxBodyBytes);
         this.runs = new RunsApi(wf, bodies, ownUrl);
+        this.schedules = new SchedulesApi(wf, bodies);
         this.live = new LiveUpdates(wf, runs);
         this.publicReads = publicReads;
     }
@@ -76,6 +79,12 @@ public final class Routes implements AutoCloseable {
         r.post("/api/runs/{runId}/retry", runs::retry);
         r.post("/api/runs/{runId}/signals/{name}", runs::signal);
         r.post("/api/runs/{runId}/signal-urls", runs::signalUrl);
+
+        r.get("/api/schedules", schedules::list);
+        r.get("/api/schedules/{scheduleId}", schedules::get);
+        r.post("/api/schedules/{scheduleId}/pause", schedules::pause);
+        r.post("/api/schedules/{scheduleId}/resume", schedules::resume);
+        r.post("/api/schedules/{scheduleId}/trigger", schedules::trigger);
 
         r.post("/signals/{runId}/{name}", this::signedSignal);
 
@@ -163,6 +172,7 @@ public final class Routes implements AutoCloseable {
         Failure f = switch (e) {
             case ApiException a -> new Failure(a.status(), a.code(), message);
             case RunNotFoundException x -> new Failure(404, "run_not_found", message);
+            case ScheduleNotFoundException x -> new Failure(404, "schedule_not_found", message);
             case RunFinishedException x -> new Failure(409, "run_finished", message);
             case RunStateException x -> new Failure(409, "conflict", message);
             case UnknownWorkflowException x -> new Failure(400, "unknown_workflow", message);

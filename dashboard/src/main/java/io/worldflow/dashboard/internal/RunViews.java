@@ -19,6 +19,7 @@ import io.worldflow.event.StepStarted;
 import io.worldflow.event.TimerFired;
 import io.worldflow.event.TimerScheduled;
 import io.worldflow.event.WorkflowRetried;
+import io.worldflow.event.WorkflowStarted;
 import io.worldflow.spi.PendingSignal;
 
 import java.util.ArrayList;
@@ -58,6 +59,10 @@ final class RunViews {
         m.put("queue", r.queue());
         m.put("priority", r.priority());
         m.put("logLength", r.logLength());
+        // a run a schedule started names it and the fire time in its first event; null for any other run
+        WorkflowStarted started = !events.isEmpty() && events.getFirst() instanceof WorkflowStarted w ? w : null;
+        m.put("schedule", started == null ? null : started.schedule());
+        m.put("scheduledFor", started == null ? null : started.scheduledFor());
         m.put("input", Json.payload(r.input()));
         m.put("output", r.output() == null ? null : Json.payload(r.output()));
         m.put("error", error(r.error()));

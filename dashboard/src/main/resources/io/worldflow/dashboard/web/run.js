@@ -11,12 +11,15 @@
   const json = v => JSON.stringify(v, null, 2);
   // a link to another run's page: a parent or a child of this one
   const runLink = (id, rel) => el('a', { href: 'run.html?id=' + encodeURIComponent(id), 'data-rel': rel }, id);
+  // a link to the schedule that started this run, on the schedules page
+  const scheduleLink = id => el('a', { href: 'schedules.html?id=' + encodeURIComponent(id), 'data-rel': 'schedule' }, id);
 
   function detail(e) {
     switch (e.type) {
       case 'WorkflowStarted': return el('span', {}, e.workflow + ' ' + JSON.stringify(e.input),
         ...(e.parent ? [', child of ', runLink(e.parent, 'parent')] : []),
-        ...(e.continuedFrom ? [', continues ', runLink(e.continuedFrom, 'predecessor')] : []));
+        ...(e.continuedFrom ? [', continues ', runLink(e.continuedFrom, 'predecessor')] : []),
+        ...(e.schedule ? [', by schedule ', scheduleLink(e.schedule), ' for ' + time(e.scheduledFor)] : []));
       case 'WorkflowContinuedAsNew': return el('span', {}, 'continued as ', runLink(e.successorRunId, 'successor'), ' with ' + JSON.stringify(e.input));
       case 'WorkflowCompleted': return JSON.stringify(e.output);
       case 'WorkflowFailed': return e.error.type + ': ' + (e.error.message || '');
@@ -83,6 +86,7 @@
     document.getElementById('created').textContent = time(r.createdAt);
     document.getElementById('updated').textContent = time(r.updatedAt);
     document.getElementById('input').textContent = json(r.input);
+    renderSchedule(r);
     renderOutput();
     document.getElementById('failure').textContent = r.error
       ? r.error.type + ': ' + (r.error.message || '') + '\n\n' + (r.error.stackTrace || '') : '';
@@ -111,6 +115,17 @@
     document.querySelector('#steps tbody').replaceChildren(...r.steps.map(s =>
       el('tr', { 'data-step': s.stepId }, el('td', {}, s.stepId), el('td', {}, s.state), el('td', {}, s.attempts),
         el('td', { class: 'detail' }, s.error || ''))));
+  }
+
+  // a run a schedule started says which schedule, and for which of its fire times
+  function renderSchedule(r) {
+    document.getElementById('scheduled').hidden = !r.schedule;
+    const link = document.getElementById('schedule-link');
+    link.textContent = r.schedule || '';
+    link.setAttribute('href', r.schedule ? 'schedules.html?id=' + encodeURIComponent(r.schedule) : 'schedules.html');
+    document.getElementById('scheduled-for').textContent = r.schedule ? time(r.scheduledFor) : '';
+    // the fire time as the run's id has it, in UTC
+    document.getElementById('scheduled-for').setAttribute('title', r.scheduledFor || '');
   }
 
   // why the run is held, since when, and what lets it go on; shown before what it waits on

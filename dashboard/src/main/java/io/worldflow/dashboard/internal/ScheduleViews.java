@@ -1,0 +1,56 @@
+package io.worldflow.dashboard.internal;
+
+import io.worldflow.Payload;
+import io.worldflow.ScheduleInfo;
+import io.worldflow.ScheduleSpec;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** How schedules look in the API: the spec's fields flat beside the schedule's state. */
+final class ScheduleViews {
+
+    private ScheduleViews() {}
+
+    /**
+     * A schedule: what it starts and when, whether it is paused, its next fire times, its last run. Durations are
+     * ISO-8601 text ({@code PT30S}) and the zone its id, as a person reads and types them.
+     */
+    static Map<String, Object> view(ScheduleInfo s) {
+        ScheduleSpec spec = s.spec();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", spec.id());
+        m.put("workflow", spec.workflow());
+        m.put("cron", spec.cron());
+        m.put("every", text(spec.every()));
+        m.put("zone", spec.zone().getId());
+        m.put("startAt", spec.startAt());
+        m.put("endAt", spec.endAt());
+        m.put("jitter", text(spec.jitter()));
+        m.put("overlap", spec.overlap().name());
+        m.put("catchUp", spec.catchUp().name());
+        m.put("catchUpWindow", text(spec.catchUpWindow()));
+        m.put("queue", spec.queue());
+        m.put("priority", spec.priority());
+        m.put("paused", s.paused());
+        m.put("nextFireAt", s.nextFireAt());
+        m.put("upcoming", s.upcoming());
+        m.put("lastFireAt", s.lastFireAt());
+        m.put("lastRunId", s.lastRunId());
+        m.put("buffered", s.buffered());
+        m.put("createdAt", s.createdAt());
+        m.put("updatedAt", s.updatedAt());
+        // a stored schedule's input is the payload it was written as; it is shown as the runs API shows payloads
+        m.put(
+                "input",
+                spec.input() instanceof Payload p
+                        ? Json.payload(p)
+                        : Json.mapper().valueToTree(spec.input()));
+        return m;
+    }
+
+    private static String text(Duration d) {
+        return d == null ? null : d.toString();
+    }
+}
