@@ -54,8 +54,7 @@ public final class NightlyReport {
             wf.startWorker();
             ScheduleInfo info = wf.schedules().describe("nightly-report");
             System.out.println("next fire times: " + info.upcoming());
-            wf.schedules().trigger("nightly-report");
-            String runId = wf.schedules().describe("nightly-report").lastRunId();
+            String runId = wf.schedules().trigger("nightly-report").orElseThrow();
             System.out.println(wf.handle(runId, String.class).result(Duration.ofSeconds(30)) + " (run " + runId
                     + ", triggered at " + Instant.now() + ")");
         }

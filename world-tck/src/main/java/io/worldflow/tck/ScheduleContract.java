@@ -191,7 +191,7 @@ public abstract class ScheduleContract extends WorkflowContractSupport {
         assertThat(resumed.nextFireAt()).as("from the next fire time after now").isEqualTo(first.plusSeconds(30));
 
         Instant now = clock.instant();
-        wf.schedules().trigger("ops");
+        assertThat(wf.schedules().trigger("ops")).contains(runAt("ops", now));
         awaitStatus(runAt("ops", now), RunStatus.COMPLETED);
 
         List<String> backfilled = wf.schedules().backfill("ops", first.minusSeconds(60), first.minusSeconds(30));

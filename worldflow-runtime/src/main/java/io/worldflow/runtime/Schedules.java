@@ -16,6 +16,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The schedules of a {@link Worldflow}'s world ({@link Worldflow#schedules()}): durable, shared by every worker of the
@@ -92,8 +93,12 @@ public final class Schedules {
         runner.delete(Objects.requireNonNull(id, "id"));
     }
 
-    /** Starts a run now, as if now were a fire time: the overlap policy applies, paused or not. */
-    public ScheduleInfo trigger(String id) {
+    /**
+     * Starts a run now, as if now were a fire time: the overlap policy applies, paused or not.
+     *
+     * @return the run it started; empty when the overlap policy started none (a previous run still runs)
+     */
+    public Optional<String> trigger(String id) {
         return runner.trigger(Objects.requireNonNull(id, "id"));
     }
 

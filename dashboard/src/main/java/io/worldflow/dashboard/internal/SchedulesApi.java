@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The handlers of {@code /api/schedules…}: reading schedules, pausing, resuming and triggering them. Schedules are
@@ -82,10 +81,9 @@ final class SchedulesApi {
     void trigger(Context ctx) {
         String id = scheduleId(ctx);
         bodies.object(ctx);
-        String before = schedules().describe(id).lastRunId();
-        ScheduleInfo after = schedules().trigger(id);
-        Map<String, Object> out = ScheduleViews.view(after);
-        out.put("startedRunId", Objects.equals(before, after.lastRunId()) ? null : after.lastRunId());
+        String started = schedules().trigger(id).orElse(null);
+        Map<String, Object> out = ScheduleViews.view(schedules().describe(id));
+        out.put("startedRunId", started);
         RunsApi.json(ctx, 200, out);
     }
 

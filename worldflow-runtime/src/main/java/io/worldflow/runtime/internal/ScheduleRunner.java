@@ -139,10 +139,20 @@ public final class ScheduleRunner {
     }
 
     /** Starts a run now, as if now were a fire time (the overlap policy applies), paused or not. */
-    public ScheduleInfo trigger(String id) {
-        change(id, (b, now) -> FireDecision.fireAt(id, b, now.truncatedTo(ChronoUnit.MILLIS), this::running));
+    public Optional<String> trigger(String id) {
+        String[] started = new String[1];
+        change(id, (b, now) -> {
+            Instant at = now.truncatedTo(ChronoUnit.MILLIS);
+            ScheduleBody fired = FireDecision.fireAt(id, b, at, this::running);
+            String runId = FireDecision.runId(id, at);
+            boolean starts = fired.pending().stream()
+                    .anyMatch(
+                            a -> a.kind() == Action.Kind.START_NOW && a.runId().equals(runId));
+            started[0] = starts ? runId : null;
+            return fired;
+        });
         settle(id);
-        return describe(id);
+        return Optional.ofNullable(started[0]);
     }
 
     /**
