@@ -51,6 +51,22 @@ final class ChildJvm {
     }
 
     /** Runs the command, its output to {@code out}, and waits at most {@code limit} for it to end by itself. */
+    /** Waits until {@code file} has {@code lines} lines, while {@code p} still runs (90 seconds at most). */
+    static void awaitLines(Path file, int lines, Process p) throws IOException, InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (System.nanoTime() < end) {
+            if (!p.isAlive()) {
+                throw new AssertionError(
+                        "the process ended (exit " + p.exitValue() + ") before writing " + lines + " lines to " + file);
+            }
+            if (Files.exists(file) && Files.readAllLines(file).size() >= lines) {
+                return;
+            }
+            Thread.sleep(1);
+        }
+        throw new AssertionError("the process did not write " + lines + " lines to " + file + " in time");
+    }
+
     static Result run(List<String> cmd, Path out, Duration limit) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)

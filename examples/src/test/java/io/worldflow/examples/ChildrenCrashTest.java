@@ -46,7 +46,7 @@ class ChildrenCrashTest {
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("first.out").toFile())
                 .start();
-        awaitLines(ledger, 1, first); // the first children have worked; the last are not started yet
+        ChildJvm.awaitLines(ledger, 1, first); // the first children have worked; the last are not started yet
         first.destroyForcibly();
         assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(first.exitValue()).as("killed by SIGKILL").isEqualTo(137);
@@ -92,17 +92,5 @@ class ChildrenCrashTest {
                 java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM runs WHERE parent_run_id IS NOT NULL")) {
             return rs.next() ? rs.getInt(1) : -1;
         }
-    }
-
-    private static void awaitLines(Path file, int lines, Process p) throws Exception {
-        long end = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (System.nanoTime() < end) {
-            assertThat(p.isAlive()).as("the process is still running").isTrue();
-            if (Files.exists(file) && Files.readAllLines(file).size() >= lines) {
-                return;
-            }
-            Thread.sleep(1);
-        }
-        throw new AssertionError("the process did not write " + lines + " lines in time");
     }
 }

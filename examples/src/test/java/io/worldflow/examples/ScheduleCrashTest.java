@@ -43,7 +43,7 @@ class ScheduleCrashTest {
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("first.out").toFile())
                 .start();
-        awaitLines(ledger, 2, first);
+        ChildJvm.awaitLines(ledger, 2, first);
         Thread.sleep(1_300); // into the next fire or two
         first.destroyForcibly();
         assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -74,17 +74,5 @@ class ScheduleCrashTest {
         assertThat(Files.readAllLines(ledger).stream().distinct())
                 .as("every run did its work")
                 .hasSizeGreaterThanOrEqualTo(FIRES);
-    }
-
-    private static void awaitLines(Path file, int lines, Process p) throws Exception {
-        long end = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (System.nanoTime() < end) {
-            assertThat(p.isAlive()).as("the process is still running").isTrue();
-            if (Files.exists(file) && Files.readAllLines(file).size() >= lines) {
-                return;
-            }
-            Thread.sleep(1);
-        }
-        throw new AssertionError("the process did not write " + lines + " lines in time");
     }
 }
