@@ -92,7 +92,7 @@ final class FireDecision {
     /** The due fire times that start runs: those on time, and of the missed ones what the catch-up policy says. */
     private static List<Instant> chosen(ScheduleBody b, List<Instant> due, Instant now) {
         Instant missedBefore = now.minus(MISFIRE_THRESHOLD);
-        Instant tooOld = now.minus(b.catchUpWindow());
+        Instant tooOld = now.minus(b.spec().catchUpWindow());
         List<Instant> missed = new ArrayList<>();
         List<Instant> onTime = new ArrayList<>();
         for (Instant f : due) {
@@ -103,9 +103,9 @@ final class FireDecision {
             }
         }
         List<Instant> out = new ArrayList<>();
-        if (b.catchUp() == CatchUpPolicy.ALL) {
+        if (b.spec().catchUp() == CatchUpPolicy.ALL) {
             out.addAll(missed);
-        } else if (b.catchUp() == CatchUpPolicy.LATEST && !missed.isEmpty()) {
+        } else if (b.spec().catchUp() == CatchUpPolicy.LATEST && !missed.isEmpty()) {
             out.add(missed.getLast());
         }
         out.addAll(onTime);
@@ -142,7 +142,7 @@ final class FireDecision {
         }
 
         void fire(Instant f) {
-            OverlapPolicy policy = b.overlap();
+            OverlapPolicy policy = b.spec().overlap();
             if (policy == OverlapPolicy.ALLOW_ALL || !previousRuns()) {
                 start(f);
                 return;

@@ -5,38 +5,23 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import io.worldflow.CatchUpPolicy;
-import io.worldflow.OverlapPolicy;
 import io.worldflow.Payload;
 import io.worldflow.ScheduleSpec;
 import io.worldflow.WorldflowException;
 
-import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.List;
 
 /**
  * What a schedule is and where it stands, as the world keeps it ({@link io.worldflow.spi.StoredSchedule#body}): its
- * spec with the input encoded, and its state. {@code pending} holds what a worker decided and has not yet done for
- * sure (runs to start, previous runs to cancel): whoever reads the schedule next does it again (each action is
- * idempotent) before deciding anything new.
+ * spec (stored without its input, which is kept encoded beside it) and its state. {@code pending} holds what a worker
+ * decided and has not yet done for sure (runs to start, previous runs to cancel): whoever reads the schedule next does
+ * it again (each action is idempotent) before deciding anything new.
  */
 record ScheduleBody(
         int v,
-        String workflow,
+        ScheduleSpec spec,
         Payload input,
-        String cron,
-        Duration every,
-        String zone,
-        Instant startAt,
-        Instant endAt,
-        Duration jitter,
-        OverlapPolicy overlap,
-        CatchUpPolicy catchUp,
-        Duration catchUpWindow,
-        String queue,
-        int priority,
         Instant createdAt,
         boolean paused,
         Instant nextFireAt,
@@ -55,6 +40,7 @@ record ScheduleBody(
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     ScheduleBody {
+        spec = spec.withInput(null);
         pending = pending == null ? List.of() : List.copyOf(pending);
     }
 
@@ -72,74 +58,18 @@ record ScheduleBody(
     }
 
     static ScheduleBody of(ScheduleSpec spec, Payload input, Instant createdAt) {
-        return new ScheduleBody(
-                VERSION,
-                spec.workflow(),
-                input,
-                spec.cron(),
-                spec.every(),
-                spec.zone().getId(),
-                spec.startAt(),
-                spec.endAt(),
-                spec.jitter(),
-                spec.overlap(),
-                spec.catchUp(),
-                spec.catchUpWindow(),
-                spec.queue(),
-                spec.priority(),
-                createdAt,
-                false,
-                null,
-                null,
-                null,
-                null,
-                List.of());
+        return new ScheduleBody(VERSION, spec, input, createdAt, false, null, null, null, null, List.of());
     }
 
-    /** The spec, its input as stored. */
-    ScheduleSpec spec(String id) {
-        return new ScheduleSpec(
-                id,
-                workflow,
-                input,
-                cron,
-                every,
-                ZoneId.of(zone),
-                startAt,
-                endAt,
-                jitter,
-                overlap,
-                catchUp,
-                catchUpWindow,
-                queue,
-                priority);
+    /** The spec with its input as stored. */
+    ScheduleSpec specWithInput() {
+        return spec.withInput(input);
     }
 
     /** The same state under a new spec (an update). */
-    ScheduleBody withSpec(ScheduleSpec spec, Payload newInput) {
-        ScheduleBody s = of(spec, newInput, createdAt);
+    ScheduleBody withSpec(ScheduleSpec newSpec, Payload newInput) {
         return new ScheduleBody(
-                VERSION,
-                s.workflow,
-                s.input,
-                s.cron,
-                s.every,
-                s.zone,
-                s.startAt,
-                s.endAt,
-                s.jitter,
-                s.overlap,
-                s.catchUp,
-                s.catchUpWindow,
-                s.queue,
-                s.priority,
-                createdAt,
-                paused,
-                nextFireAt,
-                lastFireAt,
-                lastRunId,
-                buffered,
-                pending);
+                v, newSpec, newInput, createdAt, paused, nextFireAt, lastFireAt, lastRunId, buffered, pending);
     }
 
     ScheduleBody with(
@@ -150,27 +80,7 @@ record ScheduleBody(
             Instant buffered,
             List<Action> pending) {
         return new ScheduleBody(
-                v,
-                workflow,
-                input,
-                cron,
-                every,
-                zone,
-                startAt,
-                endAt,
-                jitter,
-                overlap,
-                catchUp,
-                catchUpWindow,
-                queue,
-                priority,
-                createdAt,
-                paused,
-                nextFireAt,
-                lastFireAt,
-                lastRunId,
-                buffered,
-                pending);
+                v, spec, input, createdAt, paused, nextFireAt, lastFireAt, lastRunId, buffered, pending);
     }
 
     ScheduleBody withPending(List<Action> value) {

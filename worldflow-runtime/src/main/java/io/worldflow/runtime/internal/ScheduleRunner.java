@@ -127,7 +127,7 @@ public final class ScheduleRunner {
             if (!b.paused()) {
                 return b;
             }
-            Instant next = new FireTimes(b.spec(id), b.createdAt()).after(now);
+            Instant next = new FireTimes(b.spec(), b.createdAt()).after(now);
             return b.with(false, next, b.lastFireAt(), b.lastRunId(), b.buffered(), b.pending());
         });
     }
@@ -169,7 +169,7 @@ public final class ScheduleRunner {
         }
         List<String> started = new ArrayList<>();
         change(id, (b, now) -> {
-            FireTimes times = new FireTimes(b.spec(id), b.createdAt());
+            FireTimes times = new FireTimes(b.spec(), b.createdAt());
             List<Instant> fires = times.between(from.minusMillis(1), to, MAX_BACKFILL + 1);
             if (fires.size() > MAX_BACKFILL) {
                 throw new IllegalArgumentException("backfill of schedule '" + id + "' from " + from + " to " + to
@@ -211,7 +211,7 @@ public final class ScheduleRunner {
 
     private ScheduleInfo info(StoredSchedule s) {
         ScheduleBody b = ScheduleBody.decode(s.id(), s.body());
-        ScheduleSpec spec = b.spec(s.id());
+        ScheduleSpec spec = b.specWithInput();
         List<Instant> upcoming = b.paused() || b.nextFireAt() == null
                 ? List.of()
                 : new FireTimes(spec, b.createdAt()).upcoming(b.nextFireAt(), UPCOMING);
@@ -260,7 +260,7 @@ public final class ScheduleRunner {
             return;
         }
         FireDecision.Outcome o =
-                FireDecision.decide(s.id(), b, new FireTimes(b.spec(s.id()), b.createdAt()), now, this::running);
+                FireDecision.decide(s.id(), b, new FireTimes(b.spec(), b.createdAt()), now, this::running);
         StoredSchedule decided = s.next(o.body().encode(), o.wakeAt(), now);
         if (!store.replace(decided)) {
             return; // another worker decided this fire
@@ -285,17 +285,18 @@ public final class ScheduleRunner {
         switch (a.kind()) {
             case START, START_NOW -> {
                 Instant now = clock.instant();
-                Instant startAt =
-                        a.kind() == Action.Kind.START ? a.fireAt().plus(jitter(id, b.jitter(), a.fireAt())) : now;
+                Instant startAt = a.kind() == Action.Kind.START
+                        ? a.fireAt().plus(jitter(id, b.spec().jitter(), a.fireAt()))
+                        : now;
                 NewRun run = new NewRun(
                         a.runId(),
-                        b.workflow(),
+                        b.spec().workflow(),
                         b.input(),
                         now,
                         startAt.isAfter(now) ? startAt : now,
                         null,
-                        b.queue() != null ? b.queue() : StartOptions.DEFAULT_QUEUE,
-                        b.priority(),
+                        b.spec().queue() != null ? b.spec().queue() : StartOptions.DEFAULT_QUEUE,
+                        b.spec().priority(),
                         null,
                         null,
                         id,
@@ -305,7 +306,7 @@ public final class ScheduleRunner {
             case CANCEL, TERMINATE ->
                 canceller.cancel(
                         a.runId(),
-                        "schedule '" + id + "': overlap policy " + b.overlap() + " at fire time " + a.fireAt(),
+                        "schedule '" + id + "': overlap policy " + b.spec().overlap() + " at fire time " + a.fireAt(),
                         a.kind() == Action.Kind.TERMINATE);
         }
     }
