@@ -14,6 +14,11 @@ import java.util.Objects;
  * @param timeout     like {@code deadline}, relative to submission; null for none
  * @param priority    higher runs are picked up first
  * @param queue       the queue its turns go to
+ * @param key         its ordering key in a queue with limits: runs of one key start one at a time (or as many as the
+ *                    queue's {@link QueueSpec#keyConcurrency()}), in the order they were submitted; null for none
+ * @param dedupId     while a run of the queue started with this id has not ended, another start with it is refused or
+ *                    returns that run, as {@code returnExisting} says; null for none
+ * @param returnExisting with {@code dedupId}: return the active run rather than throw {@link DuplicateRunException}
  */
 public record StartOptions(
         String id,
@@ -22,10 +27,14 @@ public record StartOptions(
         Instant deadline,
         Duration timeout,
         int priority,
-        String queue) {
+        String queue,
+        String key,
+        String dedupId,
+        boolean returnExisting) {
 
     public static final String DEFAULT_QUEUE = "default";
     public static final int MAX_ID_LENGTH = 200;
+    public static final int MAX_KEY_LENGTH = 200;
 
     public StartOptions {
         if (id != null) {
@@ -45,13 +54,33 @@ public record StartOptions(
             throw new IllegalArgumentException("timeout must be positive, was " + timeout);
         }
         queue = queue == null ? DEFAULT_QUEUE : queue;
-        if (queue.isBlank()) {
-            throw new IllegalArgumentException("queue must not be blank");
+        QueueSpec.checkName("queue", queue);
+        if (key != null
+                && (key.isEmpty()
+                        || key.length() > MAX_KEY_LENGTH
+                        || key.chars().anyMatch(Character::isISOControl))) {
+            throw new IllegalArgumentException(
+                    "key must be 1.." + MAX_KEY_LENGTH + " characters without control characters");
+        }
+        if (dedupId != null && (dedupId.isEmpty() || dedupId.length() > MAX_KEY_LENGTH)) {
+            throw new IllegalArgumentException("dedupId must be 1.." + MAX_KEY_LENGTH + " characters");
         }
     }
 
+    /** Options without an ordering key. */
+    public StartOptions(
+            String id,
+            Duration delay,
+            Instant availableAt,
+            Instant deadline,
+            Duration timeout,
+            int priority,
+            String queue) {
+        this(id, delay, availableAt, deadline, timeout, priority, queue, null, null, false);
+    }
+
     public static StartOptions defaults() {
-        return new StartOptions(null, null, null, null, null, 0, DEFAULT_QUEUE);
+        return new StartOptions(null, null, null, null, null, 0, DEFAULT_QUEUE, null, null, false);
     }
 
     public static StartOptions id(String id) {
@@ -59,30 +88,57 @@ public record StartOptions(
     }
 
     public StartOptions withId(String value) {
-        return new StartOptions(value, delay, availableAt, deadline, timeout, priority, queue);
+        return new StartOptions(
+                value, delay, availableAt, deadline, timeout, priority, queue, key, dedupId, returnExisting);
     }
 
     public StartOptions withDelay(Duration value) {
-        return new StartOptions(id, value, availableAt, deadline, timeout, priority, queue);
+        return new StartOptions(
+                id, value, availableAt, deadline, timeout, priority, queue, key, dedupId, returnExisting);
     }
 
     public StartOptions withAvailableAt(Instant value) {
-        return new StartOptions(id, delay, value, deadline, timeout, priority, queue);
+        return new StartOptions(id, delay, value, deadline, timeout, priority, queue, key, dedupId, returnExisting);
     }
 
     public StartOptions withDeadline(Instant value) {
-        return new StartOptions(id, delay, availableAt, value, timeout, priority, queue);
+        return new StartOptions(id, delay, availableAt, value, timeout, priority, queue, key, dedupId, returnExisting);
     }
 
     public StartOptions withTimeout(Duration value) {
-        return new StartOptions(id, delay, availableAt, deadline, value, priority, queue);
+        return new StartOptions(id, delay, availableAt, deadline, value, priority, queue, key, dedupId, returnExisting);
     }
 
     public StartOptions withPriority(int value) {
-        return new StartOptions(id, delay, availableAt, deadline, timeout, value, queue);
+        return new StartOptions(id, delay, availableAt, deadline, timeout, value, queue, key, dedupId, returnExisting);
+    }
+
+    /** Starts in {@code queue}. */
+    public static StartOptions queue(String queue) {
+        return defaults().withQueue(queue);
+    }
+
+    /** The ordering key: runs of one key in a queue with limits start one at a time, in the order submitted. */
+    public StartOptions withKey(String value) {
+        return new StartOptions(
+                id, delay, availableAt, deadline, timeout, priority, queue, value, dedupId, returnExisting);
+    }
+
+    /**
+     * Refuses the start ({@link DuplicateRunException}) while a run of the queue started with {@code value} has not
+     * ended.
+     */
+    public StartOptions withDedupId(String value) {
+        return new StartOptions(id, delay, availableAt, deadline, timeout, priority, queue, key, value, false);
+    }
+
+    /** Returns the run of the queue started with {@code value} while it has not ended, rather than starting another. */
+    public StartOptions withDedupIdReturningExisting(String value) {
+        return new StartOptions(id, delay, availableAt, deadline, timeout, priority, queue, key, value, true);
     }
 
     public StartOptions withQueue(String value) {
-        return new StartOptions(id, delay, availableAt, deadline, timeout, priority, value);
+        return new StartOptions(
+                id, delay, availableAt, deadline, timeout, priority, value, key, dedupId, returnExisting);
     }
 }

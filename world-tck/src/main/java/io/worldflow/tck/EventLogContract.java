@@ -103,6 +103,31 @@ public abstract class EventLogContract extends WorldContractSupport {
     }
 
     @Test
+    void createAllCreatesEachNewRunWithItsTurnAndLeavesAnExistingOneAsItIs() {
+        NewRun existing = newRun("order-1");
+        log().create(existing);
+        Instant later = now().plusSeconds(10); // before the first leases lapse
+        NewRun due = newRun("order-2");
+        NewRun delayed = newRun("order-3", QUEUE, 5, later);
+        NewRun again = new NewRun("order-1", WORKFLOW, payload("other input"), now(), now(), null, QUEUE, 9);
+
+        log().createAll(List.of(due, delayed, again));
+        log().createAll(List.of());
+
+        assertThat(log().read("order-2", 0)).containsExactly(due.startedEvent());
+        assertThat(log().read("order-3", 0)).containsExactly(delayed.startedEvent());
+        assertThat(log().read("order-1", 0)).as("left as it was").containsExactly(existing.startedEvent());
+        assertThat(info("order-1").priority()).isZero();
+        assertThat(tasks().lease("worker-a", java.util.Set.of(QUEUE), 10, LEASE))
+                .extracting(io.worldflow.spi.Lease::runId)
+                .containsExactlyInAnyOrder("order-1", "order-2");
+        clock.set(later);
+        assertThat(tasks().lease("worker-a", java.util.Set.of(QUEUE), 10, LEASE))
+                .extracting(io.worldflow.spi.Lease::runId)
+                .containsExactly("order-3");
+    }
+
+    @Test
     void createIsIdempotentById() {
         RunInfo original = create("order-1");
         clock.advance(Duration.ofMinutes(1));

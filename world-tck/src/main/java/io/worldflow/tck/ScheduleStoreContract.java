@@ -89,6 +89,29 @@ public abstract class ScheduleStoreContract extends WorldContractSupport {
     }
 
     @Test
+    void replaceAllComparesAndSetsEachScheduleOnItsOwn() {
+        StoredSchedule a = schedule("a", now());
+        StoredSchedule b = schedule("b", now());
+        store().create(a);
+        store().create(b);
+        StoredSchedule bMoved = b.next("{\"moved\":1}", now(), now());
+        store().replace(bMoved);
+        Instant later = now().plus(Duration.ofMinutes(1));
+
+        List<Boolean> replaced = store().replaceAll(List.of(
+                a.next("{\"fired\":1}", later, now()),
+                b.next("{\"stale\":1}", later, now()),
+                schedule("missing", now()).next("{}", later, now())));
+
+        assertThat(replaced).containsExactly(true, false, false);
+        assertThat(store().get("a").orElseThrow().body()).isEqualTo("{\"fired\":1}");
+        assertThat(store().get("a").orElseThrow().wakeAt()).isEqualTo(later);
+        assertThat(store().get("b")).contains(bMoved);
+        assertThat(store().get("missing")).isEmpty();
+        assertThat(store().replaceAll(List.of())).isEmpty();
+    }
+
+    @Test
     void ofConcurrentReplacesOfOneVersionExactlyOneWins() throws Exception {
         StoredSchedule v1 = schedule("nightly", now());
         store().create(v1);

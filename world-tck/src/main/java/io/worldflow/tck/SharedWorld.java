@@ -1,6 +1,7 @@
 package io.worldflow.tck;
 
 import io.worldflow.spi.EventLog;
+import io.worldflow.spi.QueueStore;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.ScheduleStore;
 import io.worldflow.spi.Signals;
@@ -45,6 +46,11 @@ class SharedWorld implements World {
     @Override
     public ScheduleStore schedules() {
         return world.schedules();
+    }
+
+    @Override
+    public QueueStore queues() {
+        return world.queues();
     }
 
     @Override

@@ -614,6 +614,18 @@ public abstract class TaskQueueContract extends WorldContractSupport {
     }
 
     @Test
+    void subscribeIsToldAboutATurnMovedToAnotherQueue() throws Exception {
+        assumeTrue(supportsPush(), "the world has no push support");
+        String waitIn = QUEUE + "\u001fwaiting";
+        create(newRun("order-1", QUEUE, 0, now()).waitingIn(waitIn, null));
+        Instant at = now().plusSeconds(1);
+
+        Instant told = toldWhile(t -> !t.isAfter(at), () -> tasks().move(List.of("order-1"), waitIn, QUEUE, at));
+
+        assertThat(told).isBeforeOrEqualTo(at);
+    }
+
+    @Test
     void closedSubscriptionIsNoLongerTold() throws Exception {
         assumeTrue(supportsPush(), "the world has no push support");
         List<Instant> closedOne = new CopyOnWriteArrayList<>();

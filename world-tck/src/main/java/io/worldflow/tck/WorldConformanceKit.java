@@ -115,6 +115,22 @@ public abstract class WorldConformanceKit {
     }
 
     @Nested
+    @Tag("Queues")
+    class Queues extends QueueContract {
+        Queues() {
+            super(WorldConformanceKit.this);
+        }
+    }
+
+    @Nested
+    @Tag("QueueStore")
+    class QueueStore extends QueueStoreContract {
+        QueueStore() {
+            super(WorldConformanceKit.this);
+        }
+    }
+
+    @Nested
     @Tag("TaskQueue")
     class TaskQueue extends TaskQueueContract {
         TaskQueue() {

@@ -19,6 +19,16 @@ public interface EventLog {
     CreateResult create(NewRun run);
 
     /**
+     * Creates each run as {@link #create} does, where the store allows in one write: many runs due at once (a second's
+     * fires of many schedules) then cost one commit rather than one each. A run whose id exists is left as it is.
+     */
+    default void createAll(List<NewRun> runs) {
+        for (NewRun run : runs) {
+            create(run);
+        }
+    }
+
+    /**
      * Applies each append independently (one may conflict while the others succeed) but, where the
      * store allows, commits them all in one transaction: this is how many runs share one commit.
      *

@@ -24,6 +24,10 @@ import java.util.function.UnaryOperator;
  * @param continuedFrom the run it continues ({@code continueAsNew}), or null
  * @param schedule    the schedule that starts it, or null
  * @param scheduledFor the schedule's fire time that starts it, or null
+ * @param turnQueue   the queue its first turn goes to: {@code queue}, or for a run that waits to be admitted by its
+ *                    queue's limits, the queue it waits in, from which the runtime moves its turn to {@code queue}
+ *                    ({@link TaskQueue#move}); a world never leases such a turn as it creates the run
+ * @param key         the run's ordering key within its queue, kept with its turn ({@link TaskQueue#waiting}), or null
  */
 public record NewRun(
         String runId,
@@ -37,7 +41,9 @@ public record NewRun(
         String parent,
         String continuedFrom,
         String schedule,
-        Instant scheduledFor) {
+        Instant scheduledFor,
+        String turnQueue,
+        String key) {
 
     public NewRun {
         Objects.requireNonNull(runId, "runId");
@@ -46,6 +52,62 @@ public record NewRun(
         Objects.requireNonNull(createdAt, "createdAt");
         Objects.requireNonNull(availableAt, "availableAt");
         Objects.requireNonNull(queue, "queue");
+        turnQueue = turnQueue == null ? queue : turnQueue;
+    }
+
+    /** A run that starts on its own queue, without a key. */
+    public NewRun(
+            String runId,
+            String workflow,
+            Payload input,
+            Instant createdAt,
+            Instant availableAt,
+            Instant deadline,
+            String queue,
+            int priority,
+            String parent,
+            String continuedFrom,
+            String schedule,
+            Instant scheduledFor) {
+        this(
+                runId,
+                workflow,
+                input,
+                createdAt,
+                availableAt,
+                deadline,
+                queue,
+                priority,
+                parent,
+                continuedFrom,
+                schedule,
+                scheduledFor,
+                null,
+                null);
+    }
+
+    /** Whether its first turn waits in another queue to be admitted, rather than in {@code queue}. */
+    public boolean waits() {
+        return !turnQueue.equals(queue);
+    }
+
+    /** This run, its first turn waiting in {@code waitIn} with the ordering key {@code key}. */
+    public NewRun waitingIn(String waitIn, String orderKey) {
+        return new NewRun(
+                runId,
+                workflow,
+                input,
+                createdAt,
+                availableAt,
+                deadline,
+                queue,
+                priority,
+                parent,
+                continuedFrom,
+                schedule,
+                scheduledFor,
+                waitIn,
+                orderKey);
     }
 
     /** A run no schedule starts. */

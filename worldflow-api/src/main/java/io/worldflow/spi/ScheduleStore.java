@@ -27,6 +27,20 @@ public interface ScheduleStore {
      */
     boolean replace(StoredSchedule schedule);
 
+    /**
+     * Replaces each schedule as {@link #replace} does, each on its own compare and set, where the store allows in one
+     * write.
+     *
+     * @return for each schedule, in order, whether it was replaced
+     */
+    default List<Boolean> replaceAll(List<StoredSchedule> schedules) {
+        List<Boolean> replaced = new java.util.ArrayList<>(schedules.size());
+        for (StoredSchedule s : schedules) {
+            replaced.add(replace(s));
+        }
+        return replaced;
+    }
+
     /** @return false when there was no such schedule */
     boolean delete(String id);
 

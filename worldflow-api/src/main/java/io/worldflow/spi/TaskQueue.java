@@ -2,6 +2,7 @@ package io.worldflow.spi;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -51,6 +52,24 @@ public interface TaskQueue {
     void enqueue(String runId, Instant at);
 
     /**
+     * What waits in {@code queue} to be admitted: the pending turns there, that no one holds, of runs whose own queue is
+     * another ({@link NewRun#turnQueue}), in leasing order (highest priority first, then earliest due, then run id), at
+     * most {@code limit}, whatever their due time. A world need not list the turns of runs in their own queue.
+     *
+     * @throws IllegalArgumentException when {@code limit} is not positive
+     */
+    List<WaitingTurn> waiting(String queue, int limit);
+
+    /**
+     * Moves the pending, unleased turns of {@code runIds} that are in queue {@code from} to queue {@code to}, due at
+     * {@code at}, and tells those who listen ({@link #subscribe}) as for any turn made due. A run whose turn is not
+     * pending in {@code from} (leased, moved already, finished, unknown) is left as it is.
+     *
+     * @return the runs whose turns were moved
+     */
+    Set<String> move(Collection<String> runIds, String from, String to, Instant at);
+
+    /**
      * The earliest instant at which a turn of {@code queues} can be leased, for sleeping until then: the
      * due time of an unleased turn, or the expiry of a leased one (when it would be delivered again).
      */
@@ -68,6 +87,15 @@ public interface TaskQueue {
     interface Subscription extends AutoCloseable {
         @Override
         void close();
+    }
+
+    /** A pending turn as {@link #waiting} lists it: its run, the run's ordering key (or null), priority and due time. */
+    record WaitingTurn(String runId, String key, int priority, Instant availableAt) {
+
+        public WaitingTurn {
+            Objects.requireNonNull(runId, "runId");
+            Objects.requireNonNull(availableAt, "availableAt");
+        }
     }
 
     /**

@@ -21,6 +21,9 @@ public interface World extends AutoCloseable {
     /** The schedules every worker of this world fires from. */
     ScheduleStore schedules();
 
+    /** The queues' limits and state every worker of this world admits runs by. */
+    QueueStore queues();
+
     /**
      * What a worker asks of this world to take turns and start them, each request answered the plain way
      * ({@link PlainWorkerAccess}) or in fewer trips where the store can combine them.

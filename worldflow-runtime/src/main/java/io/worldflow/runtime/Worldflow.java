@@ -1,6 +1,7 @@
 package io.worldflow.runtime;
 
 import io.worldflow.Payload;
+import io.worldflow.QueueSpec;
 import io.worldflow.RunHandle;
 import io.worldflow.RunInfo;
 import io.worldflow.RunNotFoundException;
@@ -13,23 +14,23 @@ import io.worldflow.Workflow;
 import io.worldflow.WorldflowException;
 import io.worldflow.event.Event;
 import io.worldflow.event.WorkflowRetried;
+import io.worldflow.runtime.internal.AdmissionLoop;
 import io.worldflow.runtime.internal.ClockScheduler;
 import io.worldflow.runtime.internal.Committer;
 import io.worldflow.runtime.internal.Engine;
 import io.worldflow.runtime.internal.Handle;
+import io.worldflow.runtime.internal.QueueRunner;
 import io.worldflow.runtime.internal.Registry;
 import io.worldflow.runtime.internal.Retention;
 import io.worldflow.runtime.internal.RetryPlan;
 import io.worldflow.runtime.internal.RunCompletions;
-import io.worldflow.runtime.internal.RunIds;
+import io.worldflow.runtime.internal.RunStarts;
 import io.worldflow.runtime.internal.ScheduleLoop;
 import io.worldflow.runtime.internal.ScheduleRunner;
 import io.worldflow.runtime.internal.SignalUrls;
 import io.worldflow.runtime.internal.Successors;
 import io.worldflow.runtime.internal.WorkerLoop;
 import io.worldflow.runtime.internal.WorldLoader;
-import io.worldflow.spi.CreateResult;
-import io.worldflow.spi.NewRun;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldConfig;
 
@@ -79,7 +80,11 @@ public final class Worldflow implements AutoCloseable {
     private ClockScheduler scheduler;
     private Retention retention;
     private ScheduleLoop scheduleLoop;
+    private AdmissionLoop admissionLoop;
     private final Schedules schedules;
+    private final QueueRunner queueRunner;
+    private final Queues queues;
+    private final RunStarts starts;
     private Thread shutdownHook;
     private volatile boolean closed;
     private final SignalUrls signalUrls;
@@ -92,13 +97,18 @@ public final class Worldflow implements AutoCloseable {
         this.registry = registry;
         this.completions = new RunCompletions(world.runQueries());
         this.signalUrls = new SignalUrls(config, SIGNAL_URL, SIGNAL_SECRET);
+        this.queueRunner =
+                new QueueRunner(world, clock, Boolean.parseBoolean(config.get(Queues.DECLARED_ONLY, "false")));
+        this.queues = new Queues(queueRunner);
+        this.starts = new RunStarts(world, codec, clock, queueRunner, () -> worker);
         this.schedules = new Schedules(
                 new ScheduleRunner(
                         world.schedules(),
                         world.runQueries(),
                         codec,
                         clock,
-                        this::createScheduled,
+                        starts::scheduled,
+                        starts::scheduledAll,
                         this::cancelScheduled),
                 registry);
     }
@@ -153,6 +163,7 @@ public final class Worldflow implements AutoCloseable {
                     committer,
                     registry,
                     completions,
+                    queueRunner,
                     options.stickyWait(),
                     options.holdRetry());
             worker = new WorkerLoop(
@@ -167,6 +178,8 @@ public final class Worldflow implements AutoCloseable {
             scheduleLoop = new ScheduleLoop(schedules.runner(), scheduler);
             schedules.firedBy(scheduleLoop);
             scheduleLoop.poke();
+            admissionLoop = new AdmissionLoop(queueRunner, options.queues(), scheduler, world.taskQueue());
+            admissionLoop.poke();
             if (options.retention().enabled()) {
                 retention = new Retention(world.eventLog(), scheduler, options.retention());
                 retention.start();
@@ -249,25 +262,7 @@ public final class Worldflow implements AutoCloseable {
 
     private String create(String workflowName, Object input, StartOptions options) {
         ensureOpen();
-        var payload = codec.encode(input, "input of workflow '" + workflowName + "'");
-        Instant now = clock.instant();
-        String runId = options.id() != null ? options.id() : RunIds.next(now.toEpochMilli());
-        Instant availableAt = options.availableAt() != null
-                ? options.availableAt()
-                : options.delay() != null ? now.plus(options.delay()) : now;
-        Instant deadline = options.deadline() != null
-                ? options.deadline()
-                : options.timeout() != null ? now.plus(options.timeout()) : null;
-        NewRun run = new NewRun(
-                runId, workflowName, payload, now, availableAt, deadline, options.queue(), options.priority());
-        WorkerLoop here = worker;
-        CreateResult created =
-                here != null ? here.create(run) : world.eventLog().create(run);
-        if (!created.created() && !created.run().workflow().equals(workflowName)) {
-            throw new io.worldflow.RunStateException("run id '" + runId + "' already belongs to a run of workflow '"
-                    + created.run().workflow() + "', not '" + workflowName + "'");
-        }
-        return runId;
+        return starts.start(workflowName, input, options);
     }
 
     // ---------------------------------------------------------------- schedules
@@ -277,10 +272,9 @@ public final class Worldflow implements AutoCloseable {
         return schedules;
     }
 
-    /** A scheduled run, started through this process's worker when it has one (its first turn then begins here). */
-    private CreateResult createScheduled(NewRun run) {
-        WorkerLoop here = worker;
-        return here != null ? here.create(run) : world.eventLog().create(run);
+    /** The world's queues with limits: define them, and see how many runs wait and run. */
+    public Queues queues() {
+        return queues;
     }
 
     /** The overlap policy's cancel of a previous run; one that has ended or gone meanwhile is left alone. */
@@ -518,6 +512,9 @@ public final class Worldflow implements AutoCloseable {
             if (scheduleLoop != null) {
                 scheduleLoop.close();
             }
+            if (admissionLoop != null) {
+                admissionLoop.close();
+            }
             if (worker != null) {
                 worker.close();
                 committer.close();
@@ -545,7 +542,8 @@ public final class Worldflow implements AutoCloseable {
         private World world;
         private InstantSource clock = Clock.systemUTC();
         private JsonCodec codec;
-        private final List<String> knownKeys = new ArrayList<>(List.of(SIGNAL_MAX_BODY));
+        private final List<String> knownKeys = new ArrayList<>(List.of(SIGNAL_MAX_BODY, Queues.DECLARED_ONLY));
+        private final List<QueueSpec> declaredQueues = new ArrayList<>();
 
         private Builder() {}
 
@@ -620,6 +618,12 @@ public final class Worldflow implements AutoCloseable {
             return schedule(ScheduleSpec.cron(id, cron, workflow, input));
         }
 
+        /** A queue with limits this application declares: {@link #build} stores its limits. */
+        public Builder queue(QueueSpec spec) {
+            declaredQueues.add(Objects.requireNonNull(spec, "spec"));
+            return this;
+        }
+
         public Worldflow build() {
             Registry registry = new Registry();
             workflows.forEach(registry::register);
@@ -631,6 +635,7 @@ public final class Worldflow implements AutoCloseable {
             World w = world != null ? world : WorldLoader.open(config, clock, c.eventCodec());
             Worldflow wf = new Worldflow(w, config, c, clock, registry);
             try {
+                declaredQueues.forEach(wf.queues()::define);
                 declared.forEach(wf.schedules()::ensure);
                 for (Registry.DeclaredSchedule d : registry.scheduled()) {
                     wf.schedules().ensure(Schedules.declared(d, c));

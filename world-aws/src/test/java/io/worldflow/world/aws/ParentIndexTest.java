@@ -150,10 +150,15 @@ class ParentIndexTest {
                 assertThat(building.seen.getLast())
                         .as("the world opened once told the index is active")
                         .isEqualTo(IndexStatus.ACTIVE);
-                assertThat(building.seen.subList(0, building.seen.size() - 1))
+                int active = building.seen.indexOf(IndexStatus.ACTIVE);
+                assertThat(building.seen.subList(0, active))
                         .as("the statuses it was told before")
                         .hasSizeGreaterThanOrEqualTo(3)
                         .containsOnly(IndexStatus.CREATING);
+                // DynamoDB Local builds one index at a time: the index of waiting turns is asked for after this one
+                assertThat(building.seen.subList(active, building.seen.size()))
+                        .as("the statuses it was told after, while it waited for the index of waiting turns")
+                        .containsOnly(IndexStatus.ACTIVE);
             } finally {
                 world.close();
             }

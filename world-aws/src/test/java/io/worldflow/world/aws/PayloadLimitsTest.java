@@ -9,6 +9,7 @@ import io.worldflow.event.StepScheduled;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.NewRun;
+import io.worldflow.spi.StoredQueue;
 import io.worldflow.spi.StoredSchedule;
 import io.worldflow.spi.World;
 import org.junit.jupiter.api.AfterEach;
@@ -22,8 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Values beyond DynamoDB's 400 KB item limit, schedule bodies up to it, and appends beyond its 100-item transaction
- * limit.
+ * Values beyond DynamoDB's 400 KB item limit, schedule and queue bodies up to it, and appends beyond its 100-item
+ * transaction limit.
  */
 class PayloadLimitsTest {
 
@@ -123,6 +124,26 @@ class PayloadLimitsTest {
         assertThat(world.schedules().create(atLimit)).isTrue();
         assertThat(world.schedules().get(longestId)).contains(atLimit);
         assertThat(world.schedules().due(now, 1)).containsExactly(atLimit);
+    }
+
+    @Test
+    void aQueueBodyOverTheLimitIsRefusedAndOneAtTheLimitIsStoredWhole() {
+        int limit = 384 * 1024;
+        Instant now = worlds.clock.instant();
+        String longestName = "✓".repeat(StoredQueue.MAX_NAME_LENGTH);
+
+        assertThatThrownBy(() -> world.queues().create(new StoredQueue("too-big", "é".repeat(limit / 2 + 1), 1, now)))
+                .isInstanceOf(PayloadTooLargeException.class)
+                .hasMessageContaining("queue 'too-big'");
+        assertThat(world.queues().get("too-big")).isEmpty();
+
+        StoredQueue atLimit = new StoredQueue(longestName, "x".repeat(limit), 1, now);
+        assertThat(world.queues().create(atLimit)).isTrue();
+        assertThat(world.queues().get(longestName)).contains(atLimit);
+        assertThat(world.queues().list(null, 1)).containsExactly(atLimit);
+        StoredQueue tooBig = atLimit.next("x".repeat(limit + 1), now);
+        assertThatThrownBy(() -> world.queues().replace(tooBig)).isInstanceOf(PayloadTooLargeException.class);
+        assertThat(world.queues().get(longestName)).contains(atLimit);
     }
 
     @Test

@@ -108,6 +108,24 @@ public abstract class JdbcEventLog implements EventLog {
         return create(run, codec.encodeAll(List.of(run.startedEvent())), null, null);
     }
 
+    /** In one transaction. */
+    @Override
+    public final void createAll(List<NewRun> runs) {
+        if (runs.isEmpty()) {
+            return;
+        }
+        List<String> events = new ArrayList<>(runs.size());
+        for (NewRun run : runs) {
+            events.add(
+                    codec.encodeAll(List.of(Objects.requireNonNull(run, "run").startedEvent())));
+        }
+        String subject = runs.size() == 1 ? Failures.run(runs.getFirst().runId()) : runs.size() + " runs";
+        db.write("create", subject, tx -> {
+            createIn(tx, runs, events, null);
+            return null;
+        });
+    }
+
     /**
      * Creates the run; when it is new and due by now, its first turn is leased to {@code workerId} for
      * {@code leaseFor} in the same write ({@link io.worldflow.spi.WorkerAccess#createLeased}).
@@ -117,7 +135,7 @@ public abstract class JdbcEventLog implements EventLog {
         Objects.requireNonNull(workerId, "workerId");
         TaskQueue.checkLease(leaseFor, null);
         Instant now = clock.instant();
-        boolean due = !run.availableAt().isAfter(now);
+        boolean due = !run.availableAt().isAfter(now) && !run.waits();
         String events = codec.encodeAll(List.of(run.startedEvent()));
         return due
                 ? create(run, events, workerId, Micros.truncate(now.plus(leaseFor)))
@@ -140,6 +158,11 @@ public abstract class JdbcEventLog implements EventLog {
                 .set("queue", run.queue())
                 .set("priority", run.priority())
                 .set("parent", run.parent());
+    }
+
+    /** Binds a new run's first turn's {@code :turnQueue} and {@code :flowKey} ({@link NewRun#turnQueue}). */
+    protected static Sql.Call bindTurn(Sql.Call call, NewRun run) throws SQLException {
+        return call.set("turnQueue", run.turnQueue()).set("flowKey", run.key());
     }
 
     /**

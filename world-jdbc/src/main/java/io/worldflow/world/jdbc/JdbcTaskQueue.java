@@ -8,7 +8,10 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -25,6 +28,8 @@ public abstract class JdbcTaskQueue implements TaskQueue {
     protected final InstantSource clock;
     private final RunTarget.Reader targets;
     private final Sql extend;
+    private final Sql waiting;
+    private final Sql move;
 
     /**
      * @param extend sets {@code lease_expires} to {@code :expires} on the row of {@code :runId} still leased with
@@ -35,6 +40,12 @@ public abstract class JdbcTaskQueue implements TaskQueue {
         this.clock = clock;
         this.targets = new RunTarget.Reader(db.dialect());
         this.extend = extend;
+        SqlDialect d = db.dialect();
+        this.waiting = Sql.of(d.tables("SELECT run_id, flow_key, priority, available_at FROM {tasks}"
+                + " WHERE queue = :queue AND lease_token IS NULL ORDER BY priority DESC, available_at, run_id"
+                + " LIMIT :limit"));
+        this.move = Sql.of(d.tables("UPDATE {tasks} SET queue = :to, available_at = :at WHERE run_id"
+                + d.inTexts(":ids") + " AND queue = :from AND lease_token IS NULL RETURNING run_id"));
     }
 
     /**
@@ -79,6 +90,46 @@ public abstract class JdbcTaskQueue implements TaskQueue {
                         .makeDue(tx, runId, target.get().queue(), target.get().priority(), at, clock.instant());
             }
             return null;
+        });
+    }
+
+    @Override
+    public final List<WaitingTurn> waiting(String queue, int limit) {
+        Objects.requireNonNull(queue, "queue");
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be positive, was " + limit);
+        }
+        return db.read(
+                "list waiting turns",
+                queue,
+                tx -> tx.call(waiting)
+                        .set("queue", queue)
+                        .set("limit", limit)
+                        .list(rs ->
+                                new WaitingTurn(rs.getString(1), rs.getString(2), rs.getInt(3), Micros.read(rs, 4))));
+    }
+
+    /** In one statement; the write's commit tells the listeners, as for any turn made due. */
+    @Override
+    public final Set<String> move(Collection<String> runIds, String from, String to, Instant at) {
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(to, "to");
+        Objects.requireNonNull(at, "at");
+        List<String> ids = List.copyOf(new LinkedHashSet<>(runIds));
+        if (ids.isEmpty()) {
+            return Set.of();
+        }
+        return db.write("move turns", ids.size() + " runs", tx -> {
+            Set<String> moved = new HashSet<>(tx.call(move)
+                    .set("to", to)
+                    .set("at", Micros.of(at))
+                    .set("ids", db.dialect().texts(ids))
+                    .set("from", from)
+                    .list(rs -> rs.getString(1)));
+            if (!moved.isEmpty()) {
+                tx.wakeAt(Micros.truncate(at));
+            }
+            return moved;
         });
     }
 

@@ -8,6 +8,7 @@ import io.worldflow.spi.LeasedRuns;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
 import io.worldflow.spi.PlainWorkerAccess;
+import io.worldflow.spi.QueueStore;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.ScheduleStore;
 import io.worldflow.spi.Signals;
@@ -35,6 +36,7 @@ public abstract class SqlWorld implements World {
     private final RunQueries runQueries;
     private final WorkerAccess workerAccess;
     private final ScheduleStore schedules;
+    private final QueueStore queues;
 
     /** @param appendsInProcess whether the database runs in this process ({@link WorkerAccess#appendsInProcess}) */
     protected SqlWorld(JdbcEventLog eventLog, TaskQueue taskQueue, RunQueries runQueries, boolean appendsInProcess) {
@@ -44,6 +46,7 @@ public abstract class SqlWorld implements World {
         this.runQueries = runQueries;
         this.workerAccess = new Access(appendsInProcess);
         this.schedules = new JdbcSchedules(eventLog.db);
+        this.queues = new JdbcQueues(eventLog.db);
     }
 
     @Override
@@ -69,6 +72,11 @@ public abstract class SqlWorld implements World {
     @Override
     public final ScheduleStore schedules() {
         return schedules;
+    }
+
+    @Override
+    public final QueueStore queues() {
+        return queues;
     }
 
     @Override

@@ -33,9 +33,12 @@ public final class StartLeases {
         this.now = now;
     }
 
-    /** Whether {@code run}'s first turn is to be leased when the write creates it: asked for, and due by now. */
+    /**
+     * Whether {@code run}'s first turn is to be leased when the write creates it: asked for, due by now, and not waiting
+     * to be admitted.
+     */
     public boolean wants(NewRun run) {
-        return ids.contains(run.runId()) && !run.availableAt().isAfter(now);
+        return ids.contains(run.runId()) && !run.availableAt().isAfter(now) && !run.waits();
     }
 
     /** The worker the turns are leased to. */

@@ -21,13 +21,14 @@ enum LocalDialect implements SqlDialect {
     INSTANCE;
 
     private static final Sql INSERT = Sql.of("""
-            INSERT INTO tasks (run_id, queue, priority, available_at, deliveries)
-            VALUES (:runId, :queue, :priority, :at, 0)""");
+            INSERT INTO tasks (run_id, queue, priority, available_at, deliveries, flow_key)
+            VALUES (:runId, :queue, :priority, :at, 0, :flowKey)""");
 
     /** A new run's first turn, leased at once. */
     private static final Sql INSERT_LEASED = Sql.of("""
-            INSERT INTO tasks (run_id, queue, priority, available_at, lease_token, lease_owner, lease_expires, deliveries)
-            VALUES (:runId, :queue, :priority, :at, lower(hex(randomblob(16))), :owner, :expires, 1)
+            INSERT INTO tasks (run_id, queue, priority, available_at, lease_token, lease_owner, lease_expires, deliveries,
+                               flow_key)
+            VALUES (:runId, :queue, :priority, :at, lower(hex(randomblob(16))), :owner, :expires, 1, :flowKey)
             RETURNING lease_token""");
 
     /**
@@ -77,9 +78,10 @@ enum LocalDialect implements SqlDialect {
     static Lease insertTurn(Tx tx, NewRun run, String owner, Instant expires) throws SQLException {
         Sql.Call call = tx.call(owner == null ? INSERT : INSERT_LEASED)
                 .set("runId", run.runId())
-                .set("queue", run.queue())
+                .set("queue", run.turnQueue())
                 .set("priority", run.priority())
-                .set("at", Micros.of(run.availableAt()));
+                .set("at", Micros.of(run.availableAt()))
+                .set("flowKey", run.key());
         if (owner == null) {
             call.update();
             tx.wakeAt(Micros.truncate(run.availableAt()));

@@ -33,7 +33,8 @@ final class Migrations implements MigrationDialect {
             "V7__parent.sql",
             "V8__finished_at.sql",
             "V9__cancel_terminate.sql",
-            "V10__schedules.sql");
+            "V10__schedules.sql",
+            "V11__queues.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

@@ -32,7 +32,8 @@ final class Migrations implements MigrationDialect {
             "V8__parent.sql",
             "V9__finished_at.sql",
             "V10__cancel_terminate.sql",
-            "V11__schedules.sql");
+            "V11__schedules.sql",
+            "V12__queues.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

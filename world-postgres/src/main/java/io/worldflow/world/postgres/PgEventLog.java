@@ -41,12 +41,13 @@ final class PgEventLog extends JdbcEventLog {
         this.create = createStatement(d, false);
         this.createLeased = createStatement(d, true);
         this.createQuietly = Sql.of(d.tables(CREATED + """
-                INSERT INTO {tasks} (run_id, queue, priority, available_at, deliveries)
-                SELECT run_id, :queue, :priority, :availableAt, 0 FROM created"""));
+                INSERT INTO {tasks} (run_id, queue, priority, available_at, deliveries, flow_key)
+                SELECT run_id, :turnQueue, :priority, :availableAt, 0, CAST(:flowKey AS text) FROM created"""));
         this.createQuietlyLeased = Sql.of(d.tables(CREATED + """
                 INSERT INTO {tasks} (run_id, queue, priority, available_at, lease_token, lease_owner, lease_expires,
-                                     deliveries)
-                SELECT run_id, :queue, :priority, :availableAt, :token, :owner, :expires, 1 FROM created"""));
+                                     deliveries, flow_key)
+                SELECT run_id, :turnQueue, :priority, :availableAt, :token, :owner, :expires, 1, CAST(:flowKey AS text)
+                FROM created"""));
     }
 
     private static final String CREATED = """
@@ -71,13 +72,14 @@ final class PgEventLog extends JdbcEventLog {
         return Sql.of(d.tables(CREATED + (leased ? """
                 , queued AS (
                     INSERT INTO {tasks} (run_id, queue, priority, available_at, lease_token, lease_owner, lease_expires,
-                                         deliveries)
-                    SELECT run_id, :queue, :priority, :availableAt, %s, :owner, :expires, 1 FROM created
+                                         deliveries, flow_key)
+                    SELECT run_id, :turnQueue, :priority, :availableAt, %s, :owner, :expires, 1, CAST(:flowKey AS text)
+                    FROM created
                     RETURNING lease_token)
                 SELECT lease_token FROM queued""".formatted(PgTaskQueue.LEASE_TOKEN) : """
                 , queued AS (
-                    INSERT INTO {tasks} (run_id, queue, priority, available_at, deliveries)
-                    SELECT run_id, :queue, :priority, :availableAt, 0 FROM created
+                    INSERT INTO {tasks} (run_id, queue, priority, available_at, deliveries, flow_key)
+                    SELECT run_id, :turnQueue, :priority, :availableAt, 0, CAST(:flowKey AS text) FROM created
                     RETURNING run_id)
                 SELECT pg_notify(:channel, :due) FROM created""")));
     }
@@ -87,8 +89,8 @@ final class PgEventLog extends JdbcEventLog {
     protected CreateResult create(NewRun run, String events, String leaseTo, Instant expires) {
         boolean leased = leaseTo != null;
         return database.autocommit("create", Failures.run(run.runId()), tx -> {
-            Sql.Call call =
-                    bindRun(tx.call(leased ? createLeased : create), run).set("events", events);
+            Sql.Call call = bindTurn(bindRun(tx.call(leased ? createLeased : create), run), run)
+                    .set("events", events);
             Optional<String> created; // with the lease's token when leased
             try {
                 created = (leased
@@ -142,7 +144,9 @@ final class PgEventLog extends JdbcEventLog {
             if (!plain.isEmpty()) {
                 try (Sql.Call call = tx.call(createQuietly)) {
                     for (int i : plain) {
-                        bindRun(call, runs.get(i)).set("events", events.get(i)).addBatch();
+                        bindTurn(bindRun(call, runs.get(i)), runs.get(i))
+                                .set("events", events.get(i))
+                                .addBatch();
                     }
                     int[] counts = call.executeBatch();
                     for (int k = 0; k < plain.size(); k++) {
@@ -153,7 +157,7 @@ final class PgEventLog extends JdbcEventLog {
             if (!leased.isEmpty()) {
                 try (Sql.Call call = tx.call(createQuietlyLeased)) {
                     for (int i : leased) {
-                        bindRun(call, runs.get(i))
+                        bindTurn(bindRun(call, runs.get(i)), runs.get(i))
                                 .set("events", events.get(i))
                                 .set("token", tokens[i])
                                 .set("owner", leases.owner())

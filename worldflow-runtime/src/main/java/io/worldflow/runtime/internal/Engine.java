@@ -16,6 +16,7 @@ public final class Engine {
     final Committer committer;
     final Registry registry;
     final RunCompletions completions;
+    final QueueRunner queues;
     final Duration stickyWait;
     final Duration holdRetry;
     /** This process's worker once it runs: a run's children are created through it, their first turn leased here. */
@@ -29,6 +30,7 @@ public final class Engine {
             Committer committer,
             Registry registry,
             RunCompletions completions,
+            QueueRunner queues,
             Duration stickyWait,
             Duration holdRetry) {
         this.world = world;
@@ -38,6 +40,7 @@ public final class Engine {
         this.committer = committer;
         this.registry = registry;
         this.completions = completions;
+        this.queues = queues;
         this.stickyWait = stickyWait;
         this.holdRetry = holdRetry;
     }

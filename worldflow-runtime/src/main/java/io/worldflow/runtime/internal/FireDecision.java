@@ -23,6 +23,11 @@ final class FireDecision {
     static final int MAX_FIRES = 1_000;
     /** How often a schedule with a buffered fire time looks whether the previous run has ended. */
     static final Duration BUFFER_CHECK = Duration.ofSeconds(1);
+    /**
+     * How long before a fire time a worker decides it, when no previous run goes on: the run is created then, due at
+     * its fire time, and begins on time like any sleeping run, however many schedules share that second.
+     */
+    static final Duration LEAD = Duration.ofMillis(500);
 
     private FireDecision() {}
 
@@ -42,16 +47,22 @@ final class FireDecision {
             s.buffered = null;
         }
         Instant next = b.nextFireAt();
-        if (next != null && !next.isAfter(now)) {
+        // ahead of the fire time only when the overlap policy cannot depend on what happens until then
+        boolean ahead = s.buffered == null && (b.spec().overlap() == OverlapPolicy.ALLOW_ALL || !s.previousRuns());
+        Instant horizon = ahead ? now.plus(LEAD) : now;
+        if (next != null && !ahead && next.isAfter(now) && !next.isAfter(now.plus(LEAD))) {
+            return new Outcome(b, next); // a previous run goes on: decide at the fire time itself
+        }
+        if (next != null && !next.isAfter(horizon)) {
             List<Instant> due = new ArrayList<>();
             due.add(next);
-            due.addAll(times.between(next, now, MAX_FIRES - 1));
+            due.addAll(times.between(next, horizon, MAX_FIRES - 1));
             Instant last = due.getLast();
             boolean more = due.size() == MAX_FIRES;
             for (Instant f : chosen(b, due, now)) {
                 s.fire(f);
             }
-            next = more ? times.after(last) : times.after(now.isAfter(last) ? now : last);
+            next = more ? times.after(last) : times.after(horizon.isAfter(last) ? horizon : last);
             if (more) {
                 // the rest of the missed fire times are decided at once, in another round
                 return new Outcome(s.body(next), now);
@@ -76,8 +87,8 @@ final class FireDecision {
     }
 
     /**
-     * When a worker must look at the schedule next: at once while actions are pending, never while paused, else at its
-     * next fire time, or sooner while a buffered fire time waits for the previous run to end.
+     * When a worker must look at the schedule next: at once while actions are pending, never while paused, else
+     * {@link #LEAD} before its next fire time, or sooner while a buffered fire time waits for the previous run to end.
      */
     static Instant wake(ScheduleBody b, Instant now) {
         if (!b.pending().isEmpty()) {
@@ -86,7 +97,8 @@ final class FireDecision {
         if (b.paused()) {
             return null;
         }
-        return b.buffered() != null ? earliest(b.nextFireAt(), now.plus(BUFFER_CHECK)) : b.nextFireAt();
+        Instant ahead = b.nextFireAt() == null ? null : b.nextFireAt().minus(LEAD);
+        return b.buffered() != null ? earliest(ahead, now.plus(BUFFER_CHECK)) : ahead;
     }
 
     /** The due fire times that start runs: those on time, and of the missed ones what the catch-up policy says. */

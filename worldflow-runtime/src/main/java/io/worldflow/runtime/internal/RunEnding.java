@@ -180,6 +180,7 @@ final class RunEnding {
             exec.endTurn(status, null);
             exec.setOutcome(RunExecution.Outcome.FINISHED);
             exec.engine.completions.finished(exec.runId);
+            exec.engine.queues.ended(exec.runId, exec.info.queue());
             WorkerLoop worker = exec.engine.worker;
             if (worker != null && parentToPoke != null) {
                 worker.poke(parentToPoke); // in memory here, it hears of it now rather than when its turn ends

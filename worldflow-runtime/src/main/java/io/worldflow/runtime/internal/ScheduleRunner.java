@@ -24,6 +24,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -38,6 +41,8 @@ public final class ScheduleRunner {
 
     private static final Logger log = LoggerFactory.getLogger(ScheduleRunner.class);
     private static final int ATTEMPTS = 20;
+    /** Schedules one worker fires at once. */
+    private static final int PARALLEL_FIRES = 32;
     /** Fire times a describe lists. */
     private static final int UPCOMING = 5;
     /** Fire times one backfill may start. */
@@ -53,6 +58,7 @@ public final class ScheduleRunner {
     private final JsonCodec codec;
     private final InstantSource clock;
     private final Function<NewRun, CreateResult> create;
+    private final Consumer<List<NewRun>> createAll;
     private final Canceller canceller;
 
     public ScheduleRunner(
@@ -61,12 +67,14 @@ public final class ScheduleRunner {
             JsonCodec codec,
             InstantSource clock,
             Function<NewRun, CreateResult> create,
+            Consumer<List<NewRun>> createAll,
             Canceller canceller) {
         this.store = store;
         this.runs = runs;
         this.codec = codec;
         this.clock = clock;
         this.create = create;
+        this.createAll = createAll;
         this.canceller = canceller;
     }
 
@@ -237,14 +245,63 @@ public final class ScheduleRunner {
     public int fireDue(int limit) {
         Instant now = clock.instant();
         List<StoredSchedule> due = store.due(now, limit);
-        for (StoredSchedule s : due) {
+        // decided side by side (a decision may read whether a previous run goes on); the fires that only start runs,
+        // nearly all of them, are then written together: their runs in one write, the schedules in another
+        List<Planned> planned = new ArrayList<>();
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            Semaphore permits = new Semaphore(PARALLEL_FIRES);
+            for (StoredSchedule s : due) {
+                permits.acquireUninterruptibly();
+                pool.submit(() -> {
+                    try {
+                        Planned p = fire(s, now);
+                        if (p != null) {
+                            synchronized (planned) {
+                                planned.add(p);
+                            }
+                        }
+                    } catch (RuntimeException e) {
+                        log.warn("schedule {}: fire failed ({}); it is tried again", s.id(), e.toString());
+                    } finally {
+                        permits.release();
+                    }
+                });
+            }
+        }
+        if (!planned.isEmpty()) {
             try {
-                fire(s, now);
+                startAll(planned, now);
             } catch (RuntimeException e) {
-                log.warn("schedule {}: fire failed ({}); it is tried again", s.id(), e.toString());
+                log.warn(
+                        "starting the runs of {} schedules failed ({}); they are tried again",
+                        planned.size(),
+                        e.toString());
             }
         }
         return due.size();
+    }
+
+    /** A fire that only starts runs: the schedule as read, and as it stands after the fire. */
+    private record Planned(StoredSchedule stored, ScheduleBody before, ScheduleBody decided) {}
+
+    /**
+     * Starts the planned fires' runs, then records the fires. A worker that dies between the two leaves the fires to
+     * the next look, which decides the same fire times and so the same run ids, whose creation then creates nothing.
+     */
+    private void startAll(List<Planned> planned, Instant now) {
+        List<NewRun> runs = new ArrayList<>();
+        for (Planned p : planned) {
+            for (Action a : p.decided().pending()) {
+                runs.add(newRun(p.stored().id(), p.before(), a));
+            }
+        }
+        createAll.accept(runs);
+        List<StoredSchedule> done = new ArrayList<>(planned.size());
+        for (Planned p : planned) {
+            ScheduleBody cleared = p.decided().withPending(List.of());
+            done.add(p.stored().next(cleared.encode(), FireDecision.wake(cleared, now), now));
+        }
+        store.replaceAll(done);
     }
 
     /** The earliest instant at which a schedule wants a look, up to {@code horizon}; null when none does before it. */
@@ -253,21 +310,30 @@ public final class ScheduleRunner {
         return first.isEmpty() ? null : first.getFirst().wakeAt();
     }
 
-    private void fire(StoredSchedule s, Instant now) {
+    /**
+     * Decides a due schedule's fire. One that only starts runs is returned, to be started with others
+     * ({@link #startAll}); any other (a previous run to cancel, actions left pending by a write) is done here, in two
+     * writes around its actions.
+     */
+    private Planned fire(StoredSchedule s, Instant now) {
         ScheduleBody b = ScheduleBody.decode(s.id(), s.body());
         if (!b.pending().isEmpty()) {
             finish(s, b);
-            return;
+            return null;
         }
         FireDecision.Outcome o =
                 FireDecision.decide(s.id(), b, new FireTimes(b.spec(), b.createdAt()), now, this::running);
+        if (!o.body().pending().isEmpty() && o.body().pending().stream().allMatch(a -> a.kind() == Action.Kind.START)) {
+            return new Planned(s, b, o.body());
+        }
         StoredSchedule decided = s.next(o.body().encode(), o.wakeAt(), now);
         if (!store.replace(decided)) {
-            return; // another worker decided this fire
+            return null; // another worker decided this fire
         }
         if (!o.body().pending().isEmpty()) {
             finish(decided, o.body());
         }
+        return null;
     }
 
     /** Does a schedule's pending actions, then clears them, unless another writer came first. */
@@ -283,32 +349,34 @@ public final class ScheduleRunner {
 
     private void act(String id, ScheduleBody b, Action a) {
         switch (a.kind()) {
-            case START, START_NOW -> {
-                Instant now = clock.instant();
-                Instant startAt = a.kind() == Action.Kind.START
-                        ? a.fireAt().plus(jitter(id, b.spec().jitter(), a.fireAt()))
-                        : now;
-                NewRun run = new NewRun(
-                        a.runId(),
-                        b.spec().workflow(),
-                        b.input(),
-                        now,
-                        startAt.isAfter(now) ? startAt : now,
-                        null,
-                        b.spec().queue() != null ? b.spec().queue() : StartOptions.DEFAULT_QUEUE,
-                        b.spec().priority(),
-                        null,
-                        null,
-                        id,
-                        a.fireAt());
-                create.apply(run);
-            }
+            case START, START_NOW -> create.apply(newRun(id, b, a));
             case CANCEL, TERMINATE ->
                 canceller.cancel(
                         a.runId(),
                         "schedule '" + id + "': overlap policy " + b.spec().overlap() + " at fire time " + a.fireAt(),
                         a.kind() == Action.Kind.TERMINATE);
         }
+    }
+
+    /** The run a start action makes: due at its fire time after the jitter (at once when triggered, or late). */
+    private NewRun newRun(String id, ScheduleBody b, Action a) {
+        Instant now = clock.instant();
+        Instant startAt = a.kind() == Action.Kind.START
+                ? a.fireAt().plus(jitter(id, b.spec().jitter(), a.fireAt()))
+                : now;
+        return new NewRun(
+                a.runId(),
+                b.spec().workflow(),
+                b.input(),
+                now,
+                startAt.isAfter(now) ? startAt : now,
+                null,
+                b.spec().queue() != null ? b.spec().queue() : StartOptions.DEFAULT_QUEUE,
+                b.spec().priority(),
+                null,
+                null,
+                id,
+                a.fireAt());
     }
 
     /** A fire time's delay within the jitter: the same for the same schedule and fire time, on every worker. */

@@ -67,9 +67,16 @@ public final class WorkerLoop implements AutoCloseable {
      * while the previous one still unwinds waits in {@code next} (guarded by the slot).
      */
     private static final class Slot {
+        /** The queue of the turn it holds: counted against the queue's limit per worker. */
+        final String queue;
+
         volatile RunExecution exec;
         Lease next;
         boolean closed;
+
+        Slot(String queue) {
+            this.queue = queue;
+        }
     }
 
     private final Map<String, Slot> active = new ConcurrentHashMap<>();
@@ -77,6 +84,8 @@ public final class WorkerLoop implements AutoCloseable {
     private final AtomicInteger lent = new AtomicInteger();
     /** What the loop is leasing for and whether a run started here may start at once; its monitor guards both. */
     private final Slots slots;
+    /** The queues that limit how many of their turns this worker executes at once. */
+    private final WorkerShares shares;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wake = lock.newCondition();
@@ -102,6 +111,7 @@ public final class WorkerLoop implements AutoCloseable {
         this.settings = settings;
         this.refill = Math.max(1, Math.min(MAX_LEASE_BATCH, settings.concurrency() / 8));
         this.slots = new Slots(settings.concurrency(), MAX_LEASE_BATCH);
+        this.shares = new WorkerShares(engine.queues, settings.queues());
         Duration halfSticky = engine.stickyWait.dividedBy(2);
         this.lookahead = halfSticky.compareTo(MAX_LOOKAHEAD) < 0 ? halfSticky : MAX_LOOKAHEAD;
         this.wakes = new Wakes(engine.scheduler, () -> {
@@ -258,9 +268,7 @@ public final class WorkerLoop implements AutoCloseable {
             if (want > 0) {
                 LeasedRuns leased;
                 try {
-                    leased = engine.world
-                            .workerAccess()
-                            .leaseAndLoad(settings.workerId(), settings.queues(), want, settings.lease(), lookahead);
+                    leased = leaseTurns(want);
                     failures = 0;
                 } catch (RuntimeException e) {
                     doneLeasing(want, -1);
@@ -293,7 +301,10 @@ public final class WorkerLoop implements AutoCloseable {
                     timerWoke = false;
                     lastNextDue = now;
                     try {
-                        tasks.nextDue(settings.queues()).ifPresent(this::scheduleWake);
+                        Set<String> open = shares.any() ? shares.open(inFlight()) : settings.queues();
+                        if (!open.isEmpty()) {
+                            tasks.nextDue(open).ifPresent(this::scheduleWake);
+                        }
                     } catch (RuntimeException e) {
                         log.debug("nextDue failed: {}", e.toString());
                     }
@@ -301,6 +312,51 @@ public final class WorkerLoop implements AutoCloseable {
             }
             idle(settings.pollInterval());
         }
+    }
+
+    /**
+     * Leases up to {@code want} turns: of every queue served in one request, or, when some queue limits how many of its
+     * turns one worker executes, of the others together and of each such queue up to the room it has left.
+     */
+    private LeasedRuns leaseTurns(int want) {
+        List<WorkerShares.Ask> plan =
+                shares.any() ? shares.plan(want, inFlight()) : List.of(new WorkerShares.Ask(settings.queues(), want));
+        if (plan.size() == 1) {
+            return engine.world
+                    .workerAccess()
+                    .leaseAndLoad(
+                            settings.workerId(),
+                            plan.getFirst().queues(),
+                            plan.getFirst().max(),
+                            settings.lease(),
+                            lookahead);
+        }
+        List<Lease> leases = new ArrayList<>();
+        Map<String, LoadedRun> runs = new HashMap<>();
+        for (WorkerShares.Ask ask : plan) {
+            int left = want - leases.size();
+            if (left <= 0) {
+                break;
+            }
+            LeasedRuns got = engine.world
+                    .workerAccess()
+                    .leaseAndLoad(
+                            settings.workerId(), ask.queues(), Math.min(left, ask.max()), settings.lease(), lookahead);
+            leases.addAll(got.leases());
+            runs.putAll(got.runs());
+        }
+        return new LeasedRuns(leases, runs);
+    }
+
+    /** The turns of each queue this worker holds now. */
+    private Map<String, Integer> inFlight() {
+        Map<String, Integer> counts = new HashMap<>();
+        for (Slot slot : active.values()) {
+            if (slot.queue != null) {
+                counts.merge(slot.queue, 1, Integer::sum);
+            }
+        }
+        return counts;
     }
 
     /** How many turns to lease now (runs started here may have taken slots since the loop looked), counted as taken. */
@@ -406,6 +462,7 @@ public final class WorkerLoop implements AutoCloseable {
     /** A slot for a run about to be created and leased here, or null when it should not be. */
     private Slot reserve(NewRun run) {
         if (stopping
+                || run.waits()
                 || !settings.queues().contains(run.queue())
                 || run.availableAt().isAfter(engine.clock.instant())
                 || engine.registry.find(run.workflow()).isEmpty()) {
@@ -415,7 +472,10 @@ public final class WorkerLoop implements AutoCloseable {
             if (!slots.mayStartHere(held())) {
                 return null;
             }
-            Slot slot = new Slot();
+            if (shares.any() && !shares.mayBegin(run.queue(), inFlight())) {
+                return null;
+            }
+            Slot slot = new Slot(run.queue());
             return active.putIfAbsent(run.runId(), slot) == null ? slot : null;
         }
     }
@@ -490,7 +550,7 @@ public final class WorkerLoop implements AutoCloseable {
      * behind a turn of the same run that is still unwinding here.
      */
     private Slot begin(Lease lease) {
-        Slot fresh = new Slot();
+        Slot fresh = new Slot(lease.queue());
         while (true) {
             Slot existing = active.putIfAbsent(lease.runId(), fresh);
             if (existing == null) {

@@ -7,6 +7,7 @@ import io.worldflow.runtime.JsonCodec;
 import io.worldflow.runtime.ManualClock;
 import io.worldflow.spi.EventLog;
 import io.worldflow.spi.PendingSignal;
+import io.worldflow.spi.QueueStore;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.ScheduleStore;
 import io.worldflow.spi.SignalSent;
@@ -95,6 +96,11 @@ class RunLogSignalsTest {
         }
 
         @Override
+        public QueueStore queues() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public WorkerAccess workerAccess() {
             throw new UnsupportedOperationException();
         }
@@ -109,6 +115,7 @@ class RunLogSignalsTest {
                     world,
                     new JsonCodec(),
                     ManualClock.start(),
+                    null,
                     null,
                     null,
                     null,

@@ -291,8 +291,7 @@ final class AppendWithEffects {
         long due = micros(run.availableAt());
         if (t.wakes(sent) && plan.now < due) {
             due = plan.now; // what a send or a cancellation does to a run whose first turn is later
-            put.put(TurnState.AVAILABLE, n(due));
-            put.put(TurnState.KEY, s(Attrs.timeKey(due, run.runId())));
+            RunItem.firstTurn(run, due).putOn(put, run.runId());
         }
         if (t.cancel) {
             put.put(RunItem.CANCEL_AT, n(plan.now));
@@ -319,7 +318,7 @@ final class AppendWithEffects {
         plan.targets++;
         addSignals(t.runId, t.carried, sent, plan, false);
         long dueAt = due;
-        plan.afterCommit(() -> store.turnDue(run.queue(), run.runId(), dueAt));
+        plan.afterCommit(() -> store.turnDue(run.turnQueue(), run.runId(), dueAt));
         plan.carry(t);
     }
 

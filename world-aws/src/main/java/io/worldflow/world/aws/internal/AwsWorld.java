@@ -3,6 +3,7 @@ package io.worldflow.world.aws.internal;
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.EventLog;
 import io.worldflow.spi.PlainWorkerAccess;
+import io.worldflow.spi.QueueStore;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.ScheduleStore;
 import io.worldflow.spi.Signals;
@@ -18,7 +19,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 
-/** The AWS world: DynamoDB for runs, logs, turns, signals and schedules; SQS for wake-ups. */
+/** The AWS world: DynamoDB for runs, logs, turns, signals, schedules and queues; SQS for wake-ups. */
 public final class AwsWorld implements World {
 
     private static final Logger log = LoggerFactory.getLogger(AwsWorld.class);
@@ -33,6 +34,7 @@ public final class AwsWorld implements World {
     private final DynamoSignals signals;
     private final DynamoRunQueries queries;
     private final DynamoSchedules schedules;
+    private final DynamoQueues queues;
     /** DynamoDB reads a run's item and its log pages apart, and leasing is conditional writes: nothing combines. */
     private final WorkerAccess workerAccess = new PlainWorkerAccess(this);
 
@@ -55,6 +57,7 @@ public final class AwsWorld implements World {
         this.taskQueue = new DynamoTaskQueue(store, consumer, settings.consumeWakes());
         this.queries = new DynamoRunQueries(store, eventLog);
         this.schedules = new DynamoSchedules(store);
+        this.queues = new DynamoQueues(store);
     }
 
     public static AwsWorld open(WorldContext context) {
@@ -130,6 +133,11 @@ public final class AwsWorld implements World {
     @Override
     public ScheduleStore schedules() {
         return schedules;
+    }
+
+    @Override
+    public QueueStore queues() {
+        return queues;
     }
 
     @Override

@@ -27,10 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import static io.worldflow.world.aws.internal.Attrs.micros;
 import static io.worldflow.world.aws.internal.Attrs.n;
@@ -90,7 +86,7 @@ final class DynamoEventLog implements EventLog {
                 AwsFailures.run(
                         "creating run " + run.runId(),
                         () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
-                store.turnDue(run.queue(), run.runId(), micros(run.availableAt()));
+                store.turnDue(run.turnQueue(), run.runId(), micros(run.availableAt()));
                 return new CreateResult(run.createdInfo(t -> Attrs.instant(micros(t))), true);
             } catch (TransactionCanceledException e) {
                 Map<String, AttributeValue> existing = store.run(run.runId());
@@ -131,27 +127,14 @@ final class DynamoEventLog implements EventLog {
                     .add(i);
         }
         AppendResult[] results = new AppendResult[appends.size()];
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<?>> futures = new ArrayList<>();
-            for (List<Integer> indexes : byRun.values()) {
-                futures.add(pool.submit(() -> {
+        Store.eachAtOnce(
+                byRun.values(),
+                indexes -> {
                     for (int i : indexes) {
                         results[i] = appendOne(appends.get(i));
                     }
-                }));
-            }
-            for (Future<?> f : futures) {
-                f.get();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new io.worldflow.WorldException("AWS world: interrupted while appending", true, e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new io.worldflow.WorldException("AWS world: append failed", false, e.getCause());
-        }
+                },
+                "appending");
         return List.of(results);
     }
 

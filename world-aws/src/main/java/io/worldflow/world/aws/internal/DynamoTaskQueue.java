@@ -9,13 +9,16 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
@@ -31,6 +34,10 @@ import static io.worldflow.world.aws.internal.Attrs.str;
  * unchanged, available by now), so of two workers that saw the same turn exactly one gets it; the loser
  * moves on to the next candidate. Priority is honoured among the {@value #WINDOW} earliest due turns of each
  * queue read per call.
+ *
+ * <p>The turns that wait in a queue to be admitted are listed from the {@code byWaiting} index, whose sort key is the
+ * leasing order itself ({@link TurnState}), so a page of it is the next turns to admit however many wait; and moved,
+ * run by run, by the same conditional update as any other change of a turn.
  */
 final class DynamoTaskQueue implements TaskQueue {
 
@@ -184,6 +191,57 @@ final class DynamoTaskQueue implements TaskQueue {
         if (done != null && !done.isLeased()) {
             store.turnDue(done.queue(), runId, done.available());
         }
+    }
+
+    @Override
+    public List<WaitingTurn> waiting(String queue, int limit) {
+        Objects.requireNonNull(queue, "queue");
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be positive, was " + limit);
+        }
+        IndexQuery query = new IndexQuery(
+                store.tables.runs(),
+                RunItem.ID,
+                Tables.BY_WAITING,
+                List.of(TurnState.QUEUE, TurnState.WAIT_KEY),
+                "#q = :q",
+                Map.of("#q", TurnState.QUEUE),
+                Map.of(":q", s(queue)));
+        return query.read(store, limit, "reading the waiting turns of queue " + queue).stream()
+                .map(item -> new WaitingTurn(
+                        str(item, RunItem.ID),
+                        str(item, RunItem.ORDER_KEY),
+                        (int) num(item, RunItem.PRIORITY, 0),
+                        Attrs.instant(item, TurnState.AVAILABLE)))
+                .toList();
+    }
+
+    /**
+     * Each run by itself, side by side: read, then written if its turn did not change meanwhile. A failure leaves the
+     * runs moved before it moved (and announced); calling again moves the others.
+     */
+    @Override
+    public Set<String> move(Collection<String> runIds, String from, String to, Instant at) {
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(to, "to");
+        long atMicros = micros(Objects.requireNonNull(at, "at"));
+        Set<String> moved = ConcurrentHashMap.newKeySet();
+        Store.eachAtOnce(
+                new LinkedHashSet<>(runIds),
+                runId -> {
+                    TurnState done = mutate(
+                            runId,
+                            "moving the turn of run " + runId + " to queue " + to,
+                            (item, turn) -> turn.hasTurn() && !turn.isLeased() && from.equals(turn.queue())
+                                    ? turn.move(to, atMicros)
+                                    : null);
+                    if (done != null) {
+                        moved.add(runId);
+                        store.turnDue(to, runId, atMicros);
+                    }
+                },
+                "moving turns from queue " + from + " to " + to);
+        return Set.copyOf(moved);
     }
 
     /**

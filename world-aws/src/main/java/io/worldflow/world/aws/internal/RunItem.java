@@ -70,6 +70,8 @@ final class RunItem {
      * sparse index of a parent's children.
      */
     static final String PARENT = "par";
+    /** The run's ordering key within its queue ({@link NewRun#key}), when it has one; listed with its waiting turn. */
+    static final String ORDER_KEY = "oKey";
 
     static final String SIGNAL_SEQ = "sigSeq";
     static final String CONSUMED = "cs";
@@ -88,7 +90,10 @@ final class RunItem {
         return Map.of(ID, s(runId));
     }
 
-    /** The item of a new run: PENDING, its log holding WorkflowStarted, its first turn due at availableAt. */
+    /**
+     * The item of a new run: PENDING, its log holding WorkflowStarted, its first turn due at availableAt in the queue
+     * it goes to ({@link NewRun#turnQueue}: its own, or the one it waits in to be admitted).
+     */
     static Map<String, AttributeValue> created(NewRun run) {
         Map<String, AttributeValue> item = new HashMap<>();
         long created = micros(run.createdAt());
@@ -109,6 +114,9 @@ final class RunItem {
         if (run.parent() != null) {
             item.put(PARENT, s(run.parent()));
         }
+        if (run.key() != null) {
+            item.put(ORDER_KEY, s(run.key()));
+        }
         if (fitsInline(run.input().json())) {
             item.put(INPUT, s(run.input().json()));
             if (run.input().type() != null) {
@@ -118,14 +126,13 @@ final class RunItem {
             item.put(INPUT_REF, n(0));
         }
         item.put(SIGNAL_SEQ, n(0));
-        TurnState turn = TurnState.pending(run.queue(), micros(run.availableAt()), 0);
-        long avail = turn.available();
-        item.put(TurnState.QUEUE, s(run.queue()));
-        item.put(TurnState.KEY, s(Attrs.timeKey(avail, run.runId())));
-        item.put(TurnState.AVAILABLE, n(avail));
-        item.put(TurnState.DELIVERIES, n(0));
-        item.put(TurnState.VERSION, n(0));
+        firstTurn(run, micros(run.availableAt())).putOn(item, run.runId());
         return item;
+    }
+
+    /** The first turn of a new run, due at {@code dueMicros}. */
+    static TurnState firstTurn(NewRun run, long dueMicros) {
+        return TurnState.first(run.turnQueue(), run.queue(), run.priority(), dueMicros);
     }
 
     static boolean fitsInline(String json) {

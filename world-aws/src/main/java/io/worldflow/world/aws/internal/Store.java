@@ -17,10 +17,16 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 
 import static io.worldflow.world.aws.internal.Attrs.s;
 
@@ -169,6 +175,36 @@ final class Store {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new WorldException("AWS world: interrupted", true, e);
+        }
+    }
+
+    /**
+     * Runs {@code task} on each of {@code items} side by side, on virtual threads: writes to different items wait for
+     * no one. Returns once every task has ended, rethrowing the first failure; the other tasks' writes stay written.
+     *
+     * @param what what the tasks do together, for messages ("appending")
+     */
+    static <T> void eachAtOnce(Collection<T> items, Consumer<T> task, String what) {
+        if (items.size() <= 1) {
+            items.forEach(task);
+            return;
+        }
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> futures = new ArrayList<>();
+            for (T item : items) {
+                futures.add(pool.submit(() -> task.accept(item)));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WorldException("AWS world: interrupted while " + what, true, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new WorldException("AWS world: " + what + " failed", false, e.getCause());
         }
     }
 

@@ -28,18 +28,21 @@ import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * The five tables and their indexes; creates what is missing (when allowed) and waits until it is active.
+ * The six tables and their indexes; creates what is missing (when allowed) and waits until it is active.
  *
  * <ul>
  *   <li>{@code <prefix>runs}: key {@code id}; one item per run (projection, turn state, signal counter).
  *       Indexes {@value #BY_CREATED} ({@code all}, {@code ck}), {@value #BY_STATUS} ({@code st}, {@code ck}),
  *       {@value #BY_WORKFLOW} ({@code wf}, {@code ck}) for listing, and {@value #BY_DUE} ({@code tq}, {@code tk})
  *       for leasing, a sparse index of the runs that have a turn, {@value #BY_HELD} ({@code hk}, {@code ck}), a
- *       sparse index of the held runs, and {@value #BY_PARENT} ({@code par}, {@code ck}), a sparse index of the
- *       child runs by their parent.</li>
+ *       sparse index of the held runs, {@value #BY_PARENT} ({@code par}, {@code ck}), a sparse index of the
+ *       child runs by their parent, and {@value #BY_WAITING} ({@code tq}, {@code tw}), a sparse index of the
+ *       pending turns no one holds, in leasing order, of keys only.</li>
  *   <li>{@code <prefix>events}: key ({@code run}, {@code k}); the log, in pages (see {@link EventPages}).</li>
  *   <li>{@code <prefix>signals}: key ({@code run}, {@code sid}); signals not yet cleaned up after consumption.</li>
  *   <li>{@code <prefix>signal_keys}: key ({@code run}, {@code key}); the idempotency keys signals were sent
@@ -47,9 +50,11 @@ import java.util.List;
  *   <li>{@code <prefix>schedules}: key {@code id}; one item per schedule (see {@link DynamoSchedules}). Indexes
  *       {@value #BY_ID} ({@code all}, {@code id}) for listing and {@value #BY_WAKE} ({@code all}, {@code wk}), a
  *       sparse index of the schedules that have a wake time, both of keys only.</li>
+ *   <li>{@code <prefix>queues}: key {@code id}, the queue's name; one item per queue (see {@link DynamoQueues}).
+ *       Index {@value #BY_ID} ({@code all}, {@code id}) for listing, of keys only.</li>
  * </ul>
  */
-public record Tables(String runs, String events, String signals, String signalKeys, String schedules) {
+public record Tables(String runs, String events, String signals, String signalKeys, String schedules, String queues) {
 
     private static final Logger log = LoggerFactory.getLogger(Tables.class);
 
@@ -59,6 +64,7 @@ public record Tables(String runs, String events, String signals, String signalKe
     static final String BY_DUE = "byDue";
     static final String BY_HELD = "byHeld";
     static final String BY_PARENT = "byParent";
+    static final String BY_WAITING = "byWaiting";
     static final String BY_ID = "byId";
     static final String BY_WAKE = "byWake";
 
@@ -71,9 +77,19 @@ public record Tables(String runs, String events, String signals, String signalKe
      */
     private static final Duration INDEX_BUILD_WAIT = Duration.ofMinutes(15);
 
+    /** The indexes opening adds to a runs table made before them, and waits for. */
+    private static final List<Wanted> ADDED_LATER = List.of(
+            new Wanted(parentIndex(), "lists a run's child runs"),
+            new Wanted(waitingIndex(), "lists the turns that wait in a queue to be admitted"));
+
     public static Tables named(String prefix) {
         return new Tables(
-                prefix + "runs", prefix + "events", prefix + "signals", prefix + "signal_keys", prefix + "schedules");
+                prefix + "runs",
+                prefix + "events",
+                prefix + "signals",
+                prefix + "signal_keys",
+                prefix + "schedules",
+                prefix + "queues");
     }
 
     /** Makes sure every table exists and is active. */
@@ -85,14 +101,15 @@ public record Tables(String runs, String events, String signals, String signalKe
             throw cannotAdd(BY_HELD, e);
         }
         try {
-            ensureParentIndex(dynamo, settings, runsTable);
+            ensureIndexes(dynamo, settings, runsTable, ADDED_LATER);
         } catch (SdkException e) {
-            throw cannotAdd(BY_PARENT, e);
+            throw cannotAdd(BY_PARENT + " or " + BY_WAITING, e);
         }
         ensure(dynamo, settings, eventsTable());
         ensure(dynamo, settings, signalsTable());
         ensure(dynamo, settings, signalKeysTable());
         ensure(dynamo, settings, schedulesTable());
+        ensure(dynamo, settings, queuesTable());
     }
 
     private static TableDescription ensure(DynamoDbClient dynamo, AwsSettings settings, CreateTableRequest request) {
@@ -147,6 +164,7 @@ public record Tables(String runs, String events, String signals, String signalKe
         indexes.add(index(BY_WORKFLOW, "wf", "ck", LISTED));
         indexes.add(heldIndex());
         indexes.add(parentIndex());
+        indexes.add(waitingIndex());
         indexes.add(index(
                 BY_DUE,
                 "tq",
@@ -172,7 +190,8 @@ public record Tables(String runs, String events, String signals, String signalKe
                         attr("tq"),
                         attr("tk"),
                         attr(RunItem.HELD_KEY),
-                        attr(RunItem.PARENT))
+                        attr(RunItem.PARENT),
+                        attr(TurnState.WAIT_KEY))
                 .keySchema(KeySchemaElement.builder()
                         .attributeName("id")
                         .keyType(KeyType.HASH)
@@ -187,6 +206,29 @@ public record Tables(String runs, String events, String signals, String signalKe
 
     private static GlobalSecondaryIndex parentIndex() {
         return index(BY_PARENT, RunItem.PARENT, "ck", LISTED);
+    }
+
+    /** Keys only: {@link DynamoTaskQueue#waiting} reads the runs behind a page consistently ({@link IndexQuery}). */
+    private static GlobalSecondaryIndex waitingIndex() {
+        return keysOnly(BY_WAITING, TurnState.QUEUE, TurnState.WAIT_KEY);
+    }
+
+    /** An index a runs table made by an earlier version may lack, and what it serves, for messages. */
+    private record Wanted(GlobalSecondaryIndex index, String serves) {
+
+        String name() {
+            return index.indexName();
+        }
+
+        /** How to add it by hand: its keys and projection, as UpdateTable takes them. */
+        String shape() {
+            Projection p = index.projection();
+            return "hash key " + index.keySchema().get(0).attributeName() + ", sort key "
+                    + index.keySchema().get(1).attributeName() + ", both strings; "
+                    + (p.projectionType() == ProjectionType.KEYS_ONLY
+                            ? "keys only"
+                            : "projecting " + String.join(", ", p.nonKeyAttributes()));
+        }
     }
 
     /**
@@ -209,43 +251,48 @@ public record Tables(String runs, String events, String signals, String signalKe
     }
 
     /**
-     * Adds the index of child runs to a runs table created before it, and waits until DynamoDB has built it:
-     * DynamoDB refuses to read an index it is still filling, and a world once open should answer every query.
-     * Without leave to change the table, a missing index stops the opening, naming it, rather than the first
-     * list of a run's children failing later.
+     * Adds the indexes of child runs and of waiting turns to a runs table created before them, and waits until DynamoDB
+     * has built them: DynamoDB refuses to read an index it is still filling, and a world once open should answer every
+     * query. Without leave to change the table, a missing index stops the opening, naming it, rather than the first
+     * query that needs it failing later.
      */
-    private void ensureParentIndex(DynamoDbClient dynamo, AwsSettings settings, TableDescription opened) {
+    private void ensureIndexes(DynamoDbClient dynamo, AwsSettings settings, TableDescription opened, List<Wanted> all) {
         long deadline = System.nanoTime() + INDEX_BUILD_WAIT.toNanos();
         TableDescription t = opened;
-        boolean told = false;
+        Set<String> told = new HashSet<>();
         for (int round = 0; ; round++) {
-            IndexStatus status = status(t, BY_PARENT);
-            if (status == IndexStatus.ACTIVE) {
-                return;
-            }
-            if (status == null) {
-                if (!settings.createResources()) {
-                    throw new WorldException(
-                            "AWS world: DynamoDB table " + runs + " has no index " + BY_PARENT
-                                    + ", which lists a run's child runs, and " + AwsWorldProvider.CREATE_RESOURCES
-                                    + " is false; add it with UpdateTable (hash key " + RunItem.PARENT
-                                    + ", sort key ck, both strings; projecting " + String.join(", ", LISTED)
-                                    + "; see the world-aws README) or allow adding it",
-                            false,
-                            null);
+            List<String> building = new ArrayList<>();
+            for (Wanted wanted : all) {
+                IndexStatus status = status(t, wanted.name());
+                if (status == IndexStatus.ACTIVE) {
+                    continue;
                 }
-                // refused while the table is busy (another index being added, perhaps by another process): the
-                // next round finds the index there, or asks again
-                requestIndex(dynamo, parentIndex());
-            } else if (!told) {
-                log.info("waiting for DynamoDB to build index {} of table {} ({})", BY_PARENT, runs, status);
-                told = true;
+                if (status == null) {
+                    if (!settings.createResources()) {
+                        throw new WorldException(
+                                "AWS world: DynamoDB table " + runs + " has no index " + wanted.name() + ", which "
+                                        + wanted.serves() + ", and " + AwsWorldProvider.CREATE_RESOURCES
+                                        + " is false; add it with UpdateTable (" + wanted.shape()
+                                        + "; see the world-aws README) or allow adding it",
+                                false,
+                                null);
+                    }
+                    // refused while the table is busy (another index being added, perhaps by another process): the
+                    // next round finds the index there, or asks again
+                    requestIndex(dynamo, wanted.index());
+                } else if (told.add(wanted.name())) {
+                    log.info("waiting for DynamoDB to build index {} of table {} ({})", wanted.name(), runs, status);
+                }
+                building.add(wanted.name() + " (" + (status == null ? "not begun" : status) + ")");
+            }
+            if (building.isEmpty()) {
+                return;
             }
             if (System.nanoTime() - deadline > 0) {
                 throw new WorldException(
-                        "AWS world: index " + BY_PARENT + " of DynamoDB table " + runs + " is not active after "
-                                + INDEX_BUILD_WAIT.toMinutes() + " minutes (" + (status == null ? "not begun" : status)
-                                + "); DynamoDB goes on building it: open the world again later",
+                        "AWS world: index " + String.join(", ", building) + " of DynamoDB table " + runs
+                                + " is not active after " + INDEX_BUILD_WAIT.toMinutes()
+                                + " minutes; DynamoDB goes on building it: open the world again later",
                         true,
                         null);
             }
@@ -363,25 +410,37 @@ public record Tables(String runs, String events, String signals, String signalKe
                 .build();
     }
 
-    /**
-     * Schedules have a table of their own rather than items in the runs table: they share no key space, index or
-     * lifecycle with runs (a schedule id may equal a run id, retention never deletes them), and the runs table's
-     * indexes would each have to be kept from them. Keyed by id, so that their bodies, written at every fire,
-     * spread over the table's partitions; the two indexes, whose partition key is one constant, hold keys only.
-     */
     private CreateTableRequest schedulesTable() {
+        return recordsTable(schedules, keysOnly(BY_WAKE, VersionedItems.ALL, VersionedItems.WAKE_KEY));
+    }
+
+    private CreateTableRequest queuesTable() {
+        return recordsTable(queues);
+    }
+
+    /**
+     * Schedules and queues have a table each rather than items in the runs table: they share no key space, index or
+     * lifecycle with runs (a schedule id may equal a run id, retention never deletes them), and the runs table's
+     * indexes would each have to be kept from them. Keyed by id, so that their bodies, written at every fire or
+     * admission, spread over the table's partitions; the indexes, whose partition key is one constant, hold keys only.
+     */
+    private static CreateTableRequest recordsTable(String name, GlobalSecondaryIndex... more) {
+        List<GlobalSecondaryIndex> indexes = new ArrayList<>();
+        indexes.add(keysOnly(BY_ID, VersionedItems.ALL, VersionedItems.ID));
+        indexes.addAll(List.of(more));
         return CreateTableRequest.builder()
-                .tableName(schedules)
+                .tableName(name)
                 .billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(
-                        attr(DynamoSchedules.ID), attr(DynamoSchedules.ALL), attr(DynamoSchedules.WAKE_KEY))
+                .attributeDefinitions(indexes.stream()
+                        .flatMap(i -> i.keySchema().stream().map(KeySchemaElement::attributeName))
+                        .distinct()
+                        .map(Tables::attr)
+                        .toList())
                 .keySchema(KeySchemaElement.builder()
-                        .attributeName(DynamoSchedules.ID)
+                        .attributeName(VersionedItems.ID)
                         .keyType(KeyType.HASH)
                         .build())
-                .globalSecondaryIndexes(
-                        keysOnly(BY_ID, DynamoSchedules.ALL, DynamoSchedules.ID),
-                        keysOnly(BY_WAKE, DynamoSchedules.ALL, DynamoSchedules.WAKE_KEY))
+                .globalSecondaryIndexes(indexes)
                 .build();
     }
 

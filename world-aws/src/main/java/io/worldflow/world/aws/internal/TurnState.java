@@ -14,9 +14,15 @@ import static io.worldflow.world.aws.internal.Attrs.str;
  * one turn: pending ({@code due}) or leased ({@code token} until {@code expires}, with a turn {@code requested}
  * meanwhile). Every change raises {@code version}, which fences concurrent changes (conditional writes).
  * The {@code byDue} index is keyed by the queue and {@link #available()}: the due time of a pending turn,
- * the expiry of a leased one (when it is delivered again).
+ * the expiry of a leased one (when it is delivered again). The {@code byWaiting} index is keyed by the queue and
+ * {@value #WAIT_KEY}, present only while the turn is pending: the leasing order (the run's priority, highest first,
+ * then the due time, then the run id), in which {@link DynamoTaskQueue#waiting} lists a queue's turns.
  *
- * @param queue      the run's queue while it has a turn, else null (the index is sparse)
+ * @param queue      the queue the turn is in while the run has one, else null (the indexes are sparse): the run's
+ *                   queue, or the queue it waits in to be admitted until its turn is moved to the run's queue
+ * @param runQueue   the run's own queue: a turn in another one waits there to be admitted, and only such a turn is in
+ *                   the {@code byWaiting} index (so that the index costs nothing to the turns of other runs)
+ * @param priority   the run's priority, which orders its turn
  * @param due        when a pending turn is due; null while leased or without a turn
  * @param token      the lease's token, or null
  * @param expires    when the lease lapses
@@ -24,7 +30,16 @@ import static io.worldflow.world.aws.internal.Attrs.str;
  * @param deliveries times the current turn was leased
  * @param version    raised by every change
  */
-record TurnState(String queue, Long due, String token, Long expires, Long requested, int deliveries, long version) {
+record TurnState(
+        String queue,
+        String runQueue,
+        int priority,
+        Long due,
+        String token,
+        Long expires,
+        Long requested,
+        int deliveries,
+        long version) {
 
     static final String QUEUE = "tq";
     static final String KEY = "tk";
@@ -34,9 +49,12 @@ record TurnState(String queue, Long due, String token, Long expires, Long reques
     static final String REQUESTED = "tReq";
     static final String DELIVERIES = "tDel";
     static final String VERSION = "tVer";
+    /** The sort key of the {@code byWaiting} index, present while the turn is pending. */
+    static final String WAIT_KEY = "tw";
 
-    static TurnState pending(String queue, long due, long version) {
-        return new TurnState(queue, due, null, null, null, 0, version);
+    /** The first turn of a new run. */
+    static TurnState first(String queue, String runQueue, int priority, long due) {
+        return new TurnState(queue, runQueue, priority, due, null, null, null, 0, 0);
     }
 
     static TurnState of(Map<String, AttributeValue> item) {
@@ -45,6 +63,8 @@ record TurnState(String queue, Long due, String token, Long expires, Long reques
         String queue = str(item, QUEUE);
         return new TurnState(
                 queue,
+                str(item, RunItem.QUEUE),
+                (int) num(item, RunItem.PRIORITY, 0),
                 token == null && queue != null ? num(item, AVAILABLE) : null,
                 token,
                 expires,
@@ -61,6 +81,11 @@ record TurnState(String queue, Long due, String token, Long expires, Long reques
         return token != null;
     }
 
+    /** Whether the turn waits in a queue other than its run's, to be admitted there. */
+    boolean waits() {
+        return queue != null && runQueue != null && !queue.equals(runQueue);
+    }
+
     /** When this turn can be leased: its due time, or its lease's expiry; null without a turn. */
     Long available() {
         if (!hasTurn()) {
@@ -73,19 +98,23 @@ record TurnState(String queue, Long due, String token, Long expires, Long reques
 
     /** No turn (a finished run, or a turn ended without a next one). */
     TurnState none() {
-        return new TurnState(null, null, null, null, null, 0, version + 1);
+        return new TurnState(null, runQueue, priority, null, null, null, null, 0, version + 1);
     }
 
-    /** A turn asked for at {@code at}: keeps an earlier due time; while leased, remembered for after the lease. */
+    /**
+     * A turn asked for at {@code at}: keeps an earlier due time; while leased, remembered for after the lease. A turn
+     * the run has stays in its queue (a run waiting to be admitted keeps waiting); a new one goes to {@code runQueue}.
+     */
     TurnState request(String runQueue, long at) {
         if (isLeased()) {
             long r = requested == null ? at : Math.min(requested, at);
-            return new TurnState(queue, null, token, expires, r, deliveries, version + 1);
+            return new TurnState(queue, runQueue, priority, null, token, expires, r, deliveries, version + 1);
         }
         if (hasTurn()) {
-            return new TurnState(queue, Math.min(due, at), null, null, null, deliveries, version + 1);
+            return new TurnState(
+                    queue, runQueue, priority, Math.min(due, at), null, null, null, deliveries, version + 1);
         }
-        return new TurnState(runQueue, at, null, null, null, 0, version + 1);
+        return new TurnState(runQueue, runQueue, priority, at, null, null, null, 0, version + 1);
     }
 
     /** Whether {@link #request} would change nothing (the turn is already due by then). */
@@ -97,11 +126,17 @@ record TurnState(String queue, Long due, String token, Long expires, Long reques
     }
 
     TurnState lease(String newToken, long expiresAt) {
-        return new TurnState(queue, null, newToken, expiresAt, requested, deliveries + 1, version + 1);
+        return new TurnState(
+                queue, runQueue, priority, null, newToken, expiresAt, requested, deliveries + 1, version + 1);
     }
 
     TurnState extend(long expiresAt) {
-        return new TurnState(queue, null, token, expiresAt, requested, deliveries, version + 1);
+        return new TurnState(queue, runQueue, priority, null, token, expiresAt, requested, deliveries, version + 1);
+    }
+
+    /** A pending turn moved to queue {@code to}, due at {@code at}. */
+    TurnState move(String to, long at) {
+        return new TurnState(to, runQueue, priority, at, null, null, null, deliveries, version + 1);
     }
 
     /** Ends the lease: the next turn is due at the earlier of {@code wakeAt} and a turn requested meanwhile. */
@@ -117,13 +152,13 @@ record TurnState(String queue, Long due, String token, Long expires, Long reques
         if (next == null) {
             return none();
         }
-        return new TurnState(queue, next, null, null, null, 0, version + 1);
+        return new TurnState(queue, runQueue, priority, next, null, null, null, 0, version + 1);
     }
 
     /** Hands the turn back: due at once, its deliveries kept. */
     TurnState release(long now) {
         long next = requested == null ? now : Math.min(now, requested);
-        return new TurnState(queue, next, null, null, null, deliveries, version + 1);
+        return new TurnState(queue, runQueue, priority, next, null, null, null, deliveries, version + 1);
     }
 
     /** Writes this state onto an update of the run's item. */
@@ -134,6 +169,7 @@ record TurnState(String queue, Long due, String token, Long expires, Long reques
             u.remove(QUEUE)
                     .remove(KEY)
                     .remove(AVAILABLE)
+                    .remove(WAIT_KEY)
                     .remove(TOKEN)
                     .remove(EXPIRES)
                     .remove(REQUESTED);
@@ -142,15 +178,37 @@ record TurnState(String queue, Long due, String token, Long expires, Long reques
         long avail = available();
         u.set(QUEUE, s(queue)).set(KEY, s(Attrs.timeKey(avail, runId))).set(AVAILABLE, n(avail));
         if (isLeased()) {
-            u.set(TOKEN, s(token)).set(EXPIRES, n(expires));
+            u.set(TOKEN, s(token)).set(EXPIRES, n(expires)).remove(WAIT_KEY);
+        } else if (waits()) {
+            u.remove(TOKEN).remove(EXPIRES).set(WAIT_KEY, s(waitKey(runId)));
         } else {
-            u.remove(TOKEN).remove(EXPIRES);
+            u.remove(TOKEN).remove(EXPIRES).remove(WAIT_KEY);
         }
         if (requested != null) {
             u.set(REQUESTED, n(requested));
         } else {
             u.remove(REQUESTED);
         }
+    }
+
+    /** Puts this turn, pending, on the item of a new run. */
+    void putOn(Map<String, AttributeValue> item, String runId) {
+        item.put(QUEUE, s(queue));
+        item.put(KEY, s(Attrs.timeKey(due, runId)));
+        item.put(AVAILABLE, n(due));
+        if (waits()) {
+            item.put(WAIT_KEY, s(waitKey(runId)));
+        }
+        item.put(DELIVERIES, n(deliveries));
+        item.put(VERSION, n(version));
+    }
+
+    /**
+     * The pending turn's place in {@code byWaiting}: the priority turned around so that the highest sorts first (every
+     * int maps to ten digits), then the due time and the run id as in {@code byDue}.
+     */
+    private String waitKey(String runId) {
+        return String.format("%010d", (long) Integer.MAX_VALUE - priority) + ":" + Attrs.timeKey(due, runId);
     }
 
     /** The condition that nothing changed the turn since it was read. */

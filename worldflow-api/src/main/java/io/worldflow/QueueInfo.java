@@ -1,0 +1,28 @@
+package io.worldflow;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A queue with limits as it stands.
+ *
+ * @param spec      its limits
+ * @param waiting   runs waiting to be admitted (counted up to {@link #COUNT_LIMIT}; more show as that many)
+ * @param running   runs admitted and not yet ended
+ * @param throttled of the waiting runs, those whose start time has come: held back by the limits alone
+ * @param updatedAt when the queue's limits or admissions last changed
+ */
+public record QueueInfo(QueueSpec spec, int waiting, int running, int throttled, Instant updatedAt) {
+
+    /** Most waiting runs a description counts. */
+    public static final int COUNT_LIMIT = 1000;
+
+    public QueueInfo {
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(updatedAt, "updatedAt");
+    }
+
+    public String name() {
+        return spec.name();
+    }
+}

@@ -1,0 +1,151 @@
+package io.worldflow.runtime.internal;
+
+import io.worldflow.QueueSpec;
+import io.worldflow.spi.TaskQueue.WaitingTurn;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class AdmissionTest {
+
+    private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
+
+    private static WaitingTurn w(String run, String key) {
+        return new WaitingTurn(run, key, 0, NOW.minusSeconds(1));
+    }
+
+    private static QueueBody body(QueueSpec spec, String... admitted) {
+        List<QueueBody.Place> places = new ArrayList<>();
+        for (String a : admitted) {
+            String[] runAndKey = a.split("/");
+            places.add(new QueueBody.Place(runAndKey[0], runAndKey.length > 1 ? runAndKey[1] : null, NOW));
+        }
+        return QueueBody.of(spec).with(places, null);
+    }
+
+    @Test
+    void concurrencyAdmitsUpToTheLimitInTheListedOrder() {
+        QueueBody b = body(QueueSpec.named("q").withConcurrency(3), "old");
+
+        Admission.Decision d = Admission.decide(b, List.of(w("a", null), w("b", null), w("c", null)), Set.of(), NOW);
+
+        assertThat(d.admit()).containsExactly("a", "b");
+        assertThat(d.next().admitted()).extracting(QueueBody.Place::run).containsExactly("old", "a", "b");
+        assertThat(d.retryAt()).isNull();
+    }
+
+    @Test
+    void anEndedRunGivesItsPlaceBack() {
+        QueueBody b = body(QueueSpec.named("q").withConcurrency(1), "old");
+
+        Admission.Decision d = Admission.decide(b, List.of(w("a", null), w("b", null)), Set.of("old"), NOW);
+
+        assertThat(d.admit()).containsExactly("a");
+        assertThat(d.next().admitted()).extracting(QueueBody.Place::run).containsExactly("a");
+    }
+
+    @Test
+    void nothingToDoChangesNothing() {
+        QueueBody b = body(QueueSpec.named("q").withConcurrency(1), "old");
+
+        Admission.Decision d = Admission.decide(b, List.of(w("a", null)), Set.of("unknown"), NOW);
+
+        assertThat(d.admit()).isEmpty();
+        assertThat(d.next()).isNull();
+    }
+
+    @Test
+    void aKeyAtItsLimitIsPassedOverAndSoAreItsLaterRuns() {
+        QueueBody b = body(QueueSpec.named("q"), "k1-old/k1");
+
+        Admission.Decision d = Admission.decide(
+                b, List.of(w("k1-a", "k1"), w("k2-a", "k2"), w("k2-b", "k2"), w("free", null)), Set.of(), NOW);
+
+        assertThat(d.admit()).containsExactly("k2-a", "free");
+    }
+
+    @Test
+    void aKeysLaterRunDoesNotOvertakeOneHeldBackByTheConcurrency() {
+        QueueBody b = body(QueueSpec.named("q").withConcurrency(1).withKeyConcurrency(2));
+
+        Admission.Decision first = Admission.decide(b, List.of(w("k-a", "k"), w("k-b", "k")), Set.of(), NOW);
+
+        assertThat(first.admit()).containsExactly("k-a");
+    }
+
+    @Test
+    void aRunWhoseStartTimeHasNotComeIsPassedOver() {
+        QueueBody b = body(QueueSpec.named("q").withConcurrency(5));
+        WaitingTurn later = new WaitingTurn("later", null, 9, NOW.plusSeconds(1));
+
+        assertThat(Admission.decide(b, List.of(later, w("now", null)), Set.of(), NOW)
+                        .admit())
+                .containsExactly("now");
+    }
+
+    @Test
+    void anAdmittedRunStillWaitingIsMovedAgainWithoutTakingASecondPlace() {
+        QueueBody b = body(QueueSpec.named("q").withConcurrency(1), "a");
+
+        Admission.Decision d = Admission.decide(b, List.of(w("a", null), w("b", null)), Set.of(), NOW);
+
+        assertThat(d.admit()).containsExactly("a");
+        assertThat(d.next()).isNull();
+    }
+
+    @Test
+    void theRateLimitAdmitsOnePerIntervalAndSaysWhenTheNextMayStart() {
+        QueueBody b = body(QueueSpec.named("q").withRateLimit(1, Duration.ofSeconds(10)));
+        List<WaitingTurn> waiting = List.of(w("a", null), w("b", null));
+
+        Admission.Decision first = Admission.decide(b, waiting, Set.of(), NOW);
+        assertThat(first.admit()).containsExactly("a");
+        assertThat(first.retryAt()).isEqualTo(NOW.plusSeconds(10).minus(Admission.SLACK));
+
+        Admission.Decision early = Admission.decide(first.next(), List.of(w("b", null)), Set.of(), NOW.plusSeconds(5));
+        assertThat(early.admit()).isEmpty();
+        assertThat(early.retryAt()).isEqualTo(first.retryAt());
+
+        Admission.Decision onTime = Admission.decide(first.next(), List.of(w("b", null)), Set.of(), first.retryAt());
+        assertThat(onTime.admit()).containsExactly("b");
+    }
+
+    @Test
+    void roomIsTheFreePlacesAndTheStartsTheRateAllowsNow() {
+        QueueBody full = body(QueueSpec.named("q").withConcurrency(2), "a", "b");
+        assertThat(Admission.room(full, Set.of(), NOW)).isZero();
+        assertThat(Admission.room(full, Set.of("a"), NOW))
+                .as("an ended run's place")
+                .isEqualTo(1);
+        assertThat(Admission.room(body(QueueSpec.named("q")), Set.of(), NOW)).isEqualTo(QueueSpec.MAX_CONCURRENCY);
+
+        QueueBody metered = body(QueueSpec.named("q").withRateLimit(1, Duration.ofSeconds(10)));
+        assertThat(Admission.room(metered, Set.of(), NOW)).isEqualTo(1);
+        QueueBody afterOne = metered.with(List.of(), NOW.plusSeconds(10));
+        assertThat(Admission.room(afterOne, Set.of(), NOW)).isZero();
+        assertThat(Admission.nextStart(afterOne, NOW)).isEqualTo(NOW.plusSeconds(10));
+        assertThat(Admission.room(afterOne, Set.of(), NOW.plusSeconds(10))).isEqualTo(1);
+        assertThat(Admission.nextStart(metered, NOW)).isNull();
+    }
+
+    @Test
+    void aRateLimitedQueueThatFellALittleBehindCatchesUpButNotMore() {
+        // 200 per second: one every 5 ms; a round 20 ms late may start the runs it owes, a round after an idle second
+        // starts no more than the slack's worth
+        QueueBody b = body(QueueSpec.named("q").withRateLimit(200, Duration.ofSeconds(1)));
+        List<WaitingTurn> many = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            many.add(w("r" + i, null));
+        }
+
+        Admission.Decision burst = Admission.decide(b, many, Set.of(), NOW);
+
+        assertThat(burst.admit()).hasSize((int) (Admission.SLACK.toMillis() / 5) + 1);
+    }
+}
