@@ -446,6 +446,8 @@ class ApiTest {
                         "/api/schedules/{scheduleId}/pause",
                         "/api/schedules/{scheduleId}/resume",
                         "/api/schedules/{scheduleId}/trigger",
+                        "/api/queues",
+                        "/api/queues/{name}",
                         "/signals/{runId}/{name}",
                         "/api/session",
                         "/api/openapi.json");

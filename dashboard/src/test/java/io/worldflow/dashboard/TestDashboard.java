@@ -7,8 +7,10 @@ import io.worldflow.ErrorInfo;
 import io.worldflow.NonDeterministicWorkflowException;
 import io.worldflow.RetryPolicy;
 import io.worldflow.RunInfo;
+import io.worldflow.StartOptions;
 import io.worldflow.StepOptions;
 import io.worldflow.Workflow;
+import io.worldflow.runtime.WorkerOptions;
 import io.worldflow.runtime.Worldflow;
 
 import java.io.IOException;
@@ -21,14 +23,17 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 /**
- * A dashboard over a local world in a temporary directory, with a worker running four workflows:
+ * A dashboard over a local world in a temporary directory, with a worker (serving queue {@code default} and any others
+ * a test names) running these workflows:
  * {@code approval} (a step, a wait for signal {@code approval}, a step), {@code checkout} (a step that
- * fails until {@link #cardWorks} is set), {@code order} (an {@link Order} in, a step, a {@link Receipt} out) and
- * {@code family} (an {@code approval} as its child).
+ * fails until {@link #cardWorks} is set), {@code order} (an {@link Order} in, a step, a {@link Receipt} out),
+ * {@code family} (an {@code approval} as its child) and {@code renewal} (a payment signal raced against a timer, then
+ * continued as new).
  */
 final class TestDashboard implements AutoCloseable {
 
@@ -64,6 +69,11 @@ final class TestDashboard implements AutoCloseable {
     }
 
     TestDashboard(Path dir, boolean publicReads) {
+        this(dir, publicReads, Set.of(StartOptions.DEFAULT_QUEUE));
+    }
+
+    /** @param queues the queues the worker serves, and so admits runs to */
+    TestDashboard(Path dir, boolean publicReads, Set<String> queues) {
         Workflow<String, String> approval = Workflow.define("approval", String.class, (ctx, in) -> {
             String prepared = ctx.step("prepare", () -> "prepared " + in);
             @SuppressWarnings("unchecked")
@@ -106,7 +116,7 @@ final class TestDashboard implements AutoCloseable {
                 .register(family)
                 .register(renewal)
                 .build();
-        wf.startWorker();
+        wf.startWorker(WorkerOptions.fromConfig(wf.config()).withQueues(queues));
         dashboard = Dashboard.start(wf, new DashboardSettings("127.0.0.1", 0, TOKEN, false, publicReads, 64 * 1024));
     }
 
@@ -127,6 +137,13 @@ final class TestDashboard implements AutoCloseable {
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    Reply put(String path, String json) {
+        return send(HttpRequest.newBuilder(uri(path))
+                .header("Authorization", "Bearer " + TOKEN)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
     Reply send(HttpRequest.Builder request) {
         try {
             HttpResponse<String> r =
@@ -142,7 +159,7 @@ final class TestDashboard implements AutoCloseable {
 
     /** Starts an approval run and waits until it waits for its signal. */
     String waitingRun(String id) {
-        wf.start("approval", id, io.worldflow.StartOptions.id(id));
+        wf.start("approval", id, StartOptions.id(id));
         awaitRun(id, r -> r.status() == io.worldflow.RunStatus.WAITING);
         return id;
     }
@@ -165,7 +182,7 @@ final class TestDashboard implements AutoCloseable {
 
     /** Starts a run whose child waits for its approval signal, and waits until both wait. */
     String parentRun(String id) {
-        wf.start("family", id, io.worldflow.StartOptions.id(id));
+        wf.start("family", id, StartOptions.id(id));
         awaitRun(id + "/approve", r -> r.status() == io.worldflow.RunStatus.WAITING);
         awaitRun(id, r -> r.status() == io.worldflow.RunStatus.WAITING);
         return id;
@@ -173,7 +190,7 @@ final class TestDashboard implements AutoCloseable {
 
     /** Starts a run that races a payment against a timer, pays it, and waits until its successor has completed. */
     String renewedRun(String id) {
-        wf.start("renewal", 1, io.worldflow.StartOptions.id(id));
+        wf.start("renewal", 1, StartOptions.id(id));
         awaitRun(id, r -> r.status() == io.worldflow.RunStatus.WAITING);
         wf.signal(id, "pay", "card 4242");
         awaitRun(id + "~2", r -> r.status() == io.worldflow.RunStatus.COMPLETED);
@@ -182,14 +199,14 @@ final class TestDashboard implements AutoCloseable {
 
     /** Starts an order run and waits until it has completed. */
     String completedOrder(String id, Order order) {
-        wf.start("order", order, io.worldflow.StartOptions.id(id));
+        wf.start("order", order, StartOptions.id(id));
         awaitRun(id, r -> r.status() == io.worldflow.RunStatus.COMPLETED);
         return id;
     }
 
     /** Starts a checkout run and waits until it has failed. */
     String failedRun(String id) {
-        wf.start("checkout", id, io.worldflow.StartOptions.id(id));
+        wf.start("checkout", id, StartOptions.id(id));
         awaitRun(id, r -> r.status() == io.worldflow.RunStatus.FAILED);
         return id;
     }

@@ -36,6 +36,7 @@ public final class Routes implements AutoCloseable {
     private final Bodies bodies;
     private final RunsApi runs;
     private final SchedulesApi schedules;
+    private final QueuesApi queues;
     private final LiveUpdates live;
     private final boolean publicReads;
     private volatile SignalEndpoint signalEndpoint;
@@ -46,6 +47,7 @@ public final class Routes implements AutoCloseable {
         this.bodies = new Bodies(maxBodyBytes);
         this.runs = new RunsApi(wf, bodies, ownUrl);
         this.schedules = new SchedulesApi(wf, bodies);
+        this.queues = new QueuesApi(wf, bodies);
         this.live = new LiveUpdates(wf, runs);
         this.publicReads = publicReads;
     }
@@ -85,6 +87,10 @@ public final class Routes implements AutoCloseable {
         r.post("/api/schedules/{scheduleId}/pause", schedules::pause);
         r.post("/api/schedules/{scheduleId}/resume", schedules::resume);
         r.post("/api/schedules/{scheduleId}/trigger", schedules::trigger);
+
+        r.get("/api/queues", queues::list);
+        r.get("/api/queues/{name}", queues::get);
+        r.put("/api/queues/{name}", queues::put);
 
         r.post("/signals/{runId}/{name}", this::signedSignal);
 

@@ -1,6 +1,7 @@
 package io.worldflow.dashboard.internal;
 
 import io.worldflow.ErrorInfo;
+import io.worldflow.QueueInfo;
 import io.worldflow.RunInfo;
 import io.worldflow.event.ChildWorkflowCanceled;
 import io.worldflow.event.ChildWorkflowCompleted;
@@ -46,8 +47,12 @@ final class RunViews {
         return m;
     }
 
-    /** A run with its payloads, error, steps (with attempts), pending timers, signal waits and pending signals. */
-    static Map<String, Object> detail(RunInfo r, List<Event> events, List<PendingSignal> pending) {
+    /**
+     * A run with its payloads, error, steps (with attempts), pending timers, signal waits and pending signals.
+     *
+     * @param queue its queue when the run is pending and the queue has limits, else null
+     */
+    static Map<String, Object> detail(RunInfo r, List<Event> events, List<PendingSignal> pending, QueueInfo queue) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("runId", r.runId());
         m.put("workflow", r.workflow());
@@ -57,6 +62,7 @@ final class RunViews {
         m.put("availableAt", r.availableAt());
         m.put("deadline", r.deadline());
         m.put("queue", r.queue());
+        m.put("waitingInQueue", queue == null ? null : QueueViews.view(queue));
         m.put("priority", r.priority());
         m.put("logLength", r.logLength());
         // a run a schedule started names it and the fire time in its first event; null for any other run

@@ -2,6 +2,7 @@ package io.worldflow.dashboard.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.javalin.http.Context;
+import io.worldflow.QueueInfo;
 import io.worldflow.RunInfo;
 import io.worldflow.RunNotFoundException;
 import io.worldflow.RunPage;
@@ -74,7 +75,11 @@ final class RunsApi {
         String runId = runId(ctx);
         RunInfo info = wf.run(runId).orElseThrow(() -> new RunNotFoundException(runId));
         List<Event> events = wf.events(runId);
-        json(ctx, 200, RunViews.detail(info, events, wf.world().signals().pending(runId)));
+        // a pending run in a queue with limits may be waiting for the queue to admit it: its page shows the queue
+        QueueInfo queue = info.status() == RunStatus.PENDING
+                ? wf.queues().describe(info.queue()).orElse(null)
+                : null;
+        json(ctx, 200, RunViews.detail(info, events, wf.world().signals().pending(runId), queue));
     }
 
     /**

@@ -13,6 +13,8 @@
   const runLink = (id, rel) => el('a', { href: 'run.html?id=' + encodeURIComponent(id), 'data-rel': rel }, id);
   // a link to the schedule that started this run, on the schedules page
   const scheduleLink = id => el('a', { href: 'schedules.html?id=' + encodeURIComponent(id), 'data-rel': 'schedule' }, id);
+  // a link to the queue a pending run waits in, on the queues page
+  const queueLink = name => el('a', { href: 'queues.html?name=' + encodeURIComponent(name), 'data-rel': 'queue' }, name);
 
   function detail(e) {
     switch (e.type) {
@@ -102,6 +104,7 @@
       waits.push(el('li', { 'data-wait': 'held' }, el('strong', {}, 'held'), ' since ' + time(r.heldSince)
         + ': nothing goes on until a worker whose code matches the history starts'));
     }
+    if (r.waitingInQueue) waits.push(queueWait(r.waitingInQueue));
     r.signalWaits.forEach(w => waits.push(el('li', { 'data-wait': 'signal', 'data-name': w.name },
       'signal ', el('strong', {}, w.name), w.timeoutAt ? ' until ' + time(w.timeoutAt) : '')));
     (r.childWaits || []).forEach(c => waits.push(el('li', { 'data-wait': 'child' }, 'child run ',
@@ -115,6 +118,15 @@
     document.querySelector('#steps tbody').replaceChildren(...r.steps.map(s =>
       el('tr', { 'data-step': s.stepId }, el('td', {}, s.stepId), el('td', {}, s.state), el('td', {}, s.attempts),
         el('td', { class: 'detail' }, s.error || ''))));
+  }
+
+  // a pending run in a queue with limits starts when the queue admits it: which queue, its limits and how full it is
+  function queueWait(q) {
+    const limits = [q.concurrency ? 'at most ' + q.concurrency + ' at once' : null,
+      q.rateLimit ? q.rateLimit.starts + ' starts per ' + q.rateLimit.per : null].filter(Boolean);
+    return el('li', { 'data-wait': 'queue', 'data-queue': q.name }, 'admission by queue ', queueLink(q.name),
+      ' (' + (limits.length ? limits.join(', ') : 'runs of one key ' + q.keyConcurrency + ' at a time') + '; '
+        + q.running + ' running, ' + q.waiting + (q.waitingCapped ? '+' : '') + ' waiting)');
   }
 
   // a run a schedule started says which schedule, and for which of its fire times
