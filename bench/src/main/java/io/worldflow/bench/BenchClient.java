@@ -12,6 +12,9 @@ interface BenchClient extends AutoCloseable {
     /** Starts a run of a bench workflow; returns its id. One call, one run. */
     String submit(String workflow, int input);
 
+    /** Starts a run of a bench workflow in {@code queue}; returns its id. */
+    String submit(String workflow, int input, String queue);
+
     /** Sends the run a signal whose payload is a number. */
     void signal(String runId, String name, long payload);
 

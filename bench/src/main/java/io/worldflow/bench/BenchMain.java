@@ -90,6 +90,18 @@ public final class BenchMain implements Runnable {
         @Option(names = "--sleepers", description = "scale: runs sleeping at once (100000)")
         Integer sleepers;
 
+        @Option(names = "--w7-schedules", description = "W7 schedules firing every second (1000)")
+        Integer w7Schedules;
+
+        @Option(names = "--w7-seconds", description = "W7 seconds they fire (60)")
+        Integer w7Seconds;
+
+        @Option(names = "--w8-runs", description = "W8 runs fed to the rate-limited queue (5000)")
+        Integer w8Runs;
+
+        @Option(names = "--w8-rate", description = "W8 the queue's rate limit, starts per second (200)")
+        Integer w8Rate;
+
         @Option(names = "--run-poll-ms", description = "primary-key lookup interval while waiting for one run (5)")
         Integer runPollMs;
 
@@ -111,6 +123,10 @@ public final class BenchMain implements Runnable {
                     or(stepsLarge, b.stepsLarge()),
                     or(historySteps, b.historySteps()),
                     or(sleepers, b.sleepers()),
+                    or(w7Schedules, b.w7Schedules()),
+                    or(w7Seconds, b.w7Seconds()),
+                    or(w8Runs, b.w8Runs()),
+                    or(w8Rate, b.w8Rate()),
                     or(runPollMs, b.runPollMs()),
                     or(countPollMs, b.countPollMs()));
         }
@@ -154,14 +170,18 @@ public final class BenchMain implements Runnable {
         @Option(names = "--worlds", split = ",", description = "worlds (default: local,postgres)")
         List<String> worlds;
 
-        @Option(names = "--workloads", split = ",", description = "workloads (default: all: ${COMPLETION-CANDIDATES})")
+        @Option(
+                names = "--workloads",
+                split = ",",
+                description =
+                        "workloads of ${COMPLETION-CANDIDATES} (default: all but W7 and W8, which run only when named)")
         List<Workload> workloads;
 
         @Override
         public Integer call() {
             return common.execute(
                     worlds != null ? worlds : Targets.DEFAULT,
-                    workloads != null ? workloads : List.of(Workload.values()),
+                    workloads != null ? workloads : Workload.DEFAULT,
                     repeat,
                     common.sizes());
         }
@@ -187,7 +207,8 @@ public final class BenchMain implements Runnable {
         @Option(
                 names = {"-n", "--runs"},
                 description =
-                        "the workload's main size: W1/W2/W4/W6/COST runs, W3 branches, W5 children, SCALE sleepers, LOOP continues")
+                        "the workload's main size: W1/W2/W4/W6/W8/COST runs, W3 branches, W5 children, W7 schedules, SCALE sleepers,"
+                                + " LOOP continues")
         Integer runs;
 
         @Option(names = "--repeat", defaultValue = "1", description = "repeats (default: ${DEFAULT-VALUE})")

@@ -3,17 +3,25 @@ package io.worldflow.bench;
 import io.worldflow.runtime.WorkerOptions;
 import io.worldflow.runtime.Worldflow;
 
+import java.util.Arrays;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
 
 /**
  * The worker JVM of the benchmarks: opens the world named by system properties ({@code worldflow.world} and
  * its keys), starts one worker of concurrency 100 with default settings otherwise, opens its control port
  * and prints {@code READY <port>} on standard output. Stops on SIGTERM (the worker's own shutdown hook).
+ * {@value #WORKER_ID} names it (several workers of one world need distinct names), and
+ * {@code worldflow.worker.queues} (comma-separated) lists the queues it serves when set.
  */
 public final class BenchWorker {
 
     /** The line the driver waits for. */
     static final String READY = "READY ";
+
+    /** The system property that names the worker in leases (default {@code bench-worker}). */
+    static final String WORKER_ID = "bench.worker.id";
 
     private BenchWorker() {}
 
@@ -22,7 +30,18 @@ public final class BenchWorker {
         Worldflow.Builder b = Worldflow.builder().fromConfig();
         BenchWorkflows.ALL.forEach(b::register);
         Worldflow wf = b.build();
-        wf.startWorker(WorkerOptions.defaults().withConcurrency(concurrency).withWorkerId("bench-worker"));
+        WorkerOptions options = WorkerOptions.defaults()
+                .withConcurrency(concurrency)
+                .withWorkerId(System.getProperty(WORKER_ID, "bench-worker"));
+        String queues = System.getProperty(WorkerOptions.QUEUES);
+        if (queues != null) {
+            Set<String> names = Arrays.stream(queues.split(","))
+                    .map(String::strip)
+                    .filter(q -> !q.isEmpty())
+                    .collect(Collectors.toSet());
+            options = options.withQueues(names);
+        }
+        wf.startWorker(options);
         ControlServer control = new ControlServer(new DirectClient(wf, false));
         System.out.println(READY + control.port());
         System.out.flush();

@@ -110,8 +110,15 @@ public final class BenchWorkflows {
                 return minutes;
             });
 
+    /**
+     * W7 and W8: one step that returns the input. The step's {@code StepScheduled} is the first event the run's first
+     * turn writes, so its time is when the run began to execute.
+     */
+    public static final Workflow<Integer, Integer> TICK =
+            Workflow.define("bench.tick", Integer.class, (ctx, i) -> ctx.step("tick", () -> i));
+
     static final List<Workflow<Integer, ?>> ALL =
-            List.of(NOOP3, FANOUT, CHILDREN, RACE, LOOP, SLEEP, STEPS, HISTORY, SLEEPER);
+            List.of(NOOP3, FANOUT, CHILDREN, RACE, LOOP, SLEEP, STEPS, HISTORY, SLEEPER, TICK);
 
     private BenchWorkflows() {}
 }

@@ -74,7 +74,10 @@ final class ControlServer implements AutoCloseable {
     private String handle(String[] w) {
         return switch (w[0]) {
             case "PING" -> "PONG";
-            case "SUBMIT" -> client.submit(w[1], Integer.parseInt(w[2]));
+            case "SUBMIT" ->
+                w.length > 3
+                        ? client.submit(w[1], Integer.parseInt(w[2]), w[3])
+                        : client.submit(w[1], Integer.parseInt(w[2]));
             case "SIGNAL" -> {
                 client.signal(w[1], w[2], Long.parseLong(w[3]));
                 yield "";

@@ -42,6 +42,11 @@ final class DirectClient implements BenchClient {
     }
 
     @Override
+    public String submit(String workflow, int input, String queue) {
+        return wf.submit(workflow, input, StartOptions.queue(queue));
+    }
+
+    @Override
     public void signal(String runId, String name, long payload) {
         wf.signal(runId, name, payload);
     }

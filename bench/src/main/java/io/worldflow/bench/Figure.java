@@ -195,7 +195,27 @@ record Figure(String key, String label, String unit, boolean higherBetter, Doubl
             new Figure("scale.replay_events", "scale: events in that history", "events", true, null, Map.of()),
             new Figure(
                     "scale.sleepers_heap", "scale: worker heap after GC, all sleeping", "MiB", false, 512.0, Map.of()),
-            new Figure("scale.sleepers_rss", "scale: worker RSS, all sleeping", "MiB", false, null, Map.of()));
+            new Figure("scale.sleepers_rss", "scale: worker RSS, all sleeping", "MiB", false, null, Map.of()),
+            new Figure("w7.p50", "W7 schedule lateness p50, warm", "ms", false, 5.0, Map.of()),
+            new Figure("w7.p99", "W7 schedule lateness p99, warm", "ms", false, 50.0, Map.of()),
+            new Figure("w7.max", "W7 schedule lateness max, warm", "ms", false, null, Map.of()),
+            new Figure(
+                    "w7.cold_p50", "W7 lateness p50 of the first fire time (cold worker)", "ms", false, null, Map.of()),
+            new Figure(
+                    "w7.cold_max",
+                    "W7 lateness max of the first fire times (cold worker)",
+                    "ms",
+                    false,
+                    null,
+                    Map.of()),
+            new Figure("w7.runs", "W7 scheduled runs", "runs", true, null, Map.of()),
+            new Figure("w7.twice", "W7 fire times run more than once", "runs", false, null, Map.of()),
+            new Figure("w7.skipped", "W7 fire times skipped, worker up", "fires", false, null, Map.of()),
+            new Figure("w8.window_median", "W8 starts per 1 s window, median", "starts", true, null, Map.of()),
+            new Figure("w8.window_min", "W8 starts per 1 s window, min", "starts", true, null, Map.of()),
+            new Figure("w8.window_max", "W8 starts per 1 s window, max", "starts", false, null, Map.of()),
+            new Figure("w8.worst_deviation", "W8 worst window off the limit", "%", false, 5.0, Map.of()),
+            new Figure("w8.rate", "W8 overall start rate", "starts/s", true, null, Map.of()));
 
     static Optional<Figure> byKey(String key) {
         return ALL.stream().filter(f -> f.key.equals(key)).findFirst();

@@ -58,6 +58,11 @@ final class RemoteClient implements BenchClient {
     }
 
     @Override
+    public String submit(String workflow, int input, String queue) {
+        return call("SUBMIT", workflow, Integer.toString(input), queue);
+    }
+
+    @Override
     public void signal(String runId, String name, long payload) {
         call("SIGNAL", runId, name, Long.toString(payload));
     }

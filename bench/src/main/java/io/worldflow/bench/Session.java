@@ -3,14 +3,18 @@ package io.worldflow.bench;
 import io.worldflow.RunStatus;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One workload on fresh storage of one target: the driver's client, at most one worker JVM, and the waits
+ * One workload on fresh storage of one target: the driver's client, its worker JVM (several only on a world that
+ * several processes share), and the waits
  * (counting every {@code countPollMs}; one run through the client's result wait, which the world's push
  * wakes, or by primary key every {@code runPollMs} where the world pushes nothing).
  */
@@ -21,7 +25,10 @@ final class Session implements AutoCloseable {
     private final Path logDir;
     private final Sizes sizes;
     private DirectClient driver;
+    /** The first worker: where the client calls go on a world it owns. */
     private WorkerProcess worker;
+
+    private final List<WorkerProcess> workers = new ArrayList<>();
 
     Session(Target target, String label, Sizes sizes, Path logDir) {
         this.target = target;
@@ -54,19 +61,46 @@ final class Session implements AutoCloseable {
     }
 
     WorkerProcess startWorker() {
+        return startWorker(Map.of());
+    }
+
+    /**
+     * Starts a worker JVM with {@code extra} system properties besides the world's. A second one gets its own worker id
+     * and log, and is refused on a world that one process owns.
+     */
+    WorkerProcess startWorker(Map<String, String> extra) {
         if (!target.shared()) {
+            if (worker != null) {
+                throw new IllegalStateException(target.name() + " belongs to one worker JVM");
+            }
             closeDriver(); // the local file belongs to one process
         }
-        worker = WorkerProcess.start(world, logDir.resolve("worker-" + target.name() + ".log"));
-        return worker;
+        Map<String, String> properties = new LinkedHashMap<>(world);
+        properties.putAll(extra);
+        String suffix = "";
+        if (!workers.isEmpty()) {
+            suffix = "-" + (workers.size() + 1);
+            properties.put(BenchWorker.WORKER_ID, "bench-worker" + suffix);
+        }
+        WorkerProcess w = WorkerProcess.start(properties, logDir.resolve("worker-" + target.name() + suffix + ".log"));
+        workers.add(w);
+        if (worker == null) {
+            worker = w;
+        }
+        return w;
     }
 
     WorkerProcess worker() {
         return worker;
     }
 
+    /** Stops every worker JVM; the measure of the first. */
     WorkerProcess.Measure stopWorker() {
         WorkerProcess.Measure m = worker.stop();
+        for (WorkerProcess w : workers) {
+            w.stop();
+        }
+        workers.clear();
         worker = null;
         return m;
     }

@@ -15,6 +15,10 @@ package io.worldflow.bench;
  * @param stepsLarge   scale: the long one (1,000 steps)
  * @param historySteps scale: steps of the replayed history, 3 events each (3,333 → 10,000 events)
  * @param sleepers     scale: runs sleeping at once (100,000)
+ * @param w7Schedules  W7: schedules firing every second (1,000)
+ * @param w7Seconds    W7: how many seconds they fire (60)
+ * @param w8Runs       W8: runs fed to the rate-limited queue (5,000)
+ * @param w8Rate       W8: the queue's limit, starts per second (200)
  * @param runPollMs    how often one run is looked up by primary key while waited for (5 ms)
  * @param countPollMs  how often runs are counted while many are waited for (50 ms)
  */
@@ -31,6 +35,10 @@ record Sizes(
         int stepsLarge,
         int historySteps,
         int sleepers,
+        int w7Schedules,
+        int w7Seconds,
+        int w8Runs,
+        int w8Rate,
         int runPollMs,
         int countPollMs) {
 
@@ -44,7 +52,11 @@ record Sizes(
                 || stepsSmall < 1
                 || stepsLarge < 1
                 || historySteps < 1
-                || sleepers < 1) {
+                || sleepers < 1
+                || w7Schedules < 1
+                || w7Seconds < 1
+                || w8Runs < 1
+                || w8Rate < 1) {
             throw new IllegalArgumentException("every workload size must be at least 1: " + this);
         }
         if (w4SleepMs < 1 || runPollMs < 1 || countPollMs < 1 || w2IdleMs < 0) {
@@ -53,17 +65,23 @@ record Sizes(
     }
 
     static Sizes defaults() {
-        return new Sizes(5_000, 200, 3_000, 100, 20, 1_000, 1_000, 2_000, 100, 1_000, 3_333, 100_000, 5, 50);
+        return new Sizes(
+                5_000, 200, 3_000, 100, 20, 1_000, 1_000, 2_000, 100, 1_000, 3_333, 100_000, 1_000, 60, 5_000, 200, 5,
+                50);
     }
 
-    /** Tiny sizes for the CI smoke test. */
+    /**
+     * Tiny sizes for the CI smoke test. W8's 400 runs at 100 starts/s last four seconds: the fewest that leave whole
+     * one-second windows after the first to count.
+     */
     static Sizes smoke() {
-        return new Sizes(100, 20, 200, 10, 5, 20, 200, 100, 10, 100, 100, 200, 5, 50);
+        return new Sizes(100, 20, 200, 10, 5, 20, 200, 100, 10, 100, 100, 200, 5, 3, 400, 100, 5, 50);
     }
 
     /**
      * The sizes for the aws world on its emulators, which write at some tens of runs per second here: W1 and the
-     * cost run at most 1,000 runs, and at most 2,000 sleeping runs. Its figures are informative only.
+     * cost run at most 1,000 runs, at most 2,000 sleeping runs, W7 at most 20 schedules, and W8 at most 400 runs at
+     * 20 starts/s at most. Its figures are informative only.
      */
     Sizes forEmulators() {
         return new Sizes(
@@ -79,6 +97,10 @@ record Sizes(
                 stepsLarge,
                 historySteps,
                 Math.min(sleepers, 2_000),
+                Math.min(w7Schedules, 20),
+                w7Seconds,
+                Math.min(w8Runs, 400),
+                Math.min(w8Rate, 20),
                 runPollMs,
                 countPollMs);
     }
@@ -99,6 +121,10 @@ record Sizes(
                         stepsLarge,
                         historySteps,
                         sleepers,
+                        w7Schedules,
+                        w7Seconds,
+                        w8Runs,
+                        w8Rate,
                         runPollMs,
                         countPollMs);
             case W2 ->
@@ -115,6 +141,10 @@ record Sizes(
                         stepsLarge,
                         historySteps,
                         sleepers,
+                        w7Schedules,
+                        w7Seconds,
+                        w8Runs,
+                        w8Rate,
                         runPollMs,
                         countPollMs);
             case W3, W5 ->
@@ -131,6 +161,10 @@ record Sizes(
                         stepsLarge,
                         historySteps,
                         sleepers,
+                        w7Schedules,
+                        w7Seconds,
+                        w8Runs,
+                        w8Rate,
                         runPollMs,
                         countPollMs);
             case W4, W6 ->
@@ -147,6 +181,10 @@ record Sizes(
                         stepsLarge,
                         historySteps,
                         sleepers,
+                        w7Schedules,
+                        w7Seconds,
+                        w8Runs,
+                        w8Rate,
                         runPollMs,
                         countPollMs);
             case COST ->
@@ -163,6 +201,10 @@ record Sizes(
                         stepsLarge,
                         historySteps,
                         sleepers,
+                        w7Schedules,
+                        w7Seconds,
+                        w8Runs,
+                        w8Rate,
                         runPollMs,
                         countPollMs);
             case SCALE ->
@@ -179,6 +221,10 @@ record Sizes(
                         stepsLarge,
                         historySteps,
                         n,
+                        w7Schedules,
+                        w7Seconds,
+                        w8Runs,
+                        w8Rate,
                         runPollMs,
                         countPollMs);
             case LOOP ->
@@ -195,6 +241,50 @@ record Sizes(
                         Math.max(1, n / 10),
                         historySteps,
                         sleepers,
+                        w7Schedules,
+                        w7Seconds,
+                        w8Runs,
+                        w8Rate,
+                        runPollMs,
+                        countPollMs);
+            case W7 ->
+                new Sizes(
+                        w1Runs,
+                        w2Runs,
+                        w2IdleMs,
+                        w3Branches,
+                        w3Batch,
+                        w4Runs,
+                        w4SleepMs,
+                        costRuns,
+                        stepsSmall,
+                        stepsLarge,
+                        historySteps,
+                        sleepers,
+                        n,
+                        w7Seconds,
+                        w8Runs,
+                        w8Rate,
+                        runPollMs,
+                        countPollMs);
+            case W8 ->
+                new Sizes(
+                        w1Runs,
+                        w2Runs,
+                        w2IdleMs,
+                        w3Branches,
+                        w3Batch,
+                        w4Runs,
+                        w4SleepMs,
+                        costRuns,
+                        stepsSmall,
+                        stepsLarge,
+                        historySteps,
+                        sleepers,
+                        w7Schedules,
+                        w7Seconds,
+                        n,
+                        w8Rate,
                         runPollMs,
                         countPollMs);
         };

@@ -1,5 +1,8 @@
 package io.worldflow.bench;
 
+import java.util.Arrays;
+import java.util.List;
+
 /** The workloads of BENCHMARKS.md. */
 enum Workload {
     /** Drain: enqueue N noop3 runs, then start the worker. */
@@ -22,5 +25,16 @@ enum Workload {
     /** Cost per run on the server (an extra W1 with N = 2,000); only worlds with cost counters. */
     COST,
     /** Scale: 100 vs 1,000 steps, replay of a 10,000-event history, 100,000 sleeping runs. */
-    SCALE
+    SCALE,
+    /** Schedule lateness: 1,000 schedules firing every second for a minute on one worker; run start − fire time. */
+    W7,
+    /** Rate limit: a queue limited to 200 starts/s fed 5,000 runs, two workers where the world allows; starts per 1 s. */
+    W8;
+
+    /**
+     * What {@code all} runs unless {@code --workloads} names others: every workload but W7 and W8, which last minutes
+     * by their nature (a minute of schedules, 25 s of rate-limited starts) and run only when named.
+     */
+    static final List<Workload> DEFAULT =
+            Arrays.stream(values()).filter(w -> w != W7 && w != W8).toList();
 }

@@ -19,11 +19,13 @@ final class Workloads {
     private final Sizes sizes;
     private final Path logDir;
     private final Consumer<String> status;
+    private final PacedWorkloads paced;
 
     Workloads(Sizes sizes, Path logDir, Consumer<String> status) {
         this.sizes = sizes;
         this.logDir = logDir;
         this.status = status;
+        this.paced = new PacedWorkloads(sizes, logDir, status);
     }
 
     Map<String, Double> run(Workload w, Target t) {
@@ -37,6 +39,8 @@ final class Workloads {
             case COST -> cost(t);
             case SCALE -> scale(t);
             case LOOP -> loop(t);
+            case W7 -> paced.w7(t);
+            case W8 -> paced.w8(t);
         };
     }
 

@@ -2,6 +2,8 @@ package io.worldflow.bench;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,6 +46,30 @@ class FigureTest {
                         .orElseThrow()
                         .getKey())
                 .isEqualTo(Figure.DBOS);
+    }
+
+    @Test
+    void rateWindowsCountWholeSecondsAfterTheFirst() {
+        Instant t0 = Instant.parse("2026-01-01T00:00:00.250Z");
+        List<Instant> starts = new ArrayList<>();
+        for (int i = 0; i < 30; i++) { // a burst of 30 in the first second
+            starts.add(t0.plusMillis(i));
+        }
+        for (int s = 1; s <= 3; s++) { // 10, 12, 9 starts in the next three seconds
+            int n = s == 1 ? 10 : s == 2 ? 12 : 9;
+            for (int i = 0; i < n; i++) {
+                starts.add(t0.plusSeconds(s).plusMillis(i * 50L));
+            }
+        }
+        starts.add(t0.plusSeconds(4).plusMillis(500)); // the last second, cut short: not counted
+        PacedWorkloads.Windows w = PacedWorkloads.Windows.of(starts, 10);
+        assertThat(w.counts()).containsExactly(10, 12, 9);
+        assertThat(w.median()).isEqualTo(10.0);
+        assertThat(w.min()).isEqualTo(9.0);
+        assertThat(w.max()).isEqualTo(12.0);
+        assertThat(w.worstDeviation()).isEqualTo(20.0);
+        assertThat(w.rate()).isEqualTo((starts.size() - 1) / 4.5);
+        assertThat(Workload.DEFAULT).doesNotContain(Workload.W7, Workload.W8).contains(Workload.W1, Workload.SCALE);
     }
 
     @Test

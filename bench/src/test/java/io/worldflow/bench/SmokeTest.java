@@ -52,7 +52,7 @@ class SmokeTest {
     void everyWorkloadOnEveryWorldProducesItsFigures(@TempDir Path dir) throws Exception {
         Sizes sizes = Sizes.smoke();
         Harness harness = new Harness(
-                List.of("local", "postgres", "aws"), List.of(Workload.values()), 1, sizes, false, dir.resolve("logs"));
+                List.of("local", "postgres", "aws"), Workload.DEFAULT, 1, sizes, false, dir.resolve("logs"));
         Results results = harness.run();
 
         assertThat(results.failures()).isEmpty();
@@ -127,6 +127,40 @@ class SmokeTest {
         assertThat(img.getHeight()).isPositive();
 
         report.print(System.out);
+    }
+
+    /**
+     * W7 and W8, which {@code all} runs only when named, at the smoke sizes on the local world (one worker) and on
+     * Postgres (W8 with two): every fire time of the window started exactly one run, and every figure is there.
+     */
+    @Test
+    @Timeout(240)
+    void schedulesAndTheRateLimitProduceTheirFigures(@TempDir Path dir) {
+        Sizes sizes = Sizes.smoke();
+        Harness harness = new Harness(
+                List.of("local", "postgres"), List.of(Workload.W7, Workload.W8), 1, sizes, false, dir.resolve("logs"));
+        Results results = harness.run();
+
+        assertThat(results.failures()).isEmpty();
+        for (String world : List.of("local", "postgres")) {
+            assertThat(results.values(world, "w7.runs"))
+                    .as(world)
+                    .containsExactly((double) sizes.w7Schedules() * sizes.w7Seconds());
+            assertThat(results.values(world, "w7.twice")).as(world).containsExactly(0.0);
+            assertThat(results.values(world, "w7.skipped")).as(world).containsExactly(0.0);
+            for (String key : List.of("w7.p50", "w7.p99", "w7.max", "w8.worst_deviation")) {
+                assertThat(results.values(world, key))
+                        .as(world + " " + key)
+                        .hasSize(1)
+                        .allSatisfy(v -> assertThat(v).isNotNegative());
+            }
+            for (String key : List.of("w8.window_median", "w8.window_min", "w8.window_max", "w8.rate")) {
+                assertThat(results.values(world, key))
+                        .as(world + " " + key)
+                        .hasSize(1)
+                        .allSatisfy(v -> assertThat(v).isPositive());
+            }
+        }
     }
 
     private static JsonNode findFigure(JsonNode root, String world, String key) {
