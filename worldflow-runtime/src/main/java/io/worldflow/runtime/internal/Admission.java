@@ -49,19 +49,28 @@ final class Admission {
                 held++;
             }
         }
-        int limit = spec.concurrency() > 0 ? spec.concurrency() : QueueSpec.MAX_CONCURRENCY;
-        int free = Math.max(0, limit - held);
+        int free = Math.max(0, limit(spec) - held);
         RateLimit rate = spec.rateLimit();
         if (rate == null || free == 0) {
             return free;
         }
-        Instant earliest = now.minus(SLACK);
-        Instant base = body.nextStart() == null || body.nextStart().isBefore(earliest) ? earliest : body.nextStart();
+        Instant base = rateBase(body, now);
         if (base.isAfter(now)) {
             return 0;
         }
         long starts = Duration.between(base, now).dividedBy(rate.interval()) + 1;
         return (int) Math.min(free, starts);
+    }
+
+    /** The most runs the queue holds at once. */
+    private static int limit(QueueSpec spec) {
+        return spec.concurrency() > 0 ? spec.concurrency() : QueueSpec.MAX_CONCURRENCY;
+    }
+
+    /** When the next start under the rate limit is due: its stored time, or no earlier than {@link #SLACK} ago. */
+    private static Instant rateBase(QueueBody body, Instant now) {
+        Instant earliest = now.minus(SLACK);
+        return body.nextStart() == null || body.nextStart().isBefore(earliest) ? earliest : body.nextStart();
     }
 
     /** When the rate limit lets the next run start: the queue's next start, or null when it may start now or has none. */
@@ -91,12 +100,8 @@ final class Admission {
         boolean changed = places.size() != body.admitted().size();
         RateLimit rate = spec.rateLimit();
         Instant nextStart = body.nextStart();
-        Instant base = null;
-        if (rate != null) {
-            Instant earliest = now.minus(SLACK);
-            base = nextStart == null || nextStart.isBefore(earliest) ? earliest : nextStart;
-        }
-        int limit = spec.concurrency() > 0 ? spec.concurrency() : QueueSpec.MAX_CONCURRENCY;
+        Instant base = rate == null ? null : rateBase(body, now);
+        int limit = limit(spec);
         Set<String> blockedKeys = new HashSet<>();
         Set<String> admit = new LinkedHashSet<>();
         Instant retryAt = null;

@@ -1,9 +1,5 @@
 package io.worldflow.runtime.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.worldflow.RunInfo;
 import io.worldflow.WorldflowException;
 import io.worldflow.spi.StoredQueue;
@@ -35,11 +31,6 @@ final class DedupClaims {
 
     static final Duration GRACE = Duration.ofMinutes(1);
     private static final int ATTEMPTS = 8;
-
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .registerModule(new JavaTimeModule())
-            .disable(com.fasterxml.jackson.databind.SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     /** Who holds the id, since when. */
     record Claim(String run, String dedupId, Instant at) {}
@@ -98,18 +89,10 @@ final class DedupClaims {
     }
 
     private static String encode(Claim c) {
-        try {
-            return JSON.writeValueAsString(c);
-        } catch (JsonProcessingException e) {
-            throw new WorldflowException("a deduplication claim cannot be written: " + e.getMessage(), e);
-        }
+        return StoredText.write(c, "a deduplication claim");
     }
 
     private static Claim decode(StoredQueue q) {
-        try {
-            return JSON.readValue(q.body(), Claim.class);
-        } catch (JsonProcessingException e) {
-            throw new WorldflowException("a deduplication claim cannot be read: " + e.getOriginalMessage(), e);
-        }
+        return StoredText.read(q.body(), Claim.class, "a deduplication claim");
     }
 }

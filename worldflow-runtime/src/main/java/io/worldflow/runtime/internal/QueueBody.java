@@ -1,10 +1,5 @@
 package io.worldflow.runtime.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.worldflow.QueueSpec;
 import io.worldflow.WorldflowException;
 
@@ -20,12 +15,6 @@ record QueueBody(int v, QueueSpec spec, List<Place> admitted, Instant nextStart)
 
     /** The body's own format version. */
     static final int VERSION = 1;
-
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .registerModule(new JavaTimeModule())
-            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-            .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     QueueBody {
         admitted = admitted == null ? List.of() : List.copyOf(admitted);
@@ -47,23 +36,15 @@ record QueueBody(int v, QueueSpec spec, List<Place> admitted, Instant nextStart)
     }
 
     String encode() {
-        try {
-            return JSON.writeValueAsString(this);
-        } catch (JsonProcessingException e) {
-            throw new WorldflowException("queue '" + spec.name() + "' cannot be written: " + e.getMessage(), e);
-        }
+        return StoredText.write(this, "queue '" + spec.name() + "'");
     }
 
     static QueueBody decode(String name, String body) {
-        try {
-            QueueBody decoded = JSON.readValue(body, QueueBody.class);
-            if (decoded.v() > VERSION) {
-                throw new WorldflowException("queue '" + name + "' was written by a newer Worldflow (format "
-                        + decoded.v() + ", this one reads up to " + VERSION + ")");
-            }
-            return decoded;
-        } catch (JsonProcessingException e) {
-            throw new WorldflowException("queue '" + name + "' cannot be read: " + e.getOriginalMessage(), e);
+        QueueBody decoded = StoredText.read(body, QueueBody.class, "queue '" + name + "'");
+        if (decoded.v() > VERSION) {
+            throw new WorldflowException("queue '" + name + "' was written by a newer Worldflow (format " + decoded.v()
+                    + ", this one reads up to " + VERSION + ")");
         }
+        return decoded;
     }
 }

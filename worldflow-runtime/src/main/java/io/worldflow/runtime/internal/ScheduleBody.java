@@ -1,10 +1,5 @@
 package io.worldflow.runtime.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.worldflow.Payload;
 import io.worldflow.ScheduleSpec;
 import io.worldflow.WorldflowException;
@@ -32,12 +27,6 @@ record ScheduleBody(
 
     /** The body's own format version. */
     static final int VERSION = 1;
-
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .registerModule(new JavaTimeModule())
-            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-            .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     ScheduleBody {
         spec = spec.withInput(null);
@@ -88,23 +77,15 @@ record ScheduleBody(
     }
 
     String encode() {
-        try {
-            return JSON.writeValueAsString(this);
-        } catch (JsonProcessingException e) {
-            throw new WorldflowException("cannot write a schedule: " + e.getOriginalMessage(), e);
-        }
+        return StoredText.write(this, "schedule '" + spec.id() + "'");
     }
 
     static ScheduleBody decode(String id, String text) {
-        try {
-            ScheduleBody b = JSON.readValue(text, ScheduleBody.class);
-            if (b.v > VERSION) {
-                throw new WorldflowException("schedule '" + id + "' was written by a newer Worldflow (body version "
-                        + b.v + ", this one reads " + VERSION + ")");
-            }
-            return b;
-        } catch (JsonProcessingException e) {
-            throw new WorldflowException("schedule '" + id + "' cannot be read: " + e.getOriginalMessage(), e);
+        ScheduleBody b = StoredText.read(text, ScheduleBody.class, "schedule '" + id + "'");
+        if (b.v > VERSION) {
+            throw new WorldflowException("schedule '" + id + "' was written by a newer Worldflow (body version " + b.v
+                    + ", this one reads " + VERSION + ")");
         }
+        return b;
     }
 }

@@ -245,6 +245,9 @@ public final class ScheduleRunner {
     public int fireDue(int limit) {
         Instant now = clock.instant();
         List<StoredSchedule> due = store.due(now, limit);
+        if (due.isEmpty()) {
+            return 0;
+        }
         // decided side by side (a decision may read whether a previous run goes on); the fires that only start runs,
         // nearly all of them, are then written together: their runs in one write, the schedules in another
         List<Planned> planned = new ArrayList<>();
