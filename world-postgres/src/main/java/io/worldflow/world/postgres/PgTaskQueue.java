@@ -150,9 +150,17 @@ final class PgTaskQueue extends JdbcTaskQueue {
 
     private final Sql release;
     private final Sql nextDue;
+    private final TaskVacuum vacuum;
 
-    PgTaskQueue(Database db, EventCodec codec, InstantSource clock, DueNotifier notifier, DueListener listener) {
+    PgTaskQueue(
+            Database db,
+            EventCodec codec,
+            InstantSource clock,
+            DueNotifier notifier,
+            DueListener listener,
+            TaskVacuum vacuum) {
         super(db, clock, Sql.of(db.dialect().tables(EXTEND)));
+        this.vacuum = vacuum;
         this.database = db;
         this.codec = codec;
         this.runRows = new RunRows(db.dialect(), codec);
@@ -266,7 +274,13 @@ final class PgTaskQueue extends JdbcTaskQueue {
                         return granted;
                     });
         });
+        vacuum.leased(leased.size());
         return Leased.inOrder(leased);
+    }
+
+    /** The vacuum of the tasks table this queue's leases drive (tests). */
+    TaskVacuum vacuum() {
+        return vacuum;
     }
 
     /** Reads more of a lease statement's row. */

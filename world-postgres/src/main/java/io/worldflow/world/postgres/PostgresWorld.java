@@ -60,6 +60,7 @@ final class PostgresWorld extends SqlWorld {
      */
     static PostgresWorld open(WorldContext context) {
         PgSettings settings = PgSettings.from(context.config());
+        boolean vacuumTasks = context.config().getBoolean(PostgresWorldProvider.VACUUM_TASKS, true);
         Connector connector = new Connector(settings);
         int version;
         String serverVersion;
@@ -91,7 +92,8 @@ final class PostgresWorld extends SqlWorld {
                 notifier,
                 listener,
                 context,
-                new PgTaskQueue(db, context.codec(), context.clock(), notifier, listener));
+                new PgTaskQueue(
+                        db, context.codec(), context.clock(), notifier, listener, new TaskVacuum(db, vacuumTasks)));
     }
 
     @Override

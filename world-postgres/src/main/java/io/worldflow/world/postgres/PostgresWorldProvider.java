@@ -26,6 +26,7 @@ public final class PostgresWorldProvider implements WorldProvider {
     public static final String TABLE_PREFIX = "worldflow.postgres.table-prefix";
     public static final String POOL_SIZE = "worldflow.postgres.pool-size";
     public static final String STARTUP_TIMEOUT = "worldflow.postgres.startup-timeout";
+    public static final String VACUUM_TASKS = "worldflow.postgres.vacuum-tasks";
 
     @Override
     public String name() {
@@ -42,6 +43,7 @@ public final class PostgresWorldProvider implements WorldProvider {
         keys.put(TABLE_PREFIX, "prefix of every table name, lower-case letters, digits and _ (default wf_)");
         keys.put(POOL_SIZE, "connections in the pool (default 10; a worker also holds one for LISTEN)");
         keys.put(STARTUP_TIMEOUT, "how long to keep trying to reach the database on start, e.g. 30s (default 60s)");
+        keys.put(VACUUM_TASKS, "whether each process vacuums the tasks table as turns churn through it (default true)");
         return Collections.unmodifiableMap(keys);
     }
 

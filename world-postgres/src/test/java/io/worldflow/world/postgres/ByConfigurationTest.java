@@ -36,7 +36,8 @@ class ByConfigurationTest {
                         PostgresWorldProvider.SCHEMA,
                         PostgresWorldProvider.TABLE_PREFIX,
                         PostgresWorldProvider.POOL_SIZE,
-                        PostgresWorldProvider.STARTUP_TIMEOUT);
+                        PostgresWorldProvider.STARTUP_TIMEOUT,
+                        PostgresWorldProvider.VACUUM_TASKS);
     }
 
     @Test

@@ -1,13 +1,10 @@
 package io.worldflow.world.postgres;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.worldflow.world.jdbc.Sql;
-import io.worldflow.world.jdbc.Tx;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,27 +71,10 @@ class LeaseReadsTest extends PgTestSupport {
     }
 
     private Reads explain(Sql lease, String queuesParam, Object queues) throws Exception {
-        try (Connection c = TestPostgres.shared().connect()) {
-            c.setAutoCommit(false);
-            try (Sql.Call call = new Tx(c, null)
-                            .call(lease.prefixed("EXPLAIN (ANALYZE, FORMAT JSON) "))
-                            .set(queuesParam, queues)
-                            .set("now", NOW)
-                            .set("dueBy", NOW)
-                            .set("max", MAX)
-                            .set("owner", "w")
-                            .set("expires", NOW + 30_000_000L);
-                    ResultSet rs = call.query()) {
-                rs.next();
-                JsonNode plan =
-                        new ObjectMapper().readTree(rs.getString(1)).get(0).get("Plan");
-                List<String> scans = new ArrayList<>();
-                long rows = tasksRows(plan, scans);
-                return new Reads(rows, plan.get("Actual Rows").asLong(), scans);
-            } finally {
-                c.rollback();
-            }
-        }
+        JsonNode plan = leasePlan(lease, queuesParam, queues, NOW, MAX);
+        List<String> scans = new ArrayList<>();
+        long rows = tasksRows(plan, scans);
+        return new Reads(rows, plan.get("Actual Rows").asLong(), scans);
     }
 
     private static long tasksRows(JsonNode node, List<String> scans) {

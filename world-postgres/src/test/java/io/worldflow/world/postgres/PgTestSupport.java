@@ -1,5 +1,7 @@
 package io.worldflow.world.postgres;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.worldflow.Payload;
 import io.worldflow.runtime.JsonCodec;
 import io.worldflow.runtime.ManualClock;
@@ -7,9 +9,13 @@ import io.worldflow.spi.NewRun;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldConfig;
 import io.worldflow.spi.WorldContext;
+import io.worldflow.world.jdbc.Sql;
+import io.worldflow.world.jdbc.Tx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +59,30 @@ abstract class PgTestSupport {
         World world = new PostgresWorldProvider().create(new WorldContext(config, clockToUse, codec.eventCodec()));
         opened.add(world);
         return world;
+    }
+
+    /**
+     * The plan of a lease statement ({@link PgTaskQueue#leaseStatement}) as executed at {@code now} and rolled back:
+     * {@code EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)}'s top node.
+     */
+    static JsonNode leasePlan(Sql lease, String queuesParam, Object queues, long now, int max) throws Exception {
+        try (Connection c = TestPostgres.shared().connect()) {
+            c.setAutoCommit(false);
+            try (Sql.Call call = new Tx(c, null)
+                            .call(lease.prefixed("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) "))
+                            .set(queuesParam, queues)
+                            .set("now", now)
+                            .set("dueBy", now)
+                            .set("max", max)
+                            .set("owner", "w")
+                            .set("expires", now + 30_000_000L);
+                    ResultSet rs = call.query()) {
+                rs.next();
+                return new ObjectMapper().readTree(rs.getString(1)).get(0).get("Plan");
+            } finally {
+                c.rollback();
+            }
+        }
     }
 
     NewRun newRun(String runId) {
