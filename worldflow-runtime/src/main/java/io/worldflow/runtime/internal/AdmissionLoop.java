@@ -26,26 +26,21 @@ public final class AdmissionLoop implements AutoCloseable {
 
     private final QueueRunner runner;
     private final Set<String> queues;
-    private final ClockScheduler scheduler;
     private final InstantSource clock;
-    private final AtomicBoolean looking = new AtomicBoolean();
+    private final Looks looks;
     private final AtomicBoolean noticeDue = new AtomicBoolean();
     private final TaskQueue.Subscription subscription;
-    private volatile boolean again;
     /** Whether the last look found a queue with limits among those served: notices matter only then. */
     private volatile boolean anyLimited;
 
-    private volatile boolean closed;
     private long lastAudit = System.nanoTime();
-    /** The next look planned with the scheduler; guarded by this. */
-    private Instant planned;
 
     /** @param queues the queues this worker serves */
     public AdmissionLoop(QueueRunner runner, Set<String> queues, ClockScheduler scheduler, TaskQueue tasks) {
         this.runner = runner;
         this.queues = Set.copyOf(queues);
-        this.scheduler = scheduler;
         this.clock = scheduler.clock();
+        this.looks = new Looks("wf-admission", this::look, scheduler);
         runner.admittedBy(this::poke);
         this.subscription = tasks.subscribe(at -> noticed());
     }
@@ -55,7 +50,7 @@ public final class AdmissionLoop implements AutoCloseable {
      * turn of every run, so they are gathered into one look per {@link #NOTICE_GAP}.
      */
     private void noticed() {
-        if (!closed && anyLimited && noticeDue.compareAndSet(false, true)) {
+        if (!looks.closed() && anyLimited && noticeDue.compareAndSet(false, true)) {
             Thread.ofVirtual().name("wf-admission-notice").start(() -> {
                 try {
                     Thread.sleep(NOTICE_GAP);
@@ -70,79 +65,43 @@ public final class AdmissionLoop implements AutoCloseable {
 
     /** Looks now, off the caller's thread (or once more after the look under way). */
     public void poke() {
-        if (closed) {
-            return;
-        }
-        if (looking.get()) {
-            again = true;
-            return;
-        }
-        Thread.ofVirtual().name("wf-admission").start(this::look);
+        looks.poke();
     }
 
-    private void look() {
-        if (!looking.compareAndSet(false, true)) {
-            again = true;
-            return;
-        }
+    /** A round for each queue with limits, and now and then the audit; returns when to look next. */
+    private Instant look() {
         Instant next = null;
         try {
-            do {
-                again = false;
-                next = null;
-                boolean limited = false;
-                for (String queue : queues) {
-                    if (closed || !runner.hasLimits(queue)) {
-                        continue;
-                    }
-                    limited = true;
-                    Instant retry = runner.admit(queue);
-                    if (retry != null && (next == null || retry.isBefore(next))) {
-                        next = retry;
-                    }
+            boolean limited = false;
+            for (String queue : queues) {
+                if (looks.closed() || !runner.hasLimits(queue)) {
+                    continue;
                 }
-                anyLimited = limited;
-            } while (again && !closed);
+                limited = true;
+                Instant retry = runner.admit(queue);
+                if (retry != null && (next == null || retry.isBefore(next))) {
+                    next = retry;
+                }
+            }
+            anyLimited = limited;
             if (System.nanoTime() - lastAudit > AUDIT_EVERY.toNanos()) {
                 lastAudit = System.nanoTime();
                 for (String queue : queues) {
-                    if (!closed && runner.hasLimits(queue)) {
+                    if (!looks.closed() && runner.hasLimits(queue)) {
                         runner.audit(queue);
                     }
                 }
             }
         } catch (RuntimeException e) {
             log.warn("admitting runs failed ({}); trying again in {}", e.toString(), POLL);
-        } finally {
-            looking.set(false);
-        }
-        if (again) {
-            poke();
         }
         Instant poll = clock.instant().plus(POLL);
-        plan(next == null || next.isAfter(poll) ? poll : next);
-    }
-
-    private void plan(Instant at) {
-        synchronized (this) {
-            if (closed || (planned != null && !planned.isAfter(at) && planned.isAfter(clock.instant()))) {
-                return; // an earlier look is planned already
-            }
-            planned = at;
-        }
-        scheduler.schedule(at, this::woke);
-    }
-
-    private void woke() {
-        synchronized (this) {
-            planned = null;
-        }
-        look();
+        return next == null || next.isAfter(poll) ? poll : next;
     }
 
     @Override
     public void close() {
-        closed = true;
+        looks.close();
         subscription.close();
     }
 }
