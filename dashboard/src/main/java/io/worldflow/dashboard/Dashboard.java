@@ -11,7 +11,8 @@ import java.util.Objects;
 /**
  * The dashboard: an HTTP API (documented at {@code /api/openapi.json}), a web UI, live updates, and the
  * endpoint of signed signal URLs, over the world of a {@link Worldflow}. Bound to {@code 127.0.0.1} unless
- * configured otherwise; every read and action needs the token of {@link DashboardSettings}.
+ * configured otherwise; every read and action needs a token of {@link DashboardSettings} whose {@link Role} allows it
+ * (or an identity the application's {@link Authenticator} gives).
  *
  * <pre>{@code
  * try (Dashboard dashboard = Dashboard.start(wf, DashboardSettings.fromConfig(wf.config()))) {
@@ -25,9 +26,9 @@ public final class Dashboard implements AutoCloseable {
     private final DashboardSettings settings;
     private final Javalin server;
 
-    private Dashboard(Worldflow wf, DashboardSettings settings) {
+    private Dashboard(Worldflow wf, DashboardSettings settings, Authenticator authenticator) {
         this.settings = settings;
-        this.routes = new Routes(wf, settings.token(), settings.publicReads(), settings.maxBodyBytes(), this::url);
+        this.routes = new Routes(wf, settings, authenticator, this::url);
         this.server = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
@@ -46,9 +47,17 @@ public final class Dashboard implements AutoCloseable {
 
     /** Starts serving {@code wf}'s world; the caller keeps owning {@code wf}. */
     public static Dashboard start(Worldflow wf, DashboardSettings settings) {
+        return start(wf, settings, null);
+    }
+
+    /**
+     * Starts serving {@code wf}'s world, letting {@code authenticator} say who a request without a dashboard token
+     * comes from (for example the user a trusted proxy names in a header).
+     */
+    public static Dashboard start(Worldflow wf, DashboardSettings settings, Authenticator authenticator) {
         Objects.requireNonNull(wf, "wf");
         Objects.requireNonNull(settings, "settings");
-        Dashboard dashboard = new Dashboard(wf, settings);
+        Dashboard dashboard = new Dashboard(wf, settings, authenticator);
         try {
             dashboard.server.start();
         } catch (RuntimeException e) {
@@ -73,7 +82,7 @@ public final class Dashboard implements AutoCloseable {
         return URI.create("http://" + ("0.0.0.0".equals(host) ? "127.0.0.1" : host) + ":" + port());
     }
 
-    /** A URL that logs a browser in (it carries the token: give it only to whom may act on runs). */
+    /** A URL that logs a browser in as the admin (it carries the admin's token: give it to nobody else). */
     public URI loginUrl() {
         return URI.create(url() + "/?token=" + settings.token());
     }

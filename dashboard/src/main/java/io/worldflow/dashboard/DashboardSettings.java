@@ -4,38 +4,67 @@ import io.worldflow.ConfigurationException;
 import io.worldflow.spi.WorldConfig;
 
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * How the dashboard serves.
  *
  * @param host         the interface it binds: {@code 127.0.0.1} unless configured otherwise
  * @param port         its port; 0 picks a free one
- * @param token        what every API request and the UI must present (bearer header or login cookie)
+ * @param token        the admin's token ({@link Role#ADMIN}), which the login link carries; a request presents a token
+ *                     as a bearer header or in the login cookie
  * @param generated    whether {@code token} was made up at start because none was configured
- * @param publicReads  whether reads (lists, runs, timelines, live updates) are open without the token;
- *                     actions always need it
+ * @param publicReads  whether reads (lists, runs, timelines, live updates) are open without a token;
+ *                     actions always need one
  * @param maxBodyBytes the largest request body taken
+ * @param tokens       more tokens, each with its name and role ({@value #TOKENS}); {@code token} is the admin's,
+ *                     named {@value #ADMIN_NAME}
  */
 public record DashboardSettings(
-        String host, int port, String token, boolean generated, boolean publicReads, int maxBodyBytes) {
+        String host,
+        int port,
+        String token,
+        boolean generated,
+        boolean publicReads,
+        int maxBodyBytes,
+        List<DashboardToken> tokens) {
 
     public static final String HOST = "worldflow.dashboard.host";
     public static final String PORT = "worldflow.dashboard.port";
     public static final String TOKEN = "worldflow.dashboard.token";
     public static final String PUBLIC_READS = "worldflow.dashboard.read-only-public";
     public static final String MAX_BODY = "worldflow.dashboard.max-body";
+    /** Named tokens with their roles: {@code name:role:token} entries separated by commas. */
+    public static final String TOKENS = "worldflow.dashboard.tokens";
+    /** The name of the caller who presents {@link #token}. */
+    public static final String ADMIN_NAME = "admin";
 
     /** The keys with dashes, so that their {@code WORLDFLOW_*} environment variables are found. */
     public static final List<String> DASHED_KEYS = List.of(PUBLIC_READS, MAX_BODY);
 
-    private static final int MIN_TOKEN_LENGTH = 16;
+    private static final int MIN_TOKEN_LENGTH = DashboardToken.MIN_LENGTH;
 
     public DashboardSettings {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(token, "token");
+        tokens = List.copyOf(tokens);
+        Set<String> names = new HashSet<>(Set.of(ADMIN_NAME));
+        Set<String> values = new HashSet<>(Set.of(token));
+        for (DashboardToken t : tokens) {
+            if (!names.add(t.name())) {
+                throw new ConfigurationException(TOKENS + ": the name '" + t.name() + "' is given twice"
+                        + (t.name().equals(ADMIN_NAME) ? " (it is the name of " + TOKEN + ")" : ""));
+            }
+            if (!values.add(t.token())) {
+                throw new ConfigurationException(
+                        TOKENS + ": the token of '" + t.name() + "' is another's too; each token must be its own");
+            }
+        }
         if (port < 0 || port > 65535) {
             throw new ConfigurationException(PORT + " must be 0..65535, was " + port);
         }
@@ -63,17 +92,42 @@ public record DashboardSettings(
                 token,
                 generated,
                 config.getBoolean(PUBLIC_READS, false),
-                config.getInt(MAX_BODY, 64 * 1024));
+                config.getInt(MAX_BODY, 64 * 1024),
+                config.get(TOKENS).map(DashboardSettings::parseTokens).orElse(List.of()));
+    }
+
+    /** {@value #TOKENS}: {@code name:role:token} entries separated by commas. */
+    static List<DashboardToken> parseTokens(String text) {
+        List<DashboardToken> out = new ArrayList<>();
+        String[] entries = text.split(",", -1);
+        for (int i = 0; i < entries.length; i++) {
+            String entry = entries[i].strip();
+            if (entry.isEmpty() && entries.length == 1) {
+                break;
+            }
+            String[] parts = entry.split(":", 3);
+            if (parts.length != 3) {
+                throw new ConfigurationException(TOKENS + ": entry " + (i + 1) + " is not name:role:token"
+                        + " (entries are separated by commas)");
+            }
+            out.add(new DashboardToken(parts[0].strip(), Role.parse(parts[1], TOKENS), parts[2].strip()));
+        }
+        return out;
     }
 
     /** The same settings on another port. */
     public DashboardSettings withPort(int value) {
-        return new DashboardSettings(host, value, token, generated, publicReads, maxBodyBytes);
+        return new DashboardSettings(host, value, token, generated, publicReads, maxBodyBytes, tokens);
+    }
+
+    /** The same settings with these named tokens besides the admin's. */
+    public DashboardSettings withTokens(List<DashboardToken> value) {
+        return new DashboardSettings(host, port, token, generated, publicReads, maxBodyBytes, value);
     }
 
     @Override
     public String toString() {
         return "DashboardSettings[host=" + host + ", port=" + port + ", token=****, publicReads=" + publicReads
-                + ", maxBodyBytes=" + maxBodyBytes + "]";
+                + ", maxBodyBytes=" + maxBodyBytes + ", tokens=" + tokens + "]";
     }
 }

@@ -2,6 +2,7 @@ package io.worldflow.dashboard;
 
 import io.worldflow.RunStatus;
 import io.worldflow.ScheduleSpec;
+import io.worldflow.StartOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,8 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -119,6 +122,36 @@ class SchedulesBrowserTest {
         browser.get(t.dashboard.url() + "/run.html?id=by-hand");
         pages.waiting().until(ExpectedConditions.textToBe(By.id("status"), "WAITING"));
         assertThat(browser.findElement(By.id("scheduled")).isDisplayed()).isFalse();
+    }
+
+    @Test
+    void aViewerLoggedInSeesRunsAndSchedulesWithoutTheirActions(@TempDir Path other) {
+        try (TestDashboard viewing = new TestDashboard(
+                other,
+                false,
+                Set.of(StartOptions.DEFAULT_QUEUE),
+                List.of(new DashboardToken("vera", Role.VIEWER, RolesTest.VIEWER)),
+                null)) {
+            viewing.wf.schedules().create(ScheduleSpec.cron("nightly", SchedulesApiTest.YEARLY, "approval", "x"));
+            viewing.waitingRun("w-1");
+            browser.get(viewing.dashboard.url() + "/?token=" + RolesTest.VIEWER);
+
+            browser.get(viewing.dashboard.url() + "/schedules.html");
+            assertThat(pages.text(row("nightly"))).contains("ACTIVE");
+            pages.waiting()
+                    .until(d ->
+                            "viewer".equals(d.findElement(By.tagName("html")).getAttribute("data-role")));
+            assertThat(browser.findElement(button("nightly", "trigger")).isDisplayed())
+                    .isFalse();
+            browser.get(viewing.dashboard.url() + "/run.html?id=w-1");
+            pages.waiting().until(ExpectedConditions.textToBe(By.id("status"), "WAITING"));
+            pages.waiting()
+                    .until(d ->
+                            "viewer".equals(d.findElement(By.tagName("html")).getAttribute("data-role")));
+            assertThat(browser.findElement(By.id("cancel")).isDisplayed()).isFalse();
+            assertThat(browser.findElement(By.id("send-signal")).isDisplayed()).isFalse();
+            assertThat(pages.text(By.id("timeline"))).isNotEmpty();
+        }
     }
 
     @Test

@@ -22,6 +22,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -74,6 +75,19 @@ final class TestDashboard implements AutoCloseable {
 
     /** @param queues the queues the worker serves, and so admits runs to */
     TestDashboard(Path dir, boolean publicReads, Set<String> queues) {
+        this(dir, publicReads, queues, List.of(), null);
+    }
+
+    /**
+     * @param tokens        named tokens besides the admin's {@link #TOKEN}
+     * @param authenticator the application's own authentication, or null
+     */
+    TestDashboard(
+            Path dir,
+            boolean publicReads,
+            Set<String> queues,
+            List<DashboardToken> tokens,
+            Authenticator authenticator) {
         Workflow<String, String> approval = Workflow.define("approval", String.class, (ctx, in) -> {
             String prepared = ctx.step("prepare", () -> "prepared " + in);
             @SuppressWarnings("unchecked")
@@ -117,7 +131,8 @@ final class TestDashboard implements AutoCloseable {
                 .register(renewal)
                 .build();
         wf.startWorker(WorkerOptions.fromConfig(wf.config()).withQueues(queues));
-        dashboard = Dashboard.start(wf, new DashboardSettings("127.0.0.1", 0, TOKEN, false, publicReads, 64 * 1024));
+        dashboard = Dashboard.start(
+                wf, new DashboardSettings("127.0.0.1", 0, TOKEN, false, publicReads, 64 * 1024, tokens), authenticator);
     }
 
     URI uri(String path) {

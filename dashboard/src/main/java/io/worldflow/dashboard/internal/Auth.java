@@ -1,45 +1,117 @@
 package io.worldflow.dashboard.internal;
 
 import io.javalin.http.Context;
+import io.worldflow.dashboard.Authenticator;
+import io.worldflow.dashboard.Caller;
+import io.worldflow.dashboard.DashboardSettings;
+import io.worldflow.dashboard.DashboardToken;
+import io.worldflow.dashboard.Role;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 
 /**
- * The dashboard's token: as {@code Authorization: Bearer <token>}, or as the {@value #COOKIE} cookie the
- * login sets (HttpOnly, SameSite=Strict, so other sites cannot use it). Compared in constant time.
+ * Who a request comes from and whether its role lets it through. A caller presents a token as {@code Authorization:
+ * Bearer <token>}, or as the {@value #COOKIE} cookie the login sets (HttpOnly, SameSite=Strict, so other sites cannot
+ * use it); tokens are compared in constant time, each of them every time, so that timing tells nothing about which
+ * one came close. A request without a token is given to the application's {@link Authenticator}, if any. Every
+ * refusal is logged with the caller, the request and the role it needed.
  */
 final class Auth {
 
     static final String COOKIE = "wf_token";
+    /** The request attribute that holds its {@link Caller} once authorized. */
+    static final String CALLER = "worldflow.caller";
 
-    private final byte[] token;
+    private static final System.Logger LOG = System.getLogger(Auth.class.getName());
+
+    private record Known(byte[] token, Caller caller) {}
+
+    private final List<Known> known = new ArrayList<>();
     private final boolean publicReads;
+    private final Authenticator authenticator;
 
-    Auth(String token, boolean publicReads) {
-        this.token = token.getBytes(StandardCharsets.UTF_8);
+    /** @param authenticator null when the application authenticates nobody itself */
+    Auth(String adminToken, List<DashboardToken> tokens, boolean publicReads, Authenticator authenticator) {
+        known.add(new Known(bytes(adminToken), new Caller(DashboardSettings.ADMIN_NAME, Role.ADMIN)));
+        for (DashboardToken t : tokens) {
+            known.add(new Known(bytes(t.token()), new Caller(t.name(), t.role())));
+        }
         this.publicReads = publicReads;
+        this.authenticator = authenticator;
     }
 
-    /** Lets a request through or throws 401. Reads pass without the token when reads are public. */
-    void check(Context ctx, boolean read) {
-        if (read && publicReads) {
-            return;
+    /**
+     * Lets a request that needs {@code needed} through, noting its caller on it, or throws 401 (no or a wrong
+     * credential) or 403 (a role below {@code needed}). Reads pass without credentials when reads are public.
+     */
+    Caller require(Context ctx, Role needed) {
+        Optional<Caller> caller;
+        try {
+            caller = identify(ctx);
+        } catch (ApiException e) {
+            refused(ctx, "a wrong token", needed);
+            throw e;
         }
-        String given = presented(ctx);
-        if (given == null) {
+        if (caller.isEmpty()) {
+            if (needed == Role.VIEWER && publicReads) {
+                ctx.attribute(CALLER, Caller.ANONYMOUS);
+                return Caller.ANONYMOUS;
+            }
+            refused(ctx, "no credentials", needed);
             throw new ApiException(
                     401,
                     "unauthorized",
-                    "this needs the dashboard token: send 'Authorization: Bearer <token>' or log in");
+                    "this needs a dashboard token: send 'Authorization: Bearer <token>' or log in");
         }
-        if (!matches(given)) {
-            throw new ApiException(401, "unauthorized", "the dashboard token is wrong");
+        Caller c = caller.get();
+        if (!c.role().allows(needed)) {
+            refused(ctx, "'" + c.name() + "' (" + c.role().label() + ")", needed);
+            throw new ApiException(
+                    403,
+                    "forbidden",
+                    "'" + c.name() + "' has the role " + c.role().label() + "; "
+                            + ctx.method().name() + " " + ctx.path() + " needs the role " + needed.label()
+                            + " or above");
         }
+        ctx.attribute(CALLER, c);
+        return c;
     }
 
-    boolean matches(String given) {
-        return given != null && MessageDigest.isEqual(token, given.getBytes(StandardCharsets.UTF_8));
+    /**
+     * The caller the request's credentials name: its token's, or else the one the application's authenticator gives;
+     * empty when it presents neither.
+     *
+     * @throws ApiException 401 when it presents a token that is not one of the dashboard's
+     */
+    Optional<Caller> identify(Context ctx) {
+        String given = presented(ctx);
+        if (given != null) {
+            Caller c = lookup(given);
+            if (c == null) {
+                throw new ApiException(401, "unauthorized", "the dashboard token is wrong");
+            }
+            return Optional.of(c);
+        }
+        return authenticator == null ? Optional.empty() : authenticator.authenticate(ctx::header);
+    }
+
+    /** The caller whose token this is, or null. */
+    Caller lookup(String given) {
+        if (given == null) {
+            return null;
+        }
+        byte[] g = bytes(given);
+        Caller found = null;
+        for (Known k : known) {
+            if (MessageDigest.isEqual(k.token(), g)) {
+                found = k.caller();
+            }
+        }
+        return found;
     }
 
     /** Sets the login cookie for this browser. */
@@ -51,6 +123,13 @@ final class Auth {
         ctx.header("Set-Cookie", COOKIE + "=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict");
     }
 
+    private static void refused(Context ctx, String who, Role needed) {
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "refused " + ctx.method().name() + " " + ctx.path() + " from " + who + " (from " + ctx.ip()
+                        + "): it needs the role " + needed.label());
+    }
+
     private static String presented(Context ctx) {
         String header = ctx.header("Authorization");
         if (header != null) {
@@ -59,5 +138,9 @@ final class Auth {
                     : "";
         }
         return ctx.cookie(COOKIE);
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 }

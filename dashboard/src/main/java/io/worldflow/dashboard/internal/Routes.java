@@ -11,6 +11,10 @@ import io.worldflow.ScheduleNotFoundException;
 import io.worldflow.SerializationException;
 import io.worldflow.UnknownWorkflowException;
 import io.worldflow.WorldException;
+import io.worldflow.dashboard.Authenticator;
+import io.worldflow.dashboard.Caller;
+import io.worldflow.dashboard.DashboardSettings;
+import io.worldflow.dashboard.Role;
 import io.worldflow.runtime.SignalEndpoint;
 import io.worldflow.runtime.Worldflow;
 
@@ -22,6 +26,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /** Every route of the dashboard, its access rule, and how failures become JSON errors. */
@@ -41,10 +46,12 @@ public final class Routes implements AutoCloseable {
     private final boolean publicReads;
     private volatile SignalEndpoint signalEndpoint;
 
-    public Routes(Worldflow wf, String token, boolean publicReads, int maxBodyBytes, Supplier<URI> ownUrl) {
+    /** @param authenticator the application's own authentication, or null */
+    public Routes(Worldflow wf, DashboardSettings settings, Authenticator authenticator, Supplier<URI> ownUrl) {
         this.wf = wf;
-        this.auth = new Auth(token, publicReads);
-        this.bodies = new Bodies(maxBodyBytes);
+        boolean publicReads = settings.publicReads();
+        this.auth = new Auth(settings.token(), settings.tokens(), publicReads, authenticator);
+        this.bodies = new Bodies(settings.maxBodyBytes());
         this.runs = new RunsApi(wf, bodies, ownUrl);
         this.schedules = new SchedulesApi(wf, bodies);
         this.queues = new QueuesApi(wf, bodies);
@@ -115,7 +122,7 @@ public final class Routes implements AutoCloseable {
         if (token == null) {
             return;
         }
-        if (auth.matches(token)) {
+        if (auth.lookup(token) != null) {
             auth.login(ctx, token);
             ctx.redirect("/");
         } else {
@@ -128,28 +135,38 @@ public final class Routes implements AutoCloseable {
         if (path.equals("/api/openapi.json") || path.equals("/api/session")) {
             return;
         }
-        boolean read =
-                "GET".equals(ctx.method().name()) || "HEAD".equals(ctx.method().name());
-        auth.check(ctx, read);
+        auth.require(ctx, needed(ctx.method().name(), path));
+    }
+
+    /**
+     * The role a request needs: reading, a viewer; acting on runs, an operator; changing schedules and queues, an
+     * admin.
+     */
+    static Role needed(String method, String path) {
+        if ("GET".equals(method) || "HEAD".equals(method)) {
+            return Role.VIEWER;
+        }
+        return path.startsWith("/api/schedules/") || path.startsWith("/api/queues/") ? Role.ADMIN : Role.OPERATOR;
     }
 
     private void session(Context ctx) {
-        boolean in;
+        Optional<Caller> caller;
         try {
-            auth.check(ctx, false);
-            in = true;
+            caller = auth.identify(ctx);
         } catch (ApiException e) {
-            in = false;
+            caller = Optional.empty();
         }
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("authenticated", in);
+        out.put("authenticated", caller.isPresent());
+        out.put("name", caller.map(Caller::name).orElse(null));
+        out.put("role", caller.map(c -> c.role().label()).orElse(publicReads ? Role.VIEWER.label() : null));
         out.put("publicReads", publicReads);
         RunsApi.json(ctx, 200, out);
     }
 
     private void login(Context ctx) {
         String token = bodies.object(ctx).path("token").asText("");
-        if (!auth.matches(token)) {
+        if (auth.lookup(token) == null) {
             throw new ApiException(401, "unauthorized", "the dashboard token is wrong");
         }
         auth.login(ctx, token);

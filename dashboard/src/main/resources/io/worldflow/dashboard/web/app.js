@@ -59,5 +59,14 @@ const WF = (() => {
     }
     return source;
   }
+  // a logged-in caller's role hides the actions it does not allow (elements marked data-needs, see app.css); a
+  // visitor who has not logged in sees them, and an action sends it to the login page. The server checks every
+  // action whatever the page shows.
+  fetch('/api/session', { credentials: 'same-origin' })
+    .then(res => res.ok ? res.json() : null)
+    .then(s => {
+      if (s && s.authenticated && s.role) document.documentElement.dataset.role = s.role;
+    })
+    .catch(() => {});
   return { api, el, time, statusBadge, heldBadge, showError, live };
 })();

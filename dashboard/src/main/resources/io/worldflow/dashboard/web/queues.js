@@ -19,7 +19,7 @@
   }
 
   function row(q) {
-    const edit = el('button', { type: 'button', 'data-action': 'edit' }, 'Edit');
+    const edit = el('button', { type: 'button', 'data-action': 'edit', 'data-needs': 'admin' }, 'Edit');
     edit.addEventListener('click', () => fill(q));
     return el('tr', { 'data-queue': q.name, class: q.name === wanted ? 'selected' : null },
       el('td', {}, q.name),

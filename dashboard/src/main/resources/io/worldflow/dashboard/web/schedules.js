@@ -26,7 +26,7 @@
   }
 
   function button(s, action, label, disabled) {
-    const b = el('button', { type: 'button', 'data-action': action }, label);
+    const b = el('button', { type: 'button', 'data-action': action, 'data-needs': 'admin' }, label);
     b.disabled = disabled;
     b.addEventListener('click', () => act(s.id, action));
     return b;

@@ -1,0 +1,322 @@
+package io.worldflow.dashboard;
+
+import io.worldflow.ConfigurationException;
+import io.worldflow.QueueSpec;
+import io.worldflow.RunStatus;
+import io.worldflow.ScheduleSpec;
+import io.worldflow.StartOptions;
+import io.worldflow.spi.WorldConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.http.HttpRequest;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Roles against a real server: a viewer reads and is refused every action, an operator acts on runs but not on
+ * schedules or queues, an admin does all; each refusal is a 403 naming the caller and the role needed, is logged, and
+ * changes nothing. Also the application's own authentication through a trusted header, and bad token configuration.
+ */
+class RolesTest {
+
+    static final String VIEWER = "viewer-token-0123456789abcdef";
+    static final String OPERATOR = "operator-token-0123456789abcdef";
+    static final String AUDITOR_ADMIN = "second-admin-token-0123456789ab";
+
+    @TempDir
+    Path dir;
+
+    TestDashboard t;
+    final List<String> logged = new CopyOnWriteArrayList<>();
+    final Logger authLog = Logger.getLogger("io.worldflow.dashboard.internal.Auth");
+    final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            logged.add(record.getMessage());
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+    };
+
+    @BeforeEach
+    void start() {
+        authLog.addHandler(capture);
+        t = new TestDashboard(
+                dir,
+                false,
+                Set.of(StartOptions.DEFAULT_QUEUE, "ledger"),
+                List.of(
+                        new DashboardToken("vera", Role.VIEWER, VIEWER),
+                        new DashboardToken("otto", Role.OPERATOR, OPERATOR),
+                        new DashboardToken("ada", Role.ADMIN, AUDITOR_ADMIN)),
+                Authenticator.trustedHeader("X-Forwarded-User", name -> name.equals("carol") ? Role.OPERATOR : null));
+        t.wf.schedules().create(ScheduleSpec.cron("yearly", "0 0 0 1 1 ? 2099", "approval", "from yearly"));
+        t.wf.queues().define(QueueSpec.named("ledger").withConcurrency(2));
+    }
+
+    @AfterEach
+    void stop() {
+        t.close();
+        authLog.removeHandler(capture);
+    }
+
+    TestDashboard.Reply as(String token, String method, String path, String json) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(t.uri(path)).header("Content-Type", "application/json");
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return t.send(
+                json == null
+                        ? b.method(method, HttpRequest.BodyPublishers.noBody())
+                        : b.method(method, HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    @Test
+    void aViewerReadsEverythingAndIsRefusedEveryActionWithNothingChanged() {
+        t.waitingRun("w-1");
+        t.failedRun("f-1");
+
+        for (String path :
+                List.of("/api/runs", "/api/runs/w-1", "/api/runs/w-1/events", "/api/schedules", "/api/queues/ledger")) {
+            assertThat(as(VIEWER, "GET", path, null).status()).as(path).isEqualTo(200);
+        }
+        Map<String, String> actions = Map.of(
+                "/api/runs", "{\"workflow\":\"approval\",\"id\":\"new-1\",\"input\":\"x\"}",
+                "/api/runs/w-1/cancel", "{}",
+                "/api/runs/w-1/terminate", "{}",
+                "/api/runs/f-1/retry", "{}",
+                "/api/runs/w-1/signals/approval", "{\"by\":\"vera\"}",
+                "/api/runs/w-1/signal-urls", "{\"name\":\"approval\",\"ttlSeconds\":600}",
+                "/api/schedules/yearly/pause", "{}",
+                "/api/schedules/yearly/trigger", "{}");
+        actions.forEach((path, body) -> {
+            TestDashboard.Reply r = as(VIEWER, "POST", path, body);
+            assertThat(r.status()).as(path + ": " + r.body()).isEqualTo(403);
+            assertThat(r.error()).isEqualTo("forbidden");
+            assertThat(r.json().path("message").asText())
+                    .contains("'vera' has the role viewer")
+                    .contains(path);
+        });
+        TestDashboard.Reply put = as(VIEWER, "PUT", "/api/queues/ledger", "{\"concurrency\":9}");
+        assertThat(put.status()).isEqualTo(403);
+        assertThat(put.json().path("message").asText()).contains("needs the role admin");
+
+        assertThat(t.wf.run("new-1")).isEmpty();
+        assertThat(t.wf.run("w-1").orElseThrow().status()).isEqualTo(RunStatus.WAITING);
+        assertThat(t.wf.run("w-1").orElseThrow().cancelRequest()).isNull();
+        assertThat(t.wf.run("f-1").orElseThrow().status()).isEqualTo(RunStatus.FAILED);
+        assertThat(t.wf.schedules().describe("yearly").paused()).isFalse();
+        assertThat(t.wf.runs(io.worldflow.RunQuery.all().withWorkflow("approval"))
+                        .runs())
+                .as("no scheduled run triggered")
+                .extracting(io.worldflow.RunInfo::runId)
+                .containsExactly("w-1");
+        assertThat(t.wf.queues().describe("ledger").orElseThrow().spec().concurrency())
+                .isEqualTo(2);
+        assertThat(logged)
+                .filteredOn(m -> m.contains("'vera' (viewer)"))
+                .hasSize(actions.size() + 1)
+                .anySatisfy(
+                        m -> assertThat(m).contains("POST /api/runs/w-1/cancel").contains("needs the role operator"));
+        assertThat(t.wf.run("w-1").orElseThrow().status()).isEqualTo(RunStatus.WAITING);
+    }
+
+    @Test
+    void anOperatorActsOnRunsButNotOnSchedulesOrQueues() {
+        t.waitingRun("w-1");
+        t.waitingRun("w-2");
+
+        assertThat(as(OPERATOR, "POST", "/api/runs/w-1/signals/approval", "{\"by\":\"otto\"}")
+                        .status())
+                .isEqualTo(202);
+        assertThat(as(OPERATOR, "POST", "/api/runs/w-2/cancel", "{}").status()).isEqualTo(202);
+        TestDashboard.Reply pause = as(OPERATOR, "POST", "/api/schedules/yearly/pause", "{}");
+        TestDashboard.Reply put = as(OPERATOR, "PUT", "/api/queues/ledger", "{\"concurrency\":9}");
+
+        t.awaitRun("w-1", r -> r.status() == RunStatus.COMPLETED);
+        t.awaitRun("w-2", r -> r.status() == RunStatus.CANCELED);
+        assertThat(pause.status()).isEqualTo(403);
+        assertThat(pause.json().path("message").asText()).contains("'otto' has the role operator");
+        assertThat(put.status()).isEqualTo(403);
+        assertThat(t.wf.schedules().describe("yearly").paused()).isFalse();
+        assertThat(t.wf.queues().describe("ledger").orElseThrow().spec().concurrency())
+                .isEqualTo(2);
+    }
+
+    @Test
+    void aNamedAdminChangesSchedulesAndQueues() {
+        assertThat(as(AUDITOR_ADMIN, "POST", "/api/schedules/yearly/pause", "{}")
+                        .status())
+                .isEqualTo(200);
+        assertThat(as(AUDITOR_ADMIN, "PUT", "/api/queues/ledger", "{\"concurrency\":9}")
+                        .status())
+                .isEqualTo(200);
+
+        assertThat(t.wf.schedules().describe("yearly").paused()).isTrue();
+        assertThat(t.wf.queues().describe("ledger").orElseThrow().spec().concurrency())
+                .isEqualTo(9);
+    }
+
+    @Test
+    void theSessionSaysWhoAndWhichRoleAndAWrongTokenIsRefused() {
+        com.fasterxml.jackson.databind.JsonNode session =
+                as(VIEWER, "GET", "/api/session", null).json();
+        assertThat(session.path("authenticated").asBoolean()).isTrue();
+        assertThat(session.path("name").asText()).isEqualTo("vera");
+        assertThat(session.path("role").asText()).isEqualTo("viewer");
+        assertThat(as(TestDashboard.TOKEN, "GET", "/api/session", null)
+                        .json()
+                        .path("role")
+                        .asText())
+                .isEqualTo("admin");
+        assertThat(as(null, "GET", "/api/session", null)
+                        .json()
+                        .path("authenticated")
+                        .asBoolean())
+                .isFalse();
+        TestDashboard.Reply wrong = as("not-a-token-0123456789abcdef", "GET", "/api/runs", null);
+        assertThat(wrong.status()).isEqualTo(401);
+        assertThat(as(null, "GET", "/api/runs", null).status()).isEqualTo(401);
+        assertThat(logged).anySatisfy(m -> assertThat(m).contains("GET /api/runs from a wrong token"));
+    }
+
+    @Test
+    void aViewerLoggedInByCookieReadsButCannotAct() {
+        t.waitingRun("w-1");
+        TestDashboard.Reply login = as(null, "POST", "/api/session", "{\"token\":\"" + VIEWER + "\"}");
+        assertThat(login.status()).isEqualTo(204);
+        String cookie =
+                login.raw().headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
+
+        TestDashboard.Reply read = t.send(HttpRequest.newBuilder(t.uri("/api/runs/w-1"))
+                .header("Cookie", cookie)
+                .GET());
+        TestDashboard.Reply act = t.send(HttpRequest.newBuilder(t.uri("/api/runs/w-1/cancel"))
+                .header("Cookie", cookie)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{}")));
+
+        assertThat(read.status()).isEqualTo(200);
+        assertThat(act.status()).isEqualTo(403);
+        assertThat(t.wf.run("w-1").orElseThrow().cancelRequest()).isNull();
+    }
+
+    @Test
+    void theApplicationsAuthenticatorNamesCallersWithoutATokenAndATokenComesFirst() {
+        t.waitingRun("w-1");
+        t.waitingRun("w-2");
+
+        TestDashboard.Reply carol = t.send(HttpRequest.newBuilder(t.uri("/api/runs/w-1/signals/approval"))
+                .header("X-Forwarded-User", "carol")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"by\":\"carol\"}")));
+        TestDashboard.Reply mallory = t.send(HttpRequest.newBuilder(t.uri("/api/runs/w-2/cancel"))
+                .header("X-Forwarded-User", "mallory")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{}")));
+        TestDashboard.Reply carolAsViewer = t.send(HttpRequest.newBuilder(t.uri("/api/runs/w-2/cancel"))
+                .header("X-Forwarded-User", "carol")
+                .header("Authorization", "Bearer " + VIEWER)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{}")));
+
+        assertThat(carol.status()).isEqualTo(202);
+        t.awaitRun("w-1", r -> r.status() == RunStatus.COMPLETED);
+        assertThat(mallory.status())
+                .as("a name the application does not let in")
+                .isEqualTo(401);
+        assertThat(carolAsViewer.status()).as("the token decides").isEqualTo(403);
+        assertThat(t.wf.run("w-2").orElseThrow().cancelRequest()).isNull();
+        assertThat(as(null, "GET", "/api/session", null)
+                        .json()
+                        .path("authenticated")
+                        .asBoolean())
+                .isFalse();
+    }
+
+    @Test
+    void badTokenConfigurationIsRefusedNamingTheKeyAndNeverTheToken() {
+        String good = "a-good-token-0123456789";
+        Map<String, String> cases = Map.of(
+                "vera:viewer:short",
+                "at least 16",
+                "vera:boss:" + good,
+                "'boss' is not a role",
+                "vera:viewer:" + good + ",vera:admin:" + good + "x",
+                "'vera' is given twice",
+                "admin:viewer:" + good,
+                "'admin' is given twice",
+                "vera:viewer:" + good + ",otto:admin:" + good,
+                "each token must be its own",
+                "vera-viewer-" + good,
+                "entry 1 is not name:role:token",
+                "vera:viewer:" + good + ",",
+                "entry 2 is not name:role:token",
+                "v e r a:viewer:" + good,
+                "must be 1..64 letters");
+        cases.forEach((value, message) -> assertThatThrownBy(() -> DashboardSettings.fromConfig(WorldConfig.of(Map.of(
+                        DashboardSettings.TOKEN, "the-admin-token-0123456789", DashboardSettings.TOKENS, value))))
+                .as(value)
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining(DashboardSettings.TOKENS)
+                .hasMessageContaining(message)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain(good)));
+
+        DashboardSettings fine = DashboardSettings.fromConfig(WorldConfig.of(
+                Map.of(DashboardSettings.TOKENS, " vera:Viewer:" + good + " , otto:operator:" + good + "2")));
+        assertThat(fine.tokens())
+                .extracting(DashboardToken::name, DashboardToken::role)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("vera", Role.VIEWER),
+                        org.assertj.core.groups.Tuple.tuple("otto", Role.OPERATOR));
+        assertThat(fine.toString()).doesNotContain(good);
+    }
+
+    @Test
+    void whereReadsArePublicAnyoneReadsButActionsStillNeedAnOperator(@TempDir Path other) {
+        try (TestDashboard open = new TestDashboard(
+                other,
+                true,
+                Set.of(StartOptions.DEFAULT_QUEUE),
+                List.of(new DashboardToken("vera", Role.VIEWER, VIEWER)),
+                null)) {
+            open.waitingRun("w-1");
+            TestDashboard.Reply read =
+                    open.send(HttpRequest.newBuilder(open.uri("/api/runs/w-1")).GET());
+            TestDashboard.Reply anonymous = open.send(HttpRequest.newBuilder(open.uri("/api/runs/w-1/cancel"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{}")));
+            TestDashboard.Reply viewer = open.send(HttpRequest.newBuilder(open.uri("/api/runs/w-1/cancel"))
+                    .header("Authorization", "Bearer " + VIEWER)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{}")));
+
+            assertThat(read.status()).isEqualTo(200);
+            assertThat(anonymous.status()).isEqualTo(401);
+            assertThat(viewer.status()).isEqualTo(403);
+            assertThat(open.wf.run("w-1").orElseThrow().cancelRequest()).isNull();
+            assertThat(open.send(HttpRequest.newBuilder(open.uri("/api/session"))
+                                    .GET())
+                            .json()
+                            .path("role")
+                            .asText())
+                    .isEqualTo("viewer");
+        }
+    }
+}
