@@ -65,6 +65,8 @@ public final class Worldflow implements AutoCloseable {
     public static final String SIGNAL_URL = "worldflow.signal.url";
     /** The secret signal URLs are signed with: at least 32 bytes. */
     public static final String SIGNAL_SECRET = "worldflow.signal.secret";
+    /** Secrets that signed signal URLs before {@value #SIGNAL_SECRET} did, separated by commas: they still verify. */
+    public static final String SIGNAL_PREVIOUS_SECRETS = "worldflow.signal.previous-secrets";
     /** The largest signal body the {@link SignalEndpoint} takes, in bytes (default 65536). */
     public static final String SIGNAL_MAX_BODY = "worldflow.signal.max-body";
 
@@ -96,7 +98,7 @@ public final class Worldflow implements AutoCloseable {
         this.clock = clock;
         this.registry = registry;
         this.completions = new RunCompletions(world.runQueries());
-        this.signalUrls = new SignalUrls(config, SIGNAL_URL, SIGNAL_SECRET);
+        this.signalUrls = new SignalUrls(config, SIGNAL_URL, SIGNAL_SECRET, SIGNAL_PREVIOUS_SECRETS);
         this.queueRunner =
                 new QueueRunner(world, clock, Boolean.parseBoolean(config.get(Queues.DECLARED_ONLY, "false")));
         this.queues = new Queues(queueRunner);
@@ -542,7 +544,8 @@ public final class Worldflow implements AutoCloseable {
         private World world;
         private InstantSource clock = Clock.systemUTC();
         private JsonCodec codec;
-        private final List<String> knownKeys = new ArrayList<>(List.of(SIGNAL_MAX_BODY, Queues.DECLARED_ONLY));
+        private final List<String> knownKeys =
+                new ArrayList<>(List.of(SIGNAL_MAX_BODY, SIGNAL_PREVIOUS_SECRETS, Queues.DECLARED_ONLY));
         private final List<QueueSpec> declaredQueues = new ArrayList<>();
 
         private Builder() {}

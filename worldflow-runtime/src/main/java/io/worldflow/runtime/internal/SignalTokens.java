@@ -6,7 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -14,7 +16,9 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * Signal tokens: {@code <expiry epoch seconds>.<o|m>.<HMAC-SHA256>} where the MAC (base64url) covers the
  * run id, the signal name, the expiry and whether the token is single use ({@code o}) or may be used many
- * times ({@code m}). Checked in constant time.
+ * times ({@code m}). Checked in constant time. The current secret signs; previous ones still verify, so that a
+ * secret can be rotated without breaking the URLs already given out: add the new one, keep the old one among the
+ * previous until its URLs have expired, then drop it.
  */
 public final class SignalTokens {
 
@@ -22,19 +26,39 @@ public final class SignalTokens {
     public static final int MIN_SECRET_BYTES = 32;
 
     private final SecretKeySpec key;
+    /** Every key that verifies: the current one first, then the previous ones. */
+    private final List<SecretKeySpec> verifying;
 
     public SignalTokens(String secret, String configKey) {
+        this(secret, configKey, List.of(), null);
+    }
+
+    /**
+     * @param previous    secrets that verify tokens but sign none (each at least {@link #MIN_SECRET_BYTES} bytes)
+     * @param previousKey where {@code previous} are configured, for error messages
+     */
+    public SignalTokens(String secret, String configKey, List<String> previous, String previousKey) {
         if (secret == null || secret.getBytes(StandardCharsets.UTF_8).length < MIN_SECRET_BYTES) {
             throw new ConfigurationException(configKey + " must be set to a secret of at least " + MIN_SECRET_BYTES
                     + " bytes to sign signal URLs" + (secret == null ? "" : " (the value given is too short)"));
         }
         this.key = new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256");
+        List<SecretKeySpec> keys = new ArrayList<>(List.of(key));
+        for (int i = 0; i < previous.size(); i++) {
+            byte[] bytes = previous.get(i).getBytes(StandardCharsets.UTF_8);
+            if (bytes.length < MIN_SECRET_BYTES) {
+                throw new ConfigurationException(previousKey + ": secret " + (i + 1) + " is shorter than "
+                        + MIN_SECRET_BYTES + " bytes (secrets are separated by commas)");
+            }
+            keys.add(new SecretKeySpec(bytes, "HmacSHA256"));
+        }
+        this.verifying = List.copyOf(keys);
     }
 
     /** A token valid until {@code expiresAt}, for one run and signal name. */
     public String issue(String runId, String name, Instant expiresAt, boolean singleUse) {
         String head = expiresAt.getEpochSecond() + "." + (singleUse ? "o" : "m");
-        return head + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(mac(runId, name, head));
+        return head + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(mac(key, runId, name, head));
     }
 
     /** What a token grants. */
@@ -63,14 +87,18 @@ public final class SignalTokens {
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
-        byte[] expected = mac(runId, name, parts[0] + "." + parts[1]);
-        if (!MessageDigest.isEqual(expected, given)) {
+        // every key is tried, whichever matches, so that the time taken says nothing of which one did
+        boolean genuine = false;
+        for (SecretKeySpec k : verifying) {
+            genuine |= MessageDigest.isEqual(mac(k, runId, name, parts[0] + "." + parts[1]), given);
+        }
+        if (!genuine) {
             return Optional.empty();
         }
         return Optional.of(new Grant(Instant.ofEpochSecond(Long.parseLong(parts[0])), parts[1].equals("o"), parts[2]));
     }
 
-    private byte[] mac(String runId, String name, String head) {
+    private static byte[] mac(SecretKeySpec key, String runId, String name, String head) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(key);

@@ -8,6 +8,8 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * Signal URLs: {@code <root>/signals/<runId>/<name>?token=<token>}, the root from configuration or given by a
@@ -22,12 +24,15 @@ public final class SignalUrls {
     private final WorldConfig config;
     private final String rootKey;
     private final String secretKey;
+    private final String previousKey;
     private volatile SignalTokens tokens;
 
-    public SignalUrls(WorldConfig config, String rootKey, String secretKey) {
+    /** @param previousKey where secrets that still verify are configured, separated by commas */
+    public SignalUrls(WorldConfig config, String rootKey, String secretKey, String previousKey) {
         this.config = config;
         this.rootKey = rootKey;
         this.secretKey = secretKey;
+        this.previousKey = previousKey;
     }
 
     /** The configured root URL. */
@@ -69,14 +74,17 @@ public final class SignalUrls {
     }
 
     /**
-     * The signer, made from the secret on first use.
+     * The signer, made from the secrets on first use.
      *
-     * @throws ConfigurationException when the secret is missing or too short
+     * @throws ConfigurationException when the secret is missing or too short, or a previous one is too short
      */
     public SignalTokens tokens() {
         SignalTokens t = tokens;
         if (t == null) {
-            t = new SignalTokens(config.get(secretKey).orElse(null), secretKey);
+            List<String> previous = config.get(previousKey)
+                    .map(v -> Arrays.stream(v.split(",", -1)).map(String::strip).toList())
+                    .orElse(List.of());
+            t = new SignalTokens(config.get(secretKey).orElse(null), secretKey, previous, previousKey);
             tokens = t;
         }
         return t;

@@ -17,7 +17,11 @@ class SignalUrlsTest {
     private static final String SECRET = "a-secret-of-at-least-thirty-two-bytes!";
 
     private static SignalUrls urls(Map<String, String> config) {
-        return new SignalUrls(WorldConfig.of(config), "worldflow.signal.url", "worldflow.signal.secret");
+        return new SignalUrls(
+                WorldConfig.of(config),
+                "worldflow.signal.url",
+                "worldflow.signal.secret",
+                "worldflow.signal.previous-secrets");
     }
 
     @Test
@@ -33,6 +37,46 @@ class SignalUrlsTest {
             assertThat(g.expiresAt()).isEqualTo(expires);
             assertThat(g.singleUse()).isTrue();
         });
+    }
+
+    @Test
+    void aRotatedSecretSignsWhileThePreviousOnesStillVerifyAndADroppedOneNoLonger() {
+        String older = "an-older-secret-of-thirty-two-bytes-or-more";
+        Instant expires = Instant.parse("2026-11-22T12:00:00Z");
+        String byOlder = urls(Map.of("worldflow.signal.secret", older)).tokens().issue("r", "s", expires, false);
+        String byPrevious =
+                urls(Map.of("worldflow.signal.secret", SECRET)).tokens().issue("r", "s", expires, false);
+        String newest = "the-newest-secret-of-thirty-two-bytes-or-more";
+
+        SignalUrls rotated = urls(
+                Map.of("worldflow.signal.secret", newest, "worldflow.signal.previous-secrets", SECRET + " , " + older));
+        SignalUrls dropped =
+                urls(Map.of("worldflow.signal.secret", newest, "worldflow.signal.previous-secrets", SECRET));
+
+        String fresh = rotated.tokens().issue("r", "s", expires, false);
+        assertThat(rotated.tokens().verify("r", "s", byOlder)).isPresent();
+        assertThat(rotated.tokens().verify("r", "s", byPrevious)).isPresent();
+        assertThat(rotated.tokens().verify("r", "s", fresh)).isPresent();
+        assertThat(urls(Map.of("worldflow.signal.secret", newest)).tokens().verify("r", "s", fresh))
+                .as("the newest secret signs")
+                .isPresent();
+        assertThat(urls(Map.of("worldflow.signal.secret", SECRET)).tokens().verify("r", "s", fresh))
+                .as("a previous secret never signs")
+                .isEmpty();
+        assertThat(dropped.tokens().verify("r", "s", byOlder))
+                .as("a secret dropped from the list")
+                .isEmpty();
+        assertThat(rotated.tokens().verify("r", "other", byOlder)).isEmpty();
+        assertThatThrownBy(() -> urls(Map.of(
+                                "worldflow.signal.secret",
+                                newest,
+                                "worldflow.signal.previous-secrets",
+                                SECRET + ",too-short"))
+                        .tokens())
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("worldflow.signal.previous-secrets")
+                .hasMessageContaining("secret 2 is shorter than 32 bytes")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("too-short"));
     }
 
     @Test
