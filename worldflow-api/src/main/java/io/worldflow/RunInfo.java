@@ -51,8 +51,16 @@ public record RunInfo(
      * @param requestedAt when it was asked
      * @param terminate   whether the run is to end without running any more of its code (no cleanup), rather than
      *                    be told at its next primitive
+     * @param actor       who asked ({@link Actors}): the first asker, or the one who asked for the termination; null
+     *                    when not known
      */
-    public record CancelRequest(String reason, Instant requestedAt, boolean terminate) {}
+    public record CancelRequest(String reason, Instant requestedAt, boolean terminate, String actor) {
+
+        /** A request whose asker is not known. */
+        public CancelRequest(String reason, Instant requestedAt, boolean terminate) {
+            this(reason, requestedAt, terminate, null);
+        }
+    }
 
     public RunInfo {
         Objects.requireNonNull(runId, "runId");

@@ -29,7 +29,7 @@ public interface Authenticator {
         Objects.requireNonNull(roles, "roles");
         return header -> Optional.ofNullable(header.apply(headerName))
                 .map(String::strip)
-                .filter(name -> !name.isEmpty() && name.length() <= 200)
+                .filter(name -> !name.isEmpty() && name.length() <= Caller.MAX_NAME_LENGTH)
                 .flatMap(name -> Optional.ofNullable(roles.apply(name)).map(role -> new Caller(name, role)));
     }
 }

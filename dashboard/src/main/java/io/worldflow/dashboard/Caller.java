@@ -11,11 +11,15 @@ public record Caller(String name, Role role) {
     /** Whom a read comes from where reads need no token ({@link DashboardSettings#publicReads}). */
     public static final Caller ANONYMOUS = new Caller("anonymous", Role.VIEWER);
 
+    /** The longest name: the log records {@code dashboard:<name>} as who acted ({@link io.worldflow.Actors}). */
+    public static final int MAX_NAME_LENGTH = 150;
+
     public Caller {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(role, "role");
-        if (name.isBlank() || name.length() > 200) {
-            throw new IllegalArgumentException("a caller's name must be 1..200 characters, not blank");
+        if (name.isBlank() || name.length() > MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException(
+                    "a caller's name must be 1.." + MAX_NAME_LENGTH + " characters, not blank");
         }
     }
 }

@@ -359,6 +359,13 @@ class ApiTest {
         assertThat(r.json().path("delivered").asBoolean()).isTrue();
         t.awaitRun("w-1", i -> i.status() == RunStatus.COMPLETED);
         assertThat(t.wf.run("w-1").orElseThrow().output().json()).contains("approved by url");
+        // the log names the URL by its token's id: the start of its MAC, not enough to use it
+        String mac = url.substring(url.lastIndexOf('.') + 1);
+        assertThat(t.wf.events("w-1"))
+                .filteredOn(e -> e instanceof io.worldflow.event.SignalReceived)
+                .singleElement()
+                .satisfies(e -> assertThat(((io.worldflow.event.SignalReceived) e).actor())
+                        .isEqualTo("signal-url:" + mac.substring(0, 12)));
     }
 
     @Test

@@ -175,6 +175,13 @@ class BrowserTest {
                         By.cssSelector("#timeline svg g[data-kind='step'][data-id='finish'] rect.bar.completed")))
                 .hasSize(1);
         assertThat(t.wf.run("order-7").orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+        // who did what: the application started it, the dashboard's admin signalled it
+        assertThat(browser.findElement(By.cssSelector("#events tr[data-type='WorkflowStarted'] td[data-field='actor']"))
+                        .getText())
+                .isEqualTo("application");
+        assertThat(browser.findElement(By.cssSelector("#events tr[data-type='SignalReceived'] td[data-field='actor']"))
+                        .getText())
+                .isEqualTo("dashboard:admin");
         screenshot("dashboard-completed-run.png");
     }
 

@@ -87,6 +87,17 @@ class RolesTest {
                         : b.method(method, HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    /** Who caused the run's first event of {@code type}, as its timeline in the API says. */
+    String actorOf(String runId, String type) {
+        for (com.fasterxml.jackson.databind.JsonNode e :
+                as(VIEWER, "GET", "/api/runs/" + runId + "/events", null).json()) {
+            if (e.path("type").asText().equals(type)) {
+                return e.path("actor").asText(null);
+            }
+        }
+        throw new AssertionError("run " + runId + " has no " + type);
+    }
+
     @Test
     void aViewerReadsEverythingAndIsRefusedEveryActionWithNothingChanged() {
         t.waitingRun("w-1");
@@ -151,6 +162,8 @@ class RolesTest {
 
         t.awaitRun("w-1", r -> r.status() == RunStatus.COMPLETED);
         t.awaitRun("w-2", r -> r.status() == RunStatus.CANCELED);
+        assertThat(actorOf("w-1", "SignalReceived")).isEqualTo("dashboard:otto");
+        assertThat(actorOf("w-2", "WorkflowCancelRequested")).isEqualTo("dashboard:otto");
         assertThat(pause.status()).isEqualTo(403);
         assertThat(pause.json().path("message").asText()).contains("'otto' has the role operator");
         assertThat(put.status()).isEqualTo(403);
@@ -238,6 +251,7 @@ class RolesTest {
 
         assertThat(carol.status()).isEqualTo(202);
         t.awaitRun("w-1", r -> r.status() == RunStatus.COMPLETED);
+        assertThat(actorOf("w-1", "SignalReceived")).isEqualTo("dashboard:carol");
         assertThat(mallory.status())
                 .as("a name the application does not let in")
                 .isEqualTo(401);

@@ -249,6 +249,25 @@ public abstract class RunProjectionContract extends WorldContractSupport {
     }
 
     @Test
+    void aCancelRequestKeepsWhoAskedFirstOrWhoRaisedItToATermination() {
+        create("order-1");
+        log().requestCancel("order-1", "first", false, "dashboard:otto");
+        Instant first = now();
+        log().requestCancel("order-1", "again", false, "billing-service");
+        assertThat(info("order-1").cancelRequest())
+                .isEqualTo(new RunInfo.CancelRequest("first", first, false, "dashboard:otto"));
+
+        log().requestCancel("order-1", "stop now", true, "dashboard:ada");
+        log().requestCancel("order-1", "stop again", true, "billing-service");
+        assertThat(info("order-1").cancelRequest())
+                .isEqualTo(new RunInfo.CancelRequest("first", first, true, "dashboard:ada"));
+
+        create("order-2");
+        log().requestCancel("order-2", "no one said", false);
+        assertThat(info("order-2").cancelRequest().actor()).isNull();
+    }
+
+    @Test
     void aTerminationRaisesACancellationAndStays() {
         create("order-1");
         log().requestCancel("order-1", "first");

@@ -60,6 +60,25 @@ public abstract class SignalsContract extends WorldContractSupport {
     }
 
     @Test
+    void aSignalKeepsWhoSentItAndADuplicateKeepsTheFirstSender() {
+        create("order-1");
+        markRunning("order-1");
+
+        long a = signals()
+                .send("order-1", "approval", Payload.NULL, "k-1", "signal-url:Jx3k9QpL2mN8")
+                .id();
+        assertThat(signals().send("order-1", "approval", Payload.NULL, "k-1", "dashboard:mallory"))
+                .isEqualTo(new SignalSent(a, true));
+        long b = signals().send("order-1", "note", Payload.NULL);
+
+        assertThat(signals().pending("order-1"))
+                .extracting(PendingSignal::id, PendingSignal::actor)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(a, "signal-url:Jx3k9QpL2mN8"),
+                        org.assertj.core.groups.Tuple.tuple(b, null));
+    }
+
+    @Test
     void sendKeepsEveryPayloadExactly() {
         create("order-1");
         List<Payload> payloads = List.of(

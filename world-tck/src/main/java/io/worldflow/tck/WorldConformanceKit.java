@@ -209,4 +209,12 @@ public abstract class WorldConformanceKit {
             super(WorldConformanceKit.this);
         }
     }
+
+    @Nested
+    @Tag("Actors")
+    class Actors extends ActorContract {
+        Actors() {
+            super(WorldConformanceKit.this);
+        }
+    }
 }

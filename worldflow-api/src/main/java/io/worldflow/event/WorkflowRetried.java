@@ -9,10 +9,17 @@ import java.time.Instant;
  *
  * @param stepId the step whose failure ended the run, or null when the workflow code itself failed
  * @param reason why, as given by whoever asked; may be null
+ * @param actor  who asked ({@link io.worldflow.Actors}), or null when not known
  */
-public record WorkflowRetried(String runId, long seq, Instant at, String stepId, String reason) implements Event {
+public record WorkflowRetried(String runId, long seq, Instant at, String stepId, String reason, String actor)
+        implements Event {
 
     public WorkflowRetried {
         Event.check(runId, seq, at);
+    }
+
+    /** A retry whose asker is not known. */
+    public WorkflowRetried(String runId, long seq, Instant at, String stepId, String reason) {
+        this(runId, seq, at, stepId, reason, null);
     }
 }

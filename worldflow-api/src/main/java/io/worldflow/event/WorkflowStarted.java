@@ -12,6 +12,7 @@ import java.time.Instant;
  * @param continuedFrom the run it continues ({@code continueAsNew}), which ended as it began; null for a first run
  * @param schedule      the schedule that started it, or null
  * @param scheduledFor  the schedule's fire time that started it, or null
+ * @param actor         who started it ({@link io.worldflow.Actors}), or null when not known (a child, a successor)
  */
 public record WorkflowStarted(
         String runId,
@@ -23,11 +24,27 @@ public record WorkflowStarted(
         String parent,
         String continuedFrom,
         String schedule,
-        Instant scheduledFor)
+        Instant scheduledFor,
+        String actor)
         implements Event {
 
     public WorkflowStarted {
         Event.check(runId, seq, at);
+    }
+
+    /** A run whose starter is not known. */
+    public WorkflowStarted(
+            String runId,
+            long seq,
+            Instant at,
+            String workflow,
+            Payload input,
+            Instant deadline,
+            String parent,
+            String continuedFrom,
+            String schedule,
+            Instant scheduledFor) {
+        this(runId, seq, at, workflow, input, deadline, parent, continuedFrom, schedule, scheduledFor, null);
     }
 
     /** A run no schedule started. */
@@ -40,17 +57,17 @@ public record WorkflowStarted(
             Instant deadline,
             String parent,
             String continuedFrom) {
-        this(runId, seq, at, workflow, input, deadline, parent, continuedFrom, null, null);
+        this(runId, seq, at, workflow, input, deadline, parent, continuedFrom, null, null, null);
     }
 
     /** A run that continues no other. */
     public WorkflowStarted(
             String runId, long seq, Instant at, String workflow, Payload input, Instant deadline, String parent) {
-        this(runId, seq, at, workflow, input, deadline, parent, null, null, null);
+        this(runId, seq, at, workflow, input, deadline, parent, null, null, null, null);
     }
 
     /** A run of no parent. */
     public WorkflowStarted(String runId, long seq, Instant at, String workflow, Payload input, Instant deadline) {
-        this(runId, seq, at, workflow, input, deadline, null, null, null, null);
+        this(runId, seq, at, workflow, input, deadline, null, null, null, null, null);
     }
 }

@@ -61,7 +61,17 @@ public interface EventLog {
      * @throws io.worldflow.RunNotFoundException  when the run does not exist
      * @throws io.worldflow.RunFinishedException  when it has already finished
      */
-    void requestCancel(String runId, String reason, boolean terminate);
+    default void requestCancel(String runId, String reason, boolean terminate) {
+        requestCancel(runId, reason, terminate, null);
+    }
+
+    /**
+     * As {@link #requestCancel(String, String, boolean)}, noting who asked ({@link io.worldflow.Actors}): the first
+     * request's asker, or the one who raised a cancellation to a termination.
+     *
+     * @param actor who asked, or null when not known
+     */
+    void requestCancel(String runId, String reason, boolean terminate, String actor);
 
     /**
      * Reopens a {@code FAILED} run so that it runs again, atomically: appends {@code retried} at seq

@@ -43,7 +43,8 @@ public record NewRun(
         String schedule,
         Instant scheduledFor,
         String turnQueue,
-        String key) {
+        String key,
+        String actor) {
 
     public NewRun {
         Objects.requireNonNull(runId, "runId");
@@ -53,6 +54,60 @@ public record NewRun(
         Objects.requireNonNull(availableAt, "availableAt");
         Objects.requireNonNull(queue, "queue");
         turnQueue = turnQueue == null ? queue : turnQueue;
+    }
+
+    /** A run whose starter is not known. */
+    public NewRun(
+            String runId,
+            String workflow,
+            Payload input,
+            Instant createdAt,
+            Instant availableAt,
+            Instant deadline,
+            String queue,
+            int priority,
+            String parent,
+            String continuedFrom,
+            String schedule,
+            Instant scheduledFor,
+            String turnQueue,
+            String key) {
+        this(
+                runId,
+                workflow,
+                input,
+                createdAt,
+                availableAt,
+                deadline,
+                queue,
+                priority,
+                parent,
+                continuedFrom,
+                schedule,
+                scheduledFor,
+                turnQueue,
+                key,
+                null);
+    }
+
+    /** This run, started by {@code who} ({@link io.worldflow.Actors}), which its first event records. */
+    public NewRun withActor(String who) {
+        return new NewRun(
+                runId,
+                workflow,
+                input,
+                createdAt,
+                availableAt,
+                deadline,
+                queue,
+                priority,
+                parent,
+                continuedFrom,
+                schedule,
+                scheduledFor,
+                turnQueue,
+                key,
+                who);
     }
 
     /** A run that starts on its own queue, without a key. */
@@ -107,7 +162,8 @@ public record NewRun(
                 schedule,
                 scheduledFor,
                 waitIn,
-                orderKey);
+                orderKey,
+                actor);
     }
 
     /** A run no schedule starts. */
@@ -196,6 +252,6 @@ public record NewRun(
     /** The first event of its log, which {@link EventLog#create} writes at seq 0. */
     public WorkflowStarted startedEvent() {
         return new WorkflowStarted(
-                runId, 0, createdAt, workflow, input, deadline, parent, continuedFrom, schedule, scheduledFor);
+                runId, 0, createdAt, workflow, input, deadline, parent, continuedFrom, schedule, scheduledFor, actor);
     }
 }

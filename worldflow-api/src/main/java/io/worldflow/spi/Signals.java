@@ -27,7 +27,17 @@ public interface Signals {
      * @throws io.worldflow.RunNotFoundException when the run does not exist
      * @throws io.worldflow.RunFinishedException when it has finished
      */
-    SignalSent send(String runId, String name, Payload payload, String key);
+    default SignalSent send(String runId, String name, Payload payload, String key) {
+        return send(runId, name, payload, key, null);
+    }
+
+    /**
+     * As {@link #send(String, String, Payload, String)}, noting who sent it ({@link io.worldflow.Actors}), which the
+     * pending signal carries.
+     *
+     * @param actor who sent it, or null when not known
+     */
+    SignalSent send(String runId, String name, Payload payload, String key, String actor);
 
     /** The run's unconsumed signals in arrival order. */
     List<PendingSignal> pending(String runId);

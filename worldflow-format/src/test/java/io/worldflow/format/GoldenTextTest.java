@@ -58,6 +58,10 @@ class GoldenTextTest {
         }
         out.put("encodeAll started by a schedule", format.encodeAll(List.of(Samples.startedBySchedule())));
         out.put("encode started by a schedule", format.encode(Samples.startedBySchedule()));
+        out.put("encodeAll added for actors", format.encodeAll(Samples.addedForActors()));
+        for (Event e : Samples.addedForActors()) {
+            out.put("encode added for actors " + e.type(), format.encode(e));
+        }
         return out;
     }
 
@@ -110,6 +114,12 @@ class GoldenTextTest {
         assertThat(format.decodeAll("r1", 0, golden.get("encodeAll started by a schedule")))
                 .containsExactly(Samples.startedBySchedule());
         assertThat(format.decode(golden.get("encode started by a schedule"))).isEqualTo(Samples.startedBySchedule());
+        assertThat(format.decodeAll("r1", 0, golden.get("encodeAll added for actors")))
+                .containsExactlyElementsOf(Samples.addedForActors());
+        for (Event e : Samples.addedForActors()) {
+            assertThat(format.decode(golden.get("encode added for actors " + e.type())))
+                    .isEqualTo(e);
+        }
         assertThat(format.decodeTimeline(resource("/golden/timeline-version-1.json")))
                 .containsExactlyElementsOf(all.subList(0, 4));
     }

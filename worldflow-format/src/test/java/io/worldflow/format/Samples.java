@@ -122,6 +122,16 @@ final class Samples {
                 "r1", 0, T0, "report.nightly", Payload.NULL, null, null, null, "nightly", T0.minusMillis(3));
     }
 
+    /** Events that record who caused them (a field added to version 1). */
+    static List<Event> addedForActors() {
+        return List.of(
+                new WorkflowStarted(
+                        "r1", 0, T0, "order.fulfil.v1", Payload.NULL, null, null, null, null, null, "billing-service"),
+                new SignalReceived("r1", 1, T0, "approval", "approval", Payload.NULL, T0, "signal-url:Jx3k9QpL2mN8"),
+                new WorkflowCancelRequested("r1", 2, T0, "customer left", T0, false, "dashboard:otto"),
+                new WorkflowRetried("r1", 3, T0, "reserve", "stock arrived", "dashboard:ada"));
+    }
+
     /** The first event of a child run, which names its parent (a field added to version 1). */
     static WorkflowStarted startedByParent() {
         return new WorkflowStarted("r1", 0, T0, "order.ship", Payload.NULL, null, "p1");
@@ -135,7 +145,9 @@ final class Samples {
                                 Stream.concat(added().stream(), addedForRaces().stream()),
                                 Stream.concat(
                                         addedForContinueAsNew().stream(),
-                                        Stream.of(startedByParent(), startedBySchedule()))))
+                                        Stream.concat(
+                                                addedForActors().stream(),
+                                                Stream.of(startedByParent(), startedBySchedule())))))
                 .toList();
     }
 

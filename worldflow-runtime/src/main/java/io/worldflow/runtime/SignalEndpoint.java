@@ -1,6 +1,7 @@
 package io.worldflow.runtime;
 
 import com.fasterxml.jackson.core.JacksonException;
+import io.worldflow.Actors;
 import io.worldflow.RunFinishedException;
 import io.worldflow.RunNotFoundException;
 import io.worldflow.runtime.internal.SignalTokens;
@@ -86,7 +87,11 @@ public final class SignalEndpoint {
         }
         String key = grant.get().singleUse() ? "url:" + grant.get().mac() : null;
         try {
-            boolean delivered = worldflow.signal(runId, name, payload, key);
+            boolean delivered;
+            // the URL's token id names it in the log without letting anyone who reads the log use it
+            try (var as = worldflow.actingAs(Actors.signalUrl(grant.get().id()))) {
+                delivered = worldflow.signal(runId, name, payload, key);
+            }
             if (!delivered) {
                 return error(409, "token_used", "this signal URL was made for a single use and has been used");
             }

@@ -1,5 +1,6 @@
 package io.worldflow.runtime;
 
+import io.worldflow.Actors;
 import io.worldflow.Payload;
 import io.worldflow.QueueSpec;
 import io.worldflow.RunHandle;
@@ -90,9 +91,15 @@ public final class Worldflow implements AutoCloseable {
     private Thread shutdownHook;
     private volatile boolean closed;
     private final SignalUrls signalUrls;
+    /** Who this process's client calls are recorded as, and who a thread acts as for a while ({@link #actingAs}). */
+    private final String actor;
 
-    private Worldflow(World world, WorldConfig config, JsonCodec codec, InstantSource clock, Registry registry) {
+    private final ThreadLocal<String> acting = new ThreadLocal<>();
+
+    private Worldflow(
+            World world, WorldConfig config, JsonCodec codec, InstantSource clock, Registry registry, String actor) {
         this.world = world;
+        this.actor = actor;
         this.config = config;
         this.codec = codec;
         this.clock = clock;
@@ -264,7 +271,48 @@ public final class Worldflow implements AutoCloseable {
 
     private String create(String workflowName, Object input, StartOptions options) {
         ensureOpen();
-        return starts.start(workflowName, input, options);
+        return starts.start(workflowName, input, options, actor());
+    }
+
+    // ---------------------------------------------------------------- who acts
+
+    /**
+     * Records this thread's client calls (starts, signals, cancellations, terminations, retries) as made by
+     * {@code who} until the returned scope is closed: for a server that acts for its own users. Outside such a scope
+     * they are recorded as made by the application ({@link Builder#actor}).
+     *
+     * <pre>{@code
+     * try (var as = wf.actingAs("user:" + user.id())) {
+     *     wf.signal(runId, "approval", decision);
+     * }
+     * }</pre>
+     *
+     * @throws IllegalArgumentException when {@code who} is blank or longer than {@link Actors#MAX_LENGTH}
+     */
+    public Acting actingAs(String who) {
+        Actors.check(who);
+        String before = acting.get();
+        acting.set(who);
+        return () -> {
+            if (before == null) {
+                acting.remove();
+            } else {
+                acting.set(before);
+            }
+        };
+    }
+
+    /** A scope of {@link #actingAs}; closing it restores whom the thread acted as before. */
+    @FunctionalInterface
+    public interface Acting extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** Who this thread's client calls are recorded as now. */
+    public String actor() {
+        String who = acting.get();
+        return who != null ? who : actor;
     }
 
     // ---------------------------------------------------------------- schedules
@@ -332,7 +380,7 @@ public final class Worldflow implements AutoCloseable {
         String target = runId;
         while (true) {
             try {
-                return !world.signals().send(target, name, body, key).duplicate();
+                return !world.signals().send(target, name, body, key, actor()).duplicate();
             } catch (io.worldflow.RunFinishedException e) {
                 // a run that continued as new hands what is sent to it on to its successor
                 String finished = target;
@@ -430,7 +478,7 @@ public final class Worldflow implements AutoCloseable {
         }
         List<Event> log = events(runId);
         String stepId = RetryPlan.failedStep(runId, log);
-        world.eventLog().reopen(new WorkflowRetried(runId, log.size(), now, stepId, reason));
+        world.eventLog().reopen(new WorkflowRetried(runId, log.size(), now, stepId, reason, actor()));
     }
 
     /** Requests cancellation: the run ends CANCELED at its next primitive. */
@@ -470,7 +518,7 @@ public final class Worldflow implements AutoCloseable {
                     "a " + (terminate ? "termination" : "cancellation") + " reason is at most 1000 characters");
         }
         ensureOpen();
-        world.eventLog().requestCancel(runId, reason, terminate);
+        world.eventLog().requestCancel(runId, reason, terminate, actor());
         WorkerLoop w = worker;
         if (w != null) {
             w.cancelRequested(runId, terminate);
@@ -547,8 +595,21 @@ public final class Worldflow implements AutoCloseable {
         private final List<String> knownKeys =
                 new ArrayList<>(List.of(SIGNAL_MAX_BODY, SIGNAL_PREVIOUS_SECRETS, Queues.DECLARED_ONLY));
         private final List<QueueSpec> declaredQueues = new ArrayList<>();
+        private String actor = Actors.APPLICATION;
 
         private Builder() {}
+
+        /**
+         * The application's identity, which the log records as who made its client calls (starts, signals,
+         * cancellations, retries) unless a thread acts as someone else ({@link Worldflow#actingAs}); by default
+         * {@value Actors#APPLICATION}.
+         *
+         * @throws IllegalArgumentException when it is blank or longer than {@link Actors#MAX_LENGTH}
+         */
+        public Builder actor(String value) {
+            this.actor = Actors.check(value);
+            return this;
+        }
 
         /** Declares a configuration key with dashes, so that its {@code WORLDFLOW_*} environment variable is found. */
         public Builder knownKey(String key) {
@@ -636,7 +697,7 @@ public final class Worldflow implements AutoCloseable {
             WorldConfig config = WorldflowConfig.load(properties, keys);
             JsonCodec c = codec != null ? codec : new JsonCodec();
             World w = world != null ? world : WorldLoader.open(config, clock, c.eventCodec());
-            Worldflow wf = new Worldflow(w, config, c, clock, registry);
+            Worldflow wf = new Worldflow(w, config, c, clock, registry, actor);
             try {
                 declaredQueues.forEach(wf.queues()::define);
                 declared.forEach(wf.schedules()::ensure);

@@ -2,7 +2,9 @@ package io.worldflow.dashboard.internal;
 
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import io.javalin.http.Handler;
 import io.javalin.http.HttpResponseException;
+import io.worldflow.Actors;
 import io.worldflow.ConfigurationException;
 import io.worldflow.RunFinishedException;
 import io.worldflow.RunNotFoundException;
@@ -82,11 +84,11 @@ public final class Routes implements AutoCloseable {
         r.before("/api/live/runs", ctx -> runs.query(ctx, false));
         r.sse("/api/live/runs", client -> live.watchRuns(client, runs.query(client.ctx(), false)));
 
-        r.post("/api/runs", runs::start);
-        r.post("/api/runs/{runId}/cancel", runs::cancel);
-        r.post("/api/runs/{runId}/terminate", runs::terminate);
-        r.post("/api/runs/{runId}/retry", runs::retry);
-        r.post("/api/runs/{runId}/signals/{name}", runs::signal);
+        r.post("/api/runs", asCaller(runs::start));
+        r.post("/api/runs/{runId}/cancel", asCaller(runs::cancel));
+        r.post("/api/runs/{runId}/terminate", asCaller(runs::terminate));
+        r.post("/api/runs/{runId}/retry", asCaller(runs::retry));
+        r.post("/api/runs/{runId}/signals/{name}", asCaller(runs::signal));
         r.post("/api/runs/{runId}/signal-urls", runs::signalUrl);
 
         r.get("/api/schedules", schedules::list);
@@ -104,6 +106,16 @@ public final class Routes implements AutoCloseable {
         r.exception(Exception.class, this::failure);
         r.error(404, "*", this::notFound);
         r.error(405, "*", this::notFound);
+    }
+
+    /** The action, recorded in the run's log as the request's caller's ({@link Actors#dashboard}). */
+    private Handler asCaller(Handler action) {
+        return ctx -> {
+            Caller caller = ctx.attribute(Auth.CALLER);
+            try (var as = wf.actingAs(Actors.dashboard(caller == null ? Caller.ANONYMOUS.name() : caller.name()))) {
+                action.handle(ctx);
+            }
+        };
     }
 
     private void headers(Context ctx) {

@@ -74,17 +74,15 @@ final class RunViews {
         m.put("error", error(r.error()));
         m.put("held", error(r.held()));
         m.put("heldSince", r.heldSince());
-        m.put(
-                "cancelRequest",
-                r.cancelRequest() == null
-                        ? null
-                        : Map.of(
-                                "reason",
-                                String.valueOf(r.cancelRequest().reason()),
-                                "requestedAt",
-                                r.cancelRequest().requestedAt(),
-                                "terminate",
-                                r.cancelRequest().terminate()));
+        Map<String, Object> cancel = null;
+        if (r.cancelRequest() != null) {
+            cancel = new LinkedHashMap<>();
+            cancel.put("reason", String.valueOf(r.cancelRequest().reason()));
+            cancel.put("requestedAt", r.cancelRequest().requestedAt());
+            cancel.put("terminate", r.cancelRequest().terminate());
+            cancel.put("actor", r.cancelRequest().actor());
+        }
+        m.put("cancelRequest", cancel);
         m.put("steps", steps(events));
         m.put("pendingTimers", pendingTimers(events));
         m.put("signalWaits", signalWaits(events));
@@ -95,6 +93,7 @@ final class RunViews {
             sm.put("id", s.id());
             sm.put("name", s.name());
             sm.put("sentAt", s.sentAt());
+            sm.put("actor", s.actor());
             sm.put("payload", Json.payload(s.payload()));
             signals.add(sm);
         }

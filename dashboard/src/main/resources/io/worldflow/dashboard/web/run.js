@@ -61,7 +61,9 @@
   function renderEvents() {
     document.querySelector('#events tbody').replaceChildren(...events.map(e =>
       el('tr', { 'data-type': e.type }, el('td', {}, e.seq), el('td', {}, e.type), el('td', {}, time(e.at)),
-        el('td', { class: 'detail', title: payloadTypes(e) }, detail(e)))));
+        el('td', { class: 'detail', title: payloadTypes(e) }, detail(e)),
+        // who caused it from outside the run: the application, a dashboard caller, a signal URL, a schedule
+        el('td', { 'data-field': 'actor' }, e.actor || ''))));
     WFTimeline.draw(document.getElementById('timeline'), events, run && ['COMPLETED', 'FAILED', 'CANCELED'].includes(run.status));
     renderOutput();
   }

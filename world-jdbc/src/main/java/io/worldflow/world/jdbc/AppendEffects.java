@@ -151,7 +151,7 @@ final class AppendEffects {
         for (OutgoingCancel c : a.cancels()) {
             Optional<RunTarget> target = unfinished(tx, c.runId());
             if (target.isPresent()) {
-                log.cancelIn(tx, target.get(), c.reason(), c.terminate(), now);
+                log.cancelIn(tx, target.get(), c.reason(), c.terminate(), null, now);
             }
         }
     }

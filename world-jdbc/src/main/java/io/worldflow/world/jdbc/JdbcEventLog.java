@@ -72,10 +72,12 @@ public abstract class JdbcEventLog implements EventLog {
         this.effects = new AppendEffects(d, this, signals);
         String runs = d.table("runs");
         String log = d.table("event_log");
-        // the first request's reason and time stay; a termination, once asked for, too
+        // the first request's reason and time stay; a termination, once asked for, too; the asker is the first one,
+        // or the one who raised a cancellation to a termination
         this.requestCancel = Sql.of("UPDATE " + runs + " SET cancel_reason = CASE WHEN cancel_requested"
                 + " THEN cancel_reason ELSE :reason END, cancel_requested_at = CASE WHEN cancel_requested"
-                + " THEN cancel_requested_at ELSE :now END, cancel_requested = :yes,"
+                + " THEN cancel_requested_at ELSE :now END, cancel_actor = CASE WHEN cancel_requested"
+                + " AND (cancel_terminate OR NOT :terminate) THEN cancel_actor ELSE :actor END, cancel_requested = :yes,"
                 + " cancel_terminate = (cancel_terminate OR :terminate), updated_at = :now WHERE run_id = :runId");
         this.insertLogRow = Sql.of("INSERT INTO " + log + " (run_id, seq, last_seq, events)"
                 + " VALUES (:runId, :seq, :lastSeq, :events)");
@@ -280,11 +282,11 @@ public abstract class JdbcEventLog implements EventLog {
     }
 
     @Override
-    public void requestCancel(String runId, String reason, boolean terminate) {
+    public void requestCancel(String runId, String reason, boolean terminate, String actor) {
         Objects.requireNonNull(runId, "runId");
         String action = terminate ? "terminate" : "cancel";
         db.write(action, Failures.run(runId), tx -> {
-            cancelIn(tx, targets.require(tx, runId, action), reason, terminate, clock.instant());
+            cancelIn(tx, targets.require(tx, runId, action), reason, terminate, actor, clock.instant());
             return null;
         });
     }
@@ -293,11 +295,13 @@ public abstract class JdbcEventLog implements EventLog {
      * Marks {@code target}, whose row the write holds, for cancellation (or termination) and makes it due, as
      * {@link #requestCancel} does.
      */
-    void cancelIn(Tx tx, RunTarget target, String reason, boolean terminate, Instant now) throws SQLException {
+    void cancelIn(Tx tx, RunTarget target, String reason, boolean terminate, String actor, Instant now)
+            throws SQLException {
         if (!target.cancelRequested() || terminate) {
             tx.call(requestCancel)
                     .set("yes", true)
                     .set("reason", reason)
+                    .set("actor", actor)
                     .set("terminate", terminate)
                     .set("now", Micros.of(now))
                     .set("runId", target.runId())

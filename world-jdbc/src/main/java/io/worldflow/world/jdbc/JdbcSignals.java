@@ -35,9 +35,9 @@ public final class JdbcSignals implements Signals {
         SqlDialect d = db.dialect();
         this.targets = new RunTarget.Reader(d);
         this.insert =
-                Sql.of("INSERT INTO " + d.table("signals") + " (run_id, name, payload_json, payload_type, sent_at)"
-                        + " VALUES (:runId, :name, :json, :type, :sentAt) RETURNING id");
-        this.pending = Sql.of("SELECT id, name, payload_json, payload_type, sent_at FROM " + d.table("signals")
+                Sql.of("INSERT INTO " + d.table("signals") + " (run_id, name, payload_json, payload_type, sent_at,"
+                        + " actor) VALUES (:runId, :name, :json, :type, :sentAt, :actor) RETURNING id");
+        this.pending = Sql.of("SELECT id, name, payload_json, payload_type, sent_at, actor FROM " + d.table("signals")
                 + " WHERE run_id = :runId ORDER BY id");
         this.findKey =
                 Sql.of("SELECT signal_id FROM " + d.table("signal_keys") + " WHERE run_id = :runId AND key = :key");
@@ -47,14 +47,14 @@ public final class JdbcSignals implements Signals {
     }
 
     @Override
-    public SignalSent send(String runId, String name, Payload payload, String key) {
+    public SignalSent send(String runId, String name, Payload payload, String key, String actor) {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(name, "name");
         SignalKey.check(key);
         Payload body = payload == null ? Payload.NULL : payload;
         return db.write("signal '" + name + "'", Failures.run(runId), tx -> {
             RunTarget target = targets.require(tx, runId, "signal");
-            return sendIn(tx, target, name, body, key, clock.instant());
+            return sendIn(tx, target, name, body, key, actor, clock.instant());
         });
     }
 
@@ -62,8 +62,9 @@ public final class JdbcSignals implements Signals {
      * Stores the signal for {@code target}, whose row the write holds, and makes the run due, as {@link #send} does;
      * with a key the run has taken, nothing is stored and the first signal's id is returned as a duplicate.
      */
-    SignalSent sendIn(Tx tx, RunTarget target, String name, Payload body, String key, Instant now) throws SQLException {
-        SignalSent sent = storeIn(tx, target, name, body, key, now);
+    SignalSent sendIn(Tx tx, RunTarget target, String name, Payload body, String key, String actor, Instant now)
+            throws SQLException {
+        SignalSent sent = storeIn(tx, target, name, body, key, actor, now);
         if (!sent.duplicate()) {
             db.dialect().makeDue(tx, target.runId(), target.queue(), target.priority(), now, now);
         }
@@ -84,7 +85,7 @@ public final class JdbcSignals implements Signals {
         if (storeInBatch == null || all.size() == 1) {
             for (int i = 0; i < all.size(); i++) {
                 ToStore s = all.get(i);
-                stored[i] = !storeIn(tx, s.target(), s.name(), s.body(), s.key(), now)
+                stored[i] = !storeIn(tx, s.target(), s.name(), s.body(), s.key(), null, now)
                         .duplicate();
             }
             return stored;
@@ -108,7 +109,7 @@ public final class JdbcSignals implements Signals {
     }
 
     /** Stores the signal as {@link #sendIn} does, without making the run due: the caller does, once for many. */
-    SignalSent storeIn(Tx tx, RunTarget target, String name, Payload body, String key, Instant now)
+    SignalSent storeIn(Tx tx, RunTarget target, String name, Payload body, String key, String actor, Instant now)
             throws SQLException {
         String runId = target.runId();
         if (key != null) {
@@ -124,6 +125,7 @@ public final class JdbcSignals implements Signals {
                 .set("json", body.json())
                 .set("type", body.type())
                 .set("sentAt", Micros.of(now))
+                .set("actor", actor)
                 .one(rs -> rs.getLong(1))
                 .orElseThrow();
         if (key != null) {
@@ -145,6 +147,7 @@ public final class JdbcSignals implements Signals {
                                 runId,
                                 rs.getString(2),
                                 new Payload(rs.getString(3), rs.getString(4)),
-                                Micros.read(rs, 5))));
+                                Micros.read(rs, 5),
+                                rs.getString(6))));
     }
 }

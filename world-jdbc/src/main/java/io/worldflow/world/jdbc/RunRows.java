@@ -17,9 +17,9 @@ public final class RunRows {
     /** The columns {@link #map} expects, in order. */
     public static final String COLUMNS = "run_id, workflow, status, input_json, input_type, output_json, output_type,"
             + " error, created_at, updated_at, available_at, deadline, queue, priority, log_length, cancel_requested,"
-            + " held, cancel_reason, cancel_requested_at, held_since, parent_run_id, cancel_terminate";
+            + " held, cancel_reason, cancel_requested_at, held_since, parent_run_id, cancel_terminate, cancel_actor";
     /** How many columns {@link #COLUMNS} names. */
-    public static final int COLUMN_COUNT = 22;
+    public static final int COLUMN_COUNT = 23;
 
     private final String world;
     private final EventCodec codec;
@@ -58,7 +58,10 @@ public final class RunRows {
                 rs.getLong(o + 15),
                 rs.getBoolean(o + 16) && !status.isTerminal()
                         ? new RunInfo.CancelRequest(
-                                rs.getString(o + 18), Micros.read(rs, o + 19), rs.getBoolean(o + 22))
+                                rs.getString(o + 18),
+                                Micros.read(rs, o + 19),
+                                rs.getBoolean(o + 22),
+                                rs.getString(o + 23))
                         : null,
                 error(rs.getString(o + 17)),
                 Micros.read(rs, o + 20),

@@ -34,7 +34,8 @@ final class Migrations implements MigrationDialect {
             "V8__finished_at.sql",
             "V9__cancel_terminate.sql",
             "V10__schedules.sql",
-            "V11__queues.sql");
+            "V11__queues.sql",
+            "V12__actors.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

@@ -73,7 +73,8 @@ class OpeningTest extends LocalWorldTestSupport {
                         "V8__finished_at.sql",
                         "V9__cancel_terminate.sql",
                         "V10__schedules.sql",
-                        "V11__queues.sql");
+                        "V11__queues.sql",
+                        "V12__actors.sql");
                 for (int version = 1; version <= scripts.size(); version++) {
                     assertThat(rs.next()).isTrue();
                     assertThat(rs.getInt(1)).isEqualTo(version);
@@ -233,13 +234,13 @@ class OpeningTest extends LocalWorldTestSupport {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dbFile());
                 Statement st = c.createStatement()) {
             st.execute(
-                    "INSERT INTO schema_version (version, description, applied_at) VALUES (12, 'V12__future.sql', 0)");
+                    "INSERT INTO schema_version (version, description, applied_at) VALUES (13, 'V13__future.sql', 0)");
         }
 
         assertThatThrownBy(() -> open(config()))
                 .isInstanceOf(SchemaVersionException.class)
                 .hasMessageContaining(dbFile().toString())
-                .hasMessageContaining("12");
+                .hasMessageContaining("13");
         // the failed open let go of the file: the next attempt fails the same way, not as "in use"
         assertThatThrownBy(() -> open(config())).isInstanceOf(SchemaVersionException.class);
         world = null;

@@ -33,7 +33,8 @@ final class Migrations implements MigrationDialect {
             "V9__finished_at.sql",
             "V10__cancel_terminate.sql",
             "V11__schedules.sql",
-            "V12__queues.sql");
+            "V12__queues.sql",
+            "V13__actors.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

@@ -24,7 +24,9 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.fasterxml.jackson.datatype.jsr310.deser.InstantDeserializer;
 import io.worldflow.Payload;
 import io.worldflow.event.Event;
+import io.worldflow.event.SignalReceived;
 import io.worldflow.event.WorkflowCancelRequested;
+import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
 
 import java.io.IOException;
@@ -59,6 +61,8 @@ public final class EventMapper {
         mapper.addMixIn(Event.class, EventMixin.class);
         mapper.addMixIn(WorkflowStarted.class, WorkflowStartedMixin.class);
         mapper.addMixIn(WorkflowCancelRequested.class, WorkflowCancelRequestedMixin.class);
+        mapper.addMixIn(WorkflowRetried.class, ActorMixin.class);
+        mapper.addMixIn(SignalReceived.class, ActorMixin.class);
         for (Class<?> c : EventShape.records()) {
             mapper.registerSubtypes(new NamedType(c, EventShape.ofRecord(c).type()));
         }
@@ -95,12 +99,24 @@ public final class EventMapper {
 
         @JsonInclude(JsonInclude.Include.NON_NULL)
         abstract Instant scheduledFor();
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract String actor();
     }
 
     /** The same for a flag added later: left out while false. */
     private abstract static class WorkflowCancelRequestedMixin {
         @JsonInclude(JsonInclude.Include.NON_DEFAULT)
         abstract boolean terminate();
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract String actor();
+    }
+
+    /** Who caused an event, added later: left out while null. */
+    private abstract static class ActorMixin {
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract String actor();
     }
 
     /** {@code {"type": "<descriptor>", "value": <raw JSON>}}. */

@@ -167,8 +167,10 @@ final class RunEnding {
         String reason = request == null ? null : request.reason();
         Instant requestedAt = request == null || request.requestedAt() == null ? now : request.requestedAt();
         boolean terminate = request != null && request.terminate();
+        String actor = request == null ? null : request.actor();
         if (tellParent(RunStatus.CANCELED, null, null)) {
-            exec.record(seq -> new WorkflowCancelRequested(exec.runId, seq, now, reason, requestedAt, terminate));
+            exec.record(
+                    seq -> new WorkflowCancelRequested(exec.runId, seq, now, reason, requestedAt, terminate, actor));
             exec.record(seq -> new WorkflowCanceled(exec.runId, seq, now));
             finish(RunStatus.CANCELED);
         }

@@ -40,14 +40,14 @@ public final class RunStarts {
     }
 
     /**
-     * Creates a run of {@code workflowName} as {@code options} say.
+     * Creates a run of {@code workflowName} as {@code options} say, started by {@code actor}.
      *
      * @return the run's id: a new run's, an existing one's of the same id, or the active one's of the same deduplication
      *     id when the options ask for it
      * @throws DuplicateRunException when an active run holds the deduplication id and the options refuse a second
      * @throws RunStateException     when the id, or the deduplication id, belongs to a run of another workflow
      */
-    public String start(String workflowName, Object input, StartOptions options) {
+    public String start(String workflowName, Object input, StartOptions options, String actor) {
         var payload = codec.encode(input, "input of workflow '" + workflowName + "'");
         Instant now = clock.instant();
         String runId = options.id() != null ? options.id() : RunIds.next(now.toEpochMilli());
@@ -68,7 +68,15 @@ public final class RunStarts {
         }
         CreateResult created = create(
                 new NewRun(
-                        runId, workflowName, payload, now, availableAt, deadline, options.queue(), options.priority()),
+                                runId,
+                                workflowName,
+                                payload,
+                                now,
+                                availableAt,
+                                deadline,
+                                options.queue(),
+                                options.priority())
+                        .withActor(actor),
                 options.key());
         if (!created.created() && !created.run().workflow().equals(workflowName)) {
             throw new RunStateException("run id '" + runId + "' already belongs to a run of workflow '"

@@ -1,5 +1,6 @@
 package io.worldflow.runtime.internal;
 
+import io.worldflow.Actors;
 import io.worldflow.Payload;
 import io.worldflow.ScheduleExistsException;
 import io.worldflow.ScheduleInfo;
@@ -368,18 +369,19 @@ public final class ScheduleRunner {
                 ? a.fireAt().plus(jitter(id, b.spec().jitter(), a.fireAt()))
                 : now;
         return new NewRun(
-                a.runId(),
-                b.spec().workflow(),
-                b.input(),
-                now,
-                startAt.isAfter(now) ? startAt : now,
-                null,
-                b.spec().queue() != null ? b.spec().queue() : StartOptions.DEFAULT_QUEUE,
-                b.spec().priority(),
-                null,
-                null,
-                id,
-                a.fireAt());
+                        a.runId(),
+                        b.spec().workflow(),
+                        b.input(),
+                        now,
+                        startAt.isAfter(now) ? startAt : now,
+                        null,
+                        b.spec().queue() != null ? b.spec().queue() : StartOptions.DEFAULT_QUEUE,
+                        b.spec().priority(),
+                        null,
+                        null,
+                        id,
+                        a.fireAt())
+                .withActor(Actors.schedule(id));
     }
 
     /** A fire time's delay within the jitter: the same for the same schedule and fire time, on every worker. */

@@ -63,6 +63,15 @@ public final class SignalTokens {
 
     /** What a token grants. */
     public record Grant(Instant expiresAt, boolean singleUse, String mac) {
+
+        /**
+         * The token's id: the first 12 characters of its MAC (72 bits), which name the URL in a run's log and in logs
+         * without letting anyone use it (that needs the whole MAC).
+         */
+        public String id() {
+            return mac.substring(0, Math.min(12, mac.length()));
+        }
+
         /** Whether it has expired at {@code now}. */
         public boolean expiredAt(Instant now) {
             return !now.isBefore(expiresAt);

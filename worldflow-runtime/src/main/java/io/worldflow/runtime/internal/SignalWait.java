@@ -57,7 +57,8 @@ final class SignalWait {
             }
             if (signal.isPresent()) {
                 PendingSignal s = signal.get();
-                ctx.record(seq -> new SignalReceived(exec.runId, seq, exec.now(), id, name, s.payload(), s.sentAt()));
+                ctx.record(seq ->
+                        new SignalReceived(exec.runId, seq, exec.now(), id, name, s.payload(), s.sentAt(), s.actor()));
                 return Optional.ofNullable(decode(ctx, s.payload(), type, id));
             }
             if (timeoutAt != null && !exec.now().isBefore(timeoutAt)) {

@@ -362,6 +362,7 @@ final class AppendWithEffects {
         }
         if (terminateNow) {
             u.set(RunItem.CANCEL_TERMINATE, n(1));
+            u.remove(RunItem.CANCEL_ACTOR); // raised by a run, not by anyone outside
         }
         if (t.carried > 0) {
             u.set(RunItem.CARRY_FROM, s(plan.runId))
@@ -388,7 +389,7 @@ final class AppendWithEffects {
             id++;
             plan.add(Put.builder()
                     .tableName(store.tables.signals())
-                    .item(DynamoSignals.item(runId, id, signal.name(), signal.payload(), sentAt)));
+                    .item(DynamoSignals.item(runId, id, signal.name(), signal.payload(), sentAt, null)));
             if (signal.key() != null) {
                 Put.Builder key = Put.builder()
                         .tableName(store.tables.signalKeys())

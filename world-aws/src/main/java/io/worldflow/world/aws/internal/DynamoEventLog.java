@@ -257,7 +257,7 @@ final class DynamoEventLog implements EventLog {
     }
 
     @Override
-    public void requestCancel(String runId, String reason, boolean terminate) {
+    public void requestCancel(String runId, String reason, boolean terminate, String actor) {
         for (int attempt = 1; ; attempt++) {
             Map<String, AttributeValue> item = store.run(runId);
             if (item == null) {
@@ -271,7 +271,8 @@ final class DynamoEventLog implements EventLog {
             long now = store.nowMicros();
             TurnState next = turn.request(Attrs.str(item, RunItem.QUEUE), now);
             Update u = new Update(store.tables.runs(), RunItem.key(runId));
-            if (!RunItem.cancelRequested(item)) {
+            boolean first = !RunItem.cancelRequested(item);
+            if (first) {
                 u.set(RunItem.CANCEL_AT, n(now));
                 if (reason != null) {
                     u.set(RunItem.CANCEL_REASON, s(reason));
@@ -279,6 +280,14 @@ final class DynamoEventLog implements EventLog {
             }
             if (terminate) {
                 u.set(RunItem.CANCEL_TERMINATE, n(1)); // once asked for, it stays
+            }
+            // the asker is the first one, or the one who raised a cancellation to a termination
+            if (first || (terminate && !item.containsKey(RunItem.CANCEL_TERMINATE))) {
+                if (actor != null) {
+                    u.set(RunItem.CANCEL_ACTOR, s(actor));
+                } else {
+                    u.remove(RunItem.CANCEL_ACTOR);
+                }
             }
             next.writeTo(u, runId);
             turn.expectOn(u);

@@ -44,6 +44,8 @@ final class DynamoSignals implements Signals {
     static final String PAYLOAD_TYPE = "pT";
     static final String SENT_AT = "at";
     static final String KEY = "key";
+    /** Who sent it, when known. */
+    static final String ACTOR = "by";
     /** Bytes of a signal's JSON payload, at most: one item each, below DynamoDB's 400 KB item limit. */
     static final int MAX_PAYLOAD_BYTES = 256 * 1024;
 
@@ -60,7 +62,7 @@ final class DynamoSignals implements Signals {
     }
 
     @Override
-    public SignalSent send(String runId, String name, Payload payload, String key) {
+    public SignalSent send(String runId, String name, Payload payload, String key, String actor) {
         SignalKey.check(key);
         int size = payload.json().getBytes(StandardCharsets.UTF_8).length;
         if (size > MAX_PAYLOAD_BYTES) {
@@ -79,7 +81,7 @@ final class DynamoSignals implements Signals {
         }
         long id = nextId(runId);
         long sentAt = store.nowMicros();
-        Map<String, AttributeValue> signal = item(runId, id, name, payload, sentAt);
+        Map<String, AttributeValue> signal = item(runId, id, name, payload, sentAt, actor);
         for (int attempt = 1; ; attempt++) {
             if (attempt > 1) {
                 item = checkedRun(runId);
@@ -136,7 +138,8 @@ final class DynamoSignals implements Signals {
     }
 
     /** A signal's item. */
-    static Map<String, AttributeValue> item(String runId, long id, String name, Payload payload, long sentAt) {
+    static Map<String, AttributeValue> item(
+            String runId, long id, String name, Payload payload, long sentAt, String actor) {
         Map<String, AttributeValue> signal = new HashMap<>();
         signal.put(RUN, s(runId));
         signal.put(ID, n(id));
@@ -146,6 +149,9 @@ final class DynamoSignals implements Signals {
             signal.put(PAYLOAD_TYPE, s(payload.type()));
         }
         signal.put(SENT_AT, n(sentAt));
+        if (actor != null) {
+            signal.put(ACTOR, s(actor));
+        }
         return signal;
     }
 
@@ -247,7 +253,8 @@ final class DynamoSignals implements Signals {
                         runId,
                         str(item, NAME),
                         new Payload(str(item, PAYLOAD), str(item, PAYLOAD_TYPE)),
-                        Attrs.instant(item, SENT_AT)));
+                        Attrs.instant(item, SENT_AT),
+                        str(item, ACTOR)));
             }
         }
         return out;

@@ -57,6 +57,8 @@ final class RunItem {
     static final String CANCEL_AT = "crAt";
     /** Present (1) when the cancellation asks for the run to be terminated. */
     static final String CANCEL_TERMINATE = "crT";
+    /** Who asked for the cancellation: the first asker, or the one who raised it to a termination. */
+    static final String CANCEL_ACTOR = "crW";
 
     static final String HELD = "held";
     /** When the hold began (microseconds); kept while it lasts. */
@@ -180,7 +182,10 @@ final class RunItem {
         }
         RunInfo.CancelRequest cancel = item.containsKey(CANCEL_AT)
                 ? new RunInfo.CancelRequest(
-                        str(item, CANCEL_REASON), instant(item, CANCEL_AT), item.containsKey(CANCEL_TERMINATE))
+                        str(item, CANCEL_REASON),
+                        instant(item, CANCEL_AT),
+                        item.containsKey(CANCEL_TERMINATE),
+                        str(item, CANCEL_ACTOR))
                 : null;
         ErrorInfo held = item.containsKey(HELD) ? codec.decodeError(str(item, HELD)) : null;
         Instant deadline = instant(item, DEADLINE);

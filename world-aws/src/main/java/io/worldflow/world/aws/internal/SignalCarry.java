@@ -177,7 +177,7 @@ final class SignalCarry {
             List<TransactWriteItem> items = new ArrayList<>(2);
             items.add(write(Put.builder()
                     .tableName(store.tables.signals())
-                    .item(DynamoSignals.item(runId, id, p.name(), p.payload(), micros(p.sentAt())))));
+                    .item(DynamoSignals.item(runId, id, p.name(), p.payload(), micros(p.sentAt()), p.actor()))));
             if (key != null) {
                 // the key is free, or this copy took it already (a copier before this one)
                 items.add(write(Put.builder()

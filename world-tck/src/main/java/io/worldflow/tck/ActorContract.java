@@ -1,0 +1,148 @@
+package io.worldflow.tck;
+
+import io.worldflow.Actors;
+import io.worldflow.RetryPolicy;
+import io.worldflow.RunStatus;
+import io.worldflow.ScheduleSpec;
+import io.worldflow.StartOptions;
+import io.worldflow.StepOptions;
+import io.worldflow.Workflow;
+import io.worldflow.event.SignalReceived;
+import io.worldflow.event.WorkflowCancelRequested;
+import io.worldflow.event.WorkflowRetried;
+import io.worldflow.event.WorkflowStarted;
+import io.worldflow.runtime.Worldflow;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Who did what: every event caused from outside a run records its actor in the run's log, in every world. A start, a
+ * signal, a cancellation, a termination and a retry record the application's identity ({@code
+ * Worldflow.builder().actor}) or whom the calling thread acts as ({@code wf.actingAs}); a run a schedule started
+ * records the schedule. The actor of a signal and of a cancellation is stored with them until the run's code records
+ * them.
+ */
+public abstract class ActorContract extends WorkflowContractSupport {
+
+    protected ActorContract(WorldConformanceKit kit) {
+        super(kit);
+    }
+
+    private final AtomicBoolean cardWorks = new AtomicBoolean();
+
+    private final Workflow<String, String> approval = Workflow.define("tck.actor.approval", String.class, (ctx, in) -> {
+        ctx.step("prepare", () -> "prepared " + in);
+        return ctx.awaitSignal("go", String.class, Duration.ofDays(1)).orElse("timed out");
+    });
+
+    private final Workflow<String, String> charge = Workflow.define(
+            "tck.actor.charge",
+            String.class,
+            (ctx, in) -> ctx.step("charge", StepOptions.retry(RetryPolicy.none()), () -> {
+                if (!cardWorks.get()) {
+                    throw new IllegalStateException("card declined");
+                }
+                return "charged " + in;
+            }));
+
+    private Worldflow billing() {
+        wf = Worldflow.builder()
+                .world(world)
+                .clock(clock)
+                .actor("billing-service")
+                .register(approval)
+                .register(charge)
+                .build();
+        wf.startWorker(workerOptions());
+        return wf;
+    }
+
+    @Test
+    void startsSignalsCancelsAndRetriesRecordTheApplicationOrWhomTheThreadActsAs() {
+        billing();
+        wf.start(approval, "a", StartOptions.id("by-app"));
+        try (var as = wf.actingAs("user:42")) {
+            wf.start(approval, "b", StartOptions.id("by-user"));
+            wf.signal("by-app", "go", "yes");
+        }
+        wf.start(approval, "c", StartOptions.id("canceled"));
+        awaitStatus("canceled", RunStatus.WAITING);
+        try (var as = wf.actingAs("ops:ana")) {
+            wf.cancel("canceled", "customer left");
+        }
+        wf.start(charge, "d", StartOptions.id("failed"));
+        awaitStatus("failed", RunStatus.FAILED);
+        cardWorks.set(true);
+        wf.retry("failed", "card replaced");
+
+        awaitStatus("by-app", RunStatus.COMPLETED);
+        awaitStatus("canceled", RunStatus.CANCELED);
+        awaitStatus("failed", RunStatus.COMPLETED);
+        assertThat(eventsOf("by-app", WorkflowStarted.class).getFirst().actor()).isEqualTo("billing-service");
+        assertThat(eventsOf("by-user", WorkflowStarted.class).getFirst().actor())
+                .isEqualTo("user:42");
+        assertThat(eventsOf("by-app", SignalReceived.class).getFirst().actor()).isEqualTo("user:42");
+        assertThat(eventsOf("canceled", WorkflowCancelRequested.class).getFirst())
+                .satisfies(c -> {
+                    assertThat(c.actor()).isEqualTo("ops:ana");
+                    assertThat(c.reason()).isEqualTo("customer left");
+                });
+        assertThat(eventsOf("failed", WorkflowRetried.class).getFirst().actor()).isEqualTo("billing-service");
+        assertThat(wf.actor()).as("the scope ended").isEqualTo("billing-service");
+    }
+
+    @Test
+    void aTerminationRecordsWhoAskedForIt() {
+        billing();
+        wf.start(approval, "a", StartOptions.id("stopped"));
+        awaitStatus("stopped", RunStatus.WAITING);
+
+        try (var as = wf.actingAs("ops:ada")) {
+            wf.terminate("stopped", "runaway");
+        }
+
+        awaitStatus("stopped", RunStatus.CANCELED);
+        WorkflowCancelRequested request =
+                eventsOf("stopped", WorkflowCancelRequested.class).getFirst();
+        assertThat(request.terminate()).isTrue();
+        assertThat(request.actor()).isEqualTo("ops:ada");
+    }
+
+    @Test
+    void aRunAScheduleStartedRecordsTheSchedule() {
+        billing();
+        wf.schedules().create(ScheduleSpec.cron("tck-actor-yearly", "0 0 0 1 1 ? 2099", approval, "tick"));
+
+        String runId = wf.schedules().trigger("tck-actor-yearly").orElseThrow();
+
+        awaitStatus(runId, RunStatus.WAITING);
+        assertThat(eventsOf(runId, WorkflowStarted.class).getFirst().actor())
+                .isEqualTo(Actors.schedule("tck-actor-yearly"));
+    }
+
+    @Test
+    void scopesNestAndABadActorIsRefusedChangingNothing() {
+        billing();
+        try (var outer = wf.actingAs("outer")) {
+            try (var inner = wf.actingAs("inner")) {
+                assertThat(wf.actor()).isEqualTo("inner");
+            }
+            assertThat(wf.actor()).isEqualTo("outer");
+        }
+        assertThat(wf.actor()).isEqualTo("billing-service");
+        for (String bad : new String[] {"", "  ", "x".repeat(Actors.MAX_LENGTH + 1), null}) {
+            assertThatThrownBy(() -> wf.actingAs(bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("actor");
+        }
+        assertThat(wf.actor()).isEqualTo("billing-service");
+        assertThatThrownBy(() -> Worldflow.builder().actor(" "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("actor");
+    }
+}
