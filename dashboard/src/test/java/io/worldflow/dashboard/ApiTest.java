@@ -494,6 +494,39 @@ class ApiTest {
     }
 
     @Test
+    void withPayloadKeysTheDatabaseHoldsNoClearPayloadAndTheApiShowsThemInClear(@TempDir Path other) throws Exception {
+        String key = java.util.Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
+        try (TestDashboard sealed = new TestDashboard(
+                other,
+                false,
+                java.util.Set.of(io.worldflow.StartOptions.DEFAULT_QUEUE),
+                java.util.List.of(),
+                null,
+                java.util.Map.of(io.worldflow.runtime.PayloadKeys.KEYS, "k1:" + key))) {
+            sealed.waitingRun("secret-order-4242");
+            sealed.post("/api/runs/secret-order-4242/signals/approval", "{\"by\":\"MARKER-APPROVER\"}");
+            sealed.awaitRun("secret-order-4242", i -> i.status() == RunStatus.COMPLETED);
+
+            JsonNode run = sealed.get("/api/runs/secret-order-4242").json();
+            String events = sealed.get("/api/runs/secret-order-4242/events").body();
+
+            assertThat(run.path("input").asText()).isEqualTo("secret-order-4242");
+            assertThat(run.path("output").asText()).contains("approved by MARKER-APPROVER");
+            assertThat(events).contains("MARKER-APPROVER").doesNotContain("wf:enc:v1");
+            assertThat(sealed.get("/api/runs/secret-order-4242/events?format=codec")
+                            .body())
+                    .as("a saved history is the log as stored")
+                    .contains("wf:enc:v1:k1:")
+                    .doesNotContain("MARKER-APPROVER");
+            sealed.close();
+            String file = new String(
+                    java.nio.file.Files.readAllBytes(other.resolve("dashboard.db")),
+                    java.nio.charset.StandardCharsets.ISO_8859_1);
+            assertThat(file).contains("secret-order-4242").doesNotContain("MARKER-APPROVER");
+        }
+    }
+
+    @Test
     void publicReadsOpenReadsButNotActions(@TempDir Path other) {
         try (TestDashboard open = new TestDashboard(other, true)) {
             open.waitingRun("w-1");

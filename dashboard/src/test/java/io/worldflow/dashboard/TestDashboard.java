@@ -88,6 +88,17 @@ final class TestDashboard implements AutoCloseable {
             Set<String> queues,
             List<DashboardToken> tokens,
             Authenticator authenticator) {
+        this(dir, publicReads, queues, tokens, authenticator, Map.of());
+    }
+
+    /** @param properties more configuration of the application's Worldflow */
+    TestDashboard(
+            Path dir,
+            boolean publicReads,
+            Set<String> queues,
+            List<DashboardToken> tokens,
+            Authenticator authenticator,
+            Map<String, String> properties) {
         Workflow<String, String> approval = Workflow.define("approval", String.class, (ctx, in) -> {
             String prepared = ctx.step("prepare", () -> "prepared " + in);
             @SuppressWarnings("unchecked")
@@ -124,6 +135,7 @@ final class TestDashboard implements AutoCloseable {
                 .property("worldflow.local.path", dir.resolve("dashboard.db").toString())
                 .property("worldflow.worker.lease", "5s")
                 .property("worldflow.signal.secret", SECRET)
+                .properties(properties)
                 .register(approval)
                 .register(checkout)
                 .register(order)

@@ -50,6 +50,12 @@ public abstract class WorldConformanceKit {
         return false;
     }
 
+    /**
+     * Everything the world stores for {@code storageId} as text: its files' bytes, its rows, its items, as found in
+     * the database itself. The kit looks in it for values that must never be stored in clear (encrypted payloads).
+     */
+    protected abstract String storedText(String storageId) throws Exception;
+
     @Nested
     @Tag("EventLog")
     class EventLog extends EventLogContract {
@@ -206,6 +212,14 @@ public abstract class WorldConformanceKit {
     @Tag("ContinueAsNew")
     class ContinueAsNew extends ContinueAsNewContract {
         ContinueAsNew() {
+            super(WorldConformanceKit.this);
+        }
+    }
+
+    @Nested
+    @Tag("Encryption")
+    class Encryption extends EncryptionContract {
+        Encryption() {
             super(WorldConformanceKit.this);
         }
     }

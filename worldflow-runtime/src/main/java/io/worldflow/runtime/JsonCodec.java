@@ -11,9 +11,11 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.worldflow.Payload;
+import io.worldflow.PayloadKeyException;
 import io.worldflow.SerializationException;
 import io.worldflow.event.Event;
 import io.worldflow.format.EventFormat;
+import io.worldflow.runtime.internal.PayloadCipher;
 import io.worldflow.spi.EventCodec;
 
 import java.util.Collection;
@@ -28,7 +30,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * JSON for payloads (workflow inputs and results, step results, signals) and for events. Payloads go
  * through a user-replaceable {@link ObjectMapper}; events through the fixed {@link EventFormat}, so every world stores
  * the same event format. A payload records a type descriptor taken from the value itself
- * ({@code java.util.List<com.acme.Label>}), so results decode on replay without a type token.
+ * ({@code java.util.List<com.acme.Label>}), so results decode on replay without a type token. A codec made
+ * {@link #encrypting} stores every payload encrypted.
  */
 public final class JsonCodec {
 
@@ -42,17 +45,67 @@ public final class JsonCodec {
     private final int maxPayloadChars;
     /** Parsed type descriptors; a log names few types, and past this many the rest are parsed each time. */
     private final Map<String, JavaType> recordedTypes = new ConcurrentHashMap<>();
+    /** Seals every payload written and opens those read, or null when payloads are stored in clear. */
+    private final PayloadCipher cipher;
 
     public JsonCodec() {
         this(defaultPayloadMapper(), DEFAULT_MAX_PAYLOAD_CHARS);
     }
 
     public JsonCodec(ObjectMapper payloadMapper, int maxPayloadChars) {
+        this(payloadMapper, maxPayloadChars, null);
+    }
+
+    private JsonCodec(ObjectMapper payloadMapper, int maxPayloadChars, PayloadCipher cipher) {
         this.payloads = Objects.requireNonNull(payloadMapper, "payloadMapper");
         if (maxPayloadChars < 16) {
             throw new IllegalArgumentException("maxPayloadChars must be at least 16, was " + maxPayloadChars);
         }
         this.maxPayloadChars = maxPayloadChars;
+        this.cipher = cipher;
+    }
+
+    /**
+     * This codec, encrypting every payload it writes with {@code keys}' current key (AES-256-GCM) and decrypting with
+     * any of them; payloads written in clear before still read. {@code Worldflow.builder()} does this when
+     * {@value PayloadKeys#KEYS} is set.
+     */
+    public JsonCodec encrypting(PayloadKeys keys) {
+        return new JsonCodec(payloads, maxPayloadChars, new PayloadCipher(Objects.requireNonNull(keys, "keys")));
+    }
+
+    /** Whether payloads written are encrypted. */
+    public boolean encrypts() {
+        return cipher != null;
+    }
+
+    /**
+     * The payload with its JSON in clear, for showing or exporting it: decrypted when it was encrypted.
+     *
+     * @throws PayloadKeyException    when it is encrypted under a key this codec does not have
+     * @throws SerializationException when it was altered
+     */
+    public Payload reveal(Payload payload, String what) {
+        if (payload == null || !PayloadCipher.isSealed(payload.json())) {
+            return payload;
+        }
+        return new Payload(clear(payload, what), payload.type());
+    }
+
+    /** The payload's JSON in clear. */
+    private String clear(Payload payload, String what) {
+        String json = payload.json();
+        if (!PayloadCipher.isSealed(json)) {
+            return json;
+        }
+        if (cipher == null) {
+            String id = PayloadCipher.keyId(json);
+            throw new PayloadKeyException(
+                    what + " is encrypted under key '" + id + "', and no payload keys are configured ("
+                            + PayloadKeys.KEYS + ")",
+                    id);
+        }
+        return cipher.open(json, payload.type(), what);
     }
 
     /** The mapper used for payloads unless another is given: Java time as ISO strings, unknown properties ignored. */
@@ -95,7 +148,8 @@ public final class JsonCodec {
             throw new SerializationException(
                     what + " is " + json.length() + " characters of JSON, above the limit of " + maxPayloadChars, null);
         }
-        return new Payload(json, describe(value));
+        String type = describe(value);
+        return new Payload(cipher == null ? json : cipher.seal(json, type), type);
     }
 
     /** Decodes a payload as {@code type}, or as its recorded type when {@code type} is null. */
@@ -103,16 +157,17 @@ public final class JsonCodec {
         if (payload == null || (payload.isNull() && !isOptional(type, payload.type()))) {
             return null;
         }
+        String json = clear(payload, what);
         try {
             if (type != null) {
-                return payloads.readValue(payload.json(), type);
+                return payloads.readValue(json, type);
             }
             if (payload.type() == null) {
                 @SuppressWarnings("unchecked")
-                T untyped = (T) payloads.readValue(payload.json(), Object.class);
+                T untyped = (T) payloads.readValue(json, Object.class);
                 return untyped;
             }
-            return payloads.readValue(payload.json(), recordedType(payload.type()));
+            return payloads.readValue(json, recordedType(payload.type()));
         } catch (JsonProcessingException | IllegalArgumentException e) {
             throw new SerializationException(
                     "cannot deserialize " + what + " as " + (type != null ? type.getName() : payload.type()) + ": "

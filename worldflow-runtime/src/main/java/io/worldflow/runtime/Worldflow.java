@@ -695,7 +695,8 @@ public final class Worldflow implements AutoCloseable {
             List<String> keys = new ArrayList<>(WorldLoader.knownKeys());
             keys.addAll(knownKeys);
             WorldConfig config = WorldflowConfig.load(properties, keys);
-            JsonCodec c = codec != null ? codec : new JsonCodec();
+            JsonCodec base = codec != null ? codec : new JsonCodec();
+            JsonCodec c = PayloadKeys.fromConfig(config).map(base::encrypting).orElse(base);
             World w = world != null ? world : WorldLoader.open(config, clock, c.eventCodec());
             Worldflow wf = new Worldflow(w, config, c, clock, registry, actor);
             try {

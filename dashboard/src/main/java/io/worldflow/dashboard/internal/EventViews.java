@@ -56,7 +56,8 @@ final class EventViews {
     }
 
     private static void write(JsonGenerator gen, JsonCodec codec, Event event) throws IOException {
-        Map<String, Payload> payloads = payloads(event);
+        Map<String, Payload> payloads = new java.util.HashMap<>();
+        payloads(event).forEach((name, p) -> payloads.put(name, Json.reveal(p, codec)));
         JsonNode encoded = Json.mapper().readTree(codec.encodeEvent(event));
         gen.writeStartObject();
         for (Map.Entry<String, JsonNode> field : encoded.properties()) {

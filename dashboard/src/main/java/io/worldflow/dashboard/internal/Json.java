@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.worldflow.Payload;
+import io.worldflow.SerializationException;
+import io.worldflow.runtime.JsonCodec;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,15 +38,27 @@ final class Json {
         }
     }
 
-    /** A stored payload as a JSON tree, for embedding in a response. */
-    static JsonNode payload(Payload p) {
+    /**
+     * A stored payload as a JSON tree, for embedding in a response: in clear when {@code codec} has its key, else as
+     * stored (an encrypted payload then shows as its sealed string).
+     */
+    static JsonNode payload(Payload p, JsonCodec codec) {
         if (p == null) {
             return NullNode.getInstance();
         }
         try {
-            return MAPPER.readTree(p.json());
+            return MAPPER.readTree(reveal(p, codec).json());
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException("reading a stored payload", e);
+        }
+    }
+
+    /** The payload in clear when {@code codec} can decrypt it; as stored otherwise. */
+    static Payload reveal(Payload p, JsonCodec codec) {
+        try {
+            return codec.reveal(p, "a payload");
+        } catch (SerializationException e) {
+            return p;
         }
     }
 

@@ -21,6 +21,7 @@ import io.worldflow.event.TimerFired;
 import io.worldflow.event.TimerScheduled;
 import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
+import io.worldflow.runtime.JsonCodec;
 import io.worldflow.spi.PendingSignal;
 
 import java.util.ArrayList;
@@ -52,7 +53,8 @@ final class RunViews {
      *
      * @param queue its queue when the run is pending and the queue has limits, else null
      */
-    static Map<String, Object> detail(RunInfo r, List<Event> events, List<PendingSignal> pending, QueueInfo queue) {
+    static Map<String, Object> detail(
+            RunInfo r, List<Event> events, List<PendingSignal> pending, QueueInfo queue, JsonCodec codec) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("runId", r.runId());
         m.put("workflow", r.workflow());
@@ -69,8 +71,8 @@ final class RunViews {
         WorkflowStarted started = !events.isEmpty() && events.getFirst() instanceof WorkflowStarted w ? w : null;
         m.put("schedule", started == null ? null : started.schedule());
         m.put("scheduledFor", started == null ? null : started.scheduledFor());
-        m.put("input", Json.payload(r.input()));
-        m.put("output", r.output() == null ? null : Json.payload(r.output()));
+        m.put("input", Json.payload(r.input(), codec));
+        m.put("output", r.output() == null ? null : Json.payload(r.output(), codec));
         m.put("error", error(r.error()));
         m.put("held", error(r.held()));
         m.put("heldSince", r.heldSince());
@@ -94,7 +96,7 @@ final class RunViews {
             sm.put("name", s.name());
             sm.put("sentAt", s.sentAt());
             sm.put("actor", s.actor());
-            sm.put("payload", Json.payload(s.payload()));
+            sm.put("payload", Json.payload(s.payload(), codec));
             signals.add(sm);
         }
         m.put("pendingSignals", signals);

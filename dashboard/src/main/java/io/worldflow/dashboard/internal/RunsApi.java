@@ -79,7 +79,7 @@ final class RunsApi {
         QueueInfo queue = info.status() == RunStatus.PENDING
                 ? wf.queues().describe(info.queue()).orElse(null)
                 : null;
-        json(ctx, 200, RunViews.detail(info, events, wf.world().signals().pending(runId), queue));
+        json(ctx, 200, RunViews.detail(info, events, wf.world().signals().pending(runId), queue, wf.codec()));
     }
 
     /**

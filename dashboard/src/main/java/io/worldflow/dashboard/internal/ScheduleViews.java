@@ -3,6 +3,7 @@ package io.worldflow.dashboard.internal;
 import io.worldflow.Payload;
 import io.worldflow.ScheduleInfo;
 import io.worldflow.ScheduleSpec;
+import io.worldflow.runtime.JsonCodec;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -17,7 +18,7 @@ final class ScheduleViews {
      * A schedule: what it starts and when, whether it is paused, its next fire times, its last run. Durations are
      * ISO-8601 text ({@code PT30S}) and the zone its id, as a person reads and types them.
      */
-    static Map<String, Object> view(ScheduleInfo s) {
+    static Map<String, Object> view(ScheduleInfo s, JsonCodec codec) {
         ScheduleSpec spec = s.spec();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", spec.id());
@@ -45,7 +46,7 @@ final class ScheduleViews {
         m.put(
                 "input",
                 spec.input() instanceof Payload p
-                        ? Json.payload(p)
+                        ? Json.payload(p, codec)
                         : Json.mapper().valueToTree(spec.input()));
         return m;
     }

@@ -49,7 +49,7 @@ final class SchedulesApi {
         List<ScheduleInfo> found = schedules().list(after, limit + 1);
         List<ScheduleInfo> page = found.size() > limit ? found.subList(0, limit) : found;
         List<Map<String, Object>> out = new ArrayList<>(page.size());
-        page.forEach(s -> out.add(ScheduleViews.view(s)));
+        page.forEach(s -> out.add(ScheduleViews.view(s, wf.codec())));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("schedules", out);
         body.put("nextAfter", found.size() > limit ? page.getLast().id() : null);
@@ -57,7 +57,7 @@ final class SchedulesApi {
     }
 
     void get(Context ctx) {
-        RunsApi.json(ctx, 200, ScheduleViews.view(schedules().describe(scheduleId(ctx))));
+        RunsApi.json(ctx, 200, ScheduleViews.view(schedules().describe(scheduleId(ctx)), wf.codec()));
     }
 
     // ---------------------------------------------------------------- actions
@@ -65,13 +65,13 @@ final class SchedulesApi {
     void pause(Context ctx) {
         String id = scheduleId(ctx);
         bodies.object(ctx);
-        RunsApi.json(ctx, 200, ScheduleViews.view(schedules().pause(id)));
+        RunsApi.json(ctx, 200, ScheduleViews.view(schedules().pause(id), wf.codec()));
     }
 
     void resume(Context ctx) {
         String id = scheduleId(ctx);
         bodies.object(ctx);
-        RunsApi.json(ctx, 200, ScheduleViews.view(schedules().resume(id)));
+        RunsApi.json(ctx, 200, ScheduleViews.view(schedules().resume(id), wf.codec()));
     }
 
     /**
@@ -82,7 +82,7 @@ final class SchedulesApi {
         String id = scheduleId(ctx);
         bodies.object(ctx);
         String started = schedules().trigger(id).orElse(null);
-        Map<String, Object> out = ScheduleViews.view(schedules().describe(id));
+        Map<String, Object> out = ScheduleViews.view(schedules().describe(id), wf.codec());
         out.put("startedRunId", started);
         RunsApi.json(ctx, 200, out);
     }

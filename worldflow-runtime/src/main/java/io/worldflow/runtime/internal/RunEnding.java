@@ -3,6 +3,7 @@ package io.worldflow.runtime.internal;
 import io.worldflow.DeadlineExceededException;
 import io.worldflow.ErrorInfo;
 import io.worldflow.Payload;
+import io.worldflow.PayloadKeyException;
 import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
 import io.worldflow.SerializationException;
@@ -131,6 +132,8 @@ final class RunEnding {
             endHeld(exec.nondeterminism());
         } else if (error instanceof HeldException held) {
             endHeld(held);
+        } else if (error instanceof PayloadKeyException keyMissing) {
+            endHeld(keyMissing); // a worker with the key can go on with it
         } else if (exec.canceling()) {
             endCanceled();
         } else if (exec.deadlinePassed()) {

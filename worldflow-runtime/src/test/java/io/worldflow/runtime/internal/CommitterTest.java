@@ -89,7 +89,7 @@ class CommitterTest {
         }
 
         @Override
-        public void requestCancel(String runId, String reason, boolean terminate) {
+        public void requestCancel(String runId, String reason, boolean terminate, String actor) {
             throw new UnsupportedOperationException();
         }
 

@@ -100,7 +100,7 @@ class RetentionTest {
         }
 
         @Override
-        public void requestCancel(String runId, String reason, boolean terminate) {
+        public void requestCancel(String runId, String reason, boolean terminate, String actor) {
             throw new UnsupportedOperationException();
         }
 

@@ -61,7 +61,7 @@ class RunLogSignalsTest {
         }
 
         @Override
-        public SignalSent send(String runId, String name, Payload payload, String key) {
+        public SignalSent send(String runId, String name, Payload payload, String key, String actor) {
             throw new UnsupportedOperationException();
         }
 

@@ -5,6 +5,7 @@ import io.worldflow.spi.WorldProvider;
 import io.worldflow.tck.WorldConformanceKit;
 import io.worldflow.world.aws.AwsWorldProvider;
 import io.worldflow.world.aws.Emulators;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /** The conformance kit on the AWS world: one table and queue prefix per storage id, on the shared emulators. */
 class AwsConformanceTest extends WorldConformanceKit {
@@ -17,5 +18,21 @@ class AwsConformanceTest extends WorldConformanceKit {
     @Override
     protected WorldConfig config(String storageId) {
         return Emulators.shared().config(storageId + "_");
+    }
+
+    /** Every item of every table of the storage's prefix, as the SDK writes an item as text. */
+    @Override
+    protected String storedText(String storageId) {
+        StringBuilder out = new StringBuilder();
+        try (DynamoDbClient dynamo = Emulators.shared().dynamoClient()) {
+            for (String table : dynamo.listTablesPaginator().tableNames()) {
+                if (table.startsWith(storageId + "_")) {
+                    dynamo.scanPaginator(b -> b.tableName(table))
+                            .items()
+                            .forEach(item -> out.append(item).append('\n'));
+                }
+            }
+        }
+        return out.toString();
     }
 }

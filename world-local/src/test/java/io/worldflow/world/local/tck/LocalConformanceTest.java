@@ -6,6 +6,9 @@ import io.worldflow.tck.WorldConformanceKit;
 import io.worldflow.world.local.LocalWorldProvider;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -38,5 +41,18 @@ class LocalConformanceTest extends WorldConformanceKit {
     @Override
     protected boolean leasesAtCreation() {
         return true;
+    }
+
+    /** The database file's bytes and its write-ahead log's, which holds what was written since the last checkpoint. */
+    @Override
+    protected String storedText(String storageId) throws IOException {
+        StringBuilder out = new StringBuilder();
+        for (String suffix : new String[] {".db", ".db-wal"}) {
+            Path file = dir.resolve(storageId + suffix);
+            if (Files.exists(file)) {
+                out.append(new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1));
+            }
+        }
+        return out.toString();
     }
 }

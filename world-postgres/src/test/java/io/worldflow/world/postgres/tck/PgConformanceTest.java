@@ -7,6 +7,13 @@ import io.worldflow.world.postgres.PostgresWorldProvider;
 import io.worldflow.world.postgres.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,6 +38,33 @@ class PgConformanceTest extends WorldConformanceKit {
     @Override
     protected boolean leasesAtCreation() {
         return true;
+    }
+
+    /** Every row of every table in the storage's schema, as Postgres writes a row as text. */
+    @Override
+    protected String storedText(String storageId) throws SQLException {
+        String schema = storageId.toLowerCase(Locale.ROOT);
+        StringBuilder out = new StringBuilder();
+        try (Connection c = TestPostgres.shared().connect();
+                PreparedStatement tables =
+                        c.prepareStatement("SELECT table_name FROM information_schema.tables WHERE table_schema = ?")) {
+            tables.setString(1, schema);
+            List<String> names = new ArrayList<>();
+            try (ResultSet rs = tables.executeQuery()) {
+                while (rs.next()) {
+                    names.add(rs.getString(1));
+                }
+            }
+            for (String table : names) {
+                try (Statement st = c.createStatement();
+                        ResultSet rs = st.executeQuery("SELECT t::text FROM \"" + schema + "\".\"" + table + "\" t")) {
+                    while (rs.next()) {
+                        out.append(rs.getString(1)).append('\n');
+                    }
+                }
+            }
+        }
+        return out.toString();
     }
 
     /** On a server of the developer's, the schemas the kit made are dropped; an embedded one goes anyway. */

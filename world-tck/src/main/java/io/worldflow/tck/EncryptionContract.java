@@ -1,0 +1,102 @@
+package io.worldflow.tck;
+
+import io.worldflow.PayloadKeyException;
+import io.worldflow.RunInfo;
+import io.worldflow.RunStatus;
+import io.worldflow.StartOptions;
+import io.worldflow.Workflow;
+import io.worldflow.runtime.PayloadKeys;
+import io.worldflow.runtime.Worldflow;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Base64;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Payloads encrypted at rest: with {@value PayloadKeys#KEYS} set, no input, step result, signal or output is stored in
+ * clear anywhere in the world (its files, rows or items, looked at directly), and everything reads back; a run whose
+ * recorded payload is under a key that was removed is held, not failed, naming the key, while other runs go on, and it
+ * goes on once the key is back.
+ */
+public abstract class EncryptionContract extends WorkflowContractSupport {
+
+    private static final String K1 = Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
+    private static final String K2 = Base64.getEncoder().encodeToString("fedcba9876543210fedcba9876543210".getBytes());
+
+    private static final String CARD = "4242-MARKER-CARD-4242";
+    private static final String RECEIPT = "MARKER-RECEIPT-77";
+    private static final String PIN = "MARKER-SIGNAL-PIN-55";
+
+    protected EncryptionContract(WorldConformanceKit kit) {
+        super(kit);
+    }
+
+    /** A card charged: the number in its input, a receipt from its step, a PIN by signal, all in its output. */
+    public record Card(String holder, String number) {}
+
+    private final Workflow<Card, String> charge = Workflow.define("tck.enc.charge", Card.class, (ctx, card) -> {
+        String receipt = ctx.step("charge", () -> RECEIPT + " for " + card.number());
+        String pin = ctx.awaitSignal("pin", String.class, Duration.ofDays(1)).orElse("none");
+        return receipt + " confirmed with " + pin;
+    });
+
+    private final Workflow<String, String> echo =
+            Workflow.define("tck.enc.echo", String.class, (ctx, in) -> ctx.step("echo", () -> "echo " + in));
+
+    private Worldflow withKeys(String keys) {
+        wf = Worldflow.builder()
+                .world(world)
+                .clock(clock)
+                .property(PayloadKeys.KEYS, keys)
+                .register(charge)
+                .register(echo)
+                .build();
+        wf.startWorker(workerOptions().withHoldRetry(Duration.ofMillis(200)));
+        return wf;
+    }
+
+    @Test
+    void noPayloadIsStoredInClearAndEveryOneReadsBack() throws Exception {
+        withKeys("k1:" + K1);
+
+        wf.start(charge, new Card("Ana", CARD), StartOptions.id("enc-run-1"));
+        awaitStatus("enc-run-1", RunStatus.WAITING);
+        wf.signal("enc-run-1", "pin", PIN);
+
+        String expected = RECEIPT + " for " + CARD + " confirmed with " + PIN;
+        assertThat(wf.handle("enc-run-1", String.class).result(WAIT)).isEqualTo(expected);
+        String stored = kit().storedText(storageId());
+        assertThat(stored).as("the world's own data is there to look in").contains("enc-run-1", "tck.enc.charge");
+        assertThat(stored).contains("wf:enc:v1:k1:");
+        for (String marker : new String[] {CARD, RECEIPT, PIN, "Ana"}) {
+            assertThat(stored).as("stored in clear: " + marker).doesNotContain(marker);
+        }
+    }
+
+    @Test
+    void aRunUnderARemovedKeyIsHeldNamingItAndGoesOnWhenTheKeyIsBack() {
+        withKeys("k1:" + K1);
+        wf.start(charge, new Card("Ana", CARD), StartOptions.id("enc-held"));
+        awaitStatus("enc-held", RunStatus.WAITING);
+        wf.close();
+        world = reopen();
+
+        withKeys("k2:" + K2); // k1 removed: the run's recorded input and step result are under it
+        wf.signal("enc-held", "pin", PIN);
+        RunInfo held = awaitRun("enc-held", "held", RunInfo::isHeld);
+        assertThat(held.status()).isNotEqualTo(RunStatus.FAILED);
+        assertThat(held.held().message()).contains("key 'k1'");
+        assertThat(held.held().causeTypes()).contains(PayloadKeyException.class.getName());
+        assertThat(wf.start(echo, "other", StartOptions.id("enc-other")).result(WAIT))
+                .as("another run goes on")
+                .isEqualTo("echo other");
+        wf.close();
+        world = reopen();
+
+        withKeys("k2:" + K2 + ",k1:" + K1);
+        awaitStatus("enc-held", RunStatus.COMPLETED);
+        assertThat(wf.handle("enc-held", String.class).result(WAIT)).endsWith("confirmed with " + PIN);
+    }
+}
