@@ -47,6 +47,8 @@ public final class JsonCodec {
     private final Map<String, JavaType> recordedTypes = new ConcurrentHashMap<>();
     /** Seals every payload written and opens those read, or null when payloads are stored in clear. */
     private final PayloadCipher cipher;
+    /** This codec without encryption, made when first needed ({@link #plainCodec}). */
+    private volatile JsonCodec plain;
 
     public JsonCodec() {
         this(defaultPayloadMapper(), DEFAULT_MAX_PAYLOAD_CHARS);
@@ -150,6 +152,34 @@ public final class JsonCodec {
         }
         String type = describe(value);
         return new Payload(cipher == null ? json : cipher.seal(json, type), type);
+    }
+
+    /** A value as written to the log, and as replay reads it back from there ({@link #encodeAndRead}). */
+    public record Recorded(Payload payload, Object value) {}
+
+    /**
+     * Encodes a value and reads it back as replay would see it, from its JSON in clear: code that goes on with a value
+     * it has just recorded goes on with what replay will give it, without decrypting what it has just encrypted.
+     */
+    public Recorded encodeAndRead(Object value, String what) {
+        if (cipher == null) {
+            Payload p = encode(value, what);
+            return new Recorded(p, decode(p, null, what));
+        }
+        Payload clear = plainCodec().encode(value, what);
+        Object read = plainCodec().decode(clear, null, what);
+        return new Recorded(
+                clear.isNull() ? clear : new Payload(cipher.seal(clear.json(), clear.type()), clear.type()), read);
+    }
+
+    /** This codec without encryption, sharing its mapper. */
+    private JsonCodec plainCodec() {
+        JsonCodec p = plain;
+        if (p == null) {
+            p = new JsonCodec(payloads, maxPayloadChars, null);
+            plain = p;
+        }
+        return p;
     }
 
     /** Decodes a payload as {@code type}, or as its recorded type when {@code type} is null. */

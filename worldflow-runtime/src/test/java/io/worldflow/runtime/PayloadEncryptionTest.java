@@ -45,6 +45,40 @@ class PayloadEncryptionTest {
     }
 
     @Test
+    void noTwoPayloadsShareAnIvAcrossThreads() throws Exception {
+        JsonCodec codec = codec("k1:" + K1);
+        java.util.Set<String> ivs = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.List<Thread> threads = new java.util.ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            threads.add(Thread.ofVirtual().start(() -> {
+                for (int i = 0; i < 5_000; i++) {
+                    String json = codec.encode("same value", "x").json();
+                    String body = json.substring(json.lastIndexOf(':') + 1, json.length() - 1);
+                    ivs.add(body.substring(0, 16)); // the first 12 bytes, base64url
+                    assertThat(codec.decode(new Payload(json, "java.lang.String"), String.class, "x"))
+                            .isEqualTo("same value");
+                }
+            }));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertThat(ivs).hasSize(8 * 5_000);
+    }
+
+    @Test
+    void encodeAndReadGivesWhatReplayReadsAndStoresItSealed() {
+        JsonCodec codec = codec("k1:" + K1);
+
+        JsonCodec.Recorded r = codec.encodeAndRead(new Card("Ana", "4242"), "result");
+
+        assertThat(r.value()).isEqualTo(new Card("Ana", "4242"));
+        assertThat(r.payload().json()).doesNotContain("4242");
+        assertThat((Object) codec.decode(r.payload(), null, "result")).isEqualTo(r.value());
+        assertThat(codec.encodeAndRead(null, "nothing")).isEqualTo(new JsonCodec.Recorded(Payload.NULL, null));
+    }
+
+    @Test
     void keysRotateTheNewestEncryptsAndEveryKeyDecryptsAndClearPayloadsStillRead() {
         Payload underK1 = codec("k1:" + K1).encode("secret", "old");
         Payload clear = new JsonCodec().encode("written before", "older");

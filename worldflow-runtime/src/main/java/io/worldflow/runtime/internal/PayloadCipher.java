@@ -9,6 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
@@ -16,8 +19,11 @@ import javax.crypto.spec.GCMParameterSpec;
 /**
  * Payload JSON sealed with AES-256-GCM, as a JSON string that any world stores like any other payload:
  * ESC, {@code wf:enc:v1:<key id>:<base64url of iv, ciphertext and tag>} (see {@link #PREFIX}). The payload's type descriptor stays in clear
- * beside it and is bound to it (the cipher's associated data), so that neither can be swapped for another's. A fresh
- * 96-bit random IV per payload.
+ * beside it and is bound to it (the cipher's associated data), so that neither can be swapped for another's. Each
+ * IV is a random 64-bit prefix, drawn anew every 2^32 payloads, and a 32-bit counter (the deterministic construction
+ * of NIST SP 800-38D with a random fixed field): it never repeats within a process, and two processes draw the same
+ * prefix with negligible chance. Drawing 96 random bits per payload, and a new {@link Cipher} each time, cost several
+ * times the encryption itself; ciphers are kept for reuse instead.
  */
 public final class PayloadCipher {
 
@@ -33,9 +39,16 @@ public final class PayloadCipher {
 
     private final PayloadKeys keys;
     private final SecureRandom random = new SecureRandom();
+    private final Queue<Cipher> idle = new ConcurrentLinkedQueue<>();
+    private final AtomicLong issued = new AtomicLong();
+    private volatile Epoch epoch;
+
+    /** The IVs' prefix for counter values {@code number << 32} up to the next epoch's. */
+    private record Epoch(long number, byte[] prefix) {}
 
     public PayloadCipher(PayloadKeys keys) {
         this.keys = keys;
+        this.epoch = new Epoch(0, prefix());
         if (keys.key(keys.current()).isEmpty()) {
             throw new io.worldflow.ConfigurationException(
                     "the current payload key '" + keys.current() + "' is not among the keys");
@@ -57,10 +70,9 @@ public final class PayloadCipher {
     public String seal(String json, String type) {
         String id = keys.current();
         SecretKey key = keys.key(id).orElseThrow();
-        byte[] iv = new byte[IV_BYTES];
-        random.nextBytes(iv);
+        byte[] iv = nextIv();
+        Cipher c = take();
         try {
-            Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
             c.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, iv));
             c.updateAAD(aad(type));
             byte[] sealed = c.doFinal(json.getBytes(StandardCharsets.UTF_8));
@@ -69,6 +81,50 @@ public final class PayloadCipher {
                     .put(sealed)
                     .array();
             return PREFIX + id + ":" + Base64.getUrlEncoder().withoutPadding().encodeToString(out) + "\"";
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES-GCM refused a key or an IV of its own", e);
+        } finally {
+            idle.offer(c);
+        }
+    }
+
+    private byte[] nextIv() {
+        while (true) {
+            long n = issued.getAndIncrement();
+            Epoch e = epoch;
+            if ((n >>> 32) > e.number()) {
+                e = advance(n >>> 32);
+            }
+            if ((n >>> 32) == e.number()) {
+                return ByteBuffer.allocate(IV_BYTES)
+                        .put(e.prefix())
+                        .putInt((int) n)
+                        .array();
+            }
+            // a counter value of an epoch already left behind: its prefix is gone, take another
+        }
+    }
+
+    private synchronized Epoch advance(long number) {
+        if (epoch.number() < number) {
+            epoch = new Epoch(number, prefix());
+        }
+        return epoch;
+    }
+
+    private byte[] prefix() {
+        byte[] p = new byte[IV_BYTES - 4];
+        random.nextBytes(p);
+        return p;
+    }
+
+    private Cipher take() {
+        Cipher c = idle.poll();
+        if (c != null) {
+            return c;
+        }
+        try {
+            return Cipher.getInstance("AES/GCM/NoPadding");
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM is not available", e);
         }
@@ -90,10 +146,14 @@ public final class PayloadCipher {
         try {
             byte[] all = Base64.getUrlDecoder()
                     .decode(sealed.substring(PREFIX.length() + id.length() + 1, sealed.length() - 1));
-            Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
-            c.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, all, 0, IV_BYTES));
-            c.updateAAD(aad(type));
-            return new String(c.doFinal(all, IV_BYTES, all.length - IV_BYTES), StandardCharsets.UTF_8);
+            Cipher c = take();
+            try {
+                c.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, all, 0, IV_BYTES));
+                c.updateAAD(aad(type));
+                return new String(c.doFinal(all, IV_BYTES, all.length - IV_BYTES), StandardCharsets.UTF_8);
+            } finally {
+                idle.offer(c);
+            }
         } catch (GeneralSecurityException | IllegalArgumentException | IndexOutOfBoundsException e) {
             throw new SerializationException(
                     what + " is encrypted under key '" + id + "' but does not decrypt: it was altered, or its type"

@@ -13,6 +13,7 @@ import io.worldflow.event.StepCompleted;
 import io.worldflow.event.StepFailed;
 import io.worldflow.event.StepRetrying;
 import io.worldflow.event.StepStarted;
+import io.worldflow.runtime.JsonCodec;
 import org.slf4j.MDC;
 
 import java.time.Instant;
@@ -94,9 +95,11 @@ final class StepRun {
                     throw cancel.exception(exec.runId);
                 }
                 String what = "result of step '" + id + "' of run '" + exec.runId + "'";
-                Payload result = exec.engine.codec.encode(value, what);
                 // the code continues with what replay would see: the value as decoded from the log
-                T recordedValue = exec.engine.codec.decode(result, null, what);
+                JsonCodec.Recorded written = exec.engine.codec.encodeAndRead(value, what);
+                Payload result = written.payload();
+                @SuppressWarnings("unchecked")
+                T recordedValue = (T) written.value();
                 // durable with the next side effect or the turn's end, whichever comes first
                 ctx.record(seq -> new StepCompleted(exec.runId, seq, exec.now(), id, a, result));
                 return recordedValue;
