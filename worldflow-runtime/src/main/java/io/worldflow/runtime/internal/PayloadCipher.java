@@ -3,6 +3,8 @@ package io.worldflow.runtime.internal;
 import io.worldflow.PayloadKeyException;
 import io.worldflow.SerializationException;
 import io.worldflow.runtime.PayloadKeys;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +28,8 @@ import javax.crypto.spec.GCMParameterSpec;
  * times the encryption itself; ciphers are kept for reuse instead.
  */
 public final class PayloadCipher {
+
+    private static final Logger log = LoggerFactory.getLogger(PayloadCipher.class);
 
     /**
      * The start of a sealed payload's JSON: a string that begins with the control character ESC, written as a JSON
@@ -53,6 +57,7 @@ public final class PayloadCipher {
             throw new io.worldflow.ConfigurationException(
                     "the current payload key '" + keys.current() + "' is not among the keys");
         }
+        log.info("payloads are encrypted at rest under key '{}'", keys.current());
     }
 
     /** Whether the stored JSON is a sealed payload. */
