@@ -56,58 +56,9 @@ public record NewRun(
         turnQueue = turnQueue == null ? queue : turnQueue;
     }
 
-    /** A run whose starter is not known. */
-    public NewRun(
-            String runId,
-            String workflow,
-            Payload input,
-            Instant createdAt,
-            Instant availableAt,
-            Instant deadline,
-            String queue,
-            int priority,
-            String parent,
-            String continuedFrom,
-            String schedule,
-            Instant scheduledFor,
-            String turnQueue,
-            String key) {
-        this(
-                runId,
-                workflow,
-                input,
-                createdAt,
-                availableAt,
-                deadline,
-                queue,
-                priority,
-                parent,
-                continuedFrom,
-                schedule,
-                scheduledFor,
-                turnQueue,
-                key,
-                null);
-    }
-
     /** This run, started by {@code who} ({@link io.worldflow.Actors}), which its first event records. */
     public NewRun withActor(String who) {
-        return new NewRun(
-                runId,
-                workflow,
-                input,
-                createdAt,
-                availableAt,
-                deadline,
-                queue,
-                priority,
-                parent,
-                continuedFrom,
-                schedule,
-                scheduledFor,
-                turnQueue,
-                key,
-                who);
+        return with(turnQueue, key, who);
     }
 
     /** A run that starts on its own queue, without a key. */
@@ -138,6 +89,7 @@ public record NewRun(
                 schedule,
                 scheduledFor,
                 null,
+                null,
                 null);
     }
 
@@ -148,6 +100,10 @@ public record NewRun(
 
     /** This run, its first turn waiting in {@code waitIn} with the ordering key {@code key}. */
     public NewRun waitingIn(String waitIn, String orderKey) {
+        return with(waitIn, orderKey, actor);
+    }
+
+    private NewRun with(String turn, String orderKey, String who) {
         return new NewRun(
                 runId,
                 workflow,
@@ -161,9 +117,9 @@ public record NewRun(
                 continuedFrom,
                 schedule,
                 scheduledFor,
-                waitIn,
+                turn,
                 orderKey,
-                actor);
+                who);
     }
 
     /** A run no schedule starts. */
