@@ -15,6 +15,8 @@ import java.util.List;
  * @param buffered   a fire time waiting for the previous run to end ({@link OverlapPolicy#BUFFER_ONE}), or null
  * @param createdAt  when it was created
  * @param updatedAt  when it last changed
+ * @param changedBy  who made its last change: created, updated, paused, resumed, triggered or backfilled it
+ *                   ({@link Actors}); null when not known (a schedule not changed since this was kept)
  */
 public record ScheduleInfo(
         ScheduleSpec spec,
@@ -25,10 +27,25 @@ public record ScheduleInfo(
         String lastRunId,
         Instant buffered,
         Instant createdAt,
-        Instant updatedAt) {
+        Instant updatedAt,
+        String changedBy) {
 
     public ScheduleInfo {
         upcoming = List.copyOf(upcoming);
+    }
+
+    /** A schedule whose last change's author is not known. */
+    public ScheduleInfo(
+            ScheduleSpec spec,
+            boolean paused,
+            Instant nextFireAt,
+            List<Instant> upcoming,
+            Instant lastFireAt,
+            String lastRunId,
+            Instant buffered,
+            Instant createdAt,
+            Instant updatedAt) {
+        this(spec, paused, nextFireAt, upcoming, lastFireAt, lastRunId, buffered, createdAt, updatedAt, null);
     }
 
     public String id() {

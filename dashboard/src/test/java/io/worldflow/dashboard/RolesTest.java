@@ -182,6 +182,12 @@ class RolesTest {
                 .isEqualTo(200);
 
         assertThat(t.wf.schedules().describe("yearly").paused()).isTrue();
+        assertThat(t.wf.schedules().describe("yearly").changedBy()).isEqualTo("dashboard:ada");
+        assertThat(as(VIEWER, "GET", "/api/schedules/yearly", null)
+                        .json()
+                        .path("changedBy")
+                        .asText())
+                .isEqualTo("dashboard:ada");
         assertThat(t.wf.queues().describe("ledger").orElseThrow().spec().concurrency())
                 .isEqualTo(9);
     }

@@ -126,6 +126,34 @@ public abstract class ActorContract extends WorkflowContractSupport {
     }
 
     @Test
+    void aSchedulesLastChangeRecordsWhoMadeItAndItsFiresDoNot() {
+        billing();
+        ScheduleSpec every = ScheduleSpec.every("tck-actor-hourly", Duration.ofHours(1), approval, "tick");
+        wf.schedules().create(every);
+        assertThat(wf.schedules().describe("tck-actor-hourly").changedBy()).isEqualTo("billing-service");
+
+        try (var as = wf.actingAs("ops:ana")) {
+            wf.schedules().pause("tck-actor-hourly");
+        }
+        assertThat(wf.schedules().describe("tck-actor-hourly").changedBy()).isEqualTo("ops:ana");
+        try (var as = wf.actingAs("ops:bo")) {
+            wf.schedules().resume("tck-actor-hourly");
+        }
+        clock.advance(Duration.ofHours(1).plusSeconds(1));
+        long end = System.nanoTime() + WAIT.toNanos();
+        while (wf.schedules().describe("tck-actor-hourly").lastRunId() == null && System.nanoTime() < end) {
+            pause(20);
+        }
+
+        assertThat(wf.schedules().describe("tck-actor-hourly").changedBy())
+                .as("a fire is no one's change")
+                .isEqualTo("ops:bo");
+        String fired = wf.schedules().describe("tck-actor-hourly").lastRunId();
+        assertThat(eventsOf(fired, WorkflowStarted.class).getFirst().actor())
+                .isEqualTo(Actors.schedule("tck-actor-hourly"));
+    }
+
+    @Test
     void scopesNestAndABadActorIsRefusedChangingNothing() {
         billing();
         try (var outer = wf.actingAs("outer")) {

@@ -118,7 +118,8 @@ public final class Worldflow implements AutoCloseable {
                         clock,
                         starts::scheduled,
                         starts::scheduledAll,
-                        this::cancelScheduled),
+                        this::cancelScheduled,
+                        this::actor),
                 registry);
     }
 

@@ -93,9 +93,9 @@ public final class Routes implements AutoCloseable {
 
         r.get("/api/schedules", schedules::list);
         r.get("/api/schedules/{scheduleId}", schedules::get);
-        r.post("/api/schedules/{scheduleId}/pause", schedules::pause);
-        r.post("/api/schedules/{scheduleId}/resume", schedules::resume);
-        r.post("/api/schedules/{scheduleId}/trigger", schedules::trigger);
+        r.post("/api/schedules/{scheduleId}/pause", asCaller(schedules::pause));
+        r.post("/api/schedules/{scheduleId}/resume", asCaller(schedules::resume));
+        r.post("/api/schedules/{scheduleId}/trigger", asCaller(schedules::trigger));
 
         r.get("/api/queues", queues::list);
         r.get("/api/queues/{name}", queues::get);
@@ -108,7 +108,7 @@ public final class Routes implements AutoCloseable {
         r.error(405, "*", this::notFound);
     }
 
-    /** The action, recorded in the run's log as the request's caller's ({@link Actors#dashboard}). */
+    /** The action, recorded as the request's caller's ({@link Actors#dashboard}): in a run's log, or a schedule's. */
     private Handler asCaller(Handler action) {
         return ctx -> {
             Caller caller = ctx.attribute(Auth.CALLER);

@@ -42,6 +42,7 @@ final class ScheduleViews {
         m.put("buffered", s.buffered());
         m.put("createdAt", s.createdAt());
         m.put("updatedAt", s.updatedAt());
+        m.put("changedBy", s.changedBy());
         // a stored schedule's input is the payload it was written as; it is shown as the runs API shows payloads
         m.put(
                 "input",

@@ -43,7 +43,8 @@
       el('td', { title: (s.upcoming || []).map(time).join('\n') || null, 'data-next': s.nextFireAt || '' },
         s.nextFireAt ? time(s.nextFireAt) : '—'),
       el('td', {}, last, s.buffered ? el('div', { class: 'muted' }, 'waiting: ' + time(s.buffered)) : null),
-      el('td', {}, state),
+      el('td', { title: s.changedBy ? 'last changed by ' + s.changedBy + ' at ' + time(s.updatedAt) : null,
+        'data-changed-by': s.changedBy || '' }, state),
       el('td', { class: 'buttons' }, button(s, 'pause', 'Pause', s.paused), ' ',
         button(s, 'resume', 'Resume', !s.paused), ' ', button(s, 'trigger', 'Trigger', false)));
   }

@@ -11,7 +11,9 @@ import java.util.List;
  * What a schedule is and where it stands, as the world keeps it ({@link io.worldflow.spi.StoredSchedule#body}): its
  * spec (stored without its input, which is kept encoded beside it) and its state. {@code pending} holds what a worker
  * decided and has not yet done for sure (runs to start, previous runs to cancel): whoever reads the schedule next does
- * it again (each action is idempotent) before deciding anything new.
+ * it again (each action is idempotent) before deciding anything new. {@code changedBy} is who made its last change
+ * (create, update, pause, resume, trigger, backfill; {@link io.worldflow.Actors}), null in a body written before it
+ * was kept.
  */
 record ScheduleBody(
         int v,
@@ -23,7 +25,8 @@ record ScheduleBody(
         Instant lastFireAt,
         String lastRunId,
         Instant buffered,
-        List<Action> pending) {
+        List<Action> pending,
+        String changedBy) {
 
     /** The body's own format version. */
     static final int VERSION = 1;
@@ -47,7 +50,7 @@ record ScheduleBody(
     }
 
     static ScheduleBody of(ScheduleSpec spec, Payload input, Instant createdAt) {
-        return new ScheduleBody(VERSION, spec, input, createdAt, false, null, null, null, null, List.of());
+        return new ScheduleBody(VERSION, spec, input, createdAt, false, null, null, null, null, List.of(), null);
     }
 
     /** The spec with its input as stored. */
@@ -58,7 +61,17 @@ record ScheduleBody(
     /** The same state under a new spec (an update). */
     ScheduleBody withSpec(ScheduleSpec newSpec, Payload newInput) {
         return new ScheduleBody(
-                v, newSpec, newInput, createdAt, paused, nextFireAt, lastFireAt, lastRunId, buffered, pending);
+                v,
+                newSpec,
+                newInput,
+                createdAt,
+                paused,
+                nextFireAt,
+                lastFireAt,
+                lastRunId,
+                buffered,
+                pending,
+                changedBy);
     }
 
     ScheduleBody with(
@@ -69,7 +82,13 @@ record ScheduleBody(
             Instant buffered,
             List<Action> pending) {
         return new ScheduleBody(
-                v, spec, input, createdAt, paused, nextFireAt, lastFireAt, lastRunId, buffered, pending);
+                v, spec, input, createdAt, paused, nextFireAt, lastFireAt, lastRunId, buffered, pending, changedBy);
+    }
+
+    /** The same, changed last by {@code who}. */
+    ScheduleBody changedBy(String who) {
+        return new ScheduleBody(
+                v, spec, input, createdAt, paused, nextFireAt, lastFireAt, lastRunId, buffered, pending, who);
     }
 
     ScheduleBody withPending(List<Action> value) {

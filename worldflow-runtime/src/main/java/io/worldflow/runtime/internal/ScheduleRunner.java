@@ -29,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Schedules kept in a world: their writes (each a compare and set on the schedule's version, tried again when another
@@ -62,6 +63,9 @@ public final class ScheduleRunner {
     private final Consumer<List<NewRun>> createAll;
     private final Canceller canceller;
 
+    /** Who the calling thread acts as, recorded with each change of a schedule. */
+    private final Supplier<String> actor;
+
     public ScheduleRunner(
             ScheduleStore store,
             RunQueries runs,
@@ -69,7 +73,9 @@ public final class ScheduleRunner {
             InstantSource clock,
             Function<NewRun, CreateResult> create,
             Consumer<List<NewRun>> createAll,
-            Canceller canceller) {
+            Canceller canceller,
+            Supplier<String> actor) {
+        this.actor = actor;
         this.store = store;
         this.runs = runs;
         this.codec = codec;
@@ -88,7 +94,7 @@ public final class ScheduleRunner {
         ScheduleBody body = ScheduleBody.of(spec, input, now);
         FireTimes times = new FireTimes(spec, now);
         Instant first = times.after(now);
-        body = body.with(false, first, null, null, null, List.of());
+        body = body.with(false, first, null, null, null, List.of()).changedBy(actor.get());
         StoredSchedule stored = new StoredSchedule(spec.id(), body.encode(), first, 1, now);
         if (!store.create(stored)) {
             throw new ScheduleExistsException(spec.id());
@@ -141,10 +147,12 @@ public final class ScheduleRunner {
         });
     }
 
+    /** Deletes the schedule; its record goes with it, so who deleted it is logged. */
     public void delete(String id) {
         if (!store.delete(id)) {
             throw new ScheduleNotFoundException(id);
         }
+        log.info("schedule '{}' deleted by {}", id, actor.get());
     }
 
     /** Starts a run now, as if now were a fire time (the overlap policy applies), paused or not. */
@@ -233,7 +241,8 @@ public final class ScheduleRunner {
                 b.lastRunId(),
                 b.buffered(),
                 b.createdAt(),
-                s.updatedAt());
+                s.updatedAt(),
+                b.changedBy());
     }
 
     // ---------------------------------------------------------------- fires
@@ -413,7 +422,7 @@ public final class ScheduleRunner {
             StoredSchedule s = store.get(id).orElseThrow(() -> new ScheduleNotFoundException(id));
             Instant now = clock.instant();
             ScheduleBody b = ScheduleBody.decode(id, s.body());
-            ScheduleBody changed = change.apply(b, now);
+            ScheduleBody changed = change.apply(b, now).changedBy(actor.get());
             Instant wake = FireDecision.wake(changed, now);
             StoredSchedule next = s.next(changed.encode(), wake, now);
             if (store.replace(next)) {
