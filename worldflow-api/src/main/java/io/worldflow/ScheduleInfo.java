@@ -34,20 +34,6 @@ public record ScheduleInfo(
         upcoming = List.copyOf(upcoming);
     }
 
-    /** A schedule whose last change's author is not known. */
-    public ScheduleInfo(
-            ScheduleSpec spec,
-            boolean paused,
-            Instant nextFireAt,
-            List<Instant> upcoming,
-            Instant lastFireAt,
-            String lastRunId,
-            Instant buffered,
-            Instant createdAt,
-            Instant updatedAt) {
-        this(spec, paused, nextFireAt, upcoming, lastFireAt, lastRunId, buffered, createdAt, updatedAt, null);
-    }
-
     public String id() {
         return spec.id();
     }
