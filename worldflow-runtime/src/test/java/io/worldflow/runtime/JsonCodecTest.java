@@ -385,6 +385,8 @@ class JsonCodecTest {
     @Test
     void readsAndWritesOnVirtualThreadsShareParseBuffersInsteadOfAllocatingThemPerThread() throws Exception {
         RecyclerPool<BufferRecycler> pool = codec.payloadMapper().getFactory()._getRecyclerPool();
+        // the pool is the JVM's: other tests that ran before may have left recyclers in it
+        int before = Math.max(0, pool.pooledCount());
         List<Event> two = List.of(
                 new WorkflowStarted("r1", 0, T0, "w", Payload.NULL, null),
                 new StepCompleted("r1", 1, T0, "pay", 1, new Payload("\"ok\"", "java.lang.String")));
@@ -395,8 +397,8 @@ class JsonCodecTest {
             });
             t.join();
         }
-        // one thread at a time: the recyclers released by one are taken by the next (a per-thread pool,
-        // which virtual threads never reuse, reports -1 here)
-        assertThat(pool.pooledCount()).isBetween(1, 3);
+        // one thread at a time: the recyclers released by one are taken by the next, so twenty threads add at most
+        // the few one of them uses (a per-thread pool, which virtual threads never reuse, reports -1 here)
+        assertThat(pool.pooledCount()).isBetween(1, before + 3);
     }
 }
