@@ -47,8 +47,6 @@ public final class JsonCodec {
     private final Map<String, JavaType> recordedTypes = new ConcurrentHashMap<>();
     /** Seals every payload written and opens those read, or null when payloads are stored in clear. */
     private final PayloadCipher cipher;
-    /** This codec without encryption, made when first needed ({@link #plainCodec}). */
-    private volatile JsonCodec plain;
 
     public JsonCodec() {
         this(defaultPayloadMapper(), DEFAULT_MAX_PAYLOAD_CHARS);
@@ -136,6 +134,11 @@ public final class JsonCodec {
      * @param what names the value in an error, e.g. {@code "result of step 'charge' of run r1"}
      */
     public Payload encode(Object value, String what) {
+        return sealed(inClear(value, what));
+    }
+
+    /** The value's payload with its JSON in clear, whether or not this codec encrypts. */
+    private Payload inClear(Object value, String what) {
         if (value == null) {
             return Payload.NULL;
         }
@@ -150,8 +153,14 @@ public final class JsonCodec {
             throw new SerializationException(
                     what + " is " + json.length() + " characters of JSON, above the limit of " + maxPayloadChars, null);
         }
-        String type = describe(value);
-        return new Payload(cipher == null ? json : cipher.seal(json, type), type);
+        return new Payload(json, describe(value));
+    }
+
+    /** The payload as stored: sealed when this codec encrypts (the null value stays as it is). */
+    private Payload sealed(Payload clear) {
+        return cipher == null || clear == Payload.NULL
+                ? clear
+                : new Payload(cipher.seal(clear.json(), clear.type()), clear.type());
     }
 
     /** A value as written to the log, and as replay reads it back from there ({@link #encodeAndRead}). */
@@ -162,24 +171,8 @@ public final class JsonCodec {
      * it has just recorded goes on with what replay will give it, without decrypting what it has just encrypted.
      */
     public Recorded encodeAndRead(Object value, String what) {
-        if (cipher == null) {
-            Payload p = encode(value, what);
-            return new Recorded(p, decode(p, null, what));
-        }
-        Payload clear = plainCodec().encode(value, what);
-        Object read = plainCodec().decode(clear, null, what);
-        return new Recorded(
-                clear.isNull() ? clear : new Payload(cipher.seal(clear.json(), clear.type()), clear.type()), read);
-    }
-
-    /** This codec without encryption, sharing its mapper. */
-    private JsonCodec plainCodec() {
-        JsonCodec p = plain;
-        if (p == null) {
-            p = new JsonCodec(payloads, maxPayloadChars, null);
-            plain = p;
-        }
-        return p;
+        Payload clear = inClear(value, what);
+        return new Recorded(sealed(clear), decode(clear, null, what));
     }
 
     /** Decodes a payload as {@code type}, or as its recorded type when {@code type} is null. */
