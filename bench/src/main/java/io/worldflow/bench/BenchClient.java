@@ -39,6 +39,12 @@ interface BenchClient extends AutoCloseable {
     /** The length of the run's event log. */
     long events(String runId);
 
+    /**
+     * Milliseconds to check the run's hash chain ({@code Worldflow.verify}) from the process that holds the client;
+     * a chain that does not hold is an error.
+     */
+    double verifyMillis(String runId);
+
     /** The engine's own timestamps over every run of {@code workflow}: first started, last finished. */
     Span span(String workflow);
 

@@ -90,6 +90,7 @@ final class ControlServer implements AutoCloseable {
             }
             case "RESULT" -> client.result(w[1]);
             case "EVENTS" -> Long.toString(client.events(w[1]));
+            case "VERIFY" -> Double.toString(client.verifyMillis(w[1]));
             case "SPAN" -> {
                 BenchClient.Span sp = client.span(w[1]);
                 yield sp.firstStartedMicros() + " " + sp.lastFinishedMicros() + " " + sp.runs();

@@ -1,5 +1,6 @@
 package io.worldflow.bench;
 
+import io.worldflow.ChainReport;
 import io.worldflow.RunInfo;
 import io.worldflow.RunNotFoundException;
 import io.worldflow.RunPage;
@@ -83,6 +84,17 @@ final class DirectClient implements BenchClient {
     @Override
     public long events(String runId) {
         return wf.events(runId).size();
+    }
+
+    @Override
+    public double verifyMillis(String runId) {
+        long t0 = System.nanoTime();
+        ChainReport report = wf.verify(runId);
+        double ms = (System.nanoTime() - t0) / 1e6;
+        if (!report.intact()) {
+            throw new IllegalStateException("the chain of run " + runId + " is broken: " + report.problem());
+        }
+        return ms;
     }
 
     @Override

@@ -193,6 +193,7 @@ record Figure(String key, String label, String unit, boolean higherBetter, Doubl
             new Figure("scale.replay_cold", "scale: resume of the long history, first", "ms", false, null, Map.of()),
             new Figure("scale.replay", "scale: resume of the long history, second", "ms", false, 100.0, Map.of()),
             new Figure("scale.replay_events", "scale: events in that history", "events", true, null, Map.of()),
+            new Figure("scale.verify", "scale: check of that history's hash chain", "ms", false, 50.0, Map.of()),
             new Figure(
                     "scale.sleepers_heap", "scale: worker heap after GC, all sleeping", "MiB", false, 512.0, Map.of()),
             new Figure("scale.sleepers_rss", "scale: worker RSS, all sleeping", "MiB", false, null, Map.of()),

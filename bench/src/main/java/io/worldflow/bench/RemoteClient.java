@@ -93,6 +93,11 @@ final class RemoteClient implements BenchClient {
     }
 
     @Override
+    public double verifyMillis(String runId) {
+        return Double.parseDouble(call("VERIFY", runId));
+    }
+
+    @Override
     public Span span(String workflow) {
         String[] p = call("SPAN", workflow).split(" ");
         return new Span(Long.parseLong(p[0]), Long.parseLong(p[1]), Long.parseLong(p[2]));

@@ -333,6 +333,11 @@ final class Workloads {
             Resumed warm = resumeHistory(s, c);
             f.put("scale.replay", warm.ms());
             f.put("scale.replay_events", (double) warm.events());
+            double[] verify = new double[VERIFY_TIMES];
+            for (int i = 0; i < verify.length; i++) {
+                verify[i] = c.verifyMillis(warm.runId());
+            }
+            f.put("scale.verify", Stats.percentile(verify, 50));
         }
         try (Session s = new Session(t, "sleepers", sizes, logDir)) {
             if (t.shared()) {
@@ -354,7 +359,10 @@ final class Workloads {
         return f;
     }
 
-    private record Resumed(double ms, long events) {}
+    private record Resumed(String runId, double ms, long events) {}
+
+    /** Checks of the long history's chain; the median is the figure, the first warms the code up. */
+    private static final int VERIFY_TIMES = 7;
 
     /**
      * Builds a run's long history, waits until it has left memory (waiting for a signal ends its turn),
@@ -365,7 +373,7 @@ final class Workloads {
         s.awaitStatus(id, RunStatus.WAITING, LONG_WAIT_MS);
         c.signal(id, BenchWorkflows.HISTORY_SIGNAL, BenchWorkflows.epochMicros());
         s.awaitRuns(List.of(id), LONG_WAIT_MS);
-        return new Resumed(Double.parseDouble(c.result(id)), c.events(id));
+        return new Resumed(id, Double.parseDouble(c.result(id)), c.events(id));
     }
 
     private static double timeRun(Session s, BenchClient c, String wf, int input) {

@@ -441,6 +441,8 @@ class ApiTest {
                         "/api/workflows",
                         "/api/runs/{runId}",
                         "/api/runs/{runId}/events",
+                        "/api/runs/{runId}/chain",
+                        "/api/runs/{runId}/chain/export",
                         "/api/runs/{runId}/live",
                         "/api/live/runs",
                         "/api/runs/{runId}/cancel",
@@ -491,6 +493,44 @@ class ApiTest {
         assertThat(wrong.raw().headers().firstValue("Location"))
                 .hasValueSatisfying(v -> assertThat(v).contains("login.html"));
         assertThat(wrong.raw().headers().firstValue("Set-Cookie")).isEmpty();
+    }
+
+    @Test
+    void aRunsChainIsCheckedAndExportedAndAnEditInTheDatabaseIsFoundWhereItWasMade() throws Exception {
+        t.waitingRun("order-5");
+        t.post("/api/runs/order-5/signals/approval", "{\"by\":\"ana\"}");
+        t.awaitRun("order-5", i -> i.status() == RunStatus.COMPLETED);
+
+        JsonNode chain = t.get("/api/runs/order-5/chain").json();
+        assertThat(chain.path("intact").asBoolean()).isTrue();
+        assertThat(chain.path("chainedFrom").asLong()).isZero();
+        assertThat(chain.path("head").asText()).startsWith("01").hasSize(66);
+        TestDashboard.Reply export = t.get("/api/runs/order-5/chain/export");
+        assertThat(export.raw().headers().firstValue("Content-Disposition"))
+                .hasValueSatisfying(v -> assertThat(v).contains("order-5-log.json"));
+        io.worldflow.spi.StoredLog exported = io.worldflow.format.LogChain.read(export.body());
+        assertThat(io.worldflow.format.LogChain.verify(exported).intact()).isTrue();
+        assertThat(exported.records()).hasSizeGreaterThan(2);
+
+        // someone with the database rewrites who approved it
+        long seq = exported.records().stream()
+                .filter(r -> r.text().contains("ana"))
+                .findFirst()
+                .orElseThrow()
+                .seq();
+        try (java.sql.Connection c =
+                        java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("dashboard.db"));
+                java.sql.PreparedStatement ps = c.prepareStatement(
+                        "UPDATE event_log SET events = replace(events, 'ana', 'bob') WHERE run_id = ? AND seq = ?")) {
+            ps.setString(1, "order-5");
+            ps.setLong(2, seq);
+            assertThat(ps.executeUpdate()).isEqualTo(1);
+        }
+        JsonNode broken = t.get("/api/runs/order-5/chain").json();
+        assertThat(broken.path("intact").asBoolean()).isFalse();
+        assertThat(broken.path("brokenAt").asLong()).isEqualTo(seq);
+        assertThat(broken.path("problem").asText()).contains("does not match its link");
+        assertThat(t.get("/api/runs/nobody/chain").status()).isEqualTo(404);
     }
 
     @Test

@@ -182,6 +182,9 @@ class BrowserTest {
         assertThat(browser.findElement(By.cssSelector("#events tr[data-type='SignalReceived'] td[data-field='actor']"))
                         .getText())
                 .isEqualTo("dashboard:admin");
+        waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("chain"), "Hash chain intact"));
+        assertThat(browser.findElement(By.id("export-chain")).getAttribute("href"))
+                .endsWith("/chain/export");
         screenshot("dashboard-completed-run.png");
     }
 

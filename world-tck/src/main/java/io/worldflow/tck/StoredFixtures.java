@@ -2,7 +2,9 @@ package io.worldflow.tck;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.worldflow.ChainReport;
 import io.worldflow.RunStatus;
+import io.worldflow.format.LogChain;
 import io.worldflow.runtime.JsonCodec;
 import io.worldflow.spi.World;
 
@@ -57,6 +59,10 @@ public final class StoredFixtures {
                 throw new UncheckedIOException(e);
             }
             assertThat(read).as("the timeline of %s", runId).isEqualTo(run.getValue());
+            // written before the world kept links: nothing chained, nothing broken
+            ChainReport chain = LogChain.verify(world.eventLog().storedLog(runId));
+            assertThat(chain.intact()).as("%s: %s", runId, chain.problem()).isTrue();
+            assertThat(chain.chainedFrom()).as(runId).isEqualTo(chain.logLength());
             assertThat(world.runQueries().get(runId))
                     .as(runId)
                     .hasValueSatisfying(info -> assertThat(info.status()).isEqualTo(RUNS.get(runId)));

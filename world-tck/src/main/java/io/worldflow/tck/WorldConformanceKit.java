@@ -56,6 +56,31 @@ public abstract class WorldConformanceKit {
      */
     protected abstract String storedText(String storageId) throws Exception;
 
+    /** An edit of a run's stored log made behind the world's back, which its hash chain must reveal. */
+    public enum Tamper {
+        /** One byte of the stored record that begins at {@code seq} changed (its length kept). */
+        CHANGE_BYTE,
+        /** The record that begins at {@code seq} removed (the run's length kept). */
+        DELETE_RECORD,
+        /**
+         * The record that begins at {@code seq} and the record after it exchange their stored events and links, each
+         * keeping its place (seq range): a reordered pair.
+         */
+        SWAP_WITH_NEXT,
+        /** The run's last record removed (the run's length and head kept); {@code seq} is that record's. */
+        TRUNCATE_TAIL,
+        /** The run's head set to the link of the record that begins at {@code seq}, an earlier one than its last. */
+        ROLL_BACK_HEAD
+    }
+
+    /**
+     * Edits the stored log of {@code runId} in {@code storageId} directly in the database (its rows, its items), as
+     * someone with access to the database could, while no world is open on it. {@code seq} is the first seq of a
+     * record of the run that is neither its first nor its last (nor the last but one, for {@link Tamper#SWAP_WITH_NEXT}),
+     * except for {@link Tamper#TRUNCATE_TAIL}, where it is the last record's.
+     */
+    protected abstract void tamper(String storageId, String runId, Tamper how, long seq) throws Exception;
+
     @Nested
     @Tag("EventLog")
     class EventLog extends EventLogContract {
@@ -220,6 +245,14 @@ public abstract class WorldConformanceKit {
     @Tag("Encryption")
     class Encryption extends EncryptionContract {
         Encryption() {
+            super(WorldConformanceKit.this);
+        }
+    }
+
+    @Nested
+    @Tag("LogChain")
+    class LogChain extends LogChainContract {
+        LogChain() {
             super(WorldConformanceKit.this);
         }
     }

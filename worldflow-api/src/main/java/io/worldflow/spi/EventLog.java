@@ -91,6 +91,16 @@ public interface EventLog {
     void hold(String runId, ErrorInfo reason);
 
     /**
+     * The run's log as stored, each record with its link in the run's hash chain, and the run's length and head, read
+     * together. Every record a world writes carries its link ({@code io.worldflow.format.LogChain#link}) over the
+     * previous one's (the run's head when it is written), and the run's head becomes that link in the same
+     * transaction.
+     *
+     * @throws io.worldflow.RunNotFoundException when the run does not exist
+     */
+    StoredLog storedLog(String runId);
+
+    /**
      * Deletes up to {@code limit} runs that finished ({@code COMPLETED}, {@code FAILED} or {@code CANCELED}) before
      * {@code finishedBefore}, each with everything the world keeps of it: its log, its projection, its pending signals
      * and their idempotency keys, its turn, and its entries in every index (a parent's list of children included).

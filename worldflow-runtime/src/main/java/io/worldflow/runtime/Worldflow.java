@@ -1,6 +1,7 @@
 package io.worldflow.runtime;
 
 import io.worldflow.Actors;
+import io.worldflow.ChainReport;
 import io.worldflow.Payload;
 import io.worldflow.QueueSpec;
 import io.worldflow.RunHandle;
@@ -15,6 +16,7 @@ import io.worldflow.Workflow;
 import io.worldflow.WorldflowException;
 import io.worldflow.event.Event;
 import io.worldflow.event.WorkflowRetried;
+import io.worldflow.format.LogChain;
 import io.worldflow.runtime.internal.AdmissionLoop;
 import io.worldflow.runtime.internal.ClockScheduler;
 import io.worldflow.runtime.internal.Committer;
@@ -529,6 +531,53 @@ public final class Worldflow implements AutoCloseable {
     /** The run's event timeline, in order: the audit log. */
     public List<Event> events(String runId) {
         return world.eventLog().read(runId, 0);
+    }
+
+    /**
+     * Checks the run's hash-chained log as stored ({@link LogChain}): whether every record and the run's head are as
+     * they were written, and if not, the first seq where they are not.
+     *
+     * @throws RunNotFoundException when the run does not exist
+     */
+    public ChainReport verify(String runId) {
+        return LogChain.verify(world.eventLog().storedLog(Objects.requireNonNull(runId, "runId")));
+    }
+
+    /**
+     * The run's log as stored, each record with its link, and its head, as one JSON document ({@link LogChain#export}):
+     * a timeline that {@link LogChain#read} reads back and {@link LogChain#verify} checks away from the world.
+     *
+     * @throws RunNotFoundException when the run does not exist
+     */
+    public String exportLog(String runId) {
+        return LogChain.export(world.eventLog().storedLog(Objects.requireNonNull(runId, "runId")));
+    }
+
+    /**
+     * Checks the chain of every run the query matches, all of its pages (the query's limit is the size of a page read
+     * at a time), and returns the reports of those whose chain is broken: none when all hold. A run removed meanwhile
+     * is passed over.
+     */
+    public List<ChainReport> verifyAll(RunQuery query) {
+        List<ChainReport> broken = new ArrayList<>();
+        RunQuery page = query;
+        while (true) {
+            RunPage runs = runs(page);
+            for (RunInfo run : runs.runs()) {
+                try {
+                    ChainReport report = verify(run.runId());
+                    if (!report.intact()) {
+                        broken.add(report);
+                    }
+                } catch (RunNotFoundException gone) {
+                    // purged since the page was read: nothing left to check
+                }
+            }
+            if (!runs.hasMore()) {
+                return broken;
+            }
+            page = page.withCursor(runs.nextCursor());
+        }
     }
 
     public Optional<RunInfo> run(String runId) {

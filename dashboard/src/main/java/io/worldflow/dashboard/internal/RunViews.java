@@ -1,5 +1,6 @@
 package io.worldflow.dashboard.internal;
 
+import io.worldflow.ChainReport;
 import io.worldflow.ErrorInfo;
 import io.worldflow.QueueInfo;
 import io.worldflow.RunInfo;
@@ -33,6 +34,18 @@ import java.util.Map;
 final class RunViews {
 
     private RunViews() {}
+
+    static Map<String, Object> chain(ChainReport report) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("runId", report.runId());
+        m.put("intact", report.intact());
+        m.put("logLength", report.logLength());
+        m.put("chainedFrom", report.chainedFrom());
+        m.put("head", report.head());
+        m.put("brokenAt", report.brokenAt());
+        m.put("problem", report.problem());
+        return m;
+    }
 
     static Map<String, Object> summary(RunInfo r) {
         Map<String, Object> m = new LinkedHashMap<>();

@@ -171,9 +171,25 @@
     try {
       renderRun(await api('GET', base));
       await loadChildren();
+      await loadChain();
       showError(error, null);
     } catch (e) {
       showError(error, e);
+    }
+  }
+
+  /** The log's hash chain, checked anew with the run: whether every record is as it was written. */
+  async function loadChain() {
+    const line = document.getElementById('chain');
+    try {
+      const c = await api('GET', base + '/chain');
+      line.classList.toggle('broken', !c.intact);
+      line.textContent = c.intact
+        ? 'Hash chain intact' + (c.chainedFrom > 0 ? ' from seq ' + c.chainedFrom + ' (records before it were written before the chain)' : '')
+          + (c.head ? ' · head ' + c.head.slice(0, 18) + '…' : '')
+        : 'Hash chain broken at seq ' + c.brokenAt + ': ' + c.problem;
+    } catch (e) {
+      line.textContent = 'The hash chain could not be checked: ' + e.message;
     }
   }
 
@@ -210,6 +226,7 @@
   });
   document.getElementById('export').setAttribute('href', base + '/events?download=1');
   document.getElementById('export-codec').setAttribute('href', base + '/events?download=1&format=codec');
+  document.getElementById('export-chain').setAttribute('href', base + '/chain/export');
 
   api('GET', base + '/events').then(list => { events = list; renderEvents(); }).catch(e => showError(error, e));
   loadRun();

@@ -1,5 +1,6 @@
 package io.worldflow.world.jdbc;
 
+import io.worldflow.format.LogChain;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.NewRun;
@@ -9,15 +10,16 @@ import java.util.List;
 
 /**
  * An append with its JSON made before the write transaction, so that rows are locked briefly: its events as one
- * record ({@link EventCodec#encodeAll}, null when it has none), its error, if it carries one, and the first record of
- * each run it starts.
+ * record ({@link EventCodec#encodeAll}, null when it has none) with the hash its link covers of it, its error, if it
+ * carries one, and the first record of each run it starts.
  *
  * @param append the append
  * @param events its events as one stored record, or null when it has none
+ * @param digest the record's {@link LogChain#digest}, or null when it has no events
  * @param error  its error as JSON, or null
  * @param starts the {@code WorkflowStarted} record of each of {@link Append#starts}, in order
  */
-public record EncodedAppend(Append append, String events, String error, List<String> starts) {
+public record EncodedAppend(Append append, String events, byte[] digest, String error, List<String> starts) {
 
     public EncodedAppend {
         starts = List.copyOf(starts);
@@ -31,13 +33,21 @@ public record EncodedAppend(Append append, String events, String error, List<Str
             for (NewRun run : a.starts()) {
                 starts.add(codec.encodeAll(List.of(run.startedEvent())));
             }
+            String events = a.events().isEmpty() ? null : codec.encodeAll(a.events());
             out.add(new EncodedAppend(
                     a,
-                    a.events().isEmpty() ? null : codec.encodeAll(a.events()),
+                    events,
+                    events == null ? null : LogChain.digest(events),
                     a.error() == null ? null : codec.encodeError(a.error()),
                     starts));
         }
         return out;
+    }
+
+    /** The link of the record these events make, chained over {@code head}, the run's head when it is written. */
+    public byte[] link(byte[] head) {
+        Append a = append;
+        return LogChain.link(a.runId(), head, a.expectedSeq(), a.nextSeq() - 1, digest);
     }
 
     /** Whether any of the appends has effects on other runs ({@link Append#hasEffects}). */

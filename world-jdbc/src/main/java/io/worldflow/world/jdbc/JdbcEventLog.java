@@ -7,6 +7,7 @@ import io.worldflow.RunStateException;
 import io.worldflow.RunStatus;
 import io.worldflow.event.Event;
 import io.worldflow.event.WorkflowRetried;
+import io.worldflow.format.LogChain;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
@@ -15,6 +16,8 @@ import io.worldflow.spi.EventLog;
 import io.worldflow.spi.LeasedAppends;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
+import io.worldflow.spi.StoredLog;
+import io.worldflow.spi.StoredRecord;
 import io.worldflow.spi.TaskQueue;
 
 import java.sql.SQLException;
@@ -49,6 +52,8 @@ public abstract class JdbcEventLog implements EventLog {
     private final AppendEffects effects;
     private final Sql requestCancel;
     private final Sql insertLogRow;
+    private final Sql head;
+    private final Sql storedLog;
     private final Sql reopen;
     private final Sql hold;
     private final Sql read;
@@ -59,7 +64,8 @@ public abstract class JdbcEventLog implements EventLog {
 
     /**
      * @param firstRecord the {@code runs} column that holds a run's first record (seq 0) when its log does not,
-     *                    or null when every record is a log row
+     *                    or null when every record is a log row; its link is then in the column of that name with
+     *                    {@code _link} after it
      */
     protected JdbcEventLog(SqlDatabase db, EventCodec codec, InstantSource clock, String firstRecord) {
         this.db = db;
@@ -79,10 +85,11 @@ public abstract class JdbcEventLog implements EventLog {
                 + " THEN cancel_requested_at ELSE :now END, cancel_actor = CASE WHEN cancel_requested"
                 + " AND (cancel_terminate OR NOT :terminate) THEN cancel_actor ELSE :actor END, cancel_requested = :yes,"
                 + " cancel_terminate = (cancel_terminate OR :terminate), updated_at = :now WHERE run_id = :runId");
-        this.insertLogRow = Sql.of("INSERT INTO " + log + " (run_id, seq, last_seq, events)"
-                + " VALUES (:runId, :seq, :lastSeq, :events)");
+        this.insertLogRow = Sql.of("INSERT INTO " + log + " (run_id, seq, last_seq, events, link)"
+                + " VALUES (:runId, :seq, :lastSeq, :events, :link)");
+        this.head = Sql.of("SELECT head FROM " + runs + " WHERE run_id = :runId");
         this.reopen = Sql.of("UPDATE " + runs + " SET status = 'PENDING', log_length = :length, updated_at = :at,"
-                + " output_json = NULL, output_type = NULL, error = NULL, held = NULL, held_since = NULL"
+                + " output_json = NULL, output_type = NULL, error = NULL, held = NULL, held_since = NULL, head = :head"
                 + " WHERE run_id = :runId");
         // a hold keeps the time it began while it lasts; an append or a reopen ends it (both columns back to NULL)
         this.hold = Sql.of("UPDATE " + runs + " SET held = :held, held_since = COALESCE(held_since, :now),"
@@ -96,6 +103,14 @@ public abstract class JdbcEventLog implements EventLog {
                         : "SELECT 0, " + firstRecord + " FROM " + runs + " WHERE run_id = :runId AND " + firstRecord
                                 + " IS NOT NULL AND :fromSeq = 0 UNION ALL " + logRows + " ORDER BY 1");
         this.exists = Sql.of("SELECT 1 FROM " + runs + " WHERE run_id = :runId");
+        // one statement, so one snapshot: the run's length and head (seq -1), its first record when its row holds it,
+        // then its log rows
+        this.storedLog = Sql.of("SELECT -1, log_length, NULL, head FROM " + runs + " WHERE run_id = :runId"
+                + (firstRecord == null
+                        ? ""
+                        : " UNION ALL SELECT 0, 0, " + firstRecord + ", " + firstRecord + "_link FROM " + runs
+                                + " WHERE run_id = :runId AND " + firstRecord + " IS NOT NULL")
+                + " UNION ALL SELECT seq, last_seq, events, link FROM " + log + " WHERE run_id = :runId ORDER BY 1");
         String ids = d.inTexts(":ids");
         this.loadRuns = Sql.of("SELECT " + RunRows.COLUMNS + ", " + (firstRecord == null ? "NULL" : firstRecord)
                 + " FROM " + runs + " WHERE run_id" + ids);
@@ -323,8 +338,12 @@ public abstract class JdbcEventLog implements EventLog {
             if (target.logLength() != retried.seq()) {
                 throw RunStateException.logMoved(runId, target.logLength(), retried.seq());
             }
-            insertLogRow(tx, runId, retried.seq(), retried.seq(), events);
+            byte[] previous =
+                    tx.call(head).set("runId", runId).one(rs -> rs.getBytes(1)).orElse(null);
+            byte[] link = LogChain.link(runId, previous, retried.seq(), retried.seq(), events);
+            insertLogRow(tx, runId, retried.seq(), retried.seq(), events, link);
             tx.call(reopen)
+                    .set("head", link)
                     .set("length", retried.seq() + 1)
                     .set("at", Micros.of(retried.at()))
                     .set("runId", runId)
@@ -334,14 +353,47 @@ public abstract class JdbcEventLog implements EventLog {
         });
     }
 
-    /** Writes the log row of the events {@code seq .. lastSeq}, stored as one record. */
-    protected final void insertLogRow(Tx tx, String runId, long seq, long lastSeq, String events) throws SQLException {
+    /** Writes the log row of the events {@code seq .. lastSeq}, stored as one record, with its link. */
+    protected final void insertLogRow(Tx tx, String runId, long seq, long lastSeq, String events, byte[] link)
+            throws SQLException {
         tx.call(insertLogRow)
                 .set("runId", runId)
                 .set("seq", seq)
                 .set("lastSeq", lastSeq)
                 .set("events", events)
+                .set("link", link)
                 .update();
+    }
+
+    /** The link of a new run's first record: a run's head once it is created. */
+    protected static byte[] firstLink(NewRun run, String record) {
+        return LogChain.link(run.runId(), null, 0, 0, record);
+    }
+
+    @Override
+    public final StoredLog storedLog(String runId) {
+        Objects.requireNonNull(runId, "runId");
+        long[] length = {-1};
+        byte[][] head = {null};
+        List<StoredRecord> records = db.read(
+                "read the stored log of",
+                Failures.run(runId),
+                tx -> tx.call(storedLog).set("runId", runId).list(rs -> {
+                    if (rs.getLong(1) < 0) {
+                        length[0] = rs.getLong(2);
+                        head[0] = rs.getBytes(4);
+                        return null;
+                    }
+                    return new StoredRecord(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getBytes(4));
+                }));
+        if (length[0] < 0) {
+            throw new RunNotFoundException(runId);
+        }
+        return new StoredLog(
+                runId,
+                length[0],
+                head[0],
+                records.stream().filter(Objects::nonNull).toList());
     }
 
     /** Records why the run is held. Unknown run: {@link RunNotFoundException}; a finished run is left as it is. */

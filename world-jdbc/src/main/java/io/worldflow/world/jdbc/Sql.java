@@ -199,6 +199,10 @@ public final class Sql {
                     ps.setBoolean(index, b);
                     types[i] = Types.BOOLEAN;
                 }
+                case byte[] bytes -> {
+                    ps.setBytes(index, bytes);
+                    types[i] = Types.BINARY;
+                }
                 case Long[] array -> ps.setArray(index, tx.connection().createArrayOf("int8", array));
                 case String[] array -> ps.setArray(index, tx.connection().createArrayOf("text", array));
                 default ->

@@ -27,13 +27,14 @@ import java.util.Set;
  */
 final class AppendBatch {
 
-    private static final Sql STATES = Sql.of("SELECT run_id, status, log_length, cancel_requested FROM runs"
+    private static final Sql STATES = Sql.of("SELECT run_id, status, log_length, cancel_requested, head FROM runs"
             + " WHERE run_id" + LocalDialect.INSTANCE.inTexts(":ids"));
     private static final Sql INSERT_LOG_ROW = Sql.of("""
-            INSERT INTO event_log (run_id, seq, last_seq, events) VALUES (:runId, :seq, :lastSeq, :events)""");
+            INSERT INTO event_log (run_id, seq, last_seq, events, link)
+            VALUES (:runId, :seq, :lastSeq, :events, :link)""");
     private static final Sql UPDATE_RUN = Sql.of("""
             UPDATE runs SET status = :status, log_length = :length, updated_at = :at, output_json = :output,
-                output_type = :outputType, error = :error, held = NULL, held_since = NULL
+                output_type = :outputType, error = :error, held = NULL, held_since = NULL, head = :head
             WHERE run_id = :runId""");
     private static final Sql CONSUME_SIGNAL = Sql.of("DELETE FROM signals WHERE id = :id AND run_id = :runId");
 
@@ -42,6 +43,8 @@ final class AppendBatch {
         RunStatus status;
         long logLength;
         boolean cancelRequested;
+        /** The link of its last record: what its next record chains over (null for a run written before links). */
+        byte[] head;
     }
 
     /**
@@ -69,10 +72,13 @@ final class AppendBatch {
                     continue;
                 }
                 if (encoded.events() != null) {
+                    // the write holds the database, so the head read at its start is the one this record follows
+                    state.head = encoded.link(state.head);
                     log.set("runId", a.runId())
                             .set("seq", a.expectedSeq())
                             .set("lastSeq", a.nextSeq() - 1)
                             .set("events", encoded.events())
+                            .set("link", state.head)
                             .addBatch();
                     logRows++;
                 }
@@ -83,6 +89,7 @@ final class AppendBatch {
                         .set("output", output == null ? null : output.json())
                         .set("outputType", output == null ? null : output.type())
                         .set("error", encoded.error())
+                        .set("head", state.head)
                         .set("runId", a.runId())
                         .addBatch();
                 for (Long id : a.consumedSignals()) {
@@ -122,6 +129,7 @@ final class AppendBatch {
             s.status = RunRows.status(LocalWorldProvider.NAME, rs.getString(2), rs.getString(1));
             s.logLength = rs.getLong(3);
             s.cancelRequested = rs.getInt(4) != 0;
+            s.head = rs.getBytes(5);
             return states.put(rs.getString(1), s);
         });
         return states;

@@ -22,9 +22,9 @@ final class LocalEventLog extends JdbcEventLog {
 
     private static final Sql INSERT_RUN = Sql.of("""
             INSERT INTO runs (run_id, workflow, status, input_json, input_type, created_at, updated_at, available_at,
-                              deadline, queue, priority, log_length, parent_run_id)
+                              deadline, queue, priority, log_length, parent_run_id, head)
             VALUES (:runId, :workflow, 'PENDING', :inputJson, :inputType, :createdAt, :createdAt, :availableAt,
-                    :deadline, :queue, :priority, 1, :parent)
+                    :deadline, :queue, :priority, 1, :parent, :head)
             ON CONFLICT (run_id) DO NOTHING""");
 
     private final AppendBatch batch = new AppendBatch();
@@ -59,11 +59,12 @@ final class LocalEventLog extends JdbcEventLog {
         }
     }
 
-    /** The run's row and its first record, unless the id exists. */
+    /** The run's row and its first record, which is its head, unless the id exists. */
     private boolean insertRun(Tx tx, NewRun run, String events) throws SQLException {
-        boolean created = bindRun(tx.call(INSERT_RUN), run).update() > 0;
+        byte[] link = firstLink(run, events);
+        boolean created = bindRun(tx.call(INSERT_RUN), run).set("head", link).update() > 0;
         if (created) {
-            insertLogRow(tx, run.runId(), 0, 0, events);
+            insertLogRow(tx, run.runId(), 0, 0, events, link);
         }
         return created;
     }

@@ -35,7 +35,8 @@ final class Migrations implements MigrationDialect {
             "V9__cancel_terminate.sql",
             "V10__schedules.sql",
             "V11__queues.sql",
-            "V12__actors.sql");
+            "V12__actors.sql",
+            "V13__log_chain.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

@@ -1,5 +1,6 @@
 package io.worldflow.world.postgres;
 
+import io.worldflow.format.LogChain;
 import io.worldflow.spi.Append;
 import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.Micros;
@@ -64,6 +65,7 @@ final class AppendColumns {
                                 appends,
                                 a -> a.output() == null ? null : a.output().type()))
                 .set("prError", texts(encoded, EncodedAppend::error))
+                .set("prDigest", texts(encoded, e -> LogChain.hex(e.digest())))
                 .set("logRun", texts(logged, e -> e.append().runId()))
                 .set("logSeq", longs(logged, e -> e.append().expectedSeq()))
                 .set("logLast", longs(logged, e -> e.append().nextSeq() - 1))

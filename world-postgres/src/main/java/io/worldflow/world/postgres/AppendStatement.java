@@ -1,6 +1,7 @@
 package io.worldflow.world.postgres;
 
 import io.worldflow.Payload;
+import io.worldflow.format.LogChain;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.TurnEnd;
@@ -53,13 +54,17 @@ final class AppendStatement {
             WITH cur (run_id, status, log_length, cancel_requested) AS MATERIALIZED (
                 SELECT run_id, status, log_length, cancel_requested FROM {runs} WHERE %s),
             """;
-    /** The check and the projection's update: the log's length is the expected one and the run has not finished. */
+    /**
+     * The check and the projection's update: the log's length is the expected one and the run has not finished. The
+     * run's head becomes the link of the append's record, computed here over the head the update finds ({@link
+     * #headAfter}), and is returned for the record's row.
+     */
     private static final String OK = """
-            ok (run_id, cancel_requested) AS (
+            ok (run_id, cancel_requested, head) AS (
                 UPDATE {runs} AS r SET status = %s, log_length = %s, updated_at = %s, output_json = %s, output_type = %s,
-                    error = %s, held = NULL, held_since = NULL%s
+                    error = %s, held = NULL, held_since = NULL, head = %s%s
                 WHERE %s AND r.log_length = %s AND r.status NOT IN ('COMPLETED', 'FAILED', 'CANCELED')
-                RETURNING r.run_id, r.cancel_requested),
+                RETURNING r.run_id, r.cancel_requested, r.head),
             """;
     /**
      * Ended turns: one with nothing next and nothing requested meanwhile is deleted ({@code removed}); every other one,
@@ -112,6 +117,19 @@ final class AppendStatement {
 
     private static Sql statement(SqlDialect dialect, String sql, String channel, String endChannel) {
         return Sql.of(dialect.tables(sql.replace("{channel}", channel).replace("{end_channel}", endChannel)));
+    }
+
+    /**
+     * The run's head after an append of the events {@code seq .. lastSeq} whose record hashes to {@code digestHex}
+     * (hex text, null for an append without events, which leaves the head): {@link LogChain#link}, over the row's
+     * head or, when it has none, the run's {@link LogChain#genesis}.
+     */
+    private static String headAfter(String seq, String lastSeq, String digestHex) {
+        String version = "decode('0" + LogChain.VERSION + "', 'hex')";
+        String genesis = version + " || sha256(convert_to('" + LogChain.GENESIS_PREFIX + "' || r.run_id, 'UTF8'))";
+        return "CASE WHEN " + digestHex + " IS NULL THEN r.head ELSE " + version + " || sha256(coalesce(r.head, "
+                + genesis + ") || int8send(" + seq + ") || int8send(" + lastSeq + ") || decode(" + digestHex
+                + ", 'hex')) END";
     }
 
     /** Whether each run appears once in the batch, which is then one statement, committed on its own. */
@@ -224,6 +242,7 @@ final class AppendStatement {
                 .set("outputType", output == null ? null : output.type())
                 .set("error", encoded.error())
                 .set("events", encoded.events())
+                .set("digest", LogChain.hex(encoded.digest()))
                 .set("lastSeq", a.nextSeq() - 1)
                 .set("signals", a.consumedSignals().toArray(Long[]::new))
                 .set("finished", finished)
@@ -257,13 +276,15 @@ final class AppendStatement {
                         ":output",
                         ":outputType",
                         ":error",
+                        headAfter("CAST(:expected AS bigint)", "CAST(:lastSeq AS bigint)", "CAST(:digest AS text)"),
                         "",
                         "r.run_id = :runId",
                         ":expected")
                 + """
                 logged AS (
-                    INSERT INTO {event_log} (run_id, seq, last_seq, events)
-                    SELECT run_id, :expected, :lastSeq, CAST(:events AS text) FROM ok WHERE CAST(:events AS text) IS NOT NULL
+                    INSERT INTO {event_log} (run_id, seq, last_seq, events, link)
+                    SELECT run_id, :expected, :lastSeq, CAST(:events AS text), head FROM ok
+                    WHERE CAST(:events AS text) IS NOT NULL
                     RETURNING seq),
                 consumed AS (
                     DELETE FROM {signals} WHERE run_id IN (SELECT run_id FROM ok) AND id = ANY(CAST(:signals AS bigint[]))
@@ -295,21 +316,23 @@ final class AppendStatement {
                         "pr.output_json",
                         "pr.output_type",
                         "pr.error",
+                        headAfter("pr.expected", "pr.log_length - 1", "pr.digest"),
                         """
 
                     FROM unnest(%s, CAST(:expected AS bigint[]), CAST(:prStatus AS text[]), CAST(:prLength AS bigint[]),
                                 CAST(:prUpdated AS bigint[]), CAST(:prOutput AS text[]), CAST(:prOutputType AS text[]),
-                                CAST(:prError AS text[]))
-                         AS pr (run_id, expected, status, log_length, updated_at, output_json, output_type, error)""".formatted(ids),
+                                CAST(:prError AS text[]), CAST(:prDigest AS text[]))
+                         AS pr (run_id, expected, status, log_length, updated_at, output_json, output_type, error,
+                                digest)""".formatted(ids),
                         "r.run_id = ANY(" + ids + ") AND r.run_id = pr.run_id AND r.run_id IN (SELECT run_id FROM cur)",
                         "pr.expected")
                 + """
                 logged AS (
-                    INSERT INTO {event_log} (run_id, seq, last_seq, events)
-                    SELECT lg.run_id, lg.seq, lg.last_seq, lg.events
+                    INSERT INTO {event_log} (run_id, seq, last_seq, events, link)
+                    SELECT lg.run_id, lg.seq, lg.last_seq, lg.events, ok.head
                     FROM unnest(CAST(:logRun AS text[]), CAST(:logSeq AS bigint[]), CAST(:logLast AS bigint[]),
                                 CAST(:logEvents AS text[])) AS lg (run_id, seq, last_seq, events)
-                    WHERE lg.run_id IN (SELECT run_id FROM ok)
+                    JOIN ok ON ok.run_id = lg.run_id
                     RETURNING seq),
                 consumed AS (
                     DELETE FROM {signals} AS s USING unnest(CAST(:sigId AS bigint[]), CAST(:sigRun AS text[])) AS cs (id, run_id)

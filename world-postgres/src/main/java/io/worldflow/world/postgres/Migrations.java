@@ -34,7 +34,8 @@ final class Migrations implements MigrationDialect {
             "V10__cancel_terminate.sql",
             "V11__schedules.sql",
             "V12__queues.sql",
-            "V13__actors.sql");
+            "V13__actors.sql",
+            "V14__log_chain.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

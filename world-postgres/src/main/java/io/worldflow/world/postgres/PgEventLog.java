@@ -53,9 +53,11 @@ final class PgEventLog extends JdbcEventLog {
     private static final String CREATED = """
             WITH created AS (
                 INSERT INTO {runs} (run_id, workflow, status, input_json, input_type, created_at, updated_at,
-                                    available_at, deadline, queue, priority, log_length, started, parent_run_id)
+                                    available_at, deadline, queue, priority, log_length, started, parent_run_id,
+                                    started_link, head)
                 SELECT :runId, :workflow, 'PENDING', :inputJson, CAST(:inputType AS text), :createdAt, :createdAt,
-                       :availableAt, CAST(:deadline AS bigint), :queue, :priority, 1, :events, CAST(:parent AS text)
+                       :availableAt, CAST(:deadline AS bigint), :queue, :priority, 1, :events, CAST(:parent AS text),
+                       :link, :link
                 WHERE NOT EXISTS (SELECT 1 FROM {runs} WHERE run_id = :runId)
                 RETURNING run_id)
             """;
@@ -90,7 +92,8 @@ final class PgEventLog extends JdbcEventLog {
         boolean leased = leaseTo != null;
         return database.autocommit("create", Failures.run(run.runId()), tx -> {
             Sql.Call call = bindTurn(bindRun(tx.call(leased ? createLeased : create), run), run)
-                    .set("events", events);
+                    .set("events", events)
+                    .set("link", firstLink(run, events));
             Optional<String> created; // with the lease's token when leased
             try {
                 created = (leased
@@ -146,6 +149,7 @@ final class PgEventLog extends JdbcEventLog {
                     for (int i : plain) {
                         bindTurn(bindRun(call, runs.get(i)), runs.get(i))
                                 .set("events", events.get(i))
+                                .set("link", firstLink(runs.get(i), events.get(i)))
                                 .addBatch();
                     }
                     int[] counts = call.executeBatch();
@@ -159,6 +163,7 @@ final class PgEventLog extends JdbcEventLog {
                     for (int i : leased) {
                         bindTurn(bindRun(call, runs.get(i)), runs.get(i))
                                 .set("events", events.get(i))
+                                .set("link", firstLink(runs.get(i), events.get(i)))
                                 .set("token", tokens[i])
                                 .set("owner", leases.owner())
                                 .set("expires", Micros.of(leases.expires()))

@@ -99,6 +99,11 @@ class CommitterTest {
         }
 
         @Override
+        public io.worldflow.spi.StoredLog storedLog(String runId) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public int purgeFinished(Instant finishedBefore, int limit) {
             throw new UnsupportedOperationException();
         }

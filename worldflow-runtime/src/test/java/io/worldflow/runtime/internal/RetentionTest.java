@@ -113,6 +113,11 @@ class RetentionTest {
         public void hold(String runId, ErrorInfo reason) {
             throw new UnsupportedOperationException();
         }
+
+        @Override
+        public io.worldflow.spi.StoredLog storedLog(String runId) {
+            throw new UnsupportedOperationException();
+        }
     }
 
     private void start(int batch) {

@@ -71,8 +71,8 @@ final class AppendWithEffects {
         this.signals = signals;
     }
 
-    /** Writes the append and its effects; {@code pages} are its events' items. */
-    AppendResult append(Append a, List<Map<String, AttributeValue>> pages) {
+    /** Writes the append and its effects; {@code record} is its events' log record. */
+    AppendResult append(Append a, EventPages.Record record) {
         for (OutgoingSignal signal : a.signals()) {
             int size = signal.payload().json().getBytes(StandardCharsets.UTF_8).length;
             if (size > DynamoSignals.MAX_PAYLOAD_BYTES) {
@@ -83,11 +83,11 @@ final class AppendWithEffects {
                         DynamoSignals.MAX_PAYLOAD_BYTES);
             }
         }
-        Map<String, List<Map<String, AttributeValue>>> startPages = new LinkedHashMap<>();
+        Map<String, EventPages.Record> started = new LinkedHashMap<>();
         for (NewRun run : a.starts()) {
-            startPages.put(run.runId(), EventPages.items(run.runId(), List.of(run.startedEvent()), store.codec));
+            started.put(run.runId(), EventPages.started(run, store.codec));
         }
-        boolean together = fits(a, pages, startPages);
+        boolean together = fits(a, record, started);
         boolean writtenBefore = false;
         for (int attempt = 1; ; attempt++) {
             Map<String, AttributeValue> item = store.run(a.runId());
@@ -106,10 +106,12 @@ final class AppendWithEffects {
             }
             TurnState turn = TurnState.of(item);
             TurnState next = DynamoEventLog.nextTurn(a, turn);
-            Update update = eventLog.update(a, turn, next);
+            byte[] head = RunItem.head(item);
+            byte[] link = record.link(head);
+            Update update = eventLog.update(a, turn, next, head, link);
             Plan plan = new Plan(a.runId(), store.nowMicros());
-            plan(a, item, update, together ? startPages : null, plan);
-            List<TransactWriteItem> items = eventLog.withPages(update.transactItem(), pages);
+            plan(a, item, update, together ? started : null, plan);
+            List<TransactWriteItem> items = eventLog.withPages(update.transactItem(), record.items(link));
             items.addAll(plan.items);
             try {
                 AwsFailures.run(
@@ -120,7 +122,7 @@ final class AppendWithEffects {
                     throw Store.tooManyRaces("appending to run " + a.runId());
                 }
                 Store.backoff(attempt);
-                continue; // a conflict, or a run read for the effects changed: read again
+                continue; // a conflict, or the run's head or a run read for the effects changed: read again
             }
             eventLog.committed(a, turn, next);
             plan.afterCommit();
@@ -132,18 +134,15 @@ final class AppendWithEffects {
      * Whether the append and all its effects fit one transaction, counted before anything is read: every start as
      * a new run, every signal with its key, one item for each other run they reach.
      */
-    private static boolean fits(
-            Append a,
-            List<Map<String, AttributeValue>> pages,
-            Map<String, List<Map<String, AttributeValue>>> startPages) {
-        long items = 1 + pages.size();
-        long bytes = ITEM_BYTES + pageBytes(pages);
+    private static boolean fits(Append a, EventPages.Record record, Map<String, EventPages.Record> started) {
+        long items = 1 + record.parts().size();
+        long bytes = ITEM_BYTES + pageBytes(record);
         for (NewRun run : a.starts()) {
-            List<Map<String, AttributeValue>> started = startPages.get(run.runId());
-            items += 1 + started.size();
+            EventPages.Record first = started.get(run.runId());
+            items += 1 + first.parts().size();
             bytes += ITEM_BYTES
                     + Math.min(RunItem.INLINE_BYTES, run.input().json().length() * 3L)
-                    + pageBytes(started);
+                    + pageBytes(first);
         }
         Set<String> reached = new HashSet<>();
         for (OutgoingSignal signal : a.signals()) {
@@ -152,18 +151,15 @@ final class AppendWithEffects {
             reached.add(signal.runId());
         }
         a.cancels().forEach(c -> reached.add(c.runId()));
-        reached.removeAll(startPages.keySet());
+        reached.removeAll(started.keySet());
         items += reached.size();
         bytes += reached.size() * ITEM_BYTES;
         return items <= MAX_ITEMS && bytes <= MAX_BYTES;
     }
 
-    private static long pageBytes(List<Map<String, AttributeValue>> pages) {
-        long bytes = 0;
-        for (Map<String, AttributeValue> page : pages) {
-            bytes += ITEM_BYTES + page.get(EventPages.DATA).b().asByteArray().length;
-        }
-        return bytes;
+    /** What a record's items add to a transaction: its text, and each part as an item (its link included). */
+    private static long pageBytes(EventPages.Record record) {
+        return record.bytes() + record.parts().size() * ITEM_BYTES;
     }
 
     /**
@@ -221,7 +217,7 @@ final class AppendWithEffects {
     }
 
     /**
-     * Adds the effects to {@code plan}: those in the transaction when {@code startPages} is not null (else they were
+     * Adds the effects to {@code plan}: those in the transaction when {@code started} is not null (else they were
      * written before), and the carry of the signals of the run whose item is {@code item} and whose append is
      * {@code update}.
      */
@@ -229,14 +225,14 @@ final class AppendWithEffects {
             Append a,
             Map<String, AttributeValue> item,
             Update update,
-            Map<String, List<Map<String, AttributeValue>>> startPages,
+            Map<String, EventPages.Record> started,
             Plan plan) {
         Map<String, Target> targets = new LinkedHashMap<>();
-        if (startPages != null) {
+        if (started != null) {
             for (NewRun run : a.starts()) {
                 Target t = target(targets, run.runId());
                 t.start = run;
-                t.startPages = startPages.get(run.runId());
+                t.started = started.get(run.runId());
             }
             a.signals().forEach(sg -> target(targets, sg.runId()).signals.add(sg));
             for (OutgoingCancel c : a.cancels()) {
@@ -286,7 +282,8 @@ final class AppendWithEffects {
     private void create(Target t, Plan plan) {
         NewRun run = t.start;
         List<OutgoingSignal> sent = t.distinctKeys();
-        Map<String, AttributeValue> put = new LinkedHashMap<>(RunItem.created(run));
+        byte[] link = t.started.link(null);
+        Map<String, AttributeValue> put = new LinkedHashMap<>(RunItem.created(run, link));
         put.put(RunItem.SIGNAL_SEQ, n(t.carried + sent.size()));
         long due = micros(run.availableAt());
         if (t.wakes(sent) && plan.now < due) {
@@ -312,7 +309,7 @@ final class AppendWithEffects {
                 .item(put)
                 .conditionExpression("attribute_not_exists(#id)")
                 .expressionAttributeNames(Map.of("#id", RunItem.ID)));
-        for (Map<String, AttributeValue> page : t.startPages) {
+        for (Map<String, AttributeValue> page : t.started.items(link)) {
             plan.add(Put.builder().tableName(store.tables.events()).item(page));
         }
         plan.targets++;
@@ -407,7 +404,9 @@ final class AppendWithEffects {
     private static final class Target {
         final String runId;
         NewRun start;
-        List<Map<String, AttributeValue>> startPages = List.of();
+        /** The new run's first record, when the append starts it. */
+        EventPages.Record started;
+
         final List<OutgoingSignal> signals = new ArrayList<>();
         boolean cancel;
         boolean terminate;

@@ -15,6 +15,7 @@ import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventLog;
 import io.worldflow.spi.NewRun;
+import io.worldflow.spi.StoredLog;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.Put;
@@ -34,8 +35,9 @@ import static io.worldflow.world.aws.internal.Attrs.s;
 
 /**
  * The event log. Each append is one DynamoDB transaction: the log's pages ({@link EventPages}) and an update
- * of the run's item (length, status, output or error, hold cleared, consumed signals, turn) conditioned on
- * the item's length being the expected seq and its turn version unchanged since it was read. A batch's
+ * of the run's item (length, status, output or error, hold cleared, consumed signals, turn, head) conditioned on
+ * the item's length being the expected seq, and its turn version and head unchanged since it was read. The pages'
+ * record is linked over that head ({@code LogChain}) and its link becomes the run's head. A batch's
  * appends are independent transactions, run in parallel: DynamoDB bills per item, so one transaction for
  * many runs would save nothing and let one run's conflict cancel the others. An append with effects on other runs
  * is written by {@link AppendWithEffects}.
@@ -46,12 +48,14 @@ final class DynamoEventLog implements EventLog {
     private final SignalCleanup cleanup;
     private final DynamoPurge purge;
     private final AppendWithEffects withEffects;
+    private final StoredLogs storedLogs;
 
     DynamoEventLog(Store store, SignalCleanup cleanup, DynamoSignals signals) {
         this.store = store;
         this.cleanup = cleanup;
         this.purge = new DynamoPurge(store);
         this.withEffects = new AppendWithEffects(store, this, signals);
+        this.storedLogs = new StoredLogs(store);
     }
 
     /** One transaction's items: {@code first}, then a put of each event page. */
@@ -71,16 +75,18 @@ final class DynamoEventLog implements EventLog {
 
     @Override
     public CreateResult create(NewRun run) {
+        EventPages.Record started = EventPages.started(run, store.codec);
+        byte[] link = started.link(null);
         List<TransactWriteItem> items = withPages(
                 TransactWriteItem.builder()
                         .put(Put.builder()
                                 .tableName(store.tables.runs())
-                                .item(RunItem.created(run))
+                                .item(RunItem.created(run, link))
                                 .conditionExpression("attribute_not_exists(#id)")
                                 .expressionAttributeNames(Map.of("#id", RunItem.ID))
                                 .build())
                         .build(),
-                EventPages.items(run.runId(), List.of(run.startedEvent()), store.codec));
+                started.items(link));
         for (int attempt = 1; ; attempt++) {
             try {
                 AwsFailures.run(
@@ -139,9 +145,9 @@ final class DynamoEventLog implements EventLog {
     }
 
     private AppendResult appendOne(Append a) {
-        List<Map<String, AttributeValue>> pages = EventPages.items(a.runId(), a.events(), store.codec);
+        EventPages.Record record = EventPages.record(a.runId(), a.events(), store.codec);
         if (a.hasEffects()) {
-            return withEffects.append(a, pages);
+            return withEffects.append(a, record);
         }
         for (int attempt = 1; ; attempt++) {
             Map<String, AttributeValue> item = store.run(a.runId());
@@ -152,7 +158,10 @@ final class DynamoEventLog implements EventLog {
             boolean cancel = RunItem.cancelRequested(item);
             TurnState turn = TurnState.of(item);
             TurnState next = nextTurn(a, turn);
-            List<TransactWriteItem> items = withPages(update(a, turn, next).transactItem(), pages);
+            byte[] head = RunItem.head(item);
+            byte[] link = record.link(head);
+            List<TransactWriteItem> items =
+                    withPages(update(a, turn, next, head, link).transactItem(), record.items(link));
             try {
                 AwsFailures.run(
                         "appending to run " + a.runId(),
@@ -162,7 +171,7 @@ final class DynamoEventLog implements EventLog {
                     throw Store.tooManyRaces("appending to run " + a.runId());
                 }
                 Store.backoff(attempt);
-                continue; // the next read tells a conflict (length moved) from a race on the turn
+                continue; // the next read tells a conflict (length moved) from a race on the turn or the head
             }
             committed(a, turn, next);
             return new AppendResult(true, a.nextSeq(), cancel);
@@ -171,9 +180,10 @@ final class DynamoEventLog implements EventLog {
 
     /**
      * The update of the run's item an append makes (length, status, output or error, hold cleared, consumed signals,
-     * its turn), conditioned on the log's length being the expected one and the turn being {@code turn}.
+     * its turn, its head when it writes a record whose link is {@code link}), conditioned on the log's length being the
+     * expected one, the turn being {@code turn} and, when it writes a record, the head being {@code head}.
      */
-    Update update(Append a, TurnState turn, TurnState next) {
+    Update update(Append a, TurnState turn, TurnState next, byte[] head, byte[] link) {
         Update u = new Update(store.tables.runs(), RunItem.key(a.runId()));
         u.set(RunItem.LENGTH, n(a.nextSeq()))
                 .set(RunItem.STATUS, s(a.status().name()))
@@ -194,6 +204,9 @@ final class DynamoEventLog implements EventLog {
             next.writeTo(u, a.runId());
         }
         u.when("#" + RunItem.LENGTH + " = ?", n(a.expectedSeq()));
+        if (link != null) {
+            RunItem.chain(u, head, link);
+        }
         turn.expectOn(u);
         return u;
     }
@@ -256,6 +269,12 @@ final class DynamoEventLog implements EventLog {
         return events;
     }
 
+    /** The run's item, then its pages up to the length it states: see {@link StoredLogs}. */
+    @Override
+    public StoredLog storedLog(String runId) {
+        return storedLogs.read(runId);
+    }
+
     @Override
     public void requestCancel(String runId, String reason, boolean terminate, String actor) {
         for (int attempt = 1; ; attempt++) {
@@ -308,15 +327,15 @@ final class DynamoEventLog implements EventLog {
     }
 
     /**
-     * One transaction: the event's page, and the run item back to PENDING with the error cleared and a turn
-     * due, conditioned on the log's length (a finished run's log never grows, so it also fences a second
-     * retry), on the turn's version, and on no purge having claimed the run ({@link DynamoPurge}): a run being
-     * deleted reads as unknown.
+     * One transaction: the event's page linked over the run's head, and the run item back to PENDING with the error
+     * cleared, a turn due and the event's link as its head, conditioned on the log's length (a finished run's log
+     * never grows, so it also fences a second retry), on the head, on the turn's version, and on no purge having
+     * claimed the run ({@link DynamoPurge}): a run being deleted reads as unknown.
      */
     @Override
     public void reopen(WorkflowRetried retried) {
         String runId = retried.runId();
-        List<Map<String, AttributeValue>> pages = EventPages.items(runId, List.of(retried), store.codec);
+        EventPages.Record record = EventPages.record(runId, List.of(retried), store.codec);
         for (int attempt = 1; ; attempt++) {
             Map<String, AttributeValue> item = store.run(runId);
             if (item == null) {
@@ -347,8 +366,11 @@ final class DynamoEventLog implements EventLog {
             next.writeTo(u, runId);
             u.when("#" + RunItem.LENGTH + " = ?", n(retried.seq()));
             u.when("attribute_not_exists(#" + DynamoPurge.CLAIM + ")");
+            byte[] head = RunItem.head(item);
+            byte[] link = record.link(head);
+            RunItem.chain(u, head, link);
             turn.expectOn(u);
-            List<TransactWriteItem> items = withPages(u.transactItem(), pages);
+            List<TransactWriteItem> items = withPages(u.transactItem(), record.items(link));
             try {
                 AwsFailures.run(
                         "retrying run " + runId, () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));

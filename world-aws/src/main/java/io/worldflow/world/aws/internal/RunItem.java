@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.LongFunction;
 
+import static io.worldflow.world.aws.internal.Attrs.b;
 import static io.worldflow.world.aws.internal.Attrs.instant;
 import static io.worldflow.world.aws.internal.Attrs.micros;
 import static io.worldflow.world.aws.internal.Attrs.n;
@@ -42,6 +43,12 @@ final class RunItem {
     static final String AVAILABLE_AT = "aAt";
     static final String DEADLINE = "dl";
     static final String LENGTH = "len";
+    /**
+     * The run's head: the link of its last record in the hash chain ({@link EventPages#LINK}), binary. Absent on runs
+     * whose records were all written before the world kept links.
+     */
+    static final String HEAD = "hd";
+
     static final String CREATED_KEY = "ck";
     static final String ALL = "all";
     static final String ALL_VALUE = "run";
@@ -93,10 +100,11 @@ final class RunItem {
     }
 
     /**
-     * The item of a new run: PENDING, its log holding WorkflowStarted, its first turn due at availableAt in the queue
-     * it goes to ({@link NewRun#turnQueue}: its own, or the one it waits in to be admitted).
+     * The item of a new run: PENDING, its log holding WorkflowStarted whose link is {@code head}, its first turn due
+     * at availableAt in the queue it goes to ({@link NewRun#turnQueue}: its own, or the one it waits in to be
+     * admitted).
      */
-    static Map<String, AttributeValue> created(NewRun run) {
+    static Map<String, AttributeValue> created(NewRun run, byte[] head) {
         Map<String, AttributeValue> item = new HashMap<>();
         long created = micros(run.createdAt());
         item.put(ID, s(run.runId()));
@@ -111,6 +119,7 @@ final class RunItem {
             item.put(DEADLINE, n(micros(run.deadline())));
         }
         item.put(LENGTH, n(1));
+        item.put(HEAD, b(head));
         item.put(CREATED_KEY, s(Attrs.timeKey(created, run.runId())));
         item.put(ALL, s(ALL_VALUE));
         if (run.parent() != null) {
@@ -147,6 +156,25 @@ final class RunItem {
 
     static long length(Map<String, AttributeValue> item) {
         return num(item, LENGTH, 0);
+    }
+
+    /** The run's head as read, or null when it has none. */
+    static byte[] head(Map<String, AttributeValue> item) {
+        AttributeValue v = item.get(HEAD);
+        return v == null || v.b() == null ? null : v.b().asByteArray();
+    }
+
+    /**
+     * Sets the run's head to {@code link}, the link of the record written with {@code u}, conditioned on the head being
+     * still {@code head}, the one the link chains over: a record is never linked over a head that moved meanwhile.
+     */
+    static void chain(Update u, byte[] head, byte[] link) {
+        u.set(HEAD, b(link));
+        if (head == null) {
+            u.when("attribute_not_exists(#" + HEAD + ")");
+        } else {
+            u.when("#" + HEAD + " = ?", b(head));
+        }
     }
 
     /**

@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import static io.worldflow.world.aws.internal.Attrs.s;
 
@@ -119,6 +120,29 @@ final class Store {
     List<Event> events(String runId, long fromSeq, boolean firstAppendOnly) {
         List<Event> out = new ArrayList<>();
         EventPages.Reader reader = new EventPages.Reader(codec);
+        eventItems(runId, EventPages.from(fromSeq), null, item -> {
+            for (Event e : reader.add(item)) {
+                if (e.seq() >= fromSeq) {
+                    out.add(e);
+                }
+            }
+            return !firstAppendOnly || out.isEmpty();
+        });
+        return out;
+    }
+
+    /**
+     * Passes the run's items of the events table with keys from {@code fromKey} up to {@code toKey} (null: to the end)
+     * to {@code each}, in key order, read consistently, while it returns true.
+     */
+    void eventItems(String runId, String fromKey, String toKey, Predicate<Map<String, AttributeValue>> each) {
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":r", s(runId));
+        values.put(":k", s(fromKey));
+        if (toKey != null) {
+            values.put(":to", s(toKey));
+        }
+        String condition = toKey == null ? "#r = :r AND #k >= :k" : "#r = :r AND #k BETWEEN :k AND :to";
         Map<String, AttributeValue> start = null;
         do {
             Map<String, AttributeValue> exclusiveStart = start;
@@ -127,24 +151,18 @@ final class Store {
                     () -> dynamo.query(QueryRequest.builder()
                             .tableName(tables.events())
                             .consistentRead(true)
-                            .keyConditionExpression("#r = :r AND #k >= :k")
+                            .keyConditionExpression(condition)
                             .expressionAttributeNames(Map.of("#r", EventPages.RUN, "#k", EventPages.KEY))
-                            .expressionAttributeValues(Map.of(":r", s(runId), ":k", s(EventPages.from(fromSeq))))
+                            .expressionAttributeValues(values)
                             .exclusiveStartKey(exclusiveStart)
                             .build()));
             for (Map<String, AttributeValue> item : page.items()) {
-                for (Event e : reader.add(item)) {
-                    if (e.seq() >= fromSeq) {
-                        out.add(e);
-                    }
-                }
-                if (firstAppendOnly && !out.isEmpty()) {
-                    return out;
+                if (!each.test(item)) {
+                    return;
                 }
             }
             start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
         } while (start != null);
-        return out;
     }
 
     /** The input, output or error kept in the event at {@code seq} (for values too large for the run's item). */

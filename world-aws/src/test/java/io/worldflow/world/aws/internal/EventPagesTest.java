@@ -7,8 +7,10 @@ import io.worldflow.event.StepCompleted;
 import io.worldflow.event.StepScheduled;
 import io.worldflow.event.StepStarted;
 import io.worldflow.event.TimerFired;
+import io.worldflow.format.LogChain;
 import io.worldflow.runtime.JsonCodec;
 import io.worldflow.spi.EventCodec;
+import io.worldflow.spi.StoredRecord;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -53,11 +55,17 @@ class EventPagesTest {
         return item;
     }
 
+    /** The items of these events' record, linked as a run's first record. */
+    private List<Map<String, AttributeValue>> items(List<Event> events) {
+        EventPages.Record record = EventPages.record("r1", events, codec);
+        return record.items(record.link(null));
+    }
+
     @Test
     void anAppendIsKeptAsItsLogRecordAndReadsBack() {
         List<Event> events = quickStep(4);
 
-        List<Map<String, AttributeValue>> items = EventPages.items("r1", events, codec);
+        List<Map<String, AttributeValue>> items = items(events);
 
         assertThat(items).singleElement().satisfies(item -> {
             assertThat(item.get(EventPages.DATA).b().asUtf8String()).isEqualTo(codec.encodeAll(events));
@@ -74,7 +82,7 @@ class EventPagesTest {
         EventPages.Reader reader = new EventPages.Reader(codec);
 
         List<Event> read = new ArrayList<>(reader.add(itemOfTheFirstLayout(earlier)));
-        read.addAll(reader.add(EventPages.items("r1", later, codec).getFirst()));
+        read.addAll(reader.add(items(later).getFirst()));
 
         assertThat(read)
                 .containsExactlyElementsOf(List.of(
@@ -86,9 +94,11 @@ class EventPagesTest {
         Payload big = new Payload("\"" + "é".repeat(400_000) + "\"", "java.lang.String");
         List<Event> events = List.of(new StepCompleted("r1", 3, T0, "fetch", 1, big), new TimerFired("r1", 4, T0, "t"));
 
-        List<Map<String, AttributeValue>> items = EventPages.items("r1", events, codec);
+        List<Map<String, AttributeValue>> items = items(events);
 
         assertThat(items).hasSize(3);
+        assertThat(items.get(0)).containsKey(EventPages.LINK);
+        assertThat(items.get(1)).doesNotContainKey(EventPages.LINK);
         EventPages.Reader reader = new EventPages.Reader(codec);
         assertThat(reader.add(items.get(0))).isEmpty();
         assertThat(reader.add(items.get(1))).isEmpty();
@@ -96,9 +106,48 @@ class EventPagesTest {
     }
 
     @Test
+    void aRecordIsAssembledAsStoredWithTheLinkOfItsFirstPart() {
+        Payload big = new Payload("\"" + "é".repeat(200_000) + "\"", "java.lang.String");
+        List<Event> events = List.of(new StepCompleted("r1", 3, T0, "fetch", 1, big), new TimerFired("r1", 4, T0, "t"));
+        EventPages.Record record = EventPages.record("r1", events, codec);
+        byte[] link = record.link(null);
+        EventPages.Assembler assembler = new EventPages.Assembler();
+
+        List<Map<String, AttributeValue>> items = record.items(link);
+
+        assertThat(items).hasSize(2);
+        assertThat(assembler.add(items.get(0))).isNull();
+        StoredRecord whole = assembler.add(items.get(1));
+        assertThat(whole.seq()).isEqualTo(3);
+        assertThat(whole.lastSeq()).isEqualTo(4);
+        assertThat(whole.text()).isEqualTo(codec.encodeAll(events));
+        assertThat(whole.link()).isEqualTo(LogChain.link("r1", null, 3, 4, codec.encodeAll(events)));
+    }
+
+    @Test
+    void anItemOfTheFirstLayoutIsAssembledAsItsTextWithoutALink() {
+        Map<String, AttributeValue> item = itemOfTheFirstLayout(quickStep(1));
+
+        StoredRecord whole = new EventPages.Assembler().add(item);
+
+        assertThat(whole.text()).isEqualTo(item.get(EventPages.DATA).b().asUtf8String());
+        assertThat(whole.link()).isNull();
+        assertThat(whole.seq()).isEqualTo(1);
+        assertThat(whole.lastSeq()).isEqualTo(3);
+    }
+
+    @Test
+    void anAppendWithoutEventsMakesNoRecord() {
+        EventPages.Record none = EventPages.record("r1", List.of(), codec);
+
+        assertThat(none.isEmpty()).isTrue();
+        assertThat(none.link(null)).isNull();
+        assertThat(none.items(null)).isEmpty();
+    }
+
+    @Test
     void aPageOfANewerFormatVersionIsRefusedNamingIt() {
-        Map<String, AttributeValue> item =
-                new HashMap<>(EventPages.items("r1", quickStep(1), codec).getFirst());
+        Map<String, AttributeValue> item = new HashMap<>(items(quickStep(1)).getFirst());
         item.put(
                 EventPages.DATA,
                 b("[2,{\"type\":\"TimerFired\",\"at\":0,\"timerId\":\"t\"}]".getBytes(StandardCharsets.UTF_8)));

@@ -5,6 +5,7 @@ import io.worldflow.spi.WorldProvider;
 import io.worldflow.tck.WorldConformanceKit;
 import io.worldflow.world.aws.AwsWorldProvider;
 import io.worldflow.world.aws.Emulators;
+import io.worldflow.world.aws.internal.LogItemTamper;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /** The conformance kit on the AWS world: one table and queue prefix per storage id, on the shared emulators. */
@@ -34,5 +35,13 @@ class AwsConformanceTest extends WorldConformanceKit {
             }
         }
         return out.toString();
+    }
+
+    /** Edits the run's items in the storage's tables directly: see {@link LogItemTamper}. */
+    @Override
+    protected void tamper(String storageId, String runId, Tamper how, long seq) {
+        try (DynamoDbClient dynamo = Emulators.shared().dynamoClient()) {
+            new LogItemTamper(dynamo, storageId + "_").tamper(runId, how, seq);
+        }
     }
 }

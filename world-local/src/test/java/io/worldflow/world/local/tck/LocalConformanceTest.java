@@ -3,6 +3,7 @@ package io.worldflow.world.local.tck;
 import io.worldflow.spi.WorldConfig;
 import io.worldflow.spi.WorldProvider;
 import io.worldflow.tck.WorldConformanceKit;
+import io.worldflow.world.jdbc.LogRowTamper;
 import io.worldflow.world.local.LocalWorldProvider;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -10,6 +11,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.util.Map;
 
 /** The conformance kit on the local world: one SQLite file per storage id, in one folder for the whole kit. */
@@ -54,5 +58,20 @@ class LocalConformanceTest extends WorldConformanceKit {
             }
         }
         return out.toString();
+    }
+
+    /** In the closed database file, with SQLite's own driver. */
+    @Override
+    protected void tamper(String storageId, String runId, Tamper how, long seq) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(storageId + ".db"))) {
+            LogRowTamper rows = new LogRowTamper(c, "runs", "event_log");
+            switch (how) {
+                case CHANGE_BYTE -> rows.changeByte(runId, seq);
+                case DELETE_RECORD -> rows.deleteRecord(runId, seq);
+                case SWAP_WITH_NEXT -> rows.swapWithNext(runId, seq);
+                case TRUNCATE_TAIL -> rows.truncateTail(runId);
+                case ROLL_BACK_HEAD -> rows.rollBackHead(runId, seq);
+            }
+        }
     }
 }

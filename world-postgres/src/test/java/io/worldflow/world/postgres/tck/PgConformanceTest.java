@@ -3,6 +3,7 @@ package io.worldflow.world.postgres.tck;
 import io.worldflow.spi.WorldConfig;
 import io.worldflow.spi.WorldProvider;
 import io.worldflow.tck.WorldConformanceKit;
+import io.worldflow.world.jdbc.LogRowTamper;
 import io.worldflow.world.postgres.PostgresWorldProvider;
 import io.worldflow.world.postgres.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
@@ -65,6 +66,21 @@ class PgConformanceTest extends WorldConformanceKit {
             }
         }
         return out.toString();
+    }
+
+    @Override
+    protected void tamper(String storageId, String runId, Tamper how, long seq) throws SQLException {
+        String schema = storageId.toLowerCase(Locale.ROOT);
+        try (Connection c = TestPostgres.shared().connect()) {
+            LogRowTamper rows = new LogRowTamper(c, schema + ".wf_runs", schema + ".wf_event_log");
+            switch (how) {
+                case CHANGE_BYTE -> rows.changeByte(runId, seq);
+                case DELETE_RECORD -> rows.deleteRecord(runId, seq);
+                case SWAP_WITH_NEXT -> rows.swapWithNext(runId, seq);
+                case TRUNCATE_TAIL -> rows.truncateTail(runId);
+                case ROLL_BACK_HEAD -> rows.rollBackHead(runId, seq);
+            }
+        }
     }
 
     /** On a server of the developer's, the schemas the kit made are dropped; an embedded one goes anyway. */

@@ -1,0 +1,178 @@
+package io.worldflow.tck;
+
+import io.worldflow.ChainReport;
+import io.worldflow.RetryPolicy;
+import io.worldflow.RunNotFoundException;
+import io.worldflow.RunStatus;
+import io.worldflow.StartOptions;
+import io.worldflow.StepOptions;
+import io.worldflow.Workflow;
+import io.worldflow.format.EventFormat;
+import io.worldflow.format.LogChain;
+import io.worldflow.spi.StoredLog;
+import io.worldflow.spi.StoredRecord;
+import io.worldflow.tck.WorldConformanceKit.Tamper;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The hash chain over each run's log: every way a world writes a record (a run's creation, a worker's appends, a run
+ * started by another's append, a signal taken, a retry) keeps the chain whole, an export checks away from the world,
+ * and each edit made directly in the database (a changed byte, a removed record, a swapped pair, a cut-off tail, a
+ * head rolled back) is found at the record where it was made, while the other runs still check.
+ */
+public abstract class LogChainContract extends WorkflowContractSupport {
+
+    protected LogChainContract(WorldConformanceKit kit) {
+        super(kit);
+    }
+
+    private final AtomicBoolean cardWorks = new AtomicBoolean(false);
+
+    private final Workflow<Integer, Integer> square =
+            Workflow.define("tck.chain.square", Integer.class, (ctx, n) -> ctx.step("square", () -> n * n));
+
+    /** Four steps, a child, a signal: records of every kind a worker writes. */
+    private final Workflow<String, String> order = Workflow.define("tck.chain.order", String.class, (ctx, in) -> {
+        String a = ctx.step("reserve", () -> "reserved " + in);
+        int b = ctx.child("size", square, in.length());
+        String c = ctx.step("price", () -> "price " + b);
+        String go = ctx.awaitSignal("go", String.class, Duration.ofDays(1)).orElse("none");
+        String d = ctx.step("ship", () -> "shipped");
+        return String.join(", ", a, c, go, d, ctx.step("mail", () -> "mailed"));
+    });
+
+    /** Fails until the card works, then completes: a retry reopens it with a record the world writes. */
+    private final Workflow<String, String> charge = Workflow.define(
+            "tck.chain.charge",
+            String.class,
+            (ctx, in) -> ctx.step("charge", StepOptions.retry(RetryPolicy.none()), () -> {
+                if (!cardWorks.get()) {
+                    throw new IllegalStateException("card declined");
+                }
+                return "charged " + in;
+            }));
+
+    private String order(String id) {
+        wf.start(order, id, StartOptions.id(id));
+        awaitStatus(id, RunStatus.WAITING);
+        wf.signal(id, "go", "yes");
+        awaitStatus(id, RunStatus.COMPLETED);
+        return id;
+    }
+
+    @Test
+    void everyWayOfWritingKeepsTheChainWholeAndAnExportChecksOnItsOwn() {
+        worldflow(order, square, charge);
+        order("chain-order");
+        wf.start(charge, "c1", StartOptions.id("chain-charge"));
+        awaitStatus("chain-charge", RunStatus.FAILED);
+        cardWorks.set(true);
+        wf.retry("chain-charge", "card replaced");
+        awaitStatus("chain-charge", RunStatus.COMPLETED);
+
+        String child = wf.runs(io.worldflow.RunQuery.all().withWorkflow("tck.chain.square"))
+                .runs()
+                .getFirst()
+                .runId();
+        for (String id : List.of("chain-order", "chain-charge", child)) {
+            ChainReport report = wf.verify(id);
+            assertThat(report.intact()).as(id + ": " + report.problem()).isTrue();
+            assertThat(report.chainedFrom()).isZero();
+            assertThat(report.logLength()).isEqualTo(wf.events(id).size());
+            StoredLog stored = world.eventLog().storedLog(id);
+            assertThat(report.head())
+                    .isEqualTo(LogChain.hex(stored.records().getLast().link()));
+            assertThat(stored.records()).allSatisfy(r -> assertThat(r.link()).hasSize(LogChain.LINK_BYTES));
+        }
+        assertThat(world.eventLog().storedLog("chain-order").records()).hasSizeGreaterThanOrEqualTo(6);
+        assertThat(wf.verifyAll(io.worldflow.RunQuery.all()))
+                .as("no run is broken")
+                .isEmpty();
+
+        // the export holds the records as stored: it checks, and its events are the run's, away from any world
+        String export = LogChain.export(world.eventLog().storedLog("chain-order"));
+        StoredLog read = LogChain.read(export);
+        assertThat(LogChain.verify(read).intact()).isTrue();
+        EventFormat format = new EventFormat();
+        List<io.worldflow.event.Event> events = new ArrayList<>();
+        for (StoredRecord r : read.records()) {
+            events.addAll(format.decodeAll(read.runId(), r.seq(), r.text()));
+        }
+        assertThat(events).isEqualTo(wf.events("chain-order"));
+        // and an export edited afterwards no longer does
+        String edited = export.replace("reserved chain-order", "reserved chain-ordeR");
+        assertThat(edited).isNotEqualTo(export);
+        assertThat(LogChain.verify(LogChain.read(edited)).intact()).isFalse();
+    }
+
+    @Test
+    void eachEditInTheDatabaseIsFoundWhereItWasMadeAndTheOtherRunsStillCheck() throws Exception {
+        worldflow(order, square);
+        List<Tamper> edits = List.of(Tamper.values());
+        Map<Tamper, String> runs = new java.util.EnumMap<>(Tamper.class);
+        for (Tamper how : edits) {
+            runs.put(
+                    how,
+                    order("chain-"
+                            + how.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')));
+        }
+        order("chain-untouched");
+        Map<Tamper, Long> where = new java.util.EnumMap<>(Tamper.class);
+        Map<Tamper, Long> expected = new java.util.EnumMap<>(Tamper.class);
+        for (Tamper how : edits) {
+            List<StoredRecord> records =
+                    world.eventLog().storedLog(runs.get(how)).records();
+            long length = records.getLast().lastSeq() + 1;
+            switch (how) {
+                case TRUNCATE_TAIL -> {
+                    where.put(how, records.getLast().seq());
+                    expected.put(how, records.getLast().seq());
+                }
+                case ROLL_BACK_HEAD -> {
+                    where.put(how, records.get(2).seq());
+                    expected.put(how, length - 1);
+                }
+                default -> {
+                    where.put(how, records.get(2).seq());
+                    expected.put(how, records.get(2).seq());
+                }
+            }
+        }
+        wf.close();
+        world.close();
+        for (Tamper how : edits) {
+            kit().tamper(storageId(), runs.get(how), how, where.get(how));
+        }
+        world = open();
+        worldflow(order, square);
+
+        for (Tamper how : edits) {
+            ChainReport report = wf.verify(runs.get(how));
+            assertThat(report.intact()).as(how + " goes unnoticed").isFalse();
+            assertThat(report.brokenAt()).as(how + ": " + report.problem()).isEqualTo(expected.get(how));
+            assertThat(report.problem()).isNotBlank();
+        }
+        assertThat(wf.verify("chain-untouched").intact()).isTrue();
+        assertThat(wf.verifyAll(io.worldflow.RunQuery.all()))
+                .extracting(ChainReport::runId)
+                .containsExactlyInAnyOrderElementsOf(runs.values());
+    }
+
+    @Test
+    void checkingAnUnknownRunIsAClearErrorThatChangesNothing() {
+        worldflow(order, square);
+        assertThatThrownBy(() -> wf.verify("chain-nobody"))
+                .isInstanceOf(RunNotFoundException.class)
+                .hasMessageContaining("chain-nobody");
+        assertThat(wf.run("chain-nobody")).isEmpty();
+    }
+}

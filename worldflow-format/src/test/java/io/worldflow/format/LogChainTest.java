@@ -1,0 +1,174 @@
+package io.worldflow.format;
+
+import io.worldflow.ChainReport;
+import io.worldflow.SerializationException;
+import io.worldflow.spi.StoredLog;
+import io.worldflow.spi.StoredRecord;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LogChainTest {
+
+    private static final String RUN = "order-1";
+
+    /** A log of records seq 0, 1..3, 4, 5..6 as a world writes it, each linked over the one before. */
+    private static StoredLog written() {
+        List<StoredRecord> records = new ArrayList<>();
+        byte[] head = null;
+        long[][] ranges = {{0, 0}, {1, 3}, {4, 4}, {5, 6}};
+        for (long[] r : ranges) {
+            String text = "[{\"type\":\"E\",\"n\":" + r[0] + "}]";
+            head = LogChain.link(RUN, head, r[0], r[1], text);
+            records.add(new StoredRecord(r[0], r[1], text, head));
+        }
+        return new StoredLog(RUN, 7, head, records);
+    }
+
+    private static StoredLog with(StoredLog log, List<StoredRecord> records, long length, byte[] head) {
+        return new StoredLog(log.runId(), length, head, records);
+    }
+
+    @Test
+    void theLinkIsTheDocumentedFormulaSoAnyoneCanRecomputeIt() throws Exception {
+        String text = "[{\"type\":\"WorkflowStarted\"}]";
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        byte[] genesis = sha.digest("worldflow-log:order-1".getBytes(StandardCharsets.UTF_8));
+        byte[] digest = sha.digest(text.getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) 1);
+        sha.update(genesis);
+        sha.update(new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+        sha.update(digest);
+        byte[] expected = sha.digest();
+
+        byte[] link = LogChain.link(RUN, null, 0, 0, text);
+
+        assertThat(link).hasSize(LogChain.LINK_BYTES);
+        assertThat(link[0]).isEqualTo((byte) LogChain.VERSION);
+        assertThat(HexFormat.of().formatHex(link, 1, 33))
+                .isEqualTo(HexFormat.of().formatHex(expected));
+        assertThat(LogChain.link("order-2", null, 0, 0, text))
+                .as("a record is bound to its run")
+                .isNotEqualTo(link);
+    }
+
+    @Test
+    void aLogAsWrittenHolds() {
+        ChainReport report = LogChain.verify(written());
+
+        assertThat(report.intact()).isTrue();
+        assertThat(report.chainedFrom()).isZero();
+        assertThat(report.head()).isEqualTo(LogChain.hex(written().head()));
+    }
+
+    @Test
+    void aChangedByteIsFoundAtItsRecord() {
+        StoredLog log = written();
+        List<StoredRecord> records = new ArrayList<>(log.records());
+        StoredRecord r = records.get(2);
+        records.set(2, new StoredRecord(r.seq(), r.lastSeq(), r.text().replace("4", "5"), r.link()));
+
+        ChainReport report = LogChain.verify(with(log, records, 7, log.head()));
+
+        assertThat(report.brokenAt()).isEqualTo(4);
+        assertThat(report.problem()).contains("seq 4", "does not match its link");
+    }
+
+    @Test
+    void aRemovedRecordIsFoundWhereItWas() {
+        StoredLog log = written();
+        List<StoredRecord> records = new ArrayList<>(log.records());
+        records.remove(1);
+
+        ChainReport report = LogChain.verify(with(log, records, 7, log.head()));
+
+        assertThat(report.brokenAt()).isEqualTo(1);
+        assertThat(report.problem()).contains("seq 1..3 are missing");
+    }
+
+    @Test
+    void aRenumberedRecordOrASwappedPairNoLongerMatches() {
+        StoredLog log = written();
+        List<StoredRecord> records = new ArrayList<>(log.records());
+        StoredRecord b = records.get(1);
+        StoredRecord c = records.get(2);
+        // c's content and link moved in front of b's, the seq ranges adjusted so that they still follow on
+        records.set(1, new StoredRecord(1, 1, c.text(), c.link()));
+        records.set(2, new StoredRecord(2, 4, b.text(), b.link()));
+
+        assertThat(LogChain.verify(with(log, records, 7, log.head())).brokenAt())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aTruncatedTailAndAHeadRolledBackAreFound() {
+        StoredLog log = written();
+        List<StoredRecord> shorter = log.records().subList(0, 3);
+
+        ChainReport cut = LogChain.verify(with(log, shorter, 7, log.head()));
+        assertThat(cut.brokenAt()).isEqualTo(5);
+        assertThat(cut.problem()).contains("seq 5..6 are missing");
+
+        // cut and made consistent with the length: the head still tells
+        ChainReport consistent = LogChain.verify(with(log, shorter, 5, log.head()));
+        assertThat(consistent.brokenAt()).isEqualTo(4);
+        assertThat(consistent.problem()).contains("head does not match");
+
+        ChainReport rolledBack =
+                LogChain.verify(with(log, log.records(), 7, log.records().get(1).link()));
+        assertThat(rolledBack.brokenAt()).isEqualTo(6);
+        assertThat(rolledBack.problem()).contains("head does not match");
+
+        assertThat(LogChain.verify(with(log, log.records(), 7, null)).problem()).contains("no head");
+    }
+
+    @Test
+    void recordsWrittenBeforeTheChainPrecedeItButNoneMayFollowIt() {
+        StoredLog log = written();
+        List<StoredRecord> records = new ArrayList<>();
+        records.add(new StoredRecord(0, 0, "[{\"legacy\":0}]", null));
+        records.add(new StoredRecord(1, 2, "[{\"legacy\":1}]", null));
+        byte[] link = LogChain.link(RUN, null, 3, 3, "[{\"new\":3}]");
+        records.add(new StoredRecord(3, 3, "[{\"new\":3}]", link));
+
+        ChainReport legacy = LogChain.verify(with(log, records, 4, link));
+        assertThat(legacy.intact()).isTrue();
+        assertThat(legacy.chainedFrom()).isEqualTo(3);
+
+        List<StoredRecord> stripped = new ArrayList<>(log.records());
+        StoredRecord r = stripped.get(2);
+        stripped.set(2, new StoredRecord(r.seq(), r.lastSeq(), r.text(), null));
+        ChainReport report = LogChain.verify(with(log, stripped, 7, log.head()));
+        assertThat(report.brokenAt()).isEqualTo(4);
+        assertThat(report.problem()).contains("has no link");
+    }
+
+    @Test
+    void anExportReadsBackAndChecksAndABadOneIsAClearError() {
+        String export = LogChain.export(written());
+
+        StoredLog read = LogChain.read(export);
+
+        assertThat(LogChain.verify(read).intact()).isTrue();
+        assertThat(read.records())
+                .extracting(StoredRecord::text)
+                .containsExactlyElementsOf(
+                        written().records().stream().map(StoredRecord::text).toList());
+        assertThatThrownBy(() -> LogChain.read("[1,2]"))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("not a log export");
+        assertThatThrownBy(() -> LogChain.read(export.replace("\"chain\" : 1", "\"chain\" : 2")))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("chain version 2");
+        assertThatThrownBy(() -> LogChain.read(export.replaceFirst("\"link\" : \"01", "\"link\" : \"zz")))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("not hex");
+    }
+}
