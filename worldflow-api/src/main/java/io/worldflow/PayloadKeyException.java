@@ -10,7 +10,11 @@ public class PayloadKeyException extends SerializationException {
     private final String keyId;
 
     public PayloadKeyException(String message, String keyId) {
-        super(message, null);
+        this(message, keyId, null);
+    }
+
+    public PayloadKeyException(String message, String keyId, Throwable cause) {
+        super(message, cause);
         this.keyId = keyId;
     }
 

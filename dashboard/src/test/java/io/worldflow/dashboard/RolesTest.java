@@ -87,6 +87,47 @@ class RolesTest {
                         : b.method(method, HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    @Test
+    void secretsAreMaskedForViewersAndOperatorsAndShownToAnAdmin() {
+        t.close();
+        String key = java.util.Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
+        t = new TestDashboard(
+                dir.resolve("secrets"),
+                false,
+                Set.of(StartOptions.DEFAULT_QUEUE),
+                List.of(
+                        new DashboardToken("vera", Role.VIEWER, VIEWER),
+                        new DashboardToken("otto", Role.OPERATOR, OPERATOR),
+                        new DashboardToken("ada", Role.ADMIN, AUDITOR_ADMIN)),
+                null,
+                java.util.Map.of(
+                        io.worldflow.runtime.PayloadKeys.KEYS,
+                        "k1:" + key,
+                        io.worldflow.runtime.PayloadKeys.SCOPE,
+                        "secrets"));
+        t.waitingRun("card-order");
+        t.wf.signal(
+                "card-order",
+                "approval",
+                java.util.Map.of("by", "ana", "card", io.worldflow.Secret.of("4242-SECRET-CARD")));
+        t.awaitRun("card-order", i -> i.status() == io.worldflow.RunStatus.COMPLETED);
+
+        for (String token : List.of(VIEWER, OPERATOR)) {
+            String events =
+                    as(token, "GET", "/api/runs/card-order/events", null).body();
+            assertThat(events).contains("ana", io.worldflow.Secret.MASK).doesNotContain("4242-SECRET-CARD");
+            assertThat(as(token, "GET", "/api/runs/card-order", null).body()).doesNotContain("4242-SECRET-CARD");
+        }
+        String admin =
+                as(AUDITOR_ADMIN, "GET", "/api/runs/card-order/events", null).body();
+        assertThat(admin).contains("4242-SECRET-CARD").doesNotContain(io.worldflow.Secret.MASK);
+        assertThat(as(VIEWER, "GET", "/api/runs/card-order/events?format=codec", null)
+                        .body())
+                .as("the saved history is the log as stored: the secret sealed")
+                .contains("wf:sec:v1:k1:")
+                .doesNotContain("4242-SECRET-CARD");
+    }
+
     /** Who caused the run's first event of {@code type}, as its timeline in the API says. */
     String actorOf(String runId, String type) {
         for (com.fasterxml.jackson.databind.JsonNode e :

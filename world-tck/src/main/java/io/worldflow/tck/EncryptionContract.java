@@ -3,6 +3,7 @@ package io.worldflow.tck;
 import io.worldflow.PayloadKeyException;
 import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
+import io.worldflow.Secret;
 import io.worldflow.StartOptions;
 import io.worldflow.Workflow;
 import io.worldflow.runtime.PayloadKeys;
@@ -45,13 +46,28 @@ public abstract class EncryptionContract extends WorkflowContractSupport {
     private final Workflow<String, String> echo =
             Workflow.define("tck.enc.echo", String.class, (ctx, in) -> ctx.step("echo", () -> "echo " + in));
 
+    /** A payment whose card number is a secret: the only part of it encrypted when the scope is secrets. */
+    public record Payment(String holder, Secret<String> card) {}
+
+    private final Workflow<Payment, String> pay = Workflow.define("tck.enc.pay", Payment.class, (ctx, p) -> {
+        Secret<String> token =
+                ctx.step("tokenize", () -> Secret.of("tok-" + p.card().value()));
+        return p.holder() + " paid with " + token.value().length() + " characters of token";
+    });
+
     private Worldflow withKeys(String keys) {
+        return withKeys(keys, "payloads");
+    }
+
+    private Worldflow withKeys(String keys, String scope) {
         wf = Worldflow.builder()
                 .world(world)
                 .clock(clock)
                 .property(PayloadKeys.KEYS, keys)
+                .property(PayloadKeys.SCOPE, scope)
                 .register(charge)
                 .register(echo)
+                .register(pay)
                 .build();
         wf.startWorker(workerOptions().withHoldRetry(Duration.ofMillis(200)));
         return wf;
@@ -73,6 +89,22 @@ public abstract class EncryptionContract extends WorkflowContractSupport {
         for (String marker : new String[] {CARD, RECEIPT, PIN, "Ana"}) {
             assertThat(stored).as("stored in clear: " + marker).doesNotContain(marker);
         }
+    }
+
+    @Test
+    void withTheScopeSecretsOnlyTheSecretsAreStoredEncryptedAndTheCodeReadsThem() throws Exception {
+        withKeys("k1:" + K1, "secrets");
+
+        String out = wf.start(pay, new Payment("Bea-MARKER-HOLDER", Secret.of(CARD)), StartOptions.id("enc-pay"))
+                .result(WAIT);
+
+        assertThat(out).isEqualTo("Bea-MARKER-HOLDER paid with " + ("tok-" + CARD).length() + " characters of token");
+        String stored = kit().storedText(storageId());
+        assertThat(stored).as("the rest of the payload is in clear").contains("Bea-MARKER-HOLDER");
+        assertThat(stored)
+                .contains("wf:sec:v1:k1:")
+                .doesNotContain("wf:enc:v1:")
+                .doesNotContain(CARD);
     }
 
     @Test

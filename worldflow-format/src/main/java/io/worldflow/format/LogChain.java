@@ -52,6 +52,7 @@ public final class LogChain {
     public static final String GENESIS_PREFIX = "worldflow-log:";
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final MessageDigest SHA_256 = lookUp();
 
     private LogChain() {}
 
@@ -285,7 +286,19 @@ public final class LogChain {
         return out;
     }
 
+    /**
+     * A fresh SHA-256 digest, cloned from one looked up once: a lookup by name goes through the security providers
+     * each time, several times the cost of hashing a record, where a clone copies a few words of state.
+     */
     private static MessageDigest sha256() {
+        try {
+            return (MessageDigest) SHA_256.clone();
+        } catch (CloneNotSupportedException e) {
+            return lookUp();
+        }
+    }
+
+    private static MessageDigest lookUp() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -12,10 +13,12 @@ import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.worldflow.Payload;
 import io.worldflow.PayloadKeyException;
+import io.worldflow.Secret;
 import io.worldflow.SerializationException;
 import io.worldflow.event.Event;
 import io.worldflow.format.EventFormat;
 import io.worldflow.runtime.internal.PayloadCipher;
+import io.worldflow.runtime.internal.SecretValues;
 import io.worldflow.spi.EventCodec;
 
 import java.util.Collection;
@@ -40,6 +43,9 @@ public final class JsonCodec {
 
     private static final int MAX_RECORDED_TYPES = 4_096;
 
+    /** The mapper given, before the codec's own module ({@link SecretValues}) is added to a copy of it. */
+    private final ObjectMapper baseMapper;
+
     private final ObjectMapper payloads;
     private final EventFormat events = new EventFormat();
     private final int maxPayloadChars;
@@ -47,22 +53,27 @@ public final class JsonCodec {
     private final Map<String, JavaType> recordedTypes = new ConcurrentHashMap<>();
     /** Seals every payload written and opens those read, or null when payloads are stored in clear. */
     private final PayloadCipher cipher;
+    /** Seals the value of each {@link Secret} written and opens those read, or null without keys. */
+    private final PayloadCipher secrets;
 
     public JsonCodec() {
         this(defaultPayloadMapper(), DEFAULT_MAX_PAYLOAD_CHARS);
     }
 
     public JsonCodec(ObjectMapper payloadMapper, int maxPayloadChars) {
-        this(payloadMapper, maxPayloadChars, null);
+        this(payloadMapper, maxPayloadChars, null, null);
     }
 
-    private JsonCodec(ObjectMapper payloadMapper, int maxPayloadChars, PayloadCipher cipher) {
-        this.payloads = Objects.requireNonNull(payloadMapper, "payloadMapper");
+    private JsonCodec(ObjectMapper payloadMapper, int maxPayloadChars, PayloadCipher cipher, PayloadCipher secrets) {
+        this.baseMapper = Objects.requireNonNull(payloadMapper, "payloadMapper");
         if (maxPayloadChars < 16) {
             throw new IllegalArgumentException("maxPayloadChars must be at least 16, was " + maxPayloadChars);
         }
+        // a copy: the module holds this codec's keys, and the mapper given may serve other codecs too
+        this.payloads = payloadMapper.copy().registerModule(new SecretValues(secrets));
         this.maxPayloadChars = maxPayloadChars;
         this.cipher = cipher;
+        this.secrets = secrets;
     }
 
     /**
@@ -71,7 +82,22 @@ public final class JsonCodec {
      * {@value PayloadKeys#KEYS} is set.
      */
     public JsonCodec encrypting(PayloadKeys keys) {
-        return new JsonCodec(payloads, maxPayloadChars, new PayloadCipher(Objects.requireNonNull(keys, "keys")));
+        Objects.requireNonNull(keys, "keys");
+        return new JsonCodec(
+                baseMapper,
+                maxPayloadChars,
+                new PayloadCipher(keys, PayloadCipher.Kind.PAYLOAD),
+                new PayloadCipher(keys, PayloadCipher.Kind.SECRET));
+    }
+
+    /**
+     * This codec, encrypting with {@code keys} only the values of the {@link Secret}s in payloads, the rest of each
+     * payload in clear. {@code Worldflow.builder()} does this when {@value PayloadKeys#KEYS} is set and
+     * {@value PayloadKeys#SCOPE} is {@code secrets}.
+     */
+    public JsonCodec sealingSecrets(PayloadKeys keys) {
+        Objects.requireNonNull(keys, "keys");
+        return new JsonCodec(baseMapper, maxPayloadChars, null, new PayloadCipher(keys, PayloadCipher.Kind.SECRET));
     }
 
     /** Whether payloads written are encrypted. */
@@ -90,6 +116,39 @@ public final class JsonCodec {
             return payload;
         }
         return new Payload(clear(payload, what), payload.type());
+    }
+
+    /**
+     * The payload with its JSON in clear ({@link #reveal(Payload, String)}), and each {@link Secret} in it shown as
+     * {@link Secret#MASK}, or with {@code secrets}, as its value.
+     *
+     * @throws PayloadKeyException    when it, or with {@code secrets} a secret in it, is encrypted under a key this codec
+     *                                does not have
+     * @throws SerializationException when it was altered
+     */
+    public Payload reveal(Payload payload, String what, boolean secrets) {
+        Payload clear = reveal(payload, what);
+        if (clear == null || !SecretValues.mayHoldSecrets(clear.json())) {
+            return clear;
+        }
+        try {
+            JsonNode tree = payloads.readTree(clear.json());
+            PayloadCipher opener = secrets ? secretCipher(what) : null;
+            return new Payload(
+                    payloads.writeValueAsString(SecretValues.reveal(tree, opener, payloads, what)), clear.type());
+        } catch (JsonProcessingException e) {
+            throw new SerializationException("cannot read " + what + ": " + e.getOriginalMessage(), e);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private PayloadCipher secretCipher(String what) {
+        if (secrets == null) {
+            throw new PayloadKeyException(
+                    what + " holds secrets, and no payload keys are configured (" + PayloadKeys.KEYS + ")", "");
+        }
+        return secrets;
     }
 
     /** The payload's JSON in clear. */
@@ -192,6 +251,12 @@ public final class JsonCodec {
             }
             return payloads.readValue(json, recordedType(payload.type()));
         } catch (JsonProcessingException | IllegalArgumentException e) {
+            // a secret under a key not held is a missing key, not a malformed payload: the run is held for it
+            for (Throwable c = e; c != null; c = c.getCause()) {
+                if (c instanceof PayloadKeyException missing) {
+                    throw new PayloadKeyException(what + ": " + missing.getMessage(), missing.keyId(), e);
+                }
+            }
             throw new SerializationException(
                     "cannot deserialize " + what + " as " + (type != null ? type.getName() : payload.type()) + ": "
                             + originalMessage(e),
@@ -267,6 +332,9 @@ public final class JsonCodec {
         }
         if (value instanceof Optional<?> opt) {
             return "java.util.Optional<" + describe(opt.orElse(null)) + ">";
+        }
+        if (value instanceof Secret<?> secret) {
+            return Secret.class.getName() + "<" + describe(secret.value()) + ">";
         }
         Class<?> type = value.getClass();
         if (type.isArray()) {

@@ -24,6 +24,12 @@ public interface PayloadKeys {
     /** {@code id:base64-key} entries separated by commas, the first the current one; each key 32 bytes. */
     String KEYS = "worldflow.encryption.keys";
 
+    /**
+     * What the keys encrypt: {@code payloads} (the default), every payload whole, and the secrets in it; or
+     * {@code secrets}, only the values of the {@link io.worldflow.Secret}s in payloads, the rest in clear.
+     */
+    String SCOPE = "worldflow.encryption.scope";
+
     /** The id of the key that encrypts. */
     String current();
 
@@ -37,7 +43,25 @@ public interface PayloadKeys {
      *                                base64, or an id is given twice
      */
     static Optional<PayloadKeys> fromConfig(WorldConfig config) {
+        encryptsPayloads(config); // a scope misspelt is refused even without keys
         return config.get(KEYS).map(String::strip).filter(v -> !v.isEmpty()).map(PayloadKeys::parse);
+    }
+
+    /**
+     * Whether {@value #SCOPE} asks for whole payloads to be encrypted (true unless it is {@code secrets}).
+     *
+     * @throws ConfigurationException when it is neither {@code payloads} nor {@code secrets}
+     */
+    static boolean encryptsPayloads(WorldConfig config) {
+        String scope = config.get(SCOPE).map(String::strip).orElse("payloads");
+        return switch (scope) {
+            case "payloads" -> true;
+            case "secrets" -> false;
+            default ->
+                throw new ConfigurationException(
+                        SCOPE + " is '" + scope + "': it is payloads (every payload, the default) or secrets (only the"
+                                + " values of Secrets)");
+        };
     }
 
     /** Keys by id, the first entry's the current one ({@link #KEYS}'s format). */

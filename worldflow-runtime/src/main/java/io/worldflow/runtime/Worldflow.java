@@ -746,7 +746,9 @@ public final class Worldflow implements AutoCloseable {
             keys.addAll(knownKeys);
             WorldConfig config = WorldflowConfig.load(properties, keys);
             JsonCodec base = codec != null ? codec : new JsonCodec();
-            JsonCodec c = PayloadKeys.fromConfig(config).map(base::encrypting).orElse(base);
+            JsonCodec c = PayloadKeys.fromConfig(config)
+                    .map(k -> PayloadKeys.encryptsPayloads(config) ? base.encrypting(k) : base.sealingSecrets(k))
+                    .orElse(base);
             World w = world != null ? world : WorldLoader.open(config, clock, c.eventCodec());
             Worldflow wf = new Worldflow(w, config, c, clock, registry, actor);
             try {

@@ -40,13 +40,13 @@ final class EventViews {
     private EventViews() {}
 
     /** A timeline as a JSON array, in order. */
-    static String write(JsonCodec codec, List<Event> events) {
+    static String write(JsonCodec codec, List<Event> events, boolean secrets) {
         StringWriter out = new StringWriter();
         try (JsonGenerator gen = Json.mapper().createGenerator(out)) {
             gen.useDefaultPrettyPrinter();
             gen.writeStartArray();
             for (Event event : events) {
-                write(gen, codec, event);
+                write(gen, codec, event, secrets);
             }
             gen.writeEndArray();
         } catch (IOException e) {
@@ -55,9 +55,9 @@ final class EventViews {
         return out.toString();
     }
 
-    private static void write(JsonGenerator gen, JsonCodec codec, Event event) throws IOException {
+    private static void write(JsonGenerator gen, JsonCodec codec, Event event, boolean secrets) throws IOException {
         Map<String, Payload> payloads = new java.util.HashMap<>();
-        payloads(event).forEach((name, p) -> payloads.put(name, Json.reveal(p, codec)));
+        payloads(event).forEach((name, p) -> payloads.put(name, Json.reveal(p, codec, secrets)));
         JsonNode encoded = Json.mapper().readTree(codec.encodeEvent(event));
         gen.writeStartObject();
         for (Map.Entry<String, JsonNode> field : encoded.properties()) {

@@ -40,23 +40,24 @@ final class Json {
 
     /**
      * A stored payload as a JSON tree, for embedding in a response: in clear when {@code codec} has its key, else as
-     * stored (an encrypted payload then shows as its sealed string).
+     * stored (an encrypted payload then shows as its sealed string); each secret in it as {@code •••}, or with
+     * {@code secrets} (a caller allowed to see them) as its value.
      */
-    static JsonNode payload(Payload p, JsonCodec codec) {
+    static JsonNode payload(Payload p, JsonCodec codec, boolean secrets) {
         if (p == null) {
             return NullNode.getInstance();
         }
         try {
-            return MAPPER.readTree(reveal(p, codec).json());
+            return MAPPER.readTree(reveal(p, codec, secrets).json());
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException("reading a stored payload", e);
         }
     }
 
-    /** The payload in clear when {@code codec} can decrypt it; as stored otherwise. */
-    static Payload reveal(Payload p, JsonCodec codec) {
+    /** The payload in clear, its secrets masked unless {@code secrets}, when {@code codec} can; as stored otherwise. */
+    static Payload reveal(Payload p, JsonCodec codec, boolean secrets) {
         try {
-            return codec.reveal(p, "a payload");
+            return codec.reveal(p, "a payload", secrets);
         } catch (SerializationException e) {
             return p;
         }

@@ -54,11 +54,15 @@ final class LiveUpdates implements AutoCloseable {
 
     private static final class RunWatch implements Watch {
         final String runId;
+        /** Whether the watcher may see secrets in clear, as its request's caller was found. */
+        final boolean secrets;
+
         long nextSeq;
         String lastState;
 
-        RunWatch(String runId) {
+        RunWatch(String runId, boolean secrets) {
             this.runId = runId;
+            this.secrets = secrets;
         }
     }
 
@@ -67,7 +71,7 @@ final class LiveUpdates implements AutoCloseable {
     }
 
     void watchRun(SseClient client, String runId) {
-        add(client, new RunWatch(runId));
+        add(client, new RunWatch(runId, Auth.seesSecrets(client.ctx())));
     }
 
     private void add(SseClient client, Watch watch) {
@@ -124,7 +128,7 @@ final class LiveUpdates implements AutoCloseable {
         List<Event> events = wf.world().eventLog().read(w.runId, w.nextSeq);
         if (!events.isEmpty()) {
             w.nextSeq = events.getLast().seq() + 1;
-            client.sendEvent("events", EventViews.write(wf.codec(), events));
+            client.sendEvent("events", EventViews.write(wf.codec(), events, w.secrets));
         }
         String state = info.get().status().name() + (info.get().isHeld() ? " held" : "");
         if (!state.equals(w.lastState)) {

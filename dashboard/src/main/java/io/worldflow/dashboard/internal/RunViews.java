@@ -67,7 +67,12 @@ final class RunViews {
      * @param queue its queue when the run is pending and the queue has limits, else null
      */
     static Map<String, Object> detail(
-            RunInfo r, List<Event> events, List<PendingSignal> pending, QueueInfo queue, JsonCodec codec) {
+            RunInfo r,
+            List<Event> events,
+            List<PendingSignal> pending,
+            QueueInfo queue,
+            JsonCodec codec,
+            boolean secrets) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("runId", r.runId());
         m.put("workflow", r.workflow());
@@ -84,8 +89,8 @@ final class RunViews {
         WorkflowStarted started = !events.isEmpty() && events.getFirst() instanceof WorkflowStarted w ? w : null;
         m.put("schedule", started == null ? null : started.schedule());
         m.put("scheduledFor", started == null ? null : started.scheduledFor());
-        m.put("input", Json.payload(r.input(), codec));
-        m.put("output", r.output() == null ? null : Json.payload(r.output(), codec));
+        m.put("input", Json.payload(r.input(), codec, secrets));
+        m.put("output", r.output() == null ? null : Json.payload(r.output(), codec, secrets));
         m.put("error", error(r.error()));
         m.put("held", error(r.held()));
         m.put("heldSince", r.heldSince());
@@ -109,7 +114,7 @@ final class RunViews {
             sm.put("name", s.name());
             sm.put("sentAt", s.sentAt());
             sm.put("actor", s.actor());
-            sm.put("payload", Json.payload(s.payload(), codec));
+            sm.put("payload", Json.payload(s.payload(), codec, secrets));
             signals.add(sm);
         }
         m.put("pendingSignals", signals);

@@ -79,7 +79,11 @@ final class RunsApi {
         QueueInfo queue = info.status() == RunStatus.PENDING
                 ? wf.queues().describe(info.queue()).orElse(null)
                 : null;
-        json(ctx, 200, RunViews.detail(info, events, wf.world().signals().pending(runId), queue, wf.codec()));
+        json(
+                ctx,
+                200,
+                RunViews.detail(
+                        info, events, wf.world().signals().pending(runId), queue, wf.codec(), Auth.seesSecrets(ctx)));
     }
 
     /**
@@ -95,7 +99,8 @@ final class RunsApi {
                     "Content-Disposition",
                     "attachment; filename=\"" + fileName(runId) + (codec ? "-history.json" : "-events.json") + "\"");
         }
-        String body = codec ? wf.codec().encodeEvents(events) : EventViews.write(wf.codec(), events);
+        String body =
+                codec ? wf.codec().encodeEvents(events) : EventViews.write(wf.codec(), events, Auth.seesSecrets(ctx));
         ctx.status(200).contentType("application/json").result(body);
     }
 

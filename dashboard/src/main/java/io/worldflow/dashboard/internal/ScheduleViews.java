@@ -18,7 +18,7 @@ final class ScheduleViews {
      * A schedule: what it starts and when, whether it is paused, its next fire times, its last run. Durations are
      * ISO-8601 text ({@code PT30S}) and the zone its id, as a person reads and types them.
      */
-    static Map<String, Object> view(ScheduleInfo s, JsonCodec codec) {
+    static Map<String, Object> view(ScheduleInfo s, JsonCodec codec, boolean secrets) {
         ScheduleSpec spec = s.spec();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", spec.id());
@@ -47,7 +47,7 @@ final class ScheduleViews {
         m.put(
                 "input",
                 spec.input() instanceof Payload p
-                        ? Json.payload(p, codec)
+                        ? Json.payload(p, codec, secrets)
                         : Json.mapper().valueToTree(spec.input()));
         return m;
     }

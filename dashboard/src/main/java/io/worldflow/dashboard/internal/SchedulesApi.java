@@ -49,7 +49,8 @@ final class SchedulesApi {
         List<ScheduleInfo> found = schedules().list(after, limit + 1);
         List<ScheduleInfo> page = found.size() > limit ? found.subList(0, limit) : found;
         List<Map<String, Object>> out = new ArrayList<>(page.size());
-        page.forEach(s -> out.add(ScheduleViews.view(s, wf.codec())));
+        boolean secrets = Auth.seesSecrets(ctx);
+        page.forEach(s -> out.add(ScheduleViews.view(s, wf.codec(), secrets)));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("schedules", out);
         body.put("nextAfter", found.size() > limit ? page.getLast().id() : null);
@@ -57,7 +58,8 @@ final class SchedulesApi {
     }
 
     void get(Context ctx) {
-        RunsApi.json(ctx, 200, ScheduleViews.view(schedules().describe(scheduleId(ctx)), wf.codec()));
+        RunsApi.json(
+                ctx, 200, ScheduleViews.view(schedules().describe(scheduleId(ctx)), wf.codec(), Auth.seesSecrets(ctx)));
     }
 
     // ---------------------------------------------------------------- actions
@@ -65,13 +67,13 @@ final class SchedulesApi {
     void pause(Context ctx) {
         String id = scheduleId(ctx);
         bodies.object(ctx);
-        RunsApi.json(ctx, 200, ScheduleViews.view(schedules().pause(id), wf.codec()));
+        RunsApi.json(ctx, 200, ScheduleViews.view(schedules().pause(id), wf.codec(), Auth.seesSecrets(ctx)));
     }
 
     void resume(Context ctx) {
         String id = scheduleId(ctx);
         bodies.object(ctx);
-        RunsApi.json(ctx, 200, ScheduleViews.view(schedules().resume(id), wf.codec()));
+        RunsApi.json(ctx, 200, ScheduleViews.view(schedules().resume(id), wf.codec(), Auth.seesSecrets(ctx)));
     }
 
     /**
@@ -82,7 +84,7 @@ final class SchedulesApi {
         String id = scheduleId(ctx);
         bodies.object(ctx);
         String started = schedules().trigger(id).orElse(null);
-        Map<String, Object> out = ScheduleViews.view(schedules().describe(id), wf.codec());
+        Map<String, Object> out = ScheduleViews.view(schedules().describe(id), wf.codec(), Auth.seesSecrets(ctx));
         out.put("startedRunId", started);
         RunsApi.json(ctx, 200, out);
     }

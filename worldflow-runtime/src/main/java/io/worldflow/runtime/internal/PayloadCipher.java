@@ -31,17 +31,41 @@ public final class PayloadCipher {
 
     private static final Logger log = LoggerFactory.getLogger(PayloadCipher.class);
 
-    /**
-     * The start of a sealed payload's JSON: a string that begins with the control character ESC, written as a JSON
-     * escape, which no text a person writes begins with. A world may store the JSON as it reads it back, with the
-     * escape's hex digit in upper case: both are taken.
-     */
-    private static final String PREFIX = "\"\\u001bwf:enc:v1:";
+    /** What is sealed: the kinds have their own marks and associated data, so that one never opens as the other. */
+    public enum Kind {
+        /** A whole payload: {@code wf:enc:v1:}. */
+        PAYLOAD("enc", "worldflow-payload:v1|"),
+        /** The value of an {@link io.worldflow.Secret} inside a payload: {@code wf:sec:v1:}. */
+        SECRET("sec", "worldflow-secret:v1|");
+
+        /**
+         * The start of a sealed value's JSON: a string that begins with the control character ESC, written as a JSON
+         * escape, which no text a person writes begins with. A world may store the JSON as it reads it back, with the
+         * escape's hex digit in upper case: both are taken.
+         */
+        private final String prefix;
+
+        private final String aad;
+
+        Kind(String mark, String aad) {
+            this.prefix = "\"\\u001bwf:" + mark + ":v1:";
+            this.aad = aad;
+        }
+
+        /** The start of a sealed value as a JSON string's text, once parsed: ESC, then the mark. */
+        public String textPrefix() {
+            return "\u001b" + prefix.substring(7);
+        }
+    }
+
+    /** Both kinds' prefixes have this length, so a key id is found the same way in either. */
+    private static final int PREFIX_LENGTH = Kind.PAYLOAD.prefix.length();
 
     private static final int IV_BYTES = 12;
     private static final int TAG_BITS = 128;
 
     private final PayloadKeys keys;
+    private final Kind kind;
     private final SecureRandom random = new SecureRandom();
     private final Queue<Cipher> idle = new ConcurrentLinkedQueue<>();
     private final AtomicLong issued = new AtomicLong();
@@ -50,25 +74,33 @@ public final class PayloadCipher {
     /** The IVs' prefix for counter values {@code number << 32} up to the next epoch's. */
     private record Epoch(long number, byte[] prefix) {}
 
-    public PayloadCipher(PayloadKeys keys) {
+    public PayloadCipher(PayloadKeys keys, Kind kind) {
         this.keys = keys;
+        this.kind = kind;
         this.epoch = new Epoch(0, prefix());
         if (keys.key(keys.current()).isEmpty()) {
             throw new io.worldflow.ConfigurationException(
                     "the current payload key '" + keys.current() + "' is not among the keys");
         }
-        log.info("payloads are encrypted at rest under key '{}'", keys.current());
+        if (kind == Kind.PAYLOAD) {
+            log.info("payloads are encrypted at rest under key '{}'", keys.current());
+        }
     }
 
     /** Whether the stored JSON is a sealed payload. */
     public static boolean isSealed(String json) {
-        return json != null && json.regionMatches(true, 0, PREFIX, 0, PREFIX.length());
+        return isSealed(json, Kind.PAYLOAD);
     }
 
-    /** The id of the key a sealed payload was sealed with. */
+    /** Whether the stored JSON is a value sealed as {@code kind}. */
+    public static boolean isSealed(String json, Kind kind) {
+        return json != null && json.regionMatches(true, 0, kind.prefix, 0, PREFIX_LENGTH);
+    }
+
+    /** The id of the key a sealed value was sealed with. */
     public static String keyId(String sealed) {
-        int end = sealed.indexOf(':', PREFIX.length());
-        return end < 0 ? "" : sealed.substring(PREFIX.length(), end);
+        int end = sealed.indexOf(':', PREFIX_LENGTH);
+        return end < 0 ? "" : sealed.substring(PREFIX_LENGTH, end);
     }
 
     /** {@code json} sealed under the current key. */
@@ -85,7 +117,8 @@ public final class PayloadCipher {
                     .put(iv)
                     .put(sealed)
                     .array();
-            return PREFIX + id + ":" + Base64.getUrlEncoder().withoutPadding().encodeToString(out) + "\"";
+            return kind.prefix + id + ":"
+                    + Base64.getUrlEncoder().withoutPadding().encodeToString(out) + "\"";
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM refused a key or an IV of its own", e);
         } finally {
@@ -150,7 +183,7 @@ public final class PayloadCipher {
                         id));
         try {
             byte[] all = Base64.getUrlDecoder()
-                    .decode(sealed.substring(PREFIX.length() + id.length() + 1, sealed.length() - 1));
+                    .decode(sealed.substring(PREFIX_LENGTH + id.length() + 1, sealed.length() - 1));
             Cipher c = take();
             try {
                 c.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, all, 0, IV_BYTES));
@@ -167,7 +200,7 @@ public final class PayloadCipher {
         }
     }
 
-    private static byte[] aad(String type) {
-        return ("worldflow-payload:v1|" + (type == null ? "" : type)).getBytes(StandardCharsets.UTF_8);
+    private byte[] aad(String type) {
+        return (kind.aad + (type == null ? "" : type)).getBytes(StandardCharsets.UTF_8);
     }
 }
