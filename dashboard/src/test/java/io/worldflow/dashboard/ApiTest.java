@@ -390,6 +390,62 @@ class ApiTest {
     }
 
     @Test
+    void aRevokedUrlIsRefusedFromThenOnAndTheRunShowsWhoRevokedItWhileItsOtherUrlsWork() {
+        t.waitingRun("w-1");
+        t.waitingRun("w-2");
+        String url = t.post("/api/runs/w-1/signal-urls", "{\"name\":\"approval\"}")
+                .json()
+                .path("url")
+                .asText();
+        String kept = t.post("/api/runs/w-1/signal-urls", "{\"name\":\"note\"}")
+                .json()
+                .path("url")
+                .asText();
+        String other = t.post("/api/runs/w-2/signal-urls", "{\"name\":\"approval\"}")
+                .json()
+                .path("url")
+                .asText();
+
+        // bad input first: each refused, nothing revoked
+        assertThat(t.post("/api/runs/w-1/signal-urls/revoke", "{\"url\":\"" + other + "\"}")
+                        .status())
+                .as("another run's URL")
+                .isEqualTo(400);
+        String forged = url.substring(0, url.length() - 3) + (url.endsWith("AAA") ? "BBB" : "AAA");
+        TestDashboard.Reply bad = t.post("/api/runs/w-1/signal-urls/revoke", "{\"url\":\"" + forged + "\"}");
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.body()).contains("not a signal URL signed");
+        assertThat(t.post("/api/runs/w-1/signal-urls/revoke", "{}").status()).isEqualTo(400);
+        assertThat(t.wf.world().signals().revokedUrls("w-1")).isEmpty();
+        assertThat(t.wf.world().signals().revokedUrls("w-2")).isEmpty();
+
+        TestDashboard.Reply revoked = t.post("/api/runs/w-1/signal-urls/revoke", "{\"url\":\"" + url + "\"}");
+
+        assertThat(revoked.status()).as(revoked.body()).isEqualTo(200);
+        String mac = url.substring(url.lastIndexOf('.') + 1);
+        assertThat(revoked.json().path("tokenId").asText()).isEqualTo(mac.substring(0, 12));
+        TestDashboard.Reply refused = t.send(
+                HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.ofString("{\"by\":\"url\"}")));
+        assertThat(refused.status()).isEqualTo(410);
+        assertThat(refused.error()).isEqualTo("revoked_token");
+        assertThat(t.wf.world().signals().pending("w-1")).isEmpty();
+        JsonNode run = t.get("/api/runs/w-1").json();
+        assertThat(run.path("revokedSignalUrls")).singleElement().satisfies(u -> {
+            assertThat(u.path("tokenId").asText()).isEqualTo(mac.substring(0, 12));
+            assertThat(u.path("actor").asText()).isEqualTo("dashboard:admin");
+        });
+        assertThat(t.send(HttpRequest.newBuilder(URI.create(kept)).POST(HttpRequest.BodyPublishers.ofString("1")))
+                        .status())
+                .as("the run's other URL")
+                .isEqualTo(202);
+        assertThat(t.send(HttpRequest.newBuilder(URI.create(other))
+                                .POST(HttpRequest.BodyPublishers.ofString("{\"by\":\"other\"}")))
+                        .status())
+                .as("another run's URL")
+                .isEqualTo(202);
+    }
+
+    @Test
     void liveUpdatesStreamNewEventsOfARun() throws Exception {
         t.waitingRun("w-1");
         HttpRequest request = HttpRequest.newBuilder(t.uri("/api/runs/w-1/live"))
@@ -450,6 +506,7 @@ class ApiTest {
                         "/api/runs/{runId}/retry",
                         "/api/runs/{runId}/signals/{name}",
                         "/api/runs/{runId}/signal-urls",
+                        "/api/runs/{runId}/signal-urls/revoke",
                         "/api/schedules",
                         "/api/schedules/{scheduleId}",
                         "/api/schedules/{scheduleId}/pause",

@@ -148,8 +148,11 @@ class RolesTest {
                 List.of("/api/runs", "/api/runs/w-1", "/api/runs/w-1/events", "/api/schedules", "/api/queues/ledger")) {
             assertThat(as(VIEWER, "GET", path, null).status()).as(path).isEqualTo(200);
         }
+        String url = t.wf.signalUrl(t.dashboard.url(), "w-1", "approval", java.time.Duration.ofHours(1), false)
+                .toString();
         Map<String, String> actions = Map.of(
                 "/api/runs", "{\"workflow\":\"approval\",\"id\":\"new-1\",\"input\":\"x\"}",
+                "/api/runs/w-1/signal-urls/revoke", "{\"url\":\"" + url + "\"}",
                 "/api/runs/w-1/cancel", "{}",
                 "/api/runs/w-1/terminate", "{}",
                 "/api/runs/f-1/retry", "{}",
@@ -174,6 +177,9 @@ class RolesTest {
         assertThat(t.wf.run("w-1").orElseThrow().cancelRequest()).isNull();
         assertThat(t.wf.run("f-1").orElseThrow().status()).isEqualTo(RunStatus.FAILED);
         assertThat(t.wf.schedules().describe("yearly").paused()).isFalse();
+        assertThat(t.wf.world().signals().revokedUrls("w-1"))
+                .as("no URL revoked")
+                .isEmpty();
         assertThat(t.wf.runs(io.worldflow.RunQuery.all().withWorkflow("approval"))
                         .runs())
                 .as("no scheduled run triggered")

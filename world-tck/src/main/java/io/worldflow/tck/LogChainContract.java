@@ -7,10 +7,13 @@ import io.worldflow.RunStatus;
 import io.worldflow.StartOptions;
 import io.worldflow.StepOptions;
 import io.worldflow.Workflow;
+import io.worldflow.format.ChainKey;
 import io.worldflow.format.EventFormat;
 import io.worldflow.format.LogChain;
+import io.worldflow.runtime.Worldflow;
 import io.worldflow.spi.StoredLog;
 import io.worldflow.spi.StoredRecord;
+import io.worldflow.spi.WorldConfig;
 import io.worldflow.tck.WorldConformanceKit.Tamper;
 import org.junit.jupiter.api.Test;
 
@@ -165,6 +168,60 @@ public abstract class LogChainContract extends WorkflowContractSupport {
         assertThat(wf.verifyAll(io.worldflow.RunQuery.all()))
                 .extracting(ChainReport::runId)
                 .containsExactlyInAnyOrderElementsOf(runs.values());
+    }
+
+    private static final String KEY = java.util.Base64.getEncoder()
+            .encodeToString("0123456789abcdef0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    private static final String OTHER_KEY = java.util.Base64.getEncoder()
+            .encodeToString("fedcba9876543210fedcba9876543210".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+    /** Whether the world is opened with a chain key ({@link ChainKey#KEY}). */
+    private boolean keyed;
+
+    @Override
+    protected WorldConfig config(String storageId) {
+        WorldConfig config = super.config(storageId);
+        return keyed ? config.with(ChainKey.KEY, KEY) : config;
+    }
+
+    @Test
+    void withAChainKeyEveryWayOfWritingMakesKeyedLinksThatCheckOnlyWithTheKey() {
+        keyed = true;
+        world.close();
+        world = open();
+        wf = Worldflow.builder()
+                .world(world)
+                .clock(clock)
+                .property(ChainKey.KEY, KEY)
+                .register(order)
+                .register(square)
+                .register(charge)
+                .build();
+        wf.startWorker(workerOptions());
+        order("keyed-order");
+        wf.start(charge, "c1", StartOptions.id("keyed-charge"));
+        awaitStatus("keyed-charge", RunStatus.FAILED);
+        cardWorks.set(true);
+        wf.retry("keyed-charge", "card replaced");
+        awaitStatus("keyed-charge", RunStatus.COMPLETED);
+
+        for (String id : List.of("keyed-order", "keyed-charge")) {
+            StoredLog stored = world.eventLog().storedLog(id);
+            assertThat(stored.records())
+                    .allSatisfy(r -> assertThat(r.link()[0]).isEqualTo((byte) LogChain.KEYED_VERSION));
+            assertThat(wf.verify(id).intact())
+                    .as(id + ": " + wf.verify(id).problem())
+                    .isTrue();
+            assertThat(LogChain.verify(stored).problem()).as("without the key").contains("keyed link");
+            assertThat(LogChain.verify(
+                                    stored,
+                                    ChainKey.fromConfig(WorldConfig.of(Map.of(ChainKey.KEY, OTHER_KEY)))
+                                            .orElseThrow())
+                            .intact())
+                    .as("with another key")
+                    .isFalse();
+        }
+        assertThat(wf.verifyAll(io.worldflow.RunQuery.all())).isEmpty();
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.worldflow.event.WorkflowFailed;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.PendingSignal;
+import io.worldflow.spi.RevokedUrl;
 import io.worldflow.spi.SignalSent;
 import io.worldflow.spi.TurnEnd;
 import org.junit.jupiter.api.Test;
@@ -352,5 +353,48 @@ public abstract class SignalsContract extends WorldContractSupport {
                 .hasMessageContaining("200");
 
         assertThat(signals().pending("order-1")).isEmpty();
+    }
+
+    @Test
+    void aRevokedUrlIsKeptWithItsRunOnceWithWhoRevokedItAndWhenAndGoesWithThePurge() {
+        create("order-1");
+        create("order-2");
+        Instant t0 = now();
+
+        signals().revokeUrl("order-1", "tok-aaaaaaaa", "ops:ana");
+        clock.advance(Duration.ofSeconds(5));
+        signals().revokeUrl("order-1", "tok-bbbbbbbb", null);
+        signals().revokeUrl("order-1", "tok-aaaaaaaa", "ops:bob"); // again: the first stays
+
+        assertThat(signals().revokedUrls("order-1"))
+                .containsExactly(
+                        new RevokedUrl("tok-aaaaaaaa", t0, "ops:ana"),
+                        new RevokedUrl("tok-bbbbbbbb", t0.plusSeconds(5), null));
+        assertThat(signals().revokedUrls("order-2")).as("another run's").isEmpty();
+        assertThat(signals().revokedUrls("ghost")).isEmpty();
+        assertThat(reopen().signals().revokedUrls("order-1")).hasSize(2);
+
+        finish("order-1");
+        clock.advance(Duration.ofDays(1));
+        assertThat(log().purgeFinished(now(), 10)).isEqualTo(1);
+        assertThat(signals().revokedUrls("order-1")).isEmpty();
+    }
+
+    @Test
+    void revokingAUrlOfAnUnknownRunOrWithABadTokenIdIsRefusedAndStoresNothing() {
+        create("order-1");
+
+        assertThatThrownBy(() -> signals().revokeUrl("ghost", "tok-aaaaaaaa", null))
+                .isInstanceOf(RunNotFoundException.class);
+        assertThatThrownBy(() -> signals().revokeUrl("order-1", " ", null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("token id");
+        assertThatThrownBy(() -> signals().revokeUrl("order-1", "x".repeat(RevokedUrl.MAX_TOKEN_ID_LENGTH + 1), null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(String.valueOf(RevokedUrl.MAX_TOKEN_ID_LENGTH));
+
+        assertThat(signals().revokedUrls("ghost")).isEmpty();
+        assertThat(signals().revokedUrls("order-1")).isEmpty();
+        assertThat(queries().get("ghost")).isEmpty();
     }
 }

@@ -41,4 +41,19 @@ public interface Signals {
 
     /** The run's unconsumed signals in arrival order. */
     List<PendingSignal> pending(String runId);
+
+    /**
+     * Revokes the run's signal URL whose token has this id ({@link RevokedUrl#tokenId}): from when this returns, every
+     * process of the world refuses it. Revoking one already revoked keeps the first revocation. The revocations go with
+     * the run when it is purged.
+     *
+     * @param actor who revokes it, or null when not known
+     * @throws io.worldflow.RunNotFoundException when the run does not exist
+     * @throws IllegalArgumentException           when the token id is blank or too long
+     *                                            ({@link RevokedUrl#checkTokenId})
+     */
+    void revokeUrl(String runId, String tokenId, String actor);
+
+    /** The run's revoked signal URLs, in the order they were revoked; empty for a run with none, or unknown. */
+    List<RevokedUrl> revokedUrls(String runId);
 }

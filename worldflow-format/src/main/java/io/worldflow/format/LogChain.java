@@ -45,6 +45,9 @@ public final class LogChain {
     /** The version of the links this writes and checks: their first byte. */
     public static final int VERSION = 1;
 
+    /** The version of a keyed link ({@link ChainKey}): an HMAC-SHA256 where a version 1 link has a SHA-256 hash. */
+    public static final int KEYED_VERSION = 2;
+
     /** The length of a link: the version byte and a SHA-256 hash. */
     public static final int LINK_BYTES = 33;
 
@@ -63,8 +66,13 @@ public final class LogChain {
 
     /** The link the first record of a run chains from. */
     public static byte[] genesis(String runId) {
-        byte[] hash = sha256().digest((GENESIS_PREFIX + runId).getBytes(StandardCharsets.UTF_8));
-        return versioned(hash);
+        return genesis(runId, null);
+    }
+
+    /** The link the first record of a run chains from: keyed with {@code key}, unless it is null. */
+    public static byte[] genesis(String runId, ChainKey key) {
+        byte[] text = (GENESIS_PREFIX + runId).getBytes(StandardCharsets.UTF_8);
+        return key == null ? versioned(VERSION, sha256().digest(text)) : versioned(KEYED_VERSION, key.mac(text));
     }
 
     /**
@@ -72,11 +80,24 @@ public final class LogChain {
      * {@code previous} (the run's head before it), or over the run's {@link #genesis} when {@code previous} is null.
      */
     public static byte[] link(String runId, byte[] previous, long seq, long lastSeq, byte[] digest) {
+        return link(runId, previous, seq, lastSeq, digest, null);
+    }
+
+    /**
+     * The link of a record as {@link #link(String, byte[], long, long, byte[])} makes it, keyed with {@code key}
+     * ({@link #KEYED_VERSION}) unless it is null.
+     */
+    public static byte[] link(String runId, byte[] previous, long seq, long lastSeq, byte[] digest, ChainKey key) {
+        byte[] before = previous == null ? genesis(runId, key) : previous;
+        byte[] range = ByteBuffer.allocate(16).putLong(seq).putLong(lastSeq).array();
+        if (key != null) {
+            return versioned(KEYED_VERSION, key.mac(before, range, digest));
+        }
         MessageDigest sha = sha256();
-        sha.update(previous == null ? genesis(runId) : previous);
-        sha.update(ByteBuffer.allocate(16).putLong(seq).putLong(lastSeq).array());
+        sha.update(before);
+        sha.update(range);
         sha.update(digest);
-        return versioned(sha.digest());
+        return versioned(VERSION, sha.digest());
     }
 
     /** The link of a record from its text ({@link #link(String, byte[], long, long, byte[])}). */
@@ -96,6 +117,14 @@ public final class LogChain {
      * after a linked one breaks it. Reports the first seq where it breaks.
      */
     public static ChainReport verify(StoredLog log) {
+        return verify(log, null);
+    }
+
+    /**
+     * Checks the chain as {@link #verify(StoredLog)} does, the keyed links ({@link #KEYED_VERSION}) with {@code key}:
+     * without it, the first keyed link is reported as one that cannot be checked.
+     */
+    public static ChainReport verify(StoredLog log, ChainKey key) {
         String runId = log.runId();
         byte[] previous = null;
         long expected = 0;
@@ -138,7 +167,8 @@ public final class LogChain {
             if (chainedFrom < 0) {
                 chainedFrom = r.seq();
             }
-            if (r.link().length != LINK_BYTES || r.link()[0] != VERSION) {
+            int version = r.link().length == LINK_BYTES ? r.link()[0] : -1;
+            if (version != VERSION && version != KEYED_VERSION) {
                 return broken(
                         log,
                         chainedFrom,
@@ -146,7 +176,16 @@ public final class LogChain {
                         "the record of " + range(r.seq(), r.lastSeq())
                                 + " has a link of a version or length this release does not know");
             }
-            byte[] computed = link(runId, previous, r.seq(), r.lastSeq(), r.text());
+            if (version == KEYED_VERSION && key == null) {
+                return broken(
+                        log,
+                        chainedFrom,
+                        r.seq(),
+                        "the record of " + range(r.seq(), r.lastSeq()) + " has a keyed link: checking it needs the"
+                                + " chain's key (" + ChainKey.KEY + ")");
+            }
+            byte[] computed = link(
+                    runId, previous, r.seq(), r.lastSeq(), digest(r.text()), version == KEYED_VERSION ? key : null);
             if (!same(computed, r.link())) {
                 return broken(
                         log,
@@ -154,7 +193,8 @@ public final class LogChain {
                         r.seq(),
                         "the record of " + range(r.seq(), r.lastSeq())
                                 + " does not match its link: its bytes, its place or the link itself changed after it was"
-                                + " written");
+                                + " written"
+                                + (version == KEYED_VERSION ? ", or the key given is not its chain's" : ""));
             }
             previous = r.link();
             expected = r.lastSeq() + 1;
@@ -279,9 +319,9 @@ public final class LogChain {
         return from == to ? "seq " + from : "seq " + from + ".." + to;
     }
 
-    private static byte[] versioned(byte[] hash) {
+    private static byte[] versioned(int version, byte[] hash) {
         byte[] out = new byte[LINK_BYTES];
-        out[0] = VERSION;
+        out[0] = (byte) version;
         System.arraycopy(hash, 0, out, 1, hash.length);
         return out;
     }

@@ -171,4 +171,78 @@ class LogChainTest {
                 .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("not hex");
     }
+
+    private static final ChainKey KEY = ChainKey.of("0123456789abcdef0123456789abcdef".getBytes());
+    private static final ChainKey OTHER_KEY = ChainKey.of("fedcba9876543210fedcba9876543210".getBytes());
+
+    /** The same log, its links keyed. */
+    private static StoredLog keyed(ChainKey key) {
+        List<StoredRecord> records = new ArrayList<>();
+        byte[] head = null;
+        for (StoredRecord r : written().records()) {
+            head = LogChain.link(RUN, head, r.seq(), r.lastSeq(), LogChain.digest(r.text()), key);
+            records.add(new StoredRecord(r.seq(), r.lastSeq(), r.text(), head));
+        }
+        return new StoredLog(RUN, 7, head, records);
+    }
+
+    @Test
+    void aKeyedChainChecksWithItsKeyOnlyAndAForgeryWithoutTheKeyIsFound() {
+        StoredLog log = keyed(KEY);
+
+        assertThat(log.records()).allSatisfy(r -> assertThat(r.link()[0]).isEqualTo((byte) LogChain.KEYED_VERSION));
+        assertThat(LogChain.verify(log, KEY).intact()).isTrue();
+        ChainReport withoutKey = LogChain.verify(log);
+        assertThat(withoutKey.brokenAt()).isZero();
+        assertThat(withoutKey.problem()).contains("keyed link", ChainKey.KEY);
+        ChainReport wrongKey = LogChain.verify(log, OTHER_KEY);
+        assertThat(wrongKey.brokenAt()).isZero();
+        assertThat(wrongKey.problem()).contains("the key given is not its chain's");
+
+        // someone with the database but not the key changes a record and remakes every later link as best they can
+        List<StoredRecord> forged = new ArrayList<>(log.records().subList(0, 2));
+        byte[] head = forged.getLast().link();
+        for (StoredRecord r : log.records().subList(2, 4)) {
+            String text = r.seq() == 4 ? r.text().replace("4", "5") : r.text();
+            head = LogChain.link(RUN, head, r.seq(), r.lastSeq(), LogChain.digest(text), OTHER_KEY);
+            forged.add(new StoredRecord(r.seq(), r.lastSeq(), text, head));
+        }
+        ChainReport found = LogChain.verify(new StoredLog(RUN, 7, head, forged), KEY);
+        assertThat(found.brokenAt()).isEqualTo(4);
+    }
+
+    @Test
+    void aChainKeyedPartWayChecksWithTheKeyAcrossBothKindsOfLink() {
+        StoredLog plain = written();
+        List<StoredRecord> records = new ArrayList<>(plain.records().subList(0, 2));
+        byte[] head = records.getLast().link();
+        for (StoredRecord r : plain.records().subList(2, 4)) {
+            head = LogChain.link(RUN, head, r.seq(), r.lastSeq(), LogChain.digest(r.text()), KEY);
+            records.add(new StoredRecord(r.seq(), r.lastSeq(), r.text(), head));
+        }
+
+        assertThat(LogChain.verify(new StoredLog(RUN, 7, head, records), KEY).intact())
+                .isTrue();
+        assertThat(LogChain.verify(new StoredLog(RUN, 7, head, records)).brokenAt())
+                .isEqualTo(4);
+    }
+
+    @Test
+    void aChainKeyIsBase64OfThirtyTwoBytesAtLeastAndABadOneIsAClearError() {
+        String good = java.util.Base64.getEncoder().encodeToString(new byte[32]);
+        assertThat(ChainKey.fromConfig(io.worldflow.spi.WorldConfig.of(java.util.Map.of())))
+                .isEmpty();
+        assertThat(ChainKey.fromConfig(io.worldflow.spi.WorldConfig.of(java.util.Map.of(ChainKey.KEY, good))))
+                .isPresent();
+        assertThatThrownBy(() -> ChainKey.fromConfig(io.worldflow.spi.WorldConfig.of(java.util.Map.of(
+                        ChainKey.KEY, java.util.Base64.getEncoder().encodeToString(new byte[16])))))
+                .isInstanceOf(io.worldflow.ConfigurationException.class)
+                .hasMessageContaining(ChainKey.KEY)
+                .hasMessageContaining("16 bytes");
+        assertThatThrownBy(() -> ChainKey.fromConfig(
+                        io.worldflow.spi.WorldConfig.of(java.util.Map.of(ChainKey.KEY, "not base64!"))))
+                .isInstanceOf(io.worldflow.ConfigurationException.class)
+                .hasMessageContaining("not base64");
+        assertThat(KEY.toString()).doesNotContain("0123");
+    }
 }

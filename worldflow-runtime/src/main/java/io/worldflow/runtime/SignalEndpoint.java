@@ -19,7 +19,7 @@ import java.util.Optional;
  * a server routes {@code POST …/signals/{runId}/{name}?token=…} here and writes back the response.
  *
  * <p>Checks come in this order, and each failure changes nothing: the token (genuine, for this run and
- * name: else 403; expired: 410), the body (at most {@link #maxBodyBytes()}: else 413; JSON or empty: else
+ * name: else 403; expired or revoked: 410), the body (at most {@link #maxBodyBytes()}: else 413; JSON or empty: else
  * 400), the run (unknown: 404; finished: 409), and a single-use token's earlier use (409). Success is 202
  * with the signal's id.
  */
@@ -67,6 +67,11 @@ public final class SignalEndpoint {
                     410,
                     "expired_token",
                     "the signal token expired at " + grant.get().expiresAt());
+        }
+        String id = grant.get().id();
+        if (worldflow.world().signals().revokedUrls(runId).stream()
+                .anyMatch(r -> r.tokenId().equals(id))) {
+            return error(410, "revoked_token", "this signal URL was revoked");
         }
         byte[] bytes;
         try {

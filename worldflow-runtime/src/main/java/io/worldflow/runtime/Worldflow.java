@@ -16,6 +16,7 @@ import io.worldflow.Workflow;
 import io.worldflow.WorldflowException;
 import io.worldflow.event.Event;
 import io.worldflow.event.WorkflowRetried;
+import io.worldflow.format.ChainKey;
 import io.worldflow.format.LogChain;
 import io.worldflow.runtime.internal.AdmissionLoop;
 import io.worldflow.runtime.internal.ClockScheduler;
@@ -93,6 +94,8 @@ public final class Worldflow implements AutoCloseable {
     private Thread shutdownHook;
     private volatile boolean closed;
     private final SignalUrls signalUrls;
+    /** The key of the logs' hash chains ({@link ChainKey#KEY}), or null when they are not keyed. */
+    private final ChainKey chainKey;
     /** Who this process's client calls are recorded as, and who a thread acts as for a while ({@link #actingAs}). */
     private final String actor;
 
@@ -108,6 +111,7 @@ public final class Worldflow implements AutoCloseable {
         this.registry = registry;
         this.completions = new RunCompletions(world.runQueries());
         this.signalUrls = new SignalUrls(config, SIGNAL_URL, SIGNAL_SECRET, SIGNAL_PREVIOUS_SECRETS);
+        this.chainKey = ChainKey.fromConfig(config).orElse(null);
         this.queueRunner =
                 new QueueRunner(world, clock, Boolean.parseBoolean(config.get(Queues.DECLARED_ONLY, "false")));
         this.queues = new Queues(queueRunner);
@@ -445,6 +449,19 @@ public final class Worldflow implements AutoCloseable {
         return signalUrls.make(root, runId, name, clock.instant().plus(ttl), singleUse);
     }
 
+    /**
+     * Revokes a signal URL before it expires: from when this returns, every process of the world answers it with
+     * {@code 410 revoked_token} and delivers nothing. The revocation is kept with the run (who revoked it and when,
+     * {@link io.worldflow.spi.Signals#revokedUrls}); revoking one twice keeps the first.
+     *
+     * @return the id of the URL's token, as the run's log names a URL that was used ({@code signal-url:<id>})
+     * @throws IllegalArgumentException when {@code url} is not a signal URL signed with this application's secrets
+     * @throws RunNotFoundException     when its run does not exist
+     */
+    public String revokeSignalUrl(URI url) {
+        return signalUrls.revoke(world.signals(), url, actor());
+    }
+
     /** The handler for signal URLs, for a web server to mount at {@link SignalEndpoint#PATH}. */
     public SignalEndpoint signalEndpoint() {
         return new SignalEndpoint(
@@ -535,12 +552,12 @@ public final class Worldflow implements AutoCloseable {
 
     /**
      * Checks the run's hash-chained log as stored ({@link LogChain}): whether every record and the run's head are as
-     * they were written, and if not, the first seq where they are not.
+     * they were written, and if not, the first seq where they are not. Keyed links are checked with {@link ChainKey#KEY}.
      *
      * @throws RunNotFoundException when the run does not exist
      */
     public ChainReport verify(String runId) {
-        return LogChain.verify(world.eventLog().storedLog(Objects.requireNonNull(runId, "runId")));
+        return LogChain.verify(world.eventLog().storedLog(Objects.requireNonNull(runId, "runId")), chainKey);
     }
 
     /**

@@ -92,6 +92,7 @@ public final class Routes implements AutoCloseable {
         r.post("/api/runs/{runId}/retry", asCaller(runs::retry));
         r.post("/api/runs/{runId}/signals/{name}", asCaller(runs::signal));
         r.post("/api/runs/{runId}/signal-urls", runs::signalUrl);
+        r.post("/api/runs/{runId}/signal-urls/revoke", asCaller(runs::revokeSignalUrl));
 
         r.get("/api/schedules", schedules::list);
         r.get("/api/schedules/{scheduleId}", schedules::get);

@@ -24,6 +24,7 @@ import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
 import io.worldflow.runtime.JsonCodec;
 import io.worldflow.spi.PendingSignal;
+import io.worldflow.spi.RevokedUrl;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -70,6 +71,7 @@ final class RunViews {
             RunInfo r,
             List<Event> events,
             List<PendingSignal> pending,
+            List<RevokedUrl> revoked,
             QueueInfo queue,
             JsonCodec codec,
             boolean secrets) {
@@ -118,6 +120,17 @@ final class RunViews {
             signals.add(sm);
         }
         m.put("pendingSignals", signals);
+        m.put(
+                "revokedSignalUrls",
+                revoked.stream()
+                        .map(u -> {
+                            Map<String, Object> um = new LinkedHashMap<>();
+                            um.put("tokenId", u.tokenId());
+                            um.put("revokedAt", u.revokedAt());
+                            um.put("actor", u.actor());
+                            return um;
+                        })
+                        .toList());
         return m;
     }
 

@@ -83,7 +83,13 @@ final class RunsApi {
                 ctx,
                 200,
                 RunViews.detail(
-                        info, events, wf.world().signals().pending(runId), queue, wf.codec(), Auth.seesSecrets(ctx)));
+                        info,
+                        events,
+                        wf.world().signals().pending(runId),
+                        wf.world().signals().revokedUrls(runId),
+                        queue,
+                        wf.codec(),
+                        Auth.seesSecrets(ctx)));
     }
 
     /**
@@ -203,6 +209,36 @@ final class RunsApi {
         out.put("expiresAt", expires);
         out.put("singleUse", singleUse);
         json(ctx, 201, out);
+    }
+
+    /** Revokes one of the run's signal URLs, given whole in the body ({@code {"url": …}}). */
+    void revokeSignalUrl(Context ctx) {
+        String runId = runId(ctx);
+        String url = text(bodies.object(ctx), "url", true);
+        java.net.URI uri;
+        try {
+            uri = java.net.URI.create(url);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("'url' is not a URL: " + e.getMessage());
+        }
+        String[] segments =
+                uri.getRawPath() == null ? new String[0] : uri.getRawPath().split("/", -1);
+        if (segments.length < 3
+                || !runId.equals(java.net.URLDecoder.decode(
+                        segments[segments.length - 2], java.nio.charset.StandardCharsets.UTF_8))) {
+            throw ApiException.badRequest("'url' is not a signal URL of run '" + runId + "'");
+        }
+        String tokenId;
+        try {
+            tokenId = wf.revokeSignalUrl(uri);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("runId", runId);
+        out.put("tokenId", tokenId);
+        out.put("revoked", true);
+        json(ctx, 200, out);
     }
 
     // ---------------------------------------------------------------- parsing

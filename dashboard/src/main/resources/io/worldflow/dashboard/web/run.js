@@ -114,6 +114,9 @@
     r.pendingTimers.forEach(t => waits.push(el('li', { 'data-wait': 'timer' }, 'timer ', el('strong', {}, t.name),
       (Date.parse(t.fireAt) <= Date.now() ? ' was due at ' : ' fires at ') + time(t.fireAt))));
     r.pendingSignals.forEach(s => waits.push(el('li', { 'data-wait': 'pending-signal' }, 'signal ', el('strong', {}, s.name), ' delivered, not yet taken')));
+    document.getElementById('revoked-urls').replaceChildren(...(r.revokedSignalUrls || []).map(u =>
+      el('li', { 'data-token': u.tokenId }, 'signal URL ' + u.tokenId + ' revoked ' + time(u.revokedAt)
+        + (u.actor ? ' by ' + u.actor : ''))));
     document.getElementById('waits').replaceChildren(...(waits.length ? waits : [el('li', { class: 'muted' }, 'nothing')]));
     const nameInput = document.getElementById('signal-name');
     if (!nameInput.value && r.signalWaits.length) nameInput.value = r.signalWaits[0].name;
@@ -222,7 +225,12 @@
       const field = document.getElementById('signal-url');
       field.value = made.url;
       field.hidden = false;
+      document.getElementById('revoke-url').hidden = false;
     }, 'A URL that delivers ' + name + ' for a day (POST a JSON body to it):');
+  });
+  document.getElementById('revoke-url').addEventListener('click', () => {
+    const url = document.getElementById('signal-url').value;
+    act(() => api('POST', base + '/signal-urls/revoke', { url }), 'Revoked: the URL is refused from now on.');
   });
   document.getElementById('export').setAttribute('href', base + '/events?download=1');
   document.getElementById('export-codec').setAttribute('href', base + '/events?download=1&format=codec');

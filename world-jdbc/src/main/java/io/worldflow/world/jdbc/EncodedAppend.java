@@ -1,5 +1,6 @@
 package io.worldflow.world.jdbc;
 
+import io.worldflow.format.ChainKey;
 import io.worldflow.format.LogChain;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.EventCodec;
@@ -18,8 +19,10 @@ import java.util.List;
  * @param digest the record's {@link LogChain#digest}, or null when it has no events
  * @param error  its error as JSON, or null
  * @param starts the {@code WorkflowStarted} record of each of {@link Append#starts}, in order
+ * @param link   the record's link when the world computed it before the write ({@link #withLink}), else null
  */
-public record EncodedAppend(Append append, String events, byte[] digest, String error, List<String> starts) {
+public record EncodedAppend(
+        Append append, String events, byte[] digest, String error, List<String> starts, byte[] link) {
 
     public EncodedAppend {
         starts = List.copyOf(starts);
@@ -39,15 +42,24 @@ public record EncodedAppend(Append append, String events, byte[] digest, String 
                     events,
                     events == null ? null : LogChain.digest(events),
                     a.error() == null ? null : codec.encodeError(a.error()),
-                    starts));
+                    starts,
+                    null));
         }
         return out;
     }
 
-    /** The link of the record these events make, chained over {@code head}, the run's head when it is written. */
-    public byte[] link(byte[] head) {
+    /**
+     * The link of the record these events make, chained over {@code head}, the run's head when it is written, keyed
+     * with {@code key} unless it is null.
+     */
+    public byte[] link(byte[] head, ChainKey key) {
         Append a = append;
-        return LogChain.link(a.runId(), head, a.expectedSeq(), a.nextSeq() - 1, digest);
+        return LogChain.link(a.runId(), head, a.expectedSeq(), a.nextSeq() - 1, digest, key);
+    }
+
+    /** This append with its record's link computed before the write (a keyed chain where the store cannot). */
+    public EncodedAppend withLink(byte[] value) {
+        return new EncodedAppend(append, events, digest, error, starts, value);
     }
 
     /** Whether any of the appends has effects on other runs ({@link Append#hasEffects}). */

@@ -7,6 +7,7 @@ import io.worldflow.RunStateException;
 import io.worldflow.RunStatus;
 import io.worldflow.event.Event;
 import io.worldflow.event.WorkflowRetried;
+import io.worldflow.format.ChainKey;
 import io.worldflow.format.LogChain;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
@@ -48,6 +49,9 @@ public abstract class JdbcEventLog implements EventLog {
     protected final InstantSource clock;
     protected final RunRows rows;
     protected final RunTarget.Reader targets;
+    /** The key of the log's hash chain, or null for an unkeyed chain. */
+    protected final ChainKey chainKey;
+
     private final JdbcSignals signals;
     private final AppendEffects effects;
     private final Sql requestCancel;
@@ -66,9 +70,12 @@ public abstract class JdbcEventLog implements EventLog {
      * @param firstRecord the {@code runs} column that holds a run's first record (seq 0) when its log does not,
      *                    or null when every record is a log row; its link is then in the column of that name with
      *                    {@code _link} after it
+     * @param chainKey    the key of the log's hash chain ({@link ChainKey#fromConfig}), or null for an unkeyed one
      */
-    protected JdbcEventLog(SqlDatabase db, EventCodec codec, InstantSource clock, String firstRecord) {
+    protected JdbcEventLog(
+            SqlDatabase db, EventCodec codec, InstantSource clock, String firstRecord, ChainKey chainKey) {
         this.db = db;
+        this.chainKey = chainKey;
         this.codec = codec;
         this.clock = clock;
         SqlDialect d = db.dialect();
@@ -340,7 +347,8 @@ public abstract class JdbcEventLog implements EventLog {
             }
             byte[] previous =
                     tx.call(head).set("runId", runId).one(rs -> rs.getBytes(1)).orElse(null);
-            byte[] link = LogChain.link(runId, previous, retried.seq(), retried.seq(), events);
+            byte[] link =
+                    LogChain.link(runId, previous, retried.seq(), retried.seq(), LogChain.digest(events), chainKey);
             insertLogRow(tx, runId, retried.seq(), retried.seq(), events, link);
             tx.call(reopen)
                     .set("head", link)
@@ -366,8 +374,8 @@ public abstract class JdbcEventLog implements EventLog {
     }
 
     /** The link of a new run's first record: a run's head once it is created. */
-    protected static byte[] firstLink(NewRun run, String record) {
-        return LogChain.link(run.runId(), null, 0, 0, record);
+    protected final byte[] firstLink(NewRun run, String record) {
+        return LogChain.link(run.runId(), null, 0, 0, LogChain.digest(record), chainKey);
     }
 
     @Override

@@ -1,7 +1,9 @@
 package io.worldflow.world.jdbc;
 
 import io.worldflow.Payload;
+import io.worldflow.RunNotFoundException;
 import io.worldflow.spi.PendingSignal;
+import io.worldflow.spi.RevokedUrl;
 import io.worldflow.spi.SignalKey;
 import io.worldflow.spi.SignalSent;
 import io.worldflow.spi.Signals;
@@ -28,6 +30,8 @@ public final class JdbcSignals implements Signals {
     private final Sql findKey;
     private final Sql insertKey;
     private final Sql storeInBatch;
+    private final Sql revoke;
+    private final Sql revoked;
 
     public JdbcSignals(SqlDatabase db, InstantSource clock) {
         this.db = db;
@@ -44,6 +48,11 @@ public final class JdbcSignals implements Signals {
         this.insertKey = Sql.of(
                 "INSERT INTO " + d.table("signal_keys") + " (run_id, key, signal_id)" + " VALUES (:runId, :key, :id)");
         this.storeInBatch = d.storeSignalInBatch().map(Sql::of).orElse(null);
+        String revokedUrls = d.table("revoked_urls");
+        this.revoke = Sql.of("INSERT INTO " + revokedUrls + " (run_id, token_id, revoked_at, actor)"
+                + " VALUES (:runId, :tokenId, :at, :actor) ON CONFLICT (run_id, token_id) DO NOTHING");
+        this.revoked = Sql.of("SELECT token_id, revoked_at, actor FROM " + revokedUrls
+                + " WHERE run_id = :runId ORDER BY revoked_at, token_id");
     }
 
     @Override
@@ -134,20 +143,52 @@ public final class JdbcSignals implements Signals {
         return new SignalSent(id, false);
     }
 
+    /** With the run's row held, so that a purge of the run cannot leave the revocation behind. */
+    @Override
+    public void revokeUrl(String runId, String tokenId, String actor) {
+        Objects.requireNonNull(runId, "runId");
+        RevokedUrl.checkTokenId(tokenId);
+        db.write("revoke a signal URL of", Failures.run(runId), tx -> {
+            targets.find(tx, runId).orElseThrow(() -> new RunNotFoundException(runId));
+            return tx.call(revoke)
+                    .set("runId", runId)
+                    .set("tokenId", tokenId)
+                    .set("at", Micros.of(clock.instant()))
+                    .set("actor", actor)
+                    .update();
+        });
+    }
+
+    @Override
+    public List<RevokedUrl> revokedUrls(String runId) {
+        return listOf(
+                "revoked signal URLs",
+                runId,
+                revoked,
+                rs -> new RevokedUrl(rs.getString(1), Micros.read(rs, 2), rs.getString(3)));
+    }
+
     @Override
     public List<PendingSignal> pending(String runId) {
+        return listOf(
+                "pending signals",
+                runId,
+                pending,
+                rs -> new PendingSignal(
+                        rs.getLong(1),
+                        runId,
+                        rs.getString(2),
+                        new Payload(rs.getString(3), rs.getString(4)),
+                        Micros.read(rs, 5),
+                        rs.getString(6)));
+    }
+
+    /** The rows {@code sql} finds for the run ({@code :runId}), each mapped by {@code row}. */
+    private <T> List<T> listOf(String what, String runId, Sql sql, Sql.Row<T> row) {
         Objects.requireNonNull(runId, "runId");
         return db.read(
-                "pending signals",
+                what,
                 Failures.run(runId),
-                tx -> tx.call(pending)
-                        .set("runId", runId)
-                        .list(rs -> new PendingSignal(
-                                rs.getLong(1),
-                                runId,
-                                rs.getString(2),
-                                new Payload(rs.getString(3), rs.getString(4)),
-                                Micros.read(rs, 5),
-                                rs.getString(6))));
+                tx -> tx.call(sql).set("runId", runId).list(row));
     }
 }

@@ -36,7 +36,7 @@ final class RunPurge {
                   AND finished_at < :before
                 RETURNING run_id""".formatted(d.skipLocked())));
         String ids = d.inTexts(":ids");
-        this.deleteRows = List.of("event_log", "signals", "signal_keys", "tasks").stream()
+        this.deleteRows = List.of("event_log", "signals", "signal_keys", "revoked_urls", "tasks").stream()
                 .map(table -> Sql.of("DELETE FROM " + d.table(table) + " WHERE run_id" + ids))
                 .toList();
     }

@@ -16,6 +16,21 @@ import java.sql.SQLException;
  */
 public record LogRowTamper(Connection c, String runs, String log) {
 
+    /**
+     * The edit the conformance kit names ({@code WorldConformanceKit.Tamper}, by its constant's name) of the row
+     * beginning at {@code seq}.
+     */
+    public void apply(String how, String runId, long seq) throws SQLException {
+        switch (how) {
+            case "CHANGE_BYTE" -> changeByte(runId, seq);
+            case "DELETE_RECORD" -> deleteRecord(runId, seq);
+            case "SWAP_WITH_NEXT" -> swapWithNext(runId, seq);
+            case "TRUNCATE_TAIL" -> truncateTail(runId);
+            case "ROLL_BACK_HEAD" -> rollBackHead(runId, seq);
+            default -> throw new IllegalArgumentException("no such edit: " + how);
+        }
+    }
+
     /** One character in the middle of the row's events replaced by another, so its length stays. */
     public void changeByte(String runId, long seq) throws SQLException {
         String events = one("SELECT events FROM " + log + " WHERE run_id = ? AND seq = ?", runId, seq);

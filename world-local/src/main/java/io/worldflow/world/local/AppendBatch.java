@@ -2,6 +2,7 @@ package io.worldflow.world.local;
 
 import io.worldflow.Payload;
 import io.worldflow.RunStatus;
+import io.worldflow.format.ChainKey;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.world.jdbc.EncodedAppend;
@@ -38,6 +39,13 @@ final class AppendBatch {
             WHERE run_id = :runId""");
     private static final Sql CONSUME_SIGNAL = Sql.of("DELETE FROM signals WHERE id = :id AND run_id = :runId");
 
+    /** The key of the log's hash chain, or null. */
+    private final ChainKey chainKey;
+
+    AppendBatch(ChainKey chainKey) {
+        this.chainKey = chainKey;
+    }
+
     /** What the batch knows of a run, kept current as its appends go through. */
     private static final class RunState {
         RunStatus status;
@@ -73,7 +81,7 @@ final class AppendBatch {
                 }
                 if (encoded.events() != null) {
                     // the write holds the database, so the head read at its start is the one this record follows
-                    state.head = encoded.link(state.head);
+                    state.head = encoded.link(state.head, chainKey);
                     log.set("runId", a.runId())
                             .set("seq", a.expectedSeq())
                             .set("lastSeq", a.nextSeq() - 1)

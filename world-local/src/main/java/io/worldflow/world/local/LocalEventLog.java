@@ -1,5 +1,6 @@
 package io.worldflow.world.local;
 
+import io.worldflow.format.ChainKey;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventCodec;
@@ -27,10 +28,11 @@ final class LocalEventLog extends JdbcEventLog {
                     :deadline, :queue, :priority, 1, :parent, :head)
             ON CONFLICT (run_id) DO NOTHING""");
 
-    private final AppendBatch batch = new AppendBatch();
+    private final AppendBatch batch;
 
-    LocalEventLog(Database db, EventCodec codec, InstantSource clock) {
-        super(db, codec, clock, null);
+    LocalEventLog(Database db, EventCodec codec, InstantSource clock, ChainKey chainKey) {
+        super(db, codec, clock, null, chainKey);
+        this.batch = new AppendBatch(chainKey);
     }
 
     @Override

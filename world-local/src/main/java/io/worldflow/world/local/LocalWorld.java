@@ -1,5 +1,6 @@
 package io.worldflow.world.local;
 
+import io.worldflow.format.ChainKey;
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.WorldContext;
 import io.worldflow.world.jdbc.JdbcRunQueries;
@@ -18,7 +19,11 @@ final class LocalWorld extends SqlWorld {
     /** SQLite runs in this process: the thread that waits for an append may as well make it. */
     private LocalWorld(Database db, WorldContext context, DueNotifier notifier) {
         super(
-                new LocalEventLog(db, context.codec(), context.clock()),
+                new LocalEventLog(
+                        db,
+                        context.codec(),
+                        context.clock(),
+                        ChainKey.fromConfig(context.config()).orElse(null)),
                 new LocalTaskQueue(db, context.clock(), notifier),
                 new JdbcRunQueries(db, context.codec()),
                 true);

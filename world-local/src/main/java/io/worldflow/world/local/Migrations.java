@@ -36,7 +36,8 @@ final class Migrations implements MigrationDialect {
             "V10__schedules.sql",
             "V11__queues.sql",
             "V12__actors.sql",
-            "V13__log_chain.sql");
+            "V13__log_chain.sql",
+            "V14__revoked_urls.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

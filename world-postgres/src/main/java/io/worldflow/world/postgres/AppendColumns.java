@@ -66,6 +66,7 @@ final class AppendColumns {
                                 a -> a.output() == null ? null : a.output().type()))
                 .set("prError", texts(encoded, EncodedAppend::error))
                 .set("prDigest", texts(encoded, e -> LogChain.hex(e.digest())))
+                .set("prLink", texts(encoded, e -> LogChain.hex(e.link())))
                 .set("logRun", texts(logged, e -> e.append().runId()))
                 .set("logSeq", longs(logged, e -> e.append().expectedSeq()))
                 .set("logLast", longs(logged, e -> e.append().nextSeq() - 1))

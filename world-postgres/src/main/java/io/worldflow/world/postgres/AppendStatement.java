@@ -107,11 +107,21 @@ final class AppendStatement {
     /** A run's log length and cancel flag now, for a single run refused by a write committed meanwhile. */
     private final Sql current;
 
-    /** @param channel the world's NOTIFY channel and {@code endChannel} the one of finished runs: plain identifiers */
-    AppendStatement(SqlDialect dialect, String channel, String endChannel) {
-        this.oneRun = statement(dialect, oneRunStatement(), channel, endChannel);
-        this.severalRuns = statement(dialect, severalRunsStatement(false), channel, endChannel);
-        this.severalRunsEndingTurns = statement(dialect, severalRunsStatement(true), channel, endChannel);
+    /**
+     * Whether each record's link comes with it ({@link EncodedAppend#link}, a keyed chain, whose key the database never
+     * sees), rather than being made by the statement.
+     */
+    private final boolean givenLinks;
+
+    /**
+     * @param channel    the world's NOTIFY channel and {@code endChannel} the one of finished runs: plain identifiers
+     * @param givenLinks whether the appends come with their records' links ({@link EncodedAppend#withLink})
+     */
+    AppendStatement(SqlDialect dialect, String channel, String endChannel, boolean givenLinks) {
+        this.givenLinks = givenLinks;
+        this.oneRun = statement(dialect, oneRunStatement(givenLinks), channel, endChannel);
+        this.severalRuns = statement(dialect, severalRunsStatement(false, givenLinks), channel, endChannel);
+        this.severalRunsEndingTurns = statement(dialect, severalRunsStatement(true, givenLinks), channel, endChannel);
         this.current = Sql.of(dialect.tables("SELECT log_length, cancel_requested FROM {runs} WHERE run_id = :runId"));
     }
 
@@ -122,9 +132,13 @@ final class AppendStatement {
     /**
      * The run's head after an append of the events {@code seq .. lastSeq} whose record hashes to {@code digestHex}
      * (hex text, null for an append without events, which leaves the head): {@link LogChain#link}, over the row's
-     * head or, when it has none, the run's {@link LogChain#genesis}.
+     * head or, when it has none, the run's {@link LogChain#genesis}; or the link given ({@code givenLinkHex}, not
+     * null) with the append.
      */
-    private static String headAfter(String seq, String lastSeq, String digestHex) {
+    private static String headAfter(String seq, String lastSeq, String digestHex, String givenLinkHex) {
+        if (givenLinkHex != null) {
+            return "CASE WHEN " + digestHex + " IS NULL THEN r.head ELSE decode(" + givenLinkHex + ", 'hex') END";
+        }
         String version = "decode('0" + LogChain.VERSION + "', 'hex')";
         String genesis = version + " || sha256(convert_to('" + LogChain.GENESIS_PREFIX + "' || r.run_id, 'UTF8'))";
         return "CASE WHEN " + digestHex + " IS NULL THEN r.head ELSE " + version + " || sha256(coalesce(r.head, "
@@ -228,7 +242,10 @@ final class AppendStatement {
     private record Found(long logLength, boolean cancelRequested, boolean appended, boolean finished) {}
 
     /** Binds the one append of a round to {@link #oneRun}. */
-    private static void bindOne(Sql.Call call, EncodedAppend encoded, Instant now) throws SQLException {
+    private void bindOne(Sql.Call call, EncodedAppend encoded, Instant now) throws SQLException {
+        if (givenLinks) {
+            call.set("link", LogChain.hex(encoded.link()));
+        }
         Append a = encoded.append();
         Payload output = a.output();
         boolean finished = a.status().isTerminal();
@@ -266,7 +283,7 @@ final class AppendStatement {
      * ended turn removed or made due. Plain parameters let the server keep one plan for every call, where arrays
      * would have it plan each call anew.
      */
-    private static String oneRunStatement() {
+    private static String oneRunStatement(boolean givenLinks) {
         String accepted = "t.run_id IN (SELECT run_id FROM ok)";
         return CUR.formatted("run_id = :runId")
                 + OK.formatted(
@@ -276,7 +293,11 @@ final class AppendStatement {
                         ":output",
                         ":outputType",
                         ":error",
-                        headAfter("CAST(:expected AS bigint)", "CAST(:lastSeq AS bigint)", "CAST(:digest AS text)"),
+                        headAfter(
+                                "CAST(:expected AS bigint)",
+                                "CAST(:lastSeq AS bigint)",
+                                "CAST(:digest AS text)",
+                                givenLinks ? "CAST(:link AS text)" : null),
                         "",
                         "r.run_id = :runId",
                         ":expected")
@@ -302,7 +323,7 @@ final class AppendStatement {
      * @param endingTurns with the parts that end turns, which cost a batch without such turns some time even when
      *                    they match nothing
      */
-    private static String severalRunsStatement(boolean endingTurns) {
+    private static String severalRunsStatement(boolean endingTurns, boolean givenLinks) {
         String ids = "CAST(:ids AS text[])";
         String finishing = "run_id = ANY(CAST(:finished AS text[]))";
         String ends = "unnest(CAST(:endRun AS text[]), CAST(:endToken AS text[]), CAST(:endWake AS bigint[]))"
@@ -316,14 +337,14 @@ final class AppendStatement {
                         "pr.output_json",
                         "pr.output_type",
                         "pr.error",
-                        headAfter("pr.expected", "pr.log_length - 1", "pr.digest"),
+                        headAfter("pr.expected", "pr.log_length - 1", "pr.digest", givenLinks ? "pr.link" : null),
                         """
 
                     FROM unnest(%s, CAST(:expected AS bigint[]), CAST(:prStatus AS text[]), CAST(:prLength AS bigint[]),
                                 CAST(:prUpdated AS bigint[]), CAST(:prOutput AS text[]), CAST(:prOutputType AS text[]),
-                                CAST(:prError AS text[]), CAST(:prDigest AS text[]))
+                                CAST(:prError AS text[]), CAST(:prDigest AS text[]), CAST(:prLink AS text[]))
                          AS pr (run_id, expected, status, log_length, updated_at, output_json, output_type, error,
-                                digest)""".formatted(ids),
+                                digest, link)""".formatted(ids),
                         "r.run_id = ANY(" + ids + ") AND r.run_id = pr.run_id AND r.run_id IN (SELECT run_id FROM cur)",
                         "pr.expected")
                 + """

@@ -35,7 +35,8 @@ final class Migrations implements MigrationDialect {
             "V11__schedules.sql",
             "V12__queues.sql",
             "V13__actors.sql",
-            "V14__log_chain.sql");
+            "V14__log_chain.sql",
+            "V15__revoked_urls.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

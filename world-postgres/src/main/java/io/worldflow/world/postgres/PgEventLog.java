@@ -1,5 +1,6 @@
 package io.worldflow.world.postgres;
 
+import io.worldflow.format.ChainKey;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventCodec;
@@ -20,7 +21,9 @@ import java.sql.Savepoint;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Runs and their event logs in the {@code runs} and {@code event_log} tables. */
@@ -28,15 +31,21 @@ final class PgEventLog extends JdbcEventLog {
 
     private final Database database;
     private final AppendStatement oneStatement;
+    /** The heads of runs about to be appended to, locked: a keyed chain's links are made here, not in the database. */
+    private final Sql heads;
+
     private final Sql create;
     private final Sql createLeased;
     private final Sql createQuietly;
     private final Sql createQuietlyLeased;
 
-    PgEventLog(Database db, EventCodec codec, InstantSource clock) {
-        super(db, codec, clock, "started");
+    PgEventLog(Database db, EventCodec codec, InstantSource clock, ChainKey chainKey) {
+        super(db, codec, clock, "started", chainKey);
         this.database = db;
-        this.oneStatement = new AppendStatement(db.dialect(), db.channel(), db.endChannel());
+        this.oneStatement = new AppendStatement(db.dialect(), db.channel(), db.endChannel(), chainKey != null);
+        this.heads = Sql.of(db.dialect()
+                .tables("SELECT run_id, head FROM {runs} WHERE run_id = ANY(CAST(:ids AS text[])) ORDER BY run_id"
+                        + " FOR UPDATE"));
         SqlDialect d = db.dialect();
         this.create = createStatement(d, false);
         this.createLeased = createStatement(d, true);
@@ -200,6 +209,29 @@ final class PgEventLog extends JdbcEventLog {
         }
     }
 
+    /**
+     * The appends with their records' links made here, with the key the database never sees: each over its run's head
+     * as the write finds it, locked (in run id order, as every batch locks), or over the link of the run's append
+     * before it in the batch. An append the statement then refuses leaves its run's later appends refused as well (they
+     * expect the log it would have made), so no link of a refused record is ever written.
+     */
+    private List<EncodedAppend> linked(Tx tx, List<EncodedAppend> encoded) throws SQLException {
+        Map<String, byte[]> head = new HashMap<>();
+        String[] ids = encoded.stream().map(e -> e.append().runId()).distinct().toArray(String[]::new);
+        tx.call(heads).set("ids", ids).each(rs -> head.put(rs.getString(1), rs.getBytes(2)));
+        List<EncodedAppend> out = new ArrayList<>(encoded.size());
+        for (EncodedAppend e : encoded) {
+            if (e.events() == null) {
+                out.add(e);
+                continue;
+            }
+            byte[] link = e.link(head.get(e.append().runId()), chainKey);
+            head.put(e.append().runId(), link);
+            out.add(e.withLink(link));
+        }
+        return out;
+    }
+
     /** A batch's failure, or the statement's within it, that is another transaction's run of the same id. */
     private boolean isDuplicateRun(SQLException e) {
         for (SQLException s = e; s != null; s = s.getNextException()) {
@@ -218,14 +250,15 @@ final class PgEventLog extends JdbcEventLog {
     @Override
     protected List<AppendResult> append(List<EncodedAppend> encoded, String subject, StartLeases leases) {
         boolean effects = EncodedAppend.anyEffects(encoded);
-        if (!effects && AppendStatement.eachRunOnce(encoded)) {
+        if (!effects && chainKey == null && AppendStatement.eachRunOnce(encoded)) {
             return database.autocommit("append", subject, tx -> oneStatement.apply(tx, encoded, clock.instant()));
         }
         return db.write("append", subject, tx -> {
             if (effects) {
                 lockForEffects(tx, encoded);
             }
-            List<AppendResult> results = oneStatement.apply(tx, encoded, clock.instant());
+            List<EncodedAppend> written = chainKey == null ? encoded : linked(tx, encoded);
+            List<AppendResult> results = oneStatement.apply(tx, written, clock.instant());
             if (effects) {
                 applyEffects(tx, encoded, results, leases);
             }

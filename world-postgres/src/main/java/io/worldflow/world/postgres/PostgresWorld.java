@@ -1,5 +1,6 @@
 package io.worldflow.world.postgres;
 
+import io.worldflow.format.ChainKey;
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.LeasedRuns;
 import io.worldflow.spi.TaskQueue;
@@ -37,7 +38,11 @@ final class PostgresWorld extends SqlWorld {
             WorldContext context,
             PgTaskQueue taskQueue) {
         super(
-                new PgEventLog(db, context.codec(), context.clock()),
+                new PgEventLog(
+                        db,
+                        context.codec(),
+                        context.clock(),
+                        ChainKey.fromConfig(context.config()).orElse(null)),
                 taskQueue,
                 new JdbcRunQueries(db, context.codec()) {
                     /** Hears of runs finished by any process through the world's end channel (LISTEN/NOTIFY). */

@@ -5,11 +5,14 @@ import io.worldflow.Payload;
 import io.worldflow.RunStatus;
 import io.worldflow.event.Event;
 import io.worldflow.event.MarkerRecorded;
+import io.worldflow.format.ChainKey;
 import io.worldflow.format.LogChain;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.World;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -36,8 +39,13 @@ class LogChainTest extends PgTestSupport {
         return new Append(runId, from, events, RunStatus.RUNNING);
     }
 
+    private static final String KEY = java.util.Base64.getEncoder().encodeToString(new byte[32]);
+
     private static ChainReport verify(World world, String runId) {
-        return LogChain.verify(world.eventLog().storedLog(runId));
+        return LogChain.verify(
+                world.eventLog().storedLog(runId),
+                ChainKey.fromConfig(io.worldflow.spi.WorldConfig.of(java.util.Map.of(ChainKey.KEY, KEY)))
+                        .orElseThrow());
     }
 
     @Test
@@ -59,9 +67,10 @@ class LogChainTest extends PgTestSupport {
         }
     }
 
-    @Test
-    void pipelinedAppendsOfOneRunInOneBatchChainInOrder() {
-        World world = open(config(freshSchema()));
+    @ParameterizedTest(name = "keyed: {0}")
+    @ValueSource(booleans = {false, true})
+    void pipelinedAppendsOfOneRunInOneBatchChainInOrder(boolean keyed) {
+        World world = open(keyed ? config(freshSchema()).with(ChainKey.KEY, KEY) : config(freshSchema()));
         world.eventLog().create(newRun("piped"));
         world.eventLog().create(newRun("alone"));
 
@@ -78,9 +87,10 @@ class LogChainTest extends PgTestSupport {
         assertThat(world.eventLog().storedLog("piped").records()).hasSize(4);
     }
 
-    @Test
-    void appendsRacingForOneRunLeaveOneChainWhicheverWins() throws Exception {
-        World world = open(config(freshSchema()));
+    @ParameterizedTest(name = "keyed: {0}")
+    @ValueSource(booleans = {false, true})
+    void appendsRacingForOneRunLeaveOneChainWhicheverWins(boolean keyed) throws Exception {
+        World world = open(keyed ? config(freshSchema()).with(ChainKey.KEY, KEY) : config(freshSchema()));
         world.eventLog().create(newRun("raced"));
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {

@@ -1,15 +1,18 @@
 package io.worldflow.runtime.internal;
 
 import io.worldflow.ConfigurationException;
+import io.worldflow.spi.Signals;
 import io.worldflow.spi.WorldConfig;
 
 import java.net.URI;
+import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Signal URLs: {@code <root>/signals/<runId>/<name>?token=<token>}, the root from configuration or given by a
@@ -88,6 +91,38 @@ public final class SignalUrls {
             tokens = t;
         }
         return t;
+    }
+
+    /**
+     * The run's signal URL {@code url} revoked, as {@code actor}: its token's id kept with the run in the world, so
+     * that every process refuses it from now on ({@link io.worldflow.spi.Signals#revokeUrl}).
+     *
+     * @return the token's id
+     * @throws IllegalArgumentException when {@code url} is not a signal URL signed with this application's secrets
+     */
+    public String revoke(Signals signals, URI url, String actor) {
+        Objects.requireNonNull(url, "url");
+        String[] segments =
+                url.getRawPath() == null ? new String[0] : url.getRawPath().split("/", -1);
+        String token = null;
+        for (String param :
+                url.getRawQuery() == null ? new String[0] : url.getRawQuery().split("&")) {
+            if (param.startsWith("token=")) {
+                token = URLDecoder.decode(param.substring("token=".length()), StandardCharsets.UTF_8);
+            }
+        }
+        int n = segments.length;
+        if (n < 3 || !segments[n - 3].equals("signals") || token == null) {
+            throw new IllegalArgumentException("not a signal URL (…/signals/<run id>/<name>?token=…): " + url);
+        }
+        String runId = URLDecoder.decode(segments[n - 2], StandardCharsets.UTF_8);
+        String name = URLDecoder.decode(segments[n - 1], StandardCharsets.UTF_8);
+        SignalTokens.Grant grant = tokens().verify(runId, name, token)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "not a signal URL signed with this application's secrets, for run '" + runId + "' and signal '"
+                                + name + "'"));
+        signals.revokeUrl(runId, grant.id(), actor);
+        return grant.id();
     }
 
     private static String pathSegment(String s) {

@@ -45,6 +45,16 @@ class RunLogSignalsTest {
         final List<PendingSignal> pending = new ArrayList<>();
 
         @Override
+        public void revokeUrl(String runId, String tokenId, String actor) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<io.worldflow.spi.RevokedUrl> revokedUrls(String runId) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public List<PendingSignal> pending(String runId) {
             reads.incrementAndGet();
             entered.countDown();

@@ -107,7 +107,7 @@ final class AppendWithEffects {
             TurnState turn = TurnState.of(item);
             TurnState next = DynamoEventLog.nextTurn(a, turn);
             byte[] head = RunItem.head(item);
-            byte[] link = record.link(head);
+            byte[] link = record.link(head, store.chainKey);
             Update update = eventLog.update(a, turn, next, head, link);
             Plan plan = new Plan(a.runId(), store.nowMicros());
             plan(a, item, update, together ? started : null, plan);
@@ -282,7 +282,7 @@ final class AppendWithEffects {
     private void create(Target t, Plan plan) {
         NewRun run = t.start;
         List<OutgoingSignal> sent = t.distinctKeys();
-        byte[] link = t.started.link(null);
+        byte[] link = t.started.link(null, store.chainKey);
         Map<String, AttributeValue> put = new LinkedHashMap<>(RunItem.created(run, link));
         put.put(RunItem.SIGNAL_SEQ, n(t.carried + sent.size()));
         long due = micros(run.availableAt());

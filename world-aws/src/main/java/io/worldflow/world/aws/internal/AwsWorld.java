@@ -1,5 +1,6 @@
 package io.worldflow.world.aws.internal;
 
+import io.worldflow.format.ChainKey;
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.EventLog;
 import io.worldflow.spi.PlainWorkerAccess;
@@ -50,7 +51,14 @@ public final class AwsWorld implements World {
         this.wakes = new WakeQueues(clients.sqs(), settings, context.clock());
         this.consumer =
                 new WakeConsumer(wakes, settings.queuePrefix(), settings.wakePoll(), context.clock(), notifier::due);
-        Store store = new Store(clients.dynamo(), tables, context.codec(), context.clock(), notifier, wakes);
+        Store store = new Store(
+                clients.dynamo(),
+                tables,
+                context.codec(),
+                context.clock(),
+                notifier,
+                wakes,
+                ChainKey.fromConfig(context.config()).orElse(null));
         SignalCleanup cleanup = new SignalCleanup(store);
         this.signals = new DynamoSignals(store, cleanup);
         this.eventLog = new DynamoEventLog(store, cleanup, signals);

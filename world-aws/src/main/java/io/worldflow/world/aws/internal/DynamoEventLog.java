@@ -76,7 +76,7 @@ final class DynamoEventLog implements EventLog {
     @Override
     public CreateResult create(NewRun run) {
         EventPages.Record started = EventPages.started(run, store.codec);
-        byte[] link = started.link(null);
+        byte[] link = started.link(null, store.chainKey);
         List<TransactWriteItem> items = withPages(
                 TransactWriteItem.builder()
                         .put(Put.builder()
@@ -159,7 +159,7 @@ final class DynamoEventLog implements EventLog {
             TurnState turn = TurnState.of(item);
             TurnState next = nextTurn(a, turn);
             byte[] head = RunItem.head(item);
-            byte[] link = record.link(head);
+            byte[] link = record.link(head, store.chainKey);
             List<TransactWriteItem> items =
                     withPages(update(a, turn, next, head, link).transactItem(), record.items(link));
             try {
@@ -367,7 +367,7 @@ final class DynamoEventLog implements EventLog {
             u.when("#" + RunItem.LENGTH + " = ?", n(retried.seq()));
             u.when("attribute_not_exists(#" + DynamoPurge.CLAIM + ")");
             byte[] head = RunItem.head(item);
-            byte[] link = record.link(head);
+            byte[] link = record.link(head, store.chainKey);
             RunItem.chain(u, head, link);
             turn.expectOn(u);
             List<TransactWriteItem> items = withPages(u.transactItem(), record.items(link));

@@ -5,11 +5,14 @@ import io.worldflow.RunFinishedException;
 import io.worldflow.RunNotFoundException;
 import io.worldflow.RunStatus;
 import io.worldflow.spi.PendingSignal;
+import io.worldflow.spi.RevokedUrl;
 import io.worldflow.spi.SignalKey;
 import io.worldflow.spi.SignalSent;
 import io.worldflow.spi.Signals;
 import io.worldflow.world.aws.PayloadTooLargeException;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
@@ -19,10 +22,12 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 import static io.worldflow.world.aws.internal.Attrs.n;
@@ -46,6 +51,12 @@ final class DynamoSignals implements Signals {
     static final String KEY = "key";
     /** Who sent it, when known. */
     static final String ACTOR = "by";
+    /**
+     * What the key of a revoked signal URL's item in the signal keys table begins with. The item carries no signal id,
+     * as every signal key's does: that, not the key's text, tells a revocation from a signal's key. Kept there, a
+     * revocation goes with its run when the run is purged.
+     */
+    static final String REVOKED = "revoked-url:";
     /** Bytes of a signal's JSON payload, at most: one item each, below DynamoDB's 400 KB item limit. */
     static final int MAX_PAYLOAD_BYTES = 256 * 1024;
 
@@ -264,8 +275,81 @@ final class DynamoSignals implements Signals {
     Map<Long, String> keys(String runId) {
         Map<Long, String> out = new HashMap<>();
         for (Map<String, AttributeValue> item : partition(store.tables.signalKeys(), runId, "signal keys")) {
-            out.put(Long.parseLong(item.get(ID).n()), str(item, KEY));
+            if (item.containsKey(ID)) { // not a revoked URL's
+                out.put(Long.parseLong(item.get(ID).n()), str(item, KEY));
+            }
         }
+        return out;
+    }
+
+    /**
+     * One transaction: the revocation's item, put where none is (the first revocation stays), and a check that the run
+     * exists and no purge has claimed it, so that no revocation outlives its run.
+     */
+    @Override
+    public void revokeUrl(String runId, String tokenId, String actor) {
+        Objects.requireNonNull(runId, "runId");
+        RevokedUrl.checkTokenId(tokenId);
+        Map<String, AttributeValue> revocation = new HashMap<>();
+        revocation.put(RUN, s(runId));
+        revocation.put(KEY, s(REVOKED + tokenId));
+        revocation.put(SENT_AT, n(store.nowMicros()));
+        if (actor != null) {
+            revocation.put(ACTOR, s(actor));
+        }
+        List<TransactWriteItem> items = List.of(
+                TransactWriteItem.builder()
+                        .conditionCheck(ConditionCheck.builder()
+                                .tableName(store.tables.runs())
+                                .key(RunItem.key(runId))
+                                .conditionExpression("attribute_exists(#id) AND attribute_not_exists(#c)")
+                                .expressionAttributeNames(Map.of("#id", RunItem.ID, "#c", DynamoPurge.CLAIM))
+                                .build())
+                        .build(),
+                TransactWriteItem.builder()
+                        .put(Put.builder()
+                                .tableName(store.tables.signalKeys())
+                                .item(revocation)
+                                .conditionExpression("attribute_not_exists(#r)")
+                                .expressionAttributeNames(Map.of("#r", RUN))
+                                .build())
+                        .build());
+        for (int attempt = 1; ; attempt++) {
+            try {
+                AwsFailures.run(
+                        "revoking a signal URL of run " + runId,
+                        () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
+                return;
+            } catch (TransactionCanceledException e) {
+                List<String> codes = e.cancellationReasons().stream()
+                        .map(CancellationReason::code)
+                        .toList();
+                if (!codes.isEmpty() && "ConditionalCheckFailed".equals(codes.get(0))) {
+                    throw new RunNotFoundException(runId);
+                }
+                if (codes.size() > 1 && "ConditionalCheckFailed".equals(codes.get(1))) {
+                    return; // revoked before: the first revocation stays
+                }
+                if (attempt >= Store.MAX_RACES) {
+                    throw Store.tooManyRaces("revoking a signal URL of run " + runId);
+                }
+                Store.backoff(attempt);
+            }
+        }
+    }
+
+    @Override
+    public List<RevokedUrl> revokedUrls(String runId) {
+        Objects.requireNonNull(runId, "runId");
+        List<RevokedUrl> out = new ArrayList<>();
+        for (Map<String, AttributeValue> item : partition(store.tables.signalKeys(), runId, "revoked signal URLs")) {
+            String key = str(item, KEY);
+            if (!item.containsKey(ID) && key.startsWith(REVOKED)) {
+                out.add(new RevokedUrl(
+                        key.substring(REVOKED.length()), Attrs.instant(item, SENT_AT), str(item, ACTOR)));
+            }
+        }
+        out.sort(Comparator.comparing(RevokedUrl::revokedAt).thenComparing(RevokedUrl::tokenId));
         return out;
     }
 

@@ -1,6 +1,7 @@
 package io.worldflow.world.aws.internal;
 
 import io.worldflow.event.Event;
+import io.worldflow.format.ChainKey;
 import io.worldflow.format.LogChain;
 import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.NewRun;
@@ -111,8 +112,8 @@ final class EventPages {
          * Its link chained over {@code head}, the run's head as read (null when the run has none: the genesis); null
          * when there is no record.
          */
-        byte[] link(byte[] head) {
-            return isEmpty() ? null : LogChain.link(runId, head, seq, lastSeq, digest);
+        byte[] link(byte[] head, ChainKey key) {
+            return isEmpty() ? null : LogChain.link(runId, head, seq, lastSeq, digest, key);
         }
 
         /** The items to write, the first carrying {@code link}; none when there is no record. */

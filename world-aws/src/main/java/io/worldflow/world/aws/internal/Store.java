@@ -6,6 +6,7 @@ import io.worldflow.event.Event;
 import io.worldflow.event.WorkflowCompleted;
 import io.worldflow.event.WorkflowFailed;
 import io.worldflow.event.WorkflowStarted;
+import io.worldflow.format.ChainKey;
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.EventCodec;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -43,6 +44,8 @@ final class Store {
     final InstantSource clock;
     final DueNotifier notifier;
     final WakeQueues wakes;
+    /** The key of the logs' hash chains ({@link ChainKey#KEY}), or null when they are not keyed. */
+    final ChainKey chainKey;
 
     Store(
             DynamoDbClient dynamo,
@@ -50,7 +53,9 @@ final class Store {
             EventCodec codec,
             InstantSource clock,
             DueNotifier notifier,
-            WakeQueues wakes) {
+            WakeQueues wakes,
+            ChainKey chainKey) {
+        this.chainKey = chainKey;
         this.dynamo = dynamo;
         this.tables = tables;
         this.codec = codec;

@@ -58,7 +58,7 @@ class EventPagesTest {
     /** The items of these events' record, linked as a run's first record. */
     private List<Map<String, AttributeValue>> items(List<Event> events) {
         EventPages.Record record = EventPages.record("r1", events, codec);
-        return record.items(record.link(null));
+        return record.items(record.link(null, null));
     }
 
     @Test
@@ -110,7 +110,7 @@ class EventPagesTest {
         Payload big = new Payload("\"" + "é".repeat(200_000) + "\"", "java.lang.String");
         List<Event> events = List.of(new StepCompleted("r1", 3, T0, "fetch", 1, big), new TimerFired("r1", 4, T0, "t"));
         EventPages.Record record = EventPages.record("r1", events, codec);
-        byte[] link = record.link(null);
+        byte[] link = record.link(null, null);
         EventPages.Assembler assembler = new EventPages.Assembler();
 
         List<Map<String, AttributeValue>> items = record.items(link);
@@ -141,7 +141,7 @@ class EventPagesTest {
         EventPages.Record none = EventPages.record("r1", List.of(), codec);
 
         assertThat(none.isEmpty()).isTrue();
-        assertThat(none.link(null)).isNull();
+        assertThat(none.link(null, null)).isNull();
         assertThat(none.items(null)).isEmpty();
     }
 

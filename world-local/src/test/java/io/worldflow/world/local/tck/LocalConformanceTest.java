@@ -64,14 +64,7 @@ class LocalConformanceTest extends WorldConformanceKit {
     @Override
     protected void tamper(String storageId, String runId, Tamper how, long seq) throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(storageId + ".db"))) {
-            LogRowTamper rows = new LogRowTamper(c, "runs", "event_log");
-            switch (how) {
-                case CHANGE_BYTE -> rows.changeByte(runId, seq);
-                case DELETE_RECORD -> rows.deleteRecord(runId, seq);
-                case SWAP_WITH_NEXT -> rows.swapWithNext(runId, seq);
-                case TRUNCATE_TAIL -> rows.truncateTail(runId);
-                case ROLL_BACK_HEAD -> rows.rollBackHead(runId, seq);
-            }
+            new LogRowTamper(c, "runs", "event_log").apply(how.name(), runId, seq);
         }
     }
 }

@@ -72,14 +72,7 @@ class PgConformanceTest extends WorldConformanceKit {
     protected void tamper(String storageId, String runId, Tamper how, long seq) throws SQLException {
         String schema = storageId.toLowerCase(Locale.ROOT);
         try (Connection c = TestPostgres.shared().connect()) {
-            LogRowTamper rows = new LogRowTamper(c, schema + ".wf_runs", schema + ".wf_event_log");
-            switch (how) {
-                case CHANGE_BYTE -> rows.changeByte(runId, seq);
-                case DELETE_RECORD -> rows.deleteRecord(runId, seq);
-                case SWAP_WITH_NEXT -> rows.swapWithNext(runId, seq);
-                case TRUNCATE_TAIL -> rows.truncateTail(runId);
-                case ROLL_BACK_HEAD -> rows.rollBackHead(runId, seq);
-            }
+            new LogRowTamper(c, schema + ".wf_runs", schema + ".wf_event_log").apply(how.name(), runId, seq);
         }
     }
 
