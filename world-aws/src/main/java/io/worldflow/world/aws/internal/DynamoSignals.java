@@ -38,7 +38,9 @@ import static io.worldflow.world.aws.internal.Attrs.str;
  * Signals: an item per signal in the signals table, its id from the run's counter (an atomic ADD), stored
  * with the run's turn in one transaction so the run is due whenever a signal is kept. A run whose item records
  * signals carried to it ({@link SignalCarry}) has that carry completed before its signals are listed or a new one
- * is checked against its keys.
+ * is checked against its keys. A revoked signal URL is an item of the signal keys table, beside the keys the run's
+ * signals were sent with, under a key no signal's can be ({@link #REVOKED}) and with no signal id; revocations are not
+ * carried, as a URL names its run.
  */
 final class DynamoSignals implements Signals {
 
@@ -52,11 +54,13 @@ final class DynamoSignals implements Signals {
     /** Who sent it, when known. */
     static final String ACTOR = "by";
     /**
-     * What the key of a revoked signal URL's item in the signal keys table begins with. The item carries no signal id,
-     * as every signal key's does: that, not the key's text, tells a revocation from a signal's key. Kept there, a
-     * revocation goes with its run when the run is purged.
+     * What the key of a revoked signal URL's item in the signal keys table begins with, the token id following. It is
+     * 201 characters, more than a signal's key may have ({@link SignalKey#MAX_LENGTH}): a signal's key may be any text
+     * up to that length, so only a longer one can never be a signal's, and a signal keyed {@code revoked-url:x} can
+     * neither take the place of URL x's revocation nor be taken for it. Written out, not derived from that limit,
+     * because it is stored. In the run's partition, a revocation goes with the run when the run is purged.
      */
-    static final String REVOKED = "revoked-url:";
+    static final String REVOKED = "revoked-url" + ".".repeat(189) + ":";
     /** Bytes of a signal's JSON payload, at most: one item each, below DynamoDB's 400 KB item limit. */
     static final int MAX_PAYLOAD_BYTES = 256 * 1024;
 
@@ -256,7 +260,7 @@ final class DynamoSignals implements Signals {
             cs.ns().forEach(v -> consumed.add(Long.parseLong(v)));
         }
         List<PendingSignal> out = new ArrayList<>();
-        for (Map<String, AttributeValue> item : partition(store.tables.signals(), runId, "signals")) {
+        for (Map<String, AttributeValue> item : partition(store.tables.signals(), runId, null, "signals")) {
             long id = Long.parseLong(item.get(ID).n());
             if (!consumed.contains(id)) {
                 out.add(new PendingSignal(
@@ -274,7 +278,7 @@ final class DynamoSignals implements Signals {
     /** The keys the run took its signals with, by signal id (those of consumed signals too). */
     Map<Long, String> keys(String runId) {
         Map<Long, String> out = new HashMap<>();
-        for (Map<String, AttributeValue> item : partition(store.tables.signalKeys(), runId, "signal keys")) {
+        for (Map<String, AttributeValue> item : partition(store.tables.signalKeys(), runId, null, "signal keys")) {
             if (item.containsKey(ID)) { // not a revoked URL's
                 out.put(Long.parseLong(item.get(ID).n()), str(item, KEY));
             }
@@ -284,7 +288,8 @@ final class DynamoSignals implements Signals {
 
     /**
      * One transaction: the revocation's item, put where none is (the first revocation stays), and a check that the run
-     * exists and no purge has claimed it, so that no revocation outlives its run.
+     * exists and no purge has claimed it, so that no revocation outlives its run (a run being purged is refused as
+     * unknown). The time is the world's clock, read once: a retry after a conflict keeps it.
      */
     @Override
     public void revokeUrl(String runId, String tokenId, String actor) {
@@ -338,34 +343,40 @@ final class DynamoSignals implements Signals {
         }
     }
 
+    /** A consistent query of the run's revocations only, its signals' keys left unread. */
     @Override
     public List<RevokedUrl> revokedUrls(String runId) {
         Objects.requireNonNull(runId, "runId");
         List<RevokedUrl> out = new ArrayList<>();
-        for (Map<String, AttributeValue> item : partition(store.tables.signalKeys(), runId, "revoked signal URLs")) {
-            String key = str(item, KEY);
-            if (!item.containsKey(ID) && key.startsWith(REVOKED)) {
-                out.add(new RevokedUrl(
-                        key.substring(REVOKED.length()), Attrs.instant(item, SENT_AT), str(item, ACTOR)));
-            }
+        for (Map<String, AttributeValue> item :
+                partition(store.tables.signalKeys(), runId, REVOKED, "revoked signal URLs")) {
+            out.add(new RevokedUrl(
+                    str(item, KEY).substring(REVOKED.length()), Attrs.instant(item, SENT_AT), str(item, ACTOR)));
         }
         out.sort(Comparator.comparing(RevokedUrl::revokedAt).thenComparing(RevokedUrl::tokenId));
         return out;
     }
 
-    /** Every item of the run in a table keyed by run, in key order (a consistent query). */
-    private List<Map<String, AttributeValue>> partition(String table, String runId, String what) {
+    /**
+     * Every item of the run in a table keyed by run, or those whose {@value #KEY} begins with {@code keyPrefix} when it
+     * is not null, in key order (a consistent query).
+     */
+    private List<Map<String, AttributeValue>> partition(String table, String runId, String keyPrefix, String what) {
         List<Map<String, AttributeValue>> out = new ArrayList<>();
         Map<String, AttributeValue> start = null;
+        Map<String, String> names = keyPrefix == null ? Map.of("#r", RUN) : Map.of("#r", RUN, "#k", KEY);
+        Map<String, AttributeValue> values =
+                keyPrefix == null ? Map.of(":r", s(runId)) : Map.of(":r", s(runId), ":k", s(keyPrefix));
+        String condition = keyPrefix == null ? "#r = :r" : "#r = :r AND begins_with(#k, :k)";
         do {
             Map<String, AttributeValue> exclusiveStart = start;
             QueryResponse page = AwsFailures.call(
                     "reading the " + what + " of run " + runId,
                     () -> store.dynamo.query(b -> b.tableName(table)
                             .consistentRead(true)
-                            .keyConditionExpression("#r = :r")
-                            .expressionAttributeNames(Map.of("#r", RUN))
-                            .expressionAttributeValues(Map.of(":r", s(runId)))
+                            .keyConditionExpression(condition)
+                            .expressionAttributeNames(names)
+                            .expressionAttributeValues(values)
                             .exclusiveStartKey(exclusiveStart)));
             out.addAll(page.items());
             start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;

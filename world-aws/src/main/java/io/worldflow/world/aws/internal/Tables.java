@@ -46,7 +46,7 @@ import java.util.Set;
  *   <li>{@code <prefix>events}: key ({@code run}, {@code k}); the log, in pages (see {@link EventPages}).</li>
  *   <li>{@code <prefix>signals}: key ({@code run}, {@code sid}); signals not yet cleaned up after consumption.</li>
  *   <li>{@code <prefix>signal_keys}: key ({@code run}, {@code key}); the idempotency keys signals were sent
- *       with, kept after the signals are consumed.</li>
+ *       with, kept after the signals are consumed, and the run's revoked signal URLs (see {@link DynamoSignals}).</li>
  *   <li>{@code <prefix>schedules}: key {@code id}; one item per schedule (see {@link DynamoSchedules}). Indexes
  *       {@value #BY_ID} ({@code all}, {@code id}) for listing and {@value #BY_WAKE} ({@code all}, {@code wk}), a
  *       sparse index of the schedules that have a wake time, both of keys only.</li>
