@@ -72,15 +72,20 @@ public abstract class LogChainContract extends WorkflowContractSupport {
         return id;
     }
 
+    /** A charge that fails, then, once the card works, is retried to completion: a record the world writes. */
+    private void chargeFailingThenRetried(String id) {
+        wf.start(charge, "c1", StartOptions.id(id));
+        awaitStatus(id, RunStatus.FAILED);
+        cardWorks.set(true);
+        wf.retry(id, "card replaced");
+        awaitStatus(id, RunStatus.COMPLETED);
+    }
+
     @Test
     void everyWayOfWritingKeepsTheChainWholeAndAnExportChecksOnItsOwn() {
         worldflow(order, square, charge);
         order("chain-order");
-        wf.start(charge, "c1", StartOptions.id("chain-charge"));
-        awaitStatus("chain-charge", RunStatus.FAILED);
-        cardWorks.set(true);
-        wf.retry("chain-charge", "card replaced");
-        awaitStatus("chain-charge", RunStatus.COMPLETED);
+        chargeFailingThenRetried("chain-charge");
 
         String child = wf.runs(io.worldflow.RunQuery.all().withWorkflow("tck.chain.square"))
                 .runs()
@@ -199,11 +204,7 @@ public abstract class LogChainContract extends WorkflowContractSupport {
                 .build();
         wf.startWorker(workerOptions());
         order("keyed-order");
-        wf.start(charge, "c1", StartOptions.id("keyed-charge"));
-        awaitStatus("keyed-charge", RunStatus.FAILED);
-        cardWorks.set(true);
-        wf.retry("keyed-charge", "card replaced");
-        awaitStatus("keyed-charge", RunStatus.COMPLETED);
+        chargeFailingThenRetried("keyed-charge");
 
         for (String id : List.of("keyed-order", "keyed-charge")) {
             StoredLog stored = world.eventLog().storedLog(id);
