@@ -40,7 +40,7 @@ interface BenchClient extends AutoCloseable {
     long events(String runId);
 
     /**
-     * Milliseconds to check the run's hash chain ({@code Worldflow.verify}) from the process that holds the client;
+     * Milliseconds to check the run's hash chain ({@code Audit.verify}) from the process that holds the client;
      * a chain that does not hold is an error.
      */
     double verifyMillis(String runId);

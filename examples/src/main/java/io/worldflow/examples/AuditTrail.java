@@ -44,10 +44,10 @@ public final class AuditTrail {
     /** The nightly audit: every run since {@code since} checked, the broken ones returned, the finished archived. */
     public static List<ChainReport> audit(Worldflow wf, Instant since, Path archive) throws IOException {
         RunQuery day = RunQuery.all().withCreated(since, null);
-        List<ChainReport> broken = wf.verifyAll(day);
+        List<ChainReport> broken = wf.audit().verifyAll(day);
         RunPage finished = wf.runs(day.withStatuses(RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELED));
         for (RunInfo run : finished.runs()) {
-            Files.writeString(archive.resolve(run.runId() + ".json"), wf.exportLog(run.runId()));
+            Files.writeString(archive.resolve(run.runId() + ".json"), wf.audit().exportLog(run.runId()));
         }
         return broken;
     }

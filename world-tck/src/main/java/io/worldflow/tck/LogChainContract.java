@@ -92,7 +92,7 @@ public abstract class LogChainContract extends WorkflowContractSupport {
                 .getFirst()
                 .runId();
         for (String id : List.of("chain-order", "chain-charge", child)) {
-            ChainReport report = wf.verify(id);
+            ChainReport report = wf.audit().verify(id);
             assertThat(report.intact()).as(id + ": " + report.problem()).isTrue();
             assertThat(report.chainedFrom()).isZero();
             assertThat(report.logLength()).isEqualTo(wf.events(id).size());
@@ -102,7 +102,7 @@ public abstract class LogChainContract extends WorkflowContractSupport {
             assertThat(stored.records()).allSatisfy(r -> assertThat(r.link()).hasSize(LogChain.LINK_BYTES));
         }
         assertThat(world.eventLog().storedLog("chain-order").records()).hasSizeGreaterThanOrEqualTo(6);
-        assertThat(wf.verifyAll(io.worldflow.RunQuery.all()))
+        assertThat(wf.audit().verifyAll(io.worldflow.RunQuery.all()))
                 .as("no run is broken")
                 .isEmpty();
 
@@ -164,13 +164,13 @@ public abstract class LogChainContract extends WorkflowContractSupport {
         worldflow(order, square);
 
         for (Tamper how : edits) {
-            ChainReport report = wf.verify(runs.get(how));
+            ChainReport report = wf.audit().verify(runs.get(how));
             assertThat(report.intact()).as(how + " goes unnoticed").isFalse();
             assertThat(report.brokenAt()).as(how + ": " + report.problem()).isEqualTo(expected.get(how));
             assertThat(report.problem()).isNotBlank();
         }
-        assertThat(wf.verify("chain-untouched").intact()).isTrue();
-        assertThat(wf.verifyAll(io.worldflow.RunQuery.all()))
+        assertThat(wf.audit().verify("chain-untouched").intact()).isTrue();
+        assertThat(wf.audit().verifyAll(io.worldflow.RunQuery.all()))
                 .extracting(ChainReport::runId)
                 .containsExactlyInAnyOrderElementsOf(runs.values());
     }
@@ -210,8 +210,8 @@ public abstract class LogChainContract extends WorkflowContractSupport {
             StoredLog stored = world.eventLog().storedLog(id);
             assertThat(stored.records())
                     .allSatisfy(r -> assertThat(r.link()[0]).isEqualTo((byte) LogChain.KEYED_VERSION));
-            assertThat(wf.verify(id).intact())
-                    .as(id + ": " + wf.verify(id).problem())
+            assertThat(wf.audit().verify(id).intact())
+                    .as(id + ": " + wf.audit().verify(id).problem())
                     .isTrue();
             assertThat(LogChain.verify(stored).problem()).as("without the key").contains("keyed link");
             assertThat(LogChain.verify(
@@ -222,13 +222,13 @@ public abstract class LogChainContract extends WorkflowContractSupport {
                     .as("with another key")
                     .isFalse();
         }
-        assertThat(wf.verifyAll(io.worldflow.RunQuery.all())).isEmpty();
+        assertThat(wf.audit().verifyAll(io.worldflow.RunQuery.all())).isEmpty();
     }
 
     @Test
     void checkingAnUnknownRunIsAClearErrorThatChangesNothing() {
         worldflow(order, square);
-        assertThatThrownBy(() -> wf.verify("chain-nobody"))
+        assertThatThrownBy(() -> wf.audit().verify("chain-nobody"))
                 .isInstanceOf(RunNotFoundException.class)
                 .hasMessageContaining("chain-nobody");
         assertThat(wf.run("chain-nobody")).isEmpty();

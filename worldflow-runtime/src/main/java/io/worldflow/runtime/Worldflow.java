@@ -1,7 +1,6 @@
 package io.worldflow.runtime;
 
 import io.worldflow.Actors;
-import io.worldflow.ChainReport;
 import io.worldflow.Payload;
 import io.worldflow.QueueSpec;
 import io.worldflow.RunHandle;
@@ -17,7 +16,6 @@ import io.worldflow.WorldflowException;
 import io.worldflow.event.Event;
 import io.worldflow.event.WorkflowRetried;
 import io.worldflow.format.ChainKey;
-import io.worldflow.format.LogChain;
 import io.worldflow.runtime.internal.AdmissionLoop;
 import io.worldflow.runtime.internal.ClockScheduler;
 import io.worldflow.runtime.internal.Committer;
@@ -94,8 +92,7 @@ public final class Worldflow implements AutoCloseable {
     private Thread shutdownHook;
     private volatile boolean closed;
     private final SignalUrls signalUrls;
-    /** The key of the logs' hash chains ({@link ChainKey#KEY}), or null when they are not keyed. */
-    private final ChainKey chainKey;
+    private final Audit audit;
     /** Who this process's client calls are recorded as, and who a thread acts as for a while ({@link #actingAs}). */
     private final String actor;
 
@@ -111,7 +108,7 @@ public final class Worldflow implements AutoCloseable {
         this.registry = registry;
         this.completions = new RunCompletions(world.runQueries());
         this.signalUrls = new SignalUrls(config, SIGNAL_URL, SIGNAL_SECRET, SIGNAL_PREVIOUS_SECRETS);
-        this.chainKey = ChainKey.fromConfig(config).orElse(null);
+        this.audit = new Audit(world, ChainKey.fromConfig(config).orElse(null));
         this.queueRunner =
                 new QueueRunner(world, clock, Boolean.parseBoolean(config.get(Queues.DECLARED_ONLY, "false")));
         this.queues = new Queues(queueRunner);
@@ -334,6 +331,11 @@ public final class Worldflow implements AutoCloseable {
         return queues;
     }
 
+    /** Checks of the audit trail: each run's hash-chained log verified, or exported with its chain. */
+    public Audit audit() {
+        return audit;
+    }
+
     /** The overlap policy's cancel of a previous run; one that has ended or gone meanwhile is left alone. */
     private void cancelScheduled(String runId, String reason, boolean terminate) {
         try {
@@ -548,53 +550,6 @@ public final class Worldflow implements AutoCloseable {
     /** The run's event timeline, in order: the audit log. */
     public List<Event> events(String runId) {
         return world.eventLog().read(runId, 0);
-    }
-
-    /**
-     * Checks the run's hash-chained log as stored ({@link LogChain}): whether every record and the run's head are as
-     * they were written, and if not, the first seq where they are not. Keyed links are checked with {@link ChainKey#KEY}.
-     *
-     * @throws RunNotFoundException when the run does not exist
-     */
-    public ChainReport verify(String runId) {
-        return LogChain.verify(world.eventLog().storedLog(Objects.requireNonNull(runId, "runId")), chainKey);
-    }
-
-    /**
-     * The run's log as stored, each record with its link, and its head, as one JSON document ({@link LogChain#export}):
-     * a timeline that {@link LogChain#read} reads back and {@link LogChain#verify} checks away from the world.
-     *
-     * @throws RunNotFoundException when the run does not exist
-     */
-    public String exportLog(String runId) {
-        return LogChain.export(world.eventLog().storedLog(Objects.requireNonNull(runId, "runId")));
-    }
-
-    /**
-     * Checks the chain of every run the query matches, all of its pages (the query's limit is the size of a page read
-     * at a time), and returns the reports of those whose chain is broken: none when all hold. A run removed meanwhile
-     * is passed over.
-     */
-    public List<ChainReport> verifyAll(RunQuery query) {
-        List<ChainReport> broken = new ArrayList<>();
-        RunQuery page = query;
-        while (true) {
-            RunPage runs = runs(page);
-            for (RunInfo run : runs.runs()) {
-                try {
-                    ChainReport report = verify(run.runId());
-                    if (!report.intact()) {
-                        broken.add(report);
-                    }
-                } catch (RunNotFoundException gone) {
-                    // purged since the page was read: nothing left to check
-                }
-            }
-            if (!runs.hasMore()) {
-                return broken;
-            }
-            page = page.withCursor(runs.nextCursor());
-        }
     }
 
     public Optional<RunInfo> run(String runId) {

@@ -112,13 +112,13 @@ final class RunsApi {
 
     /** What checking the run's hash chain finds. */
     void chain(Context ctx) {
-        json(ctx, 200, RunViews.chain(wf.verify(runId(ctx))));
+        json(ctx, 200, RunViews.chain(wf.audit().verify(runId(ctx))));
     }
 
     /** The run's log as stored with its chain, which checks away from the world ({@code LogChain.read}). */
     void chainExport(Context ctx) {
         String runId = runId(ctx);
-        String body = wf.exportLog(runId);
+        String body = wf.audit().exportLog(runId);
         ctx.header("Content-Disposition", "attachment; filename=\"" + fileName(runId) + "-log.json\"");
         ctx.status(200).contentType("application/json").result(body);
     }
