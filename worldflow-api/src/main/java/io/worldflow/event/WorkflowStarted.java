@@ -32,21 +32,6 @@ public record WorkflowStarted(
         Event.check(runId, seq, at);
     }
 
-    /** A run whose starter is not known. */
-    public WorkflowStarted(
-            String runId,
-            long seq,
-            Instant at,
-            String workflow,
-            Payload input,
-            Instant deadline,
-            String parent,
-            String continuedFrom,
-            String schedule,
-            Instant scheduledFor) {
-        this(runId, seq, at, workflow, input, deadline, parent, continuedFrom, schedule, scheduledFor, null);
-    }
-
     /** A run no schedule started. */
     public WorkflowStarted(
             String runId,

@@ -119,7 +119,7 @@ final class Samples {
     /** The first event of a run a schedule started, which names the schedule and its fire time (added to version 1). */
     static WorkflowStarted startedBySchedule() {
         return new WorkflowStarted(
-                "r1", 0, T0, "report.nightly", Payload.NULL, null, null, null, "nightly", T0.minusMillis(3));
+                "r1", 0, T0, "report.nightly", Payload.NULL, null, null, null, "nightly", T0.minusMillis(3), null);
     }
 
     /** Events that record who caused them (a field added to version 1). */

@@ -381,27 +381,22 @@ public abstract class JdbcEventLog implements EventLog {
     @Override
     public final StoredLog storedLog(String runId) {
         Objects.requireNonNull(runId, "runId");
-        long[] length = {-1};
-        byte[][] head = {null};
-        List<StoredRecord> records = db.read(
+        // the run's row comes first as a record at seq -1: its length where a record's last seq is, its head as link
+        List<StoredRecord> rows = db.read(
                 "read the stored log of",
                 Failures.run(runId),
-                tx -> tx.call(storedLog).set("runId", runId).list(rs -> {
-                    if (rs.getLong(1) < 0) {
-                        length[0] = rs.getLong(2);
-                        head[0] = rs.getBytes(4);
-                        return null;
-                    }
-                    return new StoredRecord(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getBytes(4));
-                }));
-        if (length[0] < 0) {
+                tx -> tx.call(storedLog)
+                        .set("runId", runId)
+                        .list(rs -> new StoredRecord(
+                                rs.getLong(1),
+                                rs.getLong(2),
+                                rs.getString(3) == null ? "" : rs.getString(3),
+                                rs.getBytes(4))));
+        if (rows.isEmpty() || rows.getFirst().seq() >= 0) {
             throw new RunNotFoundException(runId);
         }
-        return new StoredLog(
-                runId,
-                length[0],
-                head[0],
-                records.stream().filter(Objects::nonNull).toList());
+        StoredRecord run = rows.getFirst();
+        return new StoredLog(runId, run.lastSeq(), run.link(), rows.subList(1, rows.size()));
     }
 
     /** Records why the run is held. Unknown run: {@link RunNotFoundException}; a finished run is left as it is. */

@@ -28,13 +28,16 @@ final class AppendColumns {
     private final List<EncodedAppend> encoded;
     private final List<Append> appends;
     private final Instant now;
+    /** Whether the appends come with their records' links (a keyed chain), bound as a column of their own. */
+    private final boolean givenLinks;
     /** The turns that end with the run not finished. */
     private final List<Append> endingTurns;
 
-    AppendColumns(List<EncodedAppend> encoded, Instant now) {
+    AppendColumns(List<EncodedAppend> encoded, Instant now, boolean givenLinks) {
         this.encoded = encoded;
         this.appends = encoded.stream().map(EncodedAppend::append).toList();
         this.now = now;
+        this.givenLinks = givenLinks;
         this.endingTurns = appends.stream()
                 .filter(a -> !a.status().isTerminal() && a.turnEnd() != null)
                 .toList();
@@ -66,7 +69,6 @@ final class AppendColumns {
                                 a -> a.output() == null ? null : a.output().type()))
                 .set("prError", texts(encoded, EncodedAppend::error))
                 .set("prDigest", texts(encoded, e -> LogChain.hex(e.digest())))
-                .set("prLink", texts(encoded, e -> LogChain.hex(e.link())))
                 .set("logRun", texts(logged, e -> e.append().runId()))
                 .set("logSeq", longs(logged, e -> e.append().expectedSeq()))
                 .set("logLast", longs(logged, e -> e.append().nextSeq() - 1))
@@ -79,6 +81,9 @@ final class AppendColumns {
                 .set("sigRun", texts(signaled, Append::runId))
                 .set("finished", finished.toArray(String[]::new))
                 .set("endedPayload", endedPayload(finished));
+        if (givenLinks) {
+            call.set("prLink", texts(encoded, e -> LogChain.hex(e.link())));
+        }
         if (endsTurns()) {
             call.set("endRun", texts(endingTurns, Append::runId))
                     .set("endToken", texts(endingTurns, a -> a.turnEnd().lease().token()))

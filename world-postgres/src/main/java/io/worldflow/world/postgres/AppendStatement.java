@@ -192,7 +192,7 @@ final class AppendStatement {
         int n = appends.size();
         Map<String, Found> found = new HashMap<>(n * 2);
         Long earliest = null;
-        AppendColumns columns = n == 1 ? null : new AppendColumns(appends, now);
+        AppendColumns columns = n == 1 ? null : new AppendColumns(appends, now, givenLinks);
         Sql statement = columns == null ? oneRun : columns.endsTurns() ? severalRunsEndingTurns : severalRuns;
         try (Sql.Call call = tx.call(statement)) {
             if (columns == null) {
@@ -342,9 +342,9 @@ final class AppendStatement {
 
                     FROM unnest(%s, CAST(:expected AS bigint[]), CAST(:prStatus AS text[]), CAST(:prLength AS bigint[]),
                                 CAST(:prUpdated AS bigint[]), CAST(:prOutput AS text[]), CAST(:prOutputType AS text[]),
-                                CAST(:prError AS text[]), CAST(:prDigest AS text[]), CAST(:prLink AS text[]))
+                                CAST(:prError AS text[]), CAST(:prDigest AS text[])%s)
                          AS pr (run_id, expected, status, log_length, updated_at, output_json, output_type, error,
-                                digest, link)""".formatted(ids),
+                                digest%s)""".formatted(ids, givenLinks ? ", CAST(:prLink AS text[])" : "", givenLinks ? ", link" : ""),
                         "r.run_id = ANY(" + ids + ") AND r.run_id = pr.run_id AND r.run_id IN (SELECT run_id FROM cur)",
                         "pr.expected")
                 + """
