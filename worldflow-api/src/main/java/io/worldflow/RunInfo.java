@@ -24,6 +24,7 @@ import java.util.Objects;
  *                        workflow), or null when it is not; a held run keeps the status it had
  * @param heldSince       when the run was first held since it last made progress, or null when it is not held
  * @param parent          the run that started it as a child, or null
+ * @param searchAttributes its search attributes now (set at its start and by its workflow); empty for none
  */
 public record RunInfo(
         String runId,
@@ -42,7 +43,8 @@ public record RunInfo(
         CancelRequest cancelRequest,
         ErrorInfo held,
         Instant heldSince,
-        String parent) {
+        String parent,
+        SearchAttributes searchAttributes) {
 
     /**
      * A request to cancel a run.
@@ -67,6 +69,47 @@ public record RunInfo(
         Objects.requireNonNull(workflow, "workflow");
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(createdAt, "createdAt");
+        searchAttributes = searchAttributes == null ? SearchAttributes.empty() : searchAttributes;
+    }
+
+    /** A run without search attributes. */
+    public RunInfo(
+            String runId,
+            String workflow,
+            RunStatus status,
+            Payload input,
+            Payload output,
+            ErrorInfo error,
+            Instant createdAt,
+            Instant updatedAt,
+            Instant availableAt,
+            Instant deadline,
+            String queue,
+            int priority,
+            long logLength,
+            CancelRequest cancelRequest,
+            ErrorInfo held,
+            Instant heldSince,
+            String parent) {
+        this(
+                runId,
+                workflow,
+                status,
+                input,
+                output,
+                error,
+                createdAt,
+                updatedAt,
+                availableAt,
+                deadline,
+                queue,
+                priority,
+                logLength,
+                cancelRequest,
+                held,
+                heldSince,
+                parent,
+                null);
     }
 
     /** A run of no parent. */
@@ -104,6 +147,7 @@ public record RunInfo(
                 cancelRequest,
                 held,
                 heldSince,
+                null,
                 null);
     }
 

@@ -19,6 +19,7 @@ import java.util.Objects;
  * @param dedupId     while a run of the queue started with this id has not ended, another start with it is refused or
  *                    returns that run, as {@code returnExisting} says; null for none
  * @param returnExisting with {@code dedupId}: return the active run rather than throw {@link DuplicateRunException}
+ * @param searchAttributes the run's search attributes as it starts; empty for none
  */
 public record StartOptions(
         String id,
@@ -30,7 +31,8 @@ public record StartOptions(
         String queue,
         String key,
         String dedupId,
-        boolean returnExisting) {
+        boolean returnExisting,
+        SearchAttributes searchAttributes) {
 
     public static final String DEFAULT_QUEUE = "default";
     public static final int MAX_ID_LENGTH = 200;
@@ -65,6 +67,22 @@ public record StartOptions(
         if (dedupId != null && (dedupId.isEmpty() || dedupId.length() > MAX_KEY_LENGTH)) {
             throw new IllegalArgumentException("dedupId must be 1.." + MAX_KEY_LENGTH + " characters");
         }
+        searchAttributes = searchAttributes == null ? SearchAttributes.empty() : searchAttributes;
+    }
+
+    /** Options without search attributes. */
+    public StartOptions(
+            String id,
+            Duration delay,
+            Instant availableAt,
+            Instant deadline,
+            Duration timeout,
+            int priority,
+            String queue,
+            String key,
+            String dedupId,
+            boolean returnExisting) {
+        this(id, delay, availableAt, deadline, timeout, priority, queue, key, dedupId, returnExisting, null);
     }
 
     /** Options without an ordering key. */
@@ -76,11 +94,11 @@ public record StartOptions(
             Duration timeout,
             int priority,
             String queue) {
-        this(id, delay, availableAt, deadline, timeout, priority, queue, null, null, false);
+        this(id, delay, availableAt, deadline, timeout, priority, queue, null, null, false, null);
     }
 
     public static StartOptions defaults() {
-        return new StartOptions(null, null, null, null, null, 0, DEFAULT_QUEUE, null, null, false);
+        return new StartOptions(null, null, null, null, null, 0, DEFAULT_QUEUE, null, null, false, null);
     }
 
     public static StartOptions id(String id) {
@@ -89,28 +107,82 @@ public record StartOptions(
 
     public StartOptions withId(String value) {
         return new StartOptions(
-                value, delay, availableAt, deadline, timeout, priority, queue, key, dedupId, returnExisting);
+                value,
+                delay,
+                availableAt,
+                deadline,
+                timeout,
+                priority,
+                queue,
+                key,
+                dedupId,
+                returnExisting,
+                searchAttributes);
     }
 
     public StartOptions withDelay(Duration value) {
         return new StartOptions(
-                id, value, availableAt, deadline, timeout, priority, queue, key, dedupId, returnExisting);
+                id,
+                value,
+                availableAt,
+                deadline,
+                timeout,
+                priority,
+                queue,
+                key,
+                dedupId,
+                returnExisting,
+                searchAttributes);
     }
 
     public StartOptions withAvailableAt(Instant value) {
-        return new StartOptions(id, delay, value, deadline, timeout, priority, queue, key, dedupId, returnExisting);
+        return new StartOptions(
+                id, delay, value, deadline, timeout, priority, queue, key, dedupId, returnExisting, searchAttributes);
     }
 
     public StartOptions withDeadline(Instant value) {
-        return new StartOptions(id, delay, availableAt, value, timeout, priority, queue, key, dedupId, returnExisting);
+        return new StartOptions(
+                id,
+                delay,
+                availableAt,
+                value,
+                timeout,
+                priority,
+                queue,
+                key,
+                dedupId,
+                returnExisting,
+                searchAttributes);
     }
 
     public StartOptions withTimeout(Duration value) {
-        return new StartOptions(id, delay, availableAt, deadline, value, priority, queue, key, dedupId, returnExisting);
+        return new StartOptions(
+                id,
+                delay,
+                availableAt,
+                deadline,
+                value,
+                priority,
+                queue,
+                key,
+                dedupId,
+                returnExisting,
+                searchAttributes);
     }
 
     public StartOptions withPriority(int value) {
-        return new StartOptions(id, delay, availableAt, deadline, timeout, value, queue, key, dedupId, returnExisting);
+        return new StartOptions(
+                id,
+                delay,
+                availableAt,
+                deadline,
+                timeout,
+                value,
+                queue,
+                key,
+                dedupId,
+                returnExisting,
+                searchAttributes);
     }
 
     /** Starts in {@code queue}. */
@@ -121,7 +193,17 @@ public record StartOptions(
     /** The ordering key: runs of one key in a queue with limits start one at a time, in the order submitted. */
     public StartOptions withKey(String value) {
         return new StartOptions(
-                id, delay, availableAt, deadline, timeout, priority, queue, value, dedupId, returnExisting);
+                id,
+                delay,
+                availableAt,
+                deadline,
+                timeout,
+                priority,
+                queue,
+                value,
+                dedupId,
+                returnExisting,
+                searchAttributes);
     }
 
     /**
@@ -129,16 +211,39 @@ public record StartOptions(
      * ended.
      */
     public StartOptions withDedupId(String value) {
-        return new StartOptions(id, delay, availableAt, deadline, timeout, priority, queue, key, value, false);
+        return new StartOptions(
+                id, delay, availableAt, deadline, timeout, priority, queue, key, value, false, searchAttributes);
     }
 
     /** Returns the run of the queue started with {@code value} while it has not ended, rather than starting another. */
     public StartOptions withDedupIdReturningExisting(String value) {
-        return new StartOptions(id, delay, availableAt, deadline, timeout, priority, queue, key, value, true);
+        return new StartOptions(
+                id, delay, availableAt, deadline, timeout, priority, queue, key, value, true, searchAttributes);
     }
 
     public StartOptions withQueue(String value) {
         return new StartOptions(
-                id, delay, availableAt, deadline, timeout, priority, value, key, dedupId, returnExisting);
+                id,
+                delay,
+                availableAt,
+                deadline,
+                timeout,
+                priority,
+                value,
+                key,
+                dedupId,
+                returnExisting,
+                searchAttributes);
+    }
+
+    /** Starts with the search attributes {@code value}, in place of any given before. */
+    public StartOptions withSearchAttributes(SearchAttributes value) {
+        return new StartOptions(
+                id, delay, availableAt, deadline, timeout, priority, queue, key, dedupId, returnExisting, value);
+    }
+
+    /** Starts with the search attribute {@code attribute} = {@code value}, besides those given before. */
+    public <T> StartOptions withSearchAttribute(SearchKey<T> attribute, T value) {
+        return withSearchAttributes(searchAttributes.with(attribute, value));
     }
 }

@@ -209,4 +209,23 @@ public interface WorkflowContext {
 
     /** Whether the code is currently replaying recorded history (for example, to keep logs quiet). */
     boolean isReplaying();
+
+    /**
+     * The run's search attributes now: those it started with and the changes its code has made so far (on a replay,
+     * those made up to this point).
+     */
+    SearchAttributes searchAttributes();
+
+    /**
+     * Sets search attributes of this run, keeping the others, so that runs can be found by them
+     * ({@link RunQuery#withAttribute}); recorded in the log, and indexed by the world as the change is written. A
+     * successor ({@link #continueAsNew}) starts with the attributes its predecessor had.
+     *
+     * @throws IllegalArgumentException when an attribute already has a value of another type, or the run would carry
+     *                                  more than {@link SearchAttributes#MAX_ATTRIBUTES}; nothing is changed
+     */
+    void upsertSearchAttributes(SearchAttributes attributes);
+
+    /** Removes the search attributes named {@code names} from this run (recorded as {@link #upsertSearchAttributes}). */
+    void removeSearchAttributes(String... names);
 }

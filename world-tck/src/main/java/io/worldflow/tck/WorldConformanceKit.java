@@ -264,4 +264,20 @@ public abstract class WorldConformanceKit {
             super(WorldConformanceKit.this);
         }
     }
+
+    @Nested
+    @Tag("Search")
+    class SearchIndex extends SearchIndexContract {
+        SearchIndex() {
+            super(WorldConformanceKit.this);
+        }
+    }
+
+    @Nested
+    @Tag("Search")
+    class SearchWorkflow extends SearchWorkflowContract {
+        SearchWorkflow() {
+            super(WorldConformanceKit.this);
+        }
+    }
 }

@@ -15,6 +15,7 @@ public sealed interface PrimitiveEvent extends Event
                 ParallelStarted,
                 ParallelCompleted,
                 MarkerRecorded,
+                SearchAttributesUpdated,
                 ChildWorkflowStarted,
                 ChildWorkflowCompleted,
                 ChildWorkflowFailed,

@@ -3,6 +3,7 @@ package io.worldflow.event;
 import io.worldflow.Payload;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The run was created: always the event at seq 0.
@@ -13,6 +14,8 @@ import java.time.Instant;
  * @param schedule      the schedule that started it, or null
  * @param scheduledFor  the schedule's fire time that started it, or null
  * @param actor         who started it ({@link io.worldflow.Actors}), or null when not known (a child, a successor)
+ * @param searchAttributes the run's search attributes as it starts, each {@code name=<stored value>}
+ *                      ({@link io.worldflow.spi.SearchValues}); null or empty for none
  */
 public record WorkflowStarted(
         String runId,
@@ -25,11 +28,30 @@ public record WorkflowStarted(
         String continuedFrom,
         String schedule,
         Instant scheduledFor,
-        String actor)
+        String actor,
+        List<String> searchAttributes)
         implements Event {
 
     public WorkflowStarted {
         Event.check(runId, seq, at);
+        searchAttributes =
+                searchAttributes == null || searchAttributes.isEmpty() ? null : List.copyOf(searchAttributes);
+    }
+
+    /** A run started without search attributes. */
+    public WorkflowStarted(
+            String runId,
+            long seq,
+            Instant at,
+            String workflow,
+            Payload input,
+            Instant deadline,
+            String parent,
+            String continuedFrom,
+            String schedule,
+            Instant scheduledFor,
+            String actor) {
+        this(runId, seq, at, workflow, input, deadline, parent, continuedFrom, schedule, scheduledFor, actor, null);
     }
 
     /** A run no schedule started. */

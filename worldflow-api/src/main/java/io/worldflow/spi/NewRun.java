@@ -3,9 +3,11 @@ package io.worldflow.spi;
 import io.worldflow.Payload;
 import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
+import io.worldflow.SearchAttributes;
 import io.worldflow.event.WorkflowStarted;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 
@@ -28,6 +30,8 @@ import java.util.function.UnaryOperator;
  *                    queue's limits, the queue it waits in, from which the runtime moves its turn to {@code queue}
  *                    ({@link TaskQueue#move}); a world never leases such a turn as it creates the run
  * @param key         the run's ordering key within its queue, kept with its turn ({@link TaskQueue#waiting}), or null
+ * @param actor       who starts it ({@link io.worldflow.Actors}), or null
+ * @param searchAttributes its search attributes as it starts, which the world indexes with it; empty for none
  */
 public record NewRun(
         String runId,
@@ -44,7 +48,8 @@ public record NewRun(
         Instant scheduledFor,
         String turnQueue,
         String key,
-        String actor) {
+        String actor,
+        SearchAttributes searchAttributes) {
 
     public NewRun {
         Objects.requireNonNull(runId, "runId");
@@ -54,6 +59,64 @@ public record NewRun(
         Objects.requireNonNull(availableAt, "availableAt");
         Objects.requireNonNull(queue, "queue");
         turnQueue = turnQueue == null ? queue : turnQueue;
+        searchAttributes = searchAttributes == null ? SearchAttributes.empty() : searchAttributes;
+    }
+
+    /** A run started without search attributes. */
+    public NewRun(
+            String runId,
+            String workflow,
+            Payload input,
+            Instant createdAt,
+            Instant availableAt,
+            Instant deadline,
+            String queue,
+            int priority,
+            String parent,
+            String continuedFrom,
+            String schedule,
+            Instant scheduledFor,
+            String turnQueue,
+            String key,
+            String actor) {
+        this(
+                runId,
+                workflow,
+                input,
+                createdAt,
+                availableAt,
+                deadline,
+                queue,
+                priority,
+                parent,
+                continuedFrom,
+                schedule,
+                scheduledFor,
+                turnQueue,
+                key,
+                actor,
+                null);
+    }
+
+    /** This run, with the search attributes {@code attributes}. */
+    public NewRun withSearchAttributes(SearchAttributes attributes) {
+        return new NewRun(
+                runId,
+                workflow,
+                input,
+                createdAt,
+                availableAt,
+                deadline,
+                queue,
+                priority,
+                parent,
+                continuedFrom,
+                schedule,
+                scheduledFor,
+                turnQueue,
+                key,
+                actor,
+                attributes);
     }
 
     /** This run, started by {@code who} ({@link io.worldflow.Actors}), which its first event records. */
@@ -119,7 +182,8 @@ public record NewRun(
                 scheduledFor,
                 turn,
                 orderKey,
-                who);
+                who,
+                searchAttributes);
     }
 
     /** A run no schedule starts. */
@@ -202,12 +266,24 @@ public record NewRun(
                 null,
                 null,
                 null,
-                parent);
+                parent,
+                searchAttributes);
     }
 
     /** The first event of its log, which {@link EventLog#create} writes at seq 0. */
     public WorkflowStarted startedEvent() {
         return new WorkflowStarted(
-                runId, 0, createdAt, workflow, input, deadline, parent, continuedFrom, schedule, scheduledFor, actor);
+                runId,
+                0,
+                createdAt,
+                workflow,
+                input,
+                deadline,
+                parent,
+                continuedFrom,
+                schedule,
+                scheduledFor,
+                actor,
+                SearchValues.changes(searchAttributes, List.of()));
     }
 }

@@ -14,6 +14,7 @@ import io.worldflow.event.PrimitiveCanceled;
 import io.worldflow.event.RaceStarted;
 import io.worldflow.event.RaceWon;
 import io.worldflow.event.ScopeStarted;
+import io.worldflow.event.SearchAttributesUpdated;
 import io.worldflow.event.SignalReceived;
 import io.worldflow.event.SignalRequested;
 import io.worldflow.event.SignalTimedOut;
@@ -107,7 +108,8 @@ final class StoredEvents {
                     text("continuedFrom"),
                     text("schedule"),
                     instant("scheduledFor"),
-                    text("actor")),
+                    text("actor"),
+                    texts("searchAttributes")),
             event("WorkflowCompleted", WorkflowCompleted.class, payload("output")),
             event("WorkflowFailed", WorkflowFailed.class, error("error")),
             // a termination says so; a cancellation, by far the more common, leaves it out
@@ -147,6 +149,7 @@ final class StoredEvents {
             event("ParallelStarted", ParallelStarted.class, text("parallelId"), text("name"), number("branches", 0)),
             event("ParallelCompleted", ParallelCompleted.class, text("parallelId")),
             event("MarkerRecorded", MarkerRecorded.class, text("markerId"), text("kind"), payload("value")),
+            event("SearchAttributesUpdated", SearchAttributesUpdated.class, text("updateId"), texts("attributes")),
             event(
                     "ChildWorkflowStarted",
                     ChildWorkflowStarted.class,

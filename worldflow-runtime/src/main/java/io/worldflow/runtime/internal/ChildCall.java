@@ -172,15 +172,16 @@ final class ChildCall<I, O> {
         Payload payload = exec.engine.codec.encode(input, what);
         Instant now = exec.now();
         NewRun run = new NewRun(
-                childRunId,
-                workflow.name(),
-                payload,
-                now,
-                now,
-                options.timeout() == null ? null : now.plus(options.timeout()),
-                options.queue() != null ? options.queue() : exec.info.queue(),
-                options.priority() != null ? options.priority() : exec.info.priority(),
-                exec.runId);
+                        childRunId,
+                        workflow.name(),
+                        payload,
+                        now,
+                        now,
+                        options.timeout() == null ? null : now.plus(options.timeout()),
+                        options.queue() != null ? options.queue() : exec.info.queue(),
+                        options.priority() != null ? options.priority() : exec.info.priority(),
+                        exec.runId)
+                .withSearchAttributes(options.searchAttributes());
         if (options.id() == null) {
             exec.runLog.start(run);
             return true;

@@ -13,6 +13,7 @@ import io.worldflow.event.PrimitiveEvent;
 import io.worldflow.event.RaceStarted;
 import io.worldflow.event.RaceWon;
 import io.worldflow.event.ScopeStarted;
+import io.worldflow.event.SearchAttributesUpdated;
 import io.worldflow.event.SignalReceived;
 import io.worldflow.event.SignalRequested;
 import io.worldflow.event.SignalTimedOut;
@@ -47,7 +48,8 @@ final class History {
         MARKER,
         CHILD,
         SCOPE,
-        RACE
+        RACE,
+        SEARCH
     }
 
     /** One primitive's recorded events, in log order. */
@@ -193,6 +195,7 @@ final class History {
             case ParallelStarted p -> Kind.PARALLEL;
             case ParallelCompleted p -> Kind.PARALLEL;
             case MarkerRecorded m -> Kind.MARKER;
+            case SearchAttributesUpdated s -> Kind.SEARCH;
             case ChildWorkflowStarted c -> Kind.CHILD;
             case ChildWorkflowCompleted c -> Kind.CHILD;
             case ChildWorkflowFailed c -> Kind.CHILD;

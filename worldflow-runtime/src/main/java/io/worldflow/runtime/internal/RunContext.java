@@ -8,6 +8,7 @@ import io.worldflow.DurableFuture;
 import io.worldflow.ParallelOptions;
 import io.worldflow.Payload;
 import io.worldflow.RetryPolicy;
+import io.worldflow.SearchAttributes;
 import io.worldflow.SerializationException;
 import io.worldflow.StepFunction;
 import io.worldflow.StepOptions;
@@ -461,6 +462,24 @@ final class RunContext implements WorkflowContext {
     @Override
     public int version(String changeId, int minSupported, int maxSupported) {
         return Markers.version(this, changeId, minSupported, maxSupported);
+    }
+
+    // ---------------------------------------------------------------- search attributes
+
+    @Override
+    public SearchAttributes searchAttributes() {
+        return exec.search.current();
+    }
+
+    @Override
+    public void upsertSearchAttributes(SearchAttributes attributes) {
+        Objects.requireNonNull(attributes, "attributes");
+        RunSearch.update(this, attributes, List.of());
+    }
+
+    @Override
+    public void removeSearchAttributes(String... names) {
+        RunSearch.update(this, SearchAttributes.empty(), List.of(names));
     }
 
     // ---------------------------------------------------------------- helpers

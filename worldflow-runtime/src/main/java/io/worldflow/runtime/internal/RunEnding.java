@@ -66,16 +66,17 @@ final class RunEnding {
             Payload encoded = exec.engine.codec.encode(input, "input of the successor of run '" + exec.runId + "'");
             Instant now = exec.now();
             next = new NewRun(
-                    successor,
-                    exec.workflow.name(),
-                    encoded,
-                    now,
-                    now,
-                    exec.info.deadline(),
-                    exec.info.queue(),
-                    exec.info.priority(),
-                    started.parent(),
-                    exec.runId);
+                            successor,
+                            exec.workflow.name(),
+                            encoded,
+                            now,
+                            now,
+                            exec.info.deadline(),
+                            exec.info.queue(),
+                            exec.info.priority(),
+                            started.parent(),
+                            exec.runId)
+                    .withSearchAttributes(exec.search.current());
             checkUnused(successor);
         } catch (WorldflowException e) {
             endFailed(e);

@@ -4,6 +4,7 @@ import io.worldflow.DeadlineExceededException;
 import io.worldflow.NonDeterministicWorkflowException;
 import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
+import io.worldflow.SearchAttributes;
 import io.worldflow.SerializationException;
 import io.worldflow.Workflow;
 import io.worldflow.event.Event;
@@ -11,6 +12,7 @@ import io.worldflow.internal.CurrentContext;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.PendingSignal;
+import io.worldflow.spi.SearchValues;
 import io.worldflow.spi.TurnEnd;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,6 +65,7 @@ final class RunExecution {
     final Workflow<Object, Object> workflow;
     final RunInfo info;
     final History history;
+    final RunSearch search;
     private volatile Lease lease;
 
     /** The tail of the run's log during this turn: what is recorded, and what the next append does to other runs. */
@@ -101,6 +104,11 @@ final class RunExecution {
         this.info = info;
         this.workflow = workflow;
         this.history = history;
+        this.search = new RunSearch(SearchValues.apply(
+                SearchAttributes.empty(),
+                history.started().searchAttributes() == null
+                        ? List.of()
+                        : history.started().searchAttributes()));
         this.runLog = new RunLog(engine, runId, history.size(), info.status(), info.isHeld());
         this.children = new ChildRuns(history);
         this.cancelRequested = info.cancelRequested();

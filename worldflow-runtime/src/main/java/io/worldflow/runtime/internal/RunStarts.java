@@ -76,7 +76,8 @@ public final class RunStarts {
                                 deadline,
                                 options.queue(),
                                 options.priority())
-                        .withActor(actor),
+                        .withActor(actor)
+                        .withSearchAttributes(options.searchAttributes()),
                 options.key());
         if (!created.created() && !created.run().workflow().equals(workflowName)) {
             throw new RunStateException("run id '" + runId + "' already belongs to a run of workflow '"
