@@ -108,6 +108,9 @@ public final class BenchMain implements Runnable {
         @Option(names = "--count-poll-ms", description = "count interval while waiting for many runs (50)")
         Integer countPollMs;
 
+        @Option(names = "--search-runs", description = "SEARCH runs to search among (1,000,000)")
+        Integer searchRuns;
+
         Sizes sizes() {
             Sizes b = smoke ? Sizes.smoke() : Sizes.defaults();
             return new Sizes(
@@ -128,7 +131,8 @@ public final class BenchMain implements Runnable {
                     or(w8Runs, b.w8Runs()),
                     or(w8Rate, b.w8Rate()),
                     or(runPollMs, b.runPollMs()),
-                    or(countPollMs, b.countPollMs()));
+                    or(countPollMs, b.countPollMs()),
+                    or(searchRuns, b.searchRuns()));
         }
 
         private static int or(Integer v, int d) {
@@ -208,7 +212,7 @@ public final class BenchMain implements Runnable {
                 names = {"-n", "--runs"},
                 description =
                         "the workload's main size: W1/W2/W4/W6/W8/COST runs, W3 branches, W5 children, W7 schedules, SCALE sleepers,"
-                                + " LOOP continues")
+                                + " LOOP continues, SEARCH runs")
         Integer runs;
 
         @Option(names = "--repeat", defaultValue = "1", description = "repeats (default: ${DEFAULT-VALUE})")

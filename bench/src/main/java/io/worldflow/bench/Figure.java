@@ -197,6 +197,39 @@ record Figure(String key, String label, String unit, boolean higherBetter, Doubl
             new Figure(
                     "scale.sleepers_heap", "scale: worker heap after GC, all sleeping", "MiB", false, 512.0, Map.of()),
             new Figure("scale.sleepers_rss", "scale: worker RSS, all sleeping", "MiB", false, null, Map.of()),
+            new Figure("search.seed", "search: runs with attributes created", "runs/s", true, null, Map.of()),
+            new Figure(
+                    "search.customer_p50", "search: a customer's runs (10 of all), p50", "ms", false, 10.0, Map.of()),
+            new Figure(
+                    "search.customer_p99", "search: a customer's runs (10 of all), p99", "ms", false, null, Map.of()),
+            new Figure(
+                    "search.tenant_p50",
+                    "search: first 50 of a tenant's runs (a tenth), p50",
+                    "ms",
+                    false,
+                    null,
+                    Map.of()),
+            new Figure(
+                    "search.tenant_deep_p50",
+                    "search: the 20th page of 50 of a tenant's runs, p50",
+                    "ms",
+                    false,
+                    null,
+                    Map.of()),
+            new Figure(
+                    "search.two_p50",
+                    "search: a customer within a tenant (two attributes), p50",
+                    "ms",
+                    false,
+                    null,
+                    Map.of()),
+            new Figure(
+                    "search.count_p50",
+                    "search: counts per status of a customer's runs, p50",
+                    "ms",
+                    false,
+                    null,
+                    Map.of()),
             new Figure("w7.p50", "W7 schedule lateness p50, warm", "ms", false, 5.0, Map.of()),
             new Figure("w7.p99", "W7 schedule lateness p99, warm", "ms", false, 50.0, Map.of()),
             new Figure("w7.max", "W7 schedule lateness max, warm", "ms", false, null, Map.of()),

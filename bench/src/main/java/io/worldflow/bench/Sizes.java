@@ -21,6 +21,7 @@ package io.worldflow.bench;
  * @param w8Rate       W8: the queue's limit, starts per second (200)
  * @param runPollMs    how often one run is looked up by primary key while waited for (5 ms)
  * @param countPollMs  how often runs are counted while many are waited for (50 ms)
+ * @param searchRuns   SEARCH: runs with search attributes to search among (1,000,000)
  */
 record Sizes(
         int w1Runs,
@@ -40,7 +41,8 @@ record Sizes(
         int w8Runs,
         int w8Rate,
         int runPollMs,
-        int countPollMs) {
+        int countPollMs,
+        int searchRuns) {
 
     Sizes {
         if (w1Runs < 1
@@ -56,7 +58,8 @@ record Sizes(
                 || w7Schedules < 1
                 || w7Seconds < 1
                 || w8Runs < 1
-                || w8Rate < 1) {
+                || w8Rate < 1
+                || searchRuns < 1) {
             throw new IllegalArgumentException("every workload size must be at least 1: " + this);
         }
         if (w4SleepMs < 1 || runPollMs < 1 || countPollMs < 1 || w2IdleMs < 0) {
@@ -67,7 +70,7 @@ record Sizes(
     static Sizes defaults() {
         return new Sizes(
                 5_000, 200, 3_000, 100, 20, 1_000, 1_000, 2_000, 100, 1_000, 3_333, 100_000, 1_000, 60, 5_000, 200, 5,
-                50);
+                50, 1_000_000);
     }
 
     /**
@@ -75,7 +78,7 @@ record Sizes(
      * one-second windows after the first to count.
      */
     static Sizes smoke() {
-        return new Sizes(100, 20, 200, 10, 5, 20, 200, 100, 10, 100, 100, 200, 5, 3, 400, 100, 5, 50);
+        return new Sizes(100, 20, 200, 10, 5, 20, 200, 100, 10, 100, 100, 200, 5, 3, 400, 100, 5, 50, 500);
     }
 
     /**
@@ -102,7 +105,8 @@ record Sizes(
                 Math.min(w8Runs, 400),
                 Math.min(w8Rate, 20),
                 runPollMs,
-                countPollMs);
+                countPollMs,
+                Math.min(searchRuns, 2_000));
     }
 
     Sizes withMain(Workload w, int n) {
@@ -126,7 +130,8 @@ record Sizes(
                         w8Runs,
                         w8Rate,
                         runPollMs,
-                        countPollMs);
+                        countPollMs,
+                        searchRuns);
             case W2 ->
                 new Sizes(
                         w1Runs,
@@ -146,7 +151,8 @@ record Sizes(
                         w8Runs,
                         w8Rate,
                         runPollMs,
-                        countPollMs);
+                        countPollMs,
+                        searchRuns);
             case W3, W5 ->
                 new Sizes(
                         w1Runs,
@@ -166,7 +172,8 @@ record Sizes(
                         w8Runs,
                         w8Rate,
                         runPollMs,
-                        countPollMs);
+                        countPollMs,
+                        searchRuns);
             case W4, W6 ->
                 new Sizes(
                         w1Runs,
@@ -186,7 +193,8 @@ record Sizes(
                         w8Runs,
                         w8Rate,
                         runPollMs,
-                        countPollMs);
+                        countPollMs,
+                        searchRuns);
             case COST ->
                 new Sizes(
                         w1Runs,
@@ -206,7 +214,8 @@ record Sizes(
                         w8Runs,
                         w8Rate,
                         runPollMs,
-                        countPollMs);
+                        countPollMs,
+                        searchRuns);
             case SCALE ->
                 new Sizes(
                         w1Runs,
@@ -226,7 +235,8 @@ record Sizes(
                         w8Runs,
                         w8Rate,
                         runPollMs,
-                        countPollMs);
+                        countPollMs,
+                        searchRuns);
             case LOOP ->
                 new Sizes(
                         w1Runs,
@@ -246,7 +256,8 @@ record Sizes(
                         w8Runs,
                         w8Rate,
                         runPollMs,
-                        countPollMs);
+                        countPollMs,
+                        searchRuns);
             case W7 ->
                 new Sizes(
                         w1Runs,
@@ -266,7 +277,8 @@ record Sizes(
                         w8Runs,
                         w8Rate,
                         runPollMs,
-                        countPollMs);
+                        countPollMs,
+                        searchRuns);
             case W8 ->
                 new Sizes(
                         w1Runs,
@@ -286,7 +298,29 @@ record Sizes(
                         n,
                         w8Rate,
                         runPollMs,
-                        countPollMs);
+                        countPollMs,
+                        searchRuns);
+            case SEARCH ->
+                new Sizes(
+                        w1Runs,
+                        w2Runs,
+                        w2IdleMs,
+                        w3Branches,
+                        w3Batch,
+                        w4Runs,
+                        w4SleepMs,
+                        costRuns,
+                        stepsSmall,
+                        stepsLarge,
+                        historySteps,
+                        sleepers,
+                        w7Schedules,
+                        w7Seconds,
+                        w8Runs,
+                        w8Rate,
+                        runPollMs,
+                        countPollMs,
+                        n);
         };
     }
 }

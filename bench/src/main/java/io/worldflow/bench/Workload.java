@@ -29,12 +29,19 @@ enum Workload {
     /** Schedule lateness: 1,000 schedules firing every second for a minute on one worker; run start − fire time. */
     W7,
     /** Rate limit: a queue limited to 200 starts/s fed 5,000 runs, two workers where the world allows; starts per 1 s. */
-    W8;
+    W8,
+    /**
+     * Search: 1,000,000 runs with search attributes (ten per customer, a tenth per tenant), then the time of one page
+     * of a search by attribute from the driver's process; no worker.
+     */
+    SEARCH;
 
     /**
-     * What {@code all} runs unless {@code --workloads} names others: every workload but W7 and W8, which last minutes
-     * by their nature (a minute of schedules, 25 s of rate-limited starts) and run only when named.
+     * What {@code all} runs unless {@code --workloads} names others: every workload but W7, W8 and SEARCH, which last
+     * minutes by their nature (a minute of schedules, 25 s of rate-limited starts, a million runs to create) and run
+     * only when named.
      */
-    static final List<Workload> DEFAULT =
-            Arrays.stream(values()).filter(w -> w != W7 && w != W8).toList();
+    static final List<Workload> DEFAULT = Arrays.stream(values())
+            .filter(w -> w != W7 && w != W8 && w != SEARCH)
+            .toList();
 }

@@ -41,6 +41,7 @@ final class Workloads {
             case LOOP -> loop(t);
             case W7 -> paced.w7(t);
             case W8 -> paced.w8(t);
+            case SEARCH -> new SearchWorkload(sizes, logDir, status).run(t);
         };
     }
 

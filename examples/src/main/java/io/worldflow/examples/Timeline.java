@@ -12,6 +12,7 @@ import io.worldflow.event.PrimitiveCanceled;
 import io.worldflow.event.RaceStarted;
 import io.worldflow.event.RaceWon;
 import io.worldflow.event.ScopeStarted;
+import io.worldflow.event.SearchAttributesUpdated;
 import io.worldflow.event.SignalReceived;
 import io.worldflow.event.SignalRequested;
 import io.worldflow.event.SignalTimedOut;
@@ -64,6 +65,7 @@ final class Timeline {
             case ParallelStarted p -> p.parallelId() + " x" + p.branches();
             case ParallelCompleted p -> p.parallelId();
             case MarkerRecorded m -> m.markerId() + " = " + m.value().json();
+            case SearchAttributesUpdated u -> String.join(", ", u.attributes());
             case ChildWorkflowStarted c -> c.childId() + ": run " + c.childRunId() + " of " + c.workflow();
             case ChildWorkflowCompleted c ->
                 c.childRunId() + " -> " + c.result().json();

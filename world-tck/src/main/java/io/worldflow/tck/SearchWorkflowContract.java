@@ -2,7 +2,6 @@ package io.worldflow.tck;
 
 import io.worldflow.ChildOptions;
 import io.worldflow.NonDeterministicWorkflowException;
-import io.worldflow.RunHandle;
 import io.worldflow.RunInfo;
 import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
@@ -52,8 +51,7 @@ public abstract class SearchWorkflowContract extends WorkflowContractSupport {
     @Test
     void attributesGivenAtTheStartAndChangedByTheWorkflowAreFoundAsTheyChange() {
         worldflow(staged);
-        RunHandle<String> run =
-                wf.start(staged, "x", StartOptions.id("search-1").withSearchAttribute(CUSTOMER, "42"));
+        wf.start(staged, "x", StartOptions.id("search-1").withSearchAttribute(CUSTOMER, "42"));
         wf.start(staged, "y", StartOptions.id("search-2").withSearchAttribute(CUSTOMER, "43"));
 
         awaitStatus("search-1", RunStatus.SLEEPING);
@@ -70,7 +68,7 @@ public abstract class SearchWorkflowContract extends WorkflowContractSupport {
         restart(staged);
         clock.advance(Duration.ofHours(1));
 
-        assertThat(run.result(WAIT)).isEqualTo("{round=1, stage=shipped}");
+        assertThat(wf.handle("search-1", String.class).result(WAIT)).isEqualTo("{round=1, stage=shipped}");
         awaitStatus("search-2", RunStatus.COMPLETED);
         assertThat(found(STAGE, "reserved")).isEmpty();
         assertThat(found(STAGE, "shipped")).containsExactlyInAnyOrder("search-1", "search-2");

@@ -63,9 +63,11 @@ public final class StoredFixtures {
             ChainReport chain = LogChain.verify(world.eventLog().storedLog(runId));
             assertThat(chain.intact()).as("%s: %s", runId, chain.problem()).isTrue();
             assertThat(chain.chainedFrom()).as(runId).isEqualTo(chain.logLength());
-            assertThat(world.runQueries().get(runId))
-                    .as(runId)
-                    .hasValueSatisfying(info -> assertThat(info.status()).isEqualTo(RUNS.get(runId)));
+            assertThat(world.runQueries().get(runId)).as(runId).hasValueSatisfying(info -> {
+                assertThat(info.status()).isEqualTo(RUNS.get(runId));
+                // written before runs had search attributes: none
+                assertThat(info.searchAttributes().isEmpty()).isTrue();
+            });
         }
     }
 }

@@ -56,18 +56,17 @@ public final class SearchValues {
             return switch (stored.charAt(0)) {
                 case 's' -> text;
                 case 'l' -> Long.parseLong(text);
-                case 'b' ->
-                    switch (text) {
-                        case "true" -> true;
-                        case "false" -> false;
-                        default -> throw new IllegalArgumentException("not a boolean: " + text);
-                    };
+                case 'b' -> text.equals("true") || text.equals("false") ? Boolean.valueOf(text) : bad();
                 case 't' -> Instant.parse(text);
-                default -> throw new IllegalArgumentException("unknown type tag '" + stored.charAt(0) + "'");
+                default -> bad();
             };
-        } catch (NumberFormatException | DateTimeParseException e) {
+        } catch (IllegalArgumentException | DateTimeParseException e) {
             throw new IllegalArgumentException("not a stored search attribute value: " + stored, e);
         }
+    }
+
+    private static Object bad() {
+        throw new IllegalArgumentException("no such type or value");
     }
 
     /** Stored values read back; null or empty for none. */

@@ -62,6 +62,10 @@ class GoldenTextTest {
         for (Event e : Samples.addedForActors()) {
             out.put("encode added for actors " + e.type(), format.encode(e));
         }
+        out.put("encodeAll added for search", format.encodeAll(Samples.addedForSearch()));
+        for (Event e : Samples.addedForSearch()) {
+            out.put("encode added for search " + e.type(), format.encode(e));
+        }
         return out;
     }
 

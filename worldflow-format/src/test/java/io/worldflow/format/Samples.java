@@ -14,6 +14,7 @@ import io.worldflow.event.PrimitiveCanceled;
 import io.worldflow.event.RaceStarted;
 import io.worldflow.event.RaceWon;
 import io.worldflow.event.ScopeStarted;
+import io.worldflow.event.SearchAttributesUpdated;
 import io.worldflow.event.SignalReceived;
 import io.worldflow.event.SignalRequested;
 import io.worldflow.event.SignalTimedOut;
@@ -132,6 +133,29 @@ final class Samples {
                 new WorkflowRetried("r1", 3, T0, "reserve", "stock arrived", "dashboard:ada"));
     }
 
+    /**
+     * The events and fields added to format version 1 with search attributes: a run that starts with some, and a
+     * change that sets two (of other types) and removes one.
+     */
+    static List<Event> addedForSearch() {
+        return List.of(
+                new WorkflowStarted(
+                        "r1",
+                        0,
+                        T0,
+                        "order.fulfil.v1",
+                        Payload.NULL,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        List.of("customer=s:42", "vip=b:true")),
+                new SearchAttributesUpdated(
+                        "r1", 1, T0, "search", List.of("amount=l:1200", "due=t:2030-01-02T00:00:00Z", "vip")));
+    }
+
     /** The first event of a child run, which names its parent (a field added to version 1). */
     static WorkflowStarted startedByParent() {
         return new WorkflowStarted("r1", 0, T0, "order.ship", Payload.NULL, null, "p1");
@@ -146,7 +170,7 @@ final class Samples {
                                 Stream.concat(
                                         addedForContinueAsNew().stream(),
                                         Stream.concat(
-                                                addedForActors().stream(),
+                                                Stream.concat(addedForActors().stream(), addedForSearch().stream()),
                                                 Stream.of(startedByParent(), startedBySchedule())))))
                 .toList();
     }

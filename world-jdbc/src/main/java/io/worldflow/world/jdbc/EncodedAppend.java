@@ -5,9 +5,11 @@ import io.worldflow.format.LogChain;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.NewRun;
+import io.worldflow.spi.SearchValues;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An append with its JSON made before the write transaction, so that rows are locked briefly: its events as one
@@ -46,6 +48,21 @@ public record EncodedAppend(
                     null));
         }
         return out;
+    }
+
+    /** What its events change of its run's search attributes ({@link SearchValues#changes(List)}). */
+    public Map<String, String> searchChanges() {
+        return SearchValues.changes(append.events());
+    }
+
+    /** Whether any of the appends changes its run's search attributes. */
+    public static boolean anySearchChanges(List<EncodedAppend> appends) {
+        for (EncodedAppend e : appends) {
+            if (!e.searchChanges().isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

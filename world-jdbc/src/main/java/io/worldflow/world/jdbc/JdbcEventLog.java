@@ -54,6 +54,7 @@ public abstract class JdbcEventLog implements EventLog {
 
     private final JdbcSignals signals;
     private final AppendEffects effects;
+    protected final SearchIndex search;
     private final Sql requestCancel;
     private final Sql insertLogRow;
     private final Sql head;
@@ -83,6 +84,7 @@ public abstract class JdbcEventLog implements EventLog {
         this.targets = new RunTarget.Reader(d);
         this.signals = new JdbcSignals(db, clock);
         this.effects = new AppendEffects(d, this, signals);
+        this.search = new SearchIndex(d);
         String runs = d.table("runs");
         String log = d.table("event_log");
         // the first request's reason and time stay; a termination, once asked for, too; the asker is the first one,
@@ -169,7 +171,8 @@ public abstract class JdbcEventLog implements EventLog {
     /**
      * Binds a new run's columns to a statement that inserts its {@code runs} row: {@code :runId}, {@code :workflow},
      * {@code :inputJson}, {@code :inputType}, {@code :createdAt}, {@code :availableAt}, {@code :deadline},
-     * {@code :queue}, {@code :priority} and {@code :parent}.
+     * {@code :queue}, {@code :priority}, {@code :parent} and {@code :search} (its search attributes as its row keeps
+     * them, {@link SearchIndex#json}).
      */
     protected static Sql.Call bindRun(Sql.Call call, NewRun run) throws SQLException {
         return call.set("runId", run.runId())
@@ -181,7 +184,8 @@ public abstract class JdbcEventLog implements EventLog {
                 .set("deadline", Micros.orNull(run.deadline()))
                 .set("queue", run.queue())
                 .set("priority", run.priority())
-                .set("parent", run.parent());
+                .set("parent", run.parent())
+                .set("search", SearchIndex.json(run.searchAttributes()));
     }
 
     /** Binds a new run's first turn's {@code :turnQueue} and {@code :flowKey} ({@link NewRun#turnQueue}). */
@@ -244,6 +248,15 @@ public abstract class JdbcEventLog implements EventLog {
      * @param leases  null, or the starts to lease as they are created ({@link #applyEffects})
      */
     protected abstract List<AppendResult> append(List<EncodedAppend> appends, String subject, StartLeases leases);
+
+    /**
+     * Indexes, in {@code tx} after the appends, the search attributes that those whose result says they went through
+     * change; a world whose appends may change them ({@link EncodedAppend#anySearchChanges}) calls it in their write.
+     */
+    protected final void indexSearch(Tx tx, List<EncodedAppend> appends, List<AppendResult> results)
+            throws SQLException {
+        search.changed(tx, appends, results.stream().map(AppendResult::appended).toList());
+    }
 
     /**
      * Holds the rows of every run the appends aim at, where the database locks rows, before the appends are written

@@ -23,12 +23,10 @@ public class JdbcRunQueries implements RunQueries {
 
     private final SqlDatabase db;
     private final RunRows rows;
-    private final String runs;
 
     public JdbcRunQueries(SqlDatabase db, EventCodec codec) {
         this.db = db;
         this.rows = new RunRows(db.dialect(), codec);
-        this.runs = db.dialect().table("runs");
     }
 
     @Override
@@ -42,8 +40,8 @@ public class JdbcRunQueries implements RunQueries {
         Objects.requireNonNull(query, "query");
         RunCursor cursor = query.cursor() == null ? null : RunCursor.decode(query.cursor());
         RunFilter filter = RunFilter.of(db.dialect(), query, true, cursor);
-        Sql sql = Sql.of("SELECT " + RunRows.COLUMNS + " FROM " + runs + filter.where()
-                + " ORDER BY created_at DESC, run_id DESC LIMIT :limit");
+        Sql sql = Sql.of("SELECT " + filter.columns() + " FROM " + filter.from() + filter.where() + " ORDER BY "
+                + filter.newestFirst() + " LIMIT :limit");
         List<RunInfo> found = db.read(
                 "list runs",
                 null,
@@ -61,7 +59,7 @@ public class JdbcRunQueries implements RunQueries {
     public Map<RunStatus, Long> countByStatus(RunQuery query) {
         Objects.requireNonNull(query, "query");
         RunFilter filter = RunFilter.of(db.dialect(), query, false, null);
-        Sql sql = Sql.of("SELECT status, COUNT(*) FROM " + runs + filter.where() + " GROUP BY status");
+        Sql sql = Sql.of("SELECT status, COUNT(*) FROM " + filter.from() + filter.where() + " GROUP BY status");
         Map<RunStatus, Long> counts = new EnumMap<>(RunStatus.class);
         for (RunStatus s : RunStatus.values()) {
             counts.put(s, 0L);

@@ -36,9 +36,10 @@ final class RunPurge {
                   AND finished_at < :before
                 RETURNING run_id""".formatted(d.skipLocked())));
         String ids = d.inTexts(":ids");
-        this.deleteRows = List.of("event_log", "signals", "signal_keys", "revoked_urls", "tasks").stream()
-                .map(table -> Sql.of("DELETE FROM " + d.table(table) + " WHERE run_id" + ids))
-                .toList();
+        this.deleteRows =
+                List.of("event_log", "signals", "signal_keys", "revoked_urls", "run_attributes", "tasks").stream()
+                        .map(table -> Sql.of("DELETE FROM " + d.table(table) + " WHERE run_id" + ids))
+                        .toList();
     }
 
     /** {@link EventLog#purgeFinished}: how many runs this call deleted. */

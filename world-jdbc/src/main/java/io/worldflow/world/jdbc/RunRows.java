@@ -17,9 +17,10 @@ public final class RunRows {
     /** The columns {@link #map} expects, in order. */
     public static final String COLUMNS = "run_id, workflow, status, input_json, input_type, output_json, output_type,"
             + " error, created_at, updated_at, available_at, deadline, queue, priority, log_length, cancel_requested,"
-            + " held, cancel_reason, cancel_requested_at, held_since, parent_run_id, cancel_terminate, cancel_actor";
+            + " held, cancel_reason, cancel_requested_at, held_since, parent_run_id, cancel_terminate, cancel_actor,"
+            + " search_attributes";
     /** How many columns {@link #COLUMNS} names. */
-    public static final int COLUMN_COUNT = 23;
+    public static final int COLUMN_COUNT = 24;
 
     private final String world;
     private final EventCodec codec;
@@ -65,7 +66,8 @@ public final class RunRows {
                         : null,
                 error(rs.getString(o + 17)),
                 Micros.read(rs, o + 20),
-                rs.getString(o + 21));
+                rs.getString(o + 21),
+                SearchIndex.read(world, runId, rs.getString(o + 24)));
     }
 
     /** The stored status; one this version does not know is a damaged row, named with its run. */

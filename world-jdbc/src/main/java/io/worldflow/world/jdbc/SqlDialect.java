@@ -62,6 +62,12 @@ public interface SqlDialect {
     /** Texts as one parameter's value, for {@link #inTexts}. */
     Object texts(Collection<String> values);
 
+    /**
+     * An aggregate of the rows' {@code key} and {@code value} columns into a JSON object as text; null or {@code {}}
+     * for no rows.
+     */
+    String jsonObjectAgg(String key, String value);
+
     /** The condition that a run's status is one of {@code statuses} (sorted, at least one). */
     default String statusIn(List<RunStatus> statuses, RunFilter filter) {
         return "status IN ("

@@ -229,6 +229,11 @@ class SqlTest {
         }
 
         @Override
+        public String jsonObjectAgg(String key, String value) {
+            return "json_group_object(" + key + ", " + value + ")";
+        }
+
+        @Override
         public String inTexts(String param) {
             throw new UnsupportedOperationException();
         }

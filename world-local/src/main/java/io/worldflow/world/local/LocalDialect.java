@@ -167,6 +167,11 @@ enum LocalDialect implements SqlDialect {
         return true;
     }
 
+    @Override
+    public String jsonObjectAgg(String key, String value) {
+        return "json_group_object(" + key + ", " + value + ")";
+    }
+
     /** SQLite has no arrays: the texts travel as one JSON array, which {@code json_each} reads as a table. */
     @Override
     public String inTexts(String param) {

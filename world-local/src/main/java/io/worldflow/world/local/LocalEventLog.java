@@ -23,9 +23,9 @@ final class LocalEventLog extends JdbcEventLog {
 
     private static final Sql INSERT_RUN = Sql.of("""
             INSERT INTO runs (run_id, workflow, status, input_json, input_type, created_at, updated_at, available_at,
-                              deadline, queue, priority, log_length, parent_run_id, head)
+                              deadline, queue, priority, log_length, parent_run_id, head, search_attributes)
             VALUES (:runId, :workflow, 'PENDING', :inputJson, :inputType, :createdAt, :createdAt, :availableAt,
-                    :deadline, :queue, :priority, 1, :parent, :head)
+                    :deadline, :queue, :priority, 1, :parent, :head, :search)
             ON CONFLICT (run_id) DO NOTHING""");
 
     private final AppendBatch batch;
@@ -67,6 +67,7 @@ final class LocalEventLog extends JdbcEventLog {
         boolean created = bindRun(tx.call(INSERT_RUN), run).set("head", link).update() > 0;
         if (created) {
             insertLogRow(tx, run.runId(), 0, 0, events, link);
+            search.created(tx, run);
         }
         return created;
     }
@@ -76,6 +77,9 @@ final class LocalEventLog extends JdbcEventLog {
     protected List<AppendResult> append(List<EncodedAppend> encoded, String subject, StartLeases leases) {
         return db.write("append", subject, tx -> {
             List<AppendResult> results = batch.apply(tx, encoded, clock.instant());
+            if (EncodedAppend.anySearchChanges(encoded)) {
+                indexSearch(tx, encoded, results);
+            }
             if (EncodedAppend.anyEffects(encoded)) {
                 applyEffects(tx, encoded, results, leases);
             }

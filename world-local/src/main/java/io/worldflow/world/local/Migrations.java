@@ -37,7 +37,8 @@ final class Migrations implements MigrationDialect {
             "V11__queues.sql",
             "V12__actors.sql",
             "V13__log_chain.sql",
-            "V14__revoked_urls.sql");
+            "V14__revoked_urls.sql",
+            "V15__search_attributes.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

@@ -36,7 +36,8 @@ final class Migrations implements MigrationDialect {
             "V12__queues.sql",
             "V13__actors.sql",
             "V14__log_chain.sql",
-            "V15__revoked_urls.sql");
+            "V15__revoked_urls.sql",
+            "V16__search_attributes.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

@@ -97,6 +97,11 @@ final class PgDialect implements SqlDialect {
     }
 
     @Override
+    public String jsonObjectAgg(String key, String value) {
+        return "json_object_agg(" + key + ", " + value + " ORDER BY " + key + ")::text";
+    }
+
+    @Override
     public String inTexts(String param) {
         return " = ANY(CAST(" + param + " AS text[]))";
     }

@@ -6,6 +6,7 @@ import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.NewRun;
+import io.worldflow.spi.SearchValues;
 import io.worldflow.world.jdbc.EncodedAppend;
 import io.worldflow.world.jdbc.Failures;
 import io.worldflow.world.jdbc.JdbcEventLog;
@@ -63,12 +64,16 @@ final class PgEventLog extends JdbcEventLog {
             WITH created AS (
                 INSERT INTO {runs} (run_id, workflow, status, input_json, input_type, created_at, updated_at,
                                     available_at, deadline, queue, priority, log_length, started, parent_run_id,
-                                    started_link, head)
+                                    started_link, head, search_attributes)
                 SELECT :runId, :workflow, 'PENDING', :inputJson, CAST(:inputType AS text), :createdAt, :createdAt,
                        :availableAt, CAST(:deadline AS bigint), :queue, :priority, 1, :events, CAST(:parent AS text),
-                       :link, :link
+                       :link, :link, CAST(:search AS text)
                 WHERE NOT EXISTS (SELECT 1 FROM {runs} WHERE run_id = :runId)
-                RETURNING run_id)
+                RETURNING run_id),
+            indexed AS (
+                INSERT INTO {run_attributes} (run_id, name, value, created_at)
+                SELECT c.run_id, a.name, a.value, :createdAt
+                FROM created c, unnest(CAST(:attrNames AS text[]), CAST(:attrValues AS text[])) AS a(name, value))
             """;
 
     /**
@@ -100,7 +105,7 @@ final class PgEventLog extends JdbcEventLog {
     protected CreateResult create(NewRun run, String events, String leaseTo, Instant expires) {
         boolean leased = leaseTo != null;
         return database.autocommit("create", Failures.run(run.runId()), tx -> {
-            Sql.Call call = bindTurn(bindRun(tx.call(leased ? createLeased : create), run), run)
+            Sql.Call call = withAttributes(bindTurn(bindRun(tx.call(leased ? createLeased : create), run), run), run)
                     .set("events", events)
                     .set("link", firstLink(run, events));
             Optional<String> created; // with the lease's token when leased
@@ -156,7 +161,7 @@ final class PgEventLog extends JdbcEventLog {
             if (!plain.isEmpty()) {
                 try (Sql.Call call = tx.call(createQuietly)) {
                     for (int i : plain) {
-                        bindTurn(bindRun(call, runs.get(i)), runs.get(i))
+                        withAttributes(bindTurn(bindRun(call, runs.get(i)), runs.get(i)), runs.get(i))
                                 .set("events", events.get(i))
                                 .set("link", firstLink(runs.get(i), events.get(i)))
                                 .addBatch();
@@ -170,7 +175,7 @@ final class PgEventLog extends JdbcEventLog {
             if (!leased.isEmpty()) {
                 try (Sql.Call call = tx.call(createQuietlyLeased)) {
                     for (int i : leased) {
-                        bindTurn(bindRun(call, runs.get(i)), runs.get(i))
+                        withAttributes(bindTurn(bindRun(call, runs.get(i)), runs.get(i)), runs.get(i))
                                 .set("events", events.get(i))
                                 .set("link", firstLink(runs.get(i), events.get(i)))
                                 .set("token", tokens[i])
@@ -232,6 +237,13 @@ final class PgEventLog extends JdbcEventLog {
         return out;
     }
 
+    /** Binds the run's search attributes, which the statement indexes as it creates the run: {@code :attrNames}, {@code :attrValues}. */
+    private static Sql.Call withAttributes(Sql.Call call, NewRun run) throws SQLException {
+        Map<String, String> attributes = SearchValues.encode(run.searchAttributes());
+        return call.set("attrNames", attributes.keySet().toArray(String[]::new))
+                .set("attrValues", attributes.values().toArray(String[]::new));
+    }
+
     /** A batch's failure, or the statement's within it, that is another transaction's run of the same id. */
     private boolean isDuplicateRun(SQLException e) {
         for (SQLException s = e; s != null; s = s.getNextException()) {
@@ -250,7 +262,8 @@ final class PgEventLog extends JdbcEventLog {
     @Override
     protected List<AppendResult> append(List<EncodedAppend> encoded, String subject, StartLeases leases) {
         boolean effects = EncodedAppend.anyEffects(encoded);
-        if (!effects && chainKey == null && AppendStatement.eachRunOnce(encoded)) {
+        boolean searched = EncodedAppend.anySearchChanges(encoded);
+        if (!effects && !searched && chainKey == null && AppendStatement.eachRunOnce(encoded)) {
             return database.autocommit("append", subject, tx -> oneStatement.apply(tx, encoded, clock.instant()));
         }
         return db.write("append", subject, tx -> {
@@ -259,6 +272,9 @@ final class PgEventLog extends JdbcEventLog {
             }
             List<EncodedAppend> written = chainKey == null ? encoded : linked(tx, encoded);
             List<AppendResult> results = oneStatement.apply(tx, written, clock.instant());
+            if (searched) {
+                indexSearch(tx, encoded, results);
+            }
             if (effects) {
                 applyEffects(tx, encoded, results, leases);
             }

@@ -31,6 +31,7 @@ import io.worldflow.event.WorkflowStarted;
 
 import java.io.IOException;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The object mapper for a single event, a timeline and an error: an event is one object, {@code type} (its record's
@@ -102,6 +103,9 @@ public final class EventMapper {
 
         @JsonInclude(JsonInclude.Include.NON_NULL)
         abstract String actor();
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract List<String> searchAttributes();
     }
 
     /** The same for a flag added later: left out while false. */
