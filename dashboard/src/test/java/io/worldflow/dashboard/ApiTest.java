@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.worldflow.NonDeterministicWorkflowException;
 import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
+import io.worldflow.SearchAttributes;
+import io.worldflow.SearchKey;
+import io.worldflow.StartOptions;
 import io.worldflow.UnknownWorkflowException;
 import io.worldflow.event.Event;
 import io.worldflow.runtime.internal.SignalTokens;
@@ -20,8 +23,10 @@ import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -166,6 +171,191 @@ class ApiTest {
         List<String> out = new ArrayList<>();
         r.json().path("runs").forEach(n -> out.add(n.path("runId").asText()));
         return out;
+    }
+
+    static final SearchKey<String> CUSTOMER = SearchKey.forString("customer");
+    static final SearchKey<Long> AMOUNT = SearchKey.forLong("amount");
+    static final SearchKey<Boolean> VIP = SearchKey.forBoolean("vip");
+    static final SearchKey<Instant> DUE = SearchKey.forInstant("due");
+    static final SearchKey<String> NOTE = SearchKey.forString("note");
+
+    @Test
+    void runsAreFoundBySearchAttributesOfEachTypeAloneAndWithStatusAndQueue() {
+        Instant due = Instant.parse("2026-03-01T00:00:00Z");
+        t.waitingRun(
+                "s-1",
+                SearchAttributes.of(CUSTOMER, "42")
+                        .with(AMOUNT, 1200L)
+                        .with(VIP, true)
+                        .with(DUE, due)
+                        .with(NOTE, "a:b"));
+        t.waitingRun(
+                "s-2", SearchAttributes.of(CUSTOMER, "43").with(AMOUNT, 1200L).with(VIP, false));
+        t.wf.start("checkout", "s-3", StartOptions.id("s-3").withSearchAttribute(CUSTOMER, "42"));
+        t.awaitRun("s-3", r -> r.status() == RunStatus.FAILED);
+        // no worker serves queue 'other': the run stays pending there
+        t.wf.start("approval", "q-1", StartOptions.id("q-1").withQueue("other").withSearchAttribute(CUSTOMER, "42"));
+        t.waitingRun("plain-1");
+
+        assertThat(ids("/api/runs?attr=customer:42")).containsExactly("q-1", "s-3", "s-1");
+        assertThat(ids("/api/runs?attr=customer:string:42")).containsExactly("q-1", "s-3", "s-1");
+        assertThat(ids("/api/runs?attr=" + q("customer:43"))).containsExactly("s-2");
+        assertThat(ids("/api/runs?attr=amount:long:1200")).containsExactly("s-2", "s-1");
+        assertThat(ids("/api/runs?attr=amount:1200"))
+                .as("the string '1200' is not the long 1200")
+                .isEmpty();
+        assertThat(ids("/api/runs?attr=vip:boolean:true")).containsExactly("s-1");
+        assertThat(ids("/api/runs?attr=vip:boolean:FALSE")).containsExactly("s-2");
+        assertThat(ids("/api/runs?attr=vip:true"))
+                .as("the string 'true' is not the boolean")
+                .isEmpty();
+        assertThat(ids("/api/runs?attr=due:instant:2026-03-01T00:00:00Z")).containsExactly("s-1");
+        assertThat(ids("/api/runs?attr=" + q("due:instant:2026-03-01T01:00:00+01:00")))
+                .as("the same instant written with an offset")
+                .containsExactly("s-1");
+        assertThat(ids("/api/runs?attr=due:instant:2026-03-01T00:00:01Z")).isEmpty();
+        assertThat(ids("/api/runs?attr=note:string:a:b")).containsExactly("s-1");
+        assertThat(ids("/api/runs?attr=customer:42&attr=amount:long:1200")).containsExactly("s-1");
+        assertThat(ids("/api/runs?attr=customer:42&attr=customer:string:42"))
+                .as("one name twice with one value")
+                .containsExactly("q-1", "s-3", "s-1");
+        assertThat(ids("/api/runs?attr=customer:43&attr=vip:boolean:true")).isEmpty();
+        assertThat(ids("/api/runs?attr=customer:42&status=FAILED")).containsExactly("s-3");
+        assertThat(ids("/api/runs?attr=customer:42&status=waiting,pending")).containsExactly("q-1", "s-1");
+        assertThat(ids("/api/runs?attr=customer:42&workflow=approval&limit=1")).containsExactly("q-1");
+        assertThat(ids("/api/runs?queue=other")).containsExactly("q-1");
+        assertThat(ids("/api/runs?queue=other&attr=customer:43")).isEmpty();
+        assertThat(ids("/api/runs?queue=default&attr=customer:42")).containsExactly("s-3", "s-1");
+        assertThat(ids("/api/runs?queue=nowhere")).isEmpty();
+        assertThat(ids("/api/runs?attr=")).as("an empty filter is none").hasSize(5);
+
+        JsonNode counts = t.get("/api/counts?attr=customer:42").json();
+        assertThat(counts.path("WAITING").asLong()).isEqualTo(1);
+        assertThat(counts.path("FAILED").asLong()).isEqualTo(1);
+        assertThat(counts.path("PENDING").asLong()).isEqualTo(1);
+        JsonNode queued =
+                t.get("/api/counts?queue=default&attr=amount:long:1200").json();
+        assertThat(queued.path("WAITING").asLong()).isEqualTo(2);
+        assertThat(queued.path("PENDING").asLong()).isZero();
+
+        // a row shows the run's attributes, each a JSON value of its type
+        JsonNode row = t.get("/api/runs?idPrefix=s-1").json().path("runs").get(0);
+        JsonNode attributes = row.path("searchAttributes");
+        assertThat(attributes.path("customer").isTextual()).isTrue();
+        assertThat(attributes.path("customer").asText()).isEqualTo("42");
+        assertThat(attributes.path("amount").isIntegralNumber()).isTrue();
+        assertThat(attributes.path("amount").asLong()).isEqualTo(1200);
+        assertThat(attributes.path("vip").isBoolean()).isTrue();
+        assertThat(attributes.path("vip").asBoolean()).isTrue();
+        assertThat(attributes.path("due").asText()).isEqualTo("2026-03-01T00:00:00Z");
+        assertThat(attributes.path("note").asText()).isEqualTo("a:b");
+        assertThat(t.get("/api/runs?idPrefix=plain-1")
+                        .json()
+                        .path("runs")
+                        .get(0)
+                        .path("searchAttributes"))
+                .as("a run without attributes has an empty object")
+                .isEmpty();
+
+        // the run's page: the same, and the type of each, which tells the instant from a string
+        JsonNode detail = t.get("/api/runs/s-1").json();
+        assertThat(detail.path("searchAttributes")).isEqualTo(attributes);
+        List<String> names = new ArrayList<>();
+        detail.path("searchAttributes").fieldNames().forEachRemaining(names::add);
+        assertThat(names).containsExactly("amount", "customer", "due", "note", "vip");
+        JsonNode types = detail.path("searchAttributeTypes");
+        assertThat(types.path("customer").asText()).isEqualTo("string");
+        assertThat(types.path("amount").asText()).isEqualTo("long");
+        assertThat(types.path("vip").asText()).isEqualTo("boolean");
+        assertThat(types.path("due").asText()).isEqualTo("instant");
+        assertThat(t.get("/api/runs/q-1").json().path("queue").asText()).isEqualTo("other");
+    }
+
+    @Test
+    void aRunsPageAndTimelineShowTheSearchAttributesItStartedWithAndEachChangeItsWorkflowMade() {
+        t.taggedRun("t-1", SearchAttributes.of(CUSTOMER, "42").with(VIP, true));
+
+        JsonNode detail = t.get("/api/runs/t-1").json();
+        assertThat(detail.path("searchAttributes").path("customer").asText()).isEqualTo("42");
+        assertThat(detail.path("searchAttributes").path("stage").asText()).isEqualTo("packed");
+        assertThat(detail.path("searchAttributes").has("vip"))
+                .as("removed by the workflow")
+                .isFalse();
+        assertThat(ids("/api/runs?attr=stage:packed&attr=customer:42")).containsExactly("t-1");
+        assertThat(ids("/api/runs?attr=vip:boolean:true")).isEmpty();
+
+        JsonNode events = t.get("/api/runs/t-1/events").json();
+        JsonNode started = events.get(0);
+        assertThat(started.path("type").asText()).isEqualTo("WorkflowStarted");
+        assertThat(started.path("searchAttributes").path("customer").asText()).isEqualTo("42");
+        assertThat(started.path("searchAttributes").path("vip").isBoolean()).isTrue();
+        assertThat(started.path("searchAttributeTypes").path("customer").asText())
+                .isEqualTo("string");
+        assertThat(started.path("searchAttributeTypes").path("vip").asText()).isEqualTo("boolean");
+        List<JsonNode> updates = new ArrayList<>();
+        events.forEach(e -> {
+            if (e.path("type").asText().equals("SearchAttributesUpdated")) {
+                updates.add(e);
+            }
+        });
+        assertThat(updates).hasSize(2);
+        assertThat(updates.get(0).path("attributes").path("stage").asText()).isEqualTo("packed");
+        assertThat(updates.get(0).path("attributeTypes").path("stage").asText()).isEqualTo("string");
+        assertThat(updates.get(1).path("attributes").has("vip")).isTrue();
+        assertThat(updates.get(1).path("attributes").path("vip").isNull())
+                .as("removed")
+                .isTrue();
+        assertThat(updates.get(1).path("attributeTypes")).isEmpty();
+        assertThat(updates.get(0).path("updateId").asText()).isNotBlank();
+
+        // the saved history keeps the entries as stored, and reads back as the log
+        String codec = t.get("/api/runs/t-1/events?format=codec").body();
+        assertThat(codec).contains("customer=s:42", "vip=b:true", "stage=s:packed");
+        assertThat(t.wf.codec().decodeEvents(codec)).isEqualTo(t.wf.events("t-1"));
+        // a run without attributes carries none in its timeline
+        t.waitingRun("plain-1");
+        assertThat(t.get("/api/runs/plain-1/events").json().get(0).has("searchAttributeTypes"))
+                .isFalse();
+    }
+
+    @Test
+    void runsAreFoundByWhenTheyLastChanged() {
+        t.waitingRun("old-1");
+        Instant oldUpdated = t.wf.run("old-1").orElseThrow().updatedAt();
+        Instant mark = oldUpdated.plus(1, ChronoUnit.MILLIS);
+        awaitClockPast(mark);
+        t.waitingRun("new-1");
+
+        assertThat(ids("/api/runs?updatedAfter=" + mark)).containsExactly("new-1");
+        assertThat(ids("/api/runs?updatedBefore=" + mark)).containsExactly("old-1");
+        assertThat(ids("/api/runs?updatedAfter=" + oldUpdated))
+                .as("the bound is at or after")
+                .containsExactly("new-1", "old-1");
+        assertThat(ids("/api/runs?updatedAfter=" + oldUpdated + "&updatedBefore=" + mark))
+                .containsExactly("old-1");
+        assertThat(t.get("/api/counts?updatedAfter=" + mark)
+                        .json()
+                        .path("WAITING")
+                        .asLong())
+                .isEqualTo(1);
+
+        // the old run changes: now it was updated after the mark, though created before it
+        t.wf.signal("old-1", "approval", Map.of("by", "ana"));
+        t.awaitRun("old-1", r -> r.status() == RunStatus.COMPLETED);
+
+        assertThat(ids("/api/runs?updatedAfter=" + mark)).containsExactly("new-1", "old-1");
+        assertThat(ids("/api/runs?updatedBefore=" + mark)).isEmpty();
+        assertThat(ids("/api/runs?updatedAfter=" + mark + "&createdBefore=" + mark))
+                .containsExactly("old-1");
+        assertThat(ids("/api/runs?updatedAfter=" + mark + "&status=COMPLETED&queue=default"))
+                .containsExactly("old-1");
+    }
+
+    /** Waits until the wall clock, which the world stamps runs with, has passed {@code t}. */
+    private static void awaitClockPast(Instant t) {
+        while (!Instant.now().isAfter(t)) {
+            Thread.onSpinWait();
+        }
     }
 
     @Test
@@ -517,6 +707,30 @@ class ApiTest {
                         "/signals/{runId}/{name}",
                         "/api/session",
                         "/api/openapi.json");
+    }
+
+    @Test
+    void theOpenApiDocumentDescribesTheSearchFiltersAndTheRunsAttributes() {
+        JsonNode doc =
+                t.send(HttpRequest.newBuilder(t.uri("/api/openapi.json")).GET()).json();
+
+        for (String path : List.of("/api/runs", "/api/counts", "/api/live/runs")) {
+            List<String> params = new ArrayList<>();
+            doc.path("paths")
+                    .path(path)
+                    .path("get")
+                    .path("parameters")
+                    .forEach(p -> params.add(p.path("name").asText()));
+            assertThat(params).as(path).contains("attr", "queue", "updatedAfter", "updatedBefore");
+        }
+        JsonNode schemas = doc.path("components").path("schemas");
+        assertThat(schemas.path("RunSummary").path("properties").has("searchAttributes"))
+                .isTrue();
+        assertThat(schemas.path("RunDetail").path("properties").has("searchAttributes"))
+                .isTrue();
+        assertThat(schemas.path("RunDetail").path("properties").has("searchAttributeTypes"))
+                .isTrue();
+        assertThat(schemas.path("Event").path("description").asText()).contains("SearchAttributesUpdated");
     }
 
     @Test

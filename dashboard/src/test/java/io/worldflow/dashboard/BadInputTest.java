@@ -37,12 +37,36 @@ class BadInputTest {
 
     TestDashboard t;
 
-    /** A case: what is sent, and the status and error code expected back. */
-    record Case(String name, Function<TestDashboard, HttpRequest.Builder> request, int status, String error) {
+    /** A case: what is sent, the status and error code expected back, and what its message must say (each of). */
+    record Case(
+            String name,
+            Function<TestDashboard, HttpRequest.Builder> request,
+            int status,
+            String error,
+            List<String> says) {
+
+        Case(String name, Function<TestDashboard, HttpRequest.Builder> request, int status, String error) {
+            this(name, request, status, error, List.of());
+        }
+
         @Override
         public String toString() {
             return name;
         }
+    }
+
+    /** A search filter refused: a 400 whose message says each of {@code says}. */
+    static Case refused(String name, String pathAndQuery, String... says) {
+        return new Case(name, t -> get(t, pathAndQuery), 400, "bad_request", List.of(says));
+    }
+
+    /** {@code count} attribute filters, each of its own name. */
+    static String manyAttributes(int count) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            b.append(i == 0 ? "" : "&").append("attr=a").append(i).append(":x");
+        }
+        return b.toString();
     }
 
     @BeforeAll
@@ -297,6 +321,61 @@ class BadInputTest {
                         t -> get(t, "/api/counts?createdBefore=" + q(HOSTILE)),
                         400,
                         "bad_request"),
+                // search filters
+                refused("attribute without a value", "/api/runs?attr=customer", "'attr'", "'customer'", "name:value"),
+                refused("attribute of a bad name", "/api/runs?attr=1st:x", "'attr'", "bad name", "'1st'"),
+                refused(
+                        "attribute of a hostile name",
+                        "/api/runs?attr=" + q(HOSTILE + ":x"),
+                        "'attr'",
+                        "bad name",
+                        "letter"),
+                refused("attribute of an empty name", "/api/runs?attr=:x", "'attr'", "bad name"),
+                refused("attribute of an unknown type", "/api/runs?attr=amount:int:5", "'attr'", "unknown type 'int'"),
+                refused(
+                        "string attribute holding ':' without its type",
+                        "/api/runs?attr=" + q("site:http://x"),
+                        "unknown type 'http'",
+                        "name:string:value"),
+                refused("long attribute not a number", "/api/runs?attr=amount:long:12.5", "not a long", "'12.5'"),
+                refused(
+                        "long attribute out of range",
+                        "/api/runs?attr=amount:long:99999999999999999999",
+                        "not a long",
+                        "99999999999999999999"),
+                refused("boolean attribute not a boolean", "/api/runs?attr=vip:boolean:yes", "not a boolean", "'yes'"),
+                refused(
+                        "instant attribute not an instant",
+                        "/api/counts?attr=due:instant:tomorrow",
+                        "not an instant",
+                        "'tomorrow'"),
+                refused(
+                        "string attribute too long",
+                        "/api/runs?attr=note:" + "x".repeat(257),
+                        "'attr'",
+                        "'note'",
+                        "257 characters",
+                        "256"),
+                refused("too many attributes", "/api/runs?" + manyAttributes(33), "'attr'", "at most 32"),
+                refused(
+                        "one attribute twice with different values",
+                        "/api/runs?attr=customer:42&attr=customer:43",
+                        "'attr'",
+                        "'customer' again"),
+                refused(
+                        "one attribute twice with different types",
+                        "/api/counts?attr=customer:42&attr=customer:long:42",
+                        "'customer' again"),
+                refused("bad attribute on live runs", "/api/live/runs?attr=vip:boolean:maybe", "not a boolean"),
+                refused("blank queue", "/api/runs?queue=%20%20", "'queue'", "not blank"),
+                refused("queue too long", "/api/counts?queue=" + "q".repeat(101), "'queue'", "1..100"),
+                refused("queue with a control character", "/api/runs?queue=a%01b", "'queue'", "control"),
+                refused("bad updatedAfter", "/api/runs?updatedAfter=yesterday", "'updatedAfter'", "'yesterday'"),
+                refused(
+                        "hostile updatedBefore on counts",
+                        "/api/counts?updatedBefore=" + q(HOSTILE),
+                        "'updatedBefore'",
+                        "ISO-8601"),
                 new Case("unknown route", t -> get(t, "/api/nothing-here"), 404, "not_found"),
                 new Case(
                         "unknown route without login",
@@ -335,6 +414,9 @@ class BadInputTest {
                 .hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
         assertThat(r.error()).as(c.name() + ": " + r.body()).isEqualTo(c.error());
         assertThat(r.json().path("message").asText()).as(c.name()).isNotBlank();
+        if (!c.says().isEmpty()) {
+            assertThat(r.json().path("message").asText()).as(c.name()).contains(c.says());
+        }
         assertThat(state()).as(c.name()).isEqualTo(before);
     }
 

@@ -1,6 +1,8 @@
 package io.worldflow.dashboard;
 
 import io.worldflow.RunStatus;
+import io.worldflow.SearchAttributes;
+import io.worldflow.SearchKey;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -325,6 +327,97 @@ class BrowserTest {
         waiting().until(ExpectedConditions.textToBe(By.id("status"), "WAITING"));
         assertThat(browser.findElement(By.id("held")).isDisplayed()).isFalse();
         assertThat(browser.findElement(By.id("held-badge")).isDisplayed()).isFalse();
+    }
+
+    @Test
+    void runsAreFilteredByTheSearchAttributesTypedAndARunLinksEachOfItsAttributesToTheRunsThatShareIt()
+            throws IOException {
+        SearchKey<String> customer = SearchKey.forString("customer");
+        SearchKey<Long> tier = SearchKey.forLong("tier");
+        t.taggedRun(
+                "order-11",
+                SearchAttributes.of(customer, "acme corp").with(tier, 2L).with(SearchKey.forBoolean("vip"), true));
+        t.waitingRun("order-12", SearchAttributes.of(customer, "globex").with(tier, 2L));
+        t.waitingRun("order-13", SearchAttributes.of(customer, "acme corp").with(tier, 3L));
+        t.waitingRun("order-14");
+        browser.get(t.dashboard.loginUrl().toString());
+        waiting().until(d -> listedIds().equals(List.of("order-14", "order-13", "order-12", "order-11")));
+
+        // typed into the runs page's filter: a string with a space in quotes, a long by its type
+        WebElement field = browser.findElement(By.name("attributes"));
+        assertThat(field.getAttribute("placeholder")).contains(":long:");
+        assertThat(browser.findElement(By.xpath("//input[@name='attributes']/parent::label"))
+                        .getAttribute("title"))
+                .contains("name:type:value");
+        field.sendKeys("\"customer:acme corp\"");
+        browser.findElement(By.cssSelector("#filters button[type='submit']")).click();
+        waiting().until(d -> listedIds().equals(List.of("order-13", "order-11")));
+        waiting().until(ExpectedConditions.textToBe(By.cssSelector("#counts button[data-status='WAITING'] .n"), "2"));
+        field.sendKeys(" tier:long:2");
+        browser.findElement(By.cssSelector("#filters button[type='submit']")).click();
+        waiting().until(d -> listedIds().equals(List.of("order-11")));
+        field.clear();
+        field.sendKeys("tier:2");
+        browser.findElement(By.cssSelector("#filters button[type='submit']")).click();
+        waiting().until(d -> listedIds().isEmpty());
+        assertThat(browser.findElement(By.id("empty")).isDisplayed()).isTrue();
+        field.clear();
+        field.sendKeys("tier:long:two");
+        browser.findElement(By.cssSelector("#filters button[type='submit']")).click();
+        waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("error"), "not a long"));
+        field.clear();
+        browser.findElement(By.name("queue")).sendKeys("default");
+        field.sendKeys("tier:long:2");
+        browser.findElement(By.cssSelector("#filters button[type='submit']")).click();
+        waiting().until(d -> listedIds().equals(List.of("order-12", "order-11")));
+        assertThat(browser.findElement(By.id("error")).isDisplayed()).isFalse();
+        screenshot("dashboard-runs-by-attribute.png");
+
+        // the run's page: its attributes now (the workflow set stage and removed vip), and its timeline's changes
+        browser.get(t.dashboard.url() + "/run.html?id=order-11");
+        waiting().until(ExpectedConditions.textToBe(By.id("status"), "WAITING"));
+        assertThat(text(By.cssSelector("#attributes li[data-attribute='customer']")))
+                .isEqualTo("customer = \"acme corp\"");
+        assertThat(text(By.cssSelector("#attributes li[data-attribute='tier']")))
+                .isEqualTo("tier = 2");
+        assertThat(text(By.cssSelector("#attributes li[data-attribute='stage']")))
+                .isEqualTo("stage = \"packed\"");
+        assertThat(browser.findElements(By.cssSelector("#attributes li[data-attribute='vip']")))
+                .isEmpty();
+        assertThat(text(By.cssSelector("#events tr[data-type='WorkflowStarted'] td.detail")))
+                .contains("customer = \"acme corp\"")
+                .contains("tier = 2")
+                .contains("vip = true");
+        By updates = By.cssSelector("#events tr[data-type='SearchAttributesUpdated'] td.detail");
+        List<String> changes = waiting()
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> {
+                    List<String> found = d.findElements(updates).stream()
+                            .map(WebElement::getText)
+                            .toList();
+                    return found.size() == 2 ? found : null;
+                });
+        assertThat(changes).containsExactly("stage = \"packed\"", "removed vip");
+        screenshot("dashboard-run-attributes.png");
+
+        // an attribute's link lists the runs that share it, its filter in the field
+        waiting().ignoring(StaleElementReferenceException.class).until(d -> {
+            d.findElement(By.cssSelector("#attributes li[data-attribute='tier'] a"))
+                    .click();
+            return true;
+        });
+        waiting().until(d -> listedIds().equals(List.of("order-12", "order-11")));
+        assertThat(browser.findElement(By.name("attributes")).getAttribute("value"))
+                .isEqualTo("tier:long:2");
+        browser.navigate().back();
+        waiting().ignoring(StaleElementReferenceException.class).until(d -> {
+            d.findElement(By.cssSelector("#attributes li[data-attribute='customer'] a"))
+                    .click();
+            return true;
+        });
+        waiting().until(d -> listedIds().equals(List.of("order-13", "order-11")));
+        assertThat(browser.findElement(By.name("attributes")).getAttribute("value"))
+                .isEqualTo("\"customer:acme corp\"");
     }
 
     @Test

@@ -1,9 +1,12 @@
 package io.worldflow.dashboard;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.worldflow.ConfigurationException;
 import io.worldflow.QueueSpec;
 import io.worldflow.RunStatus;
 import io.worldflow.ScheduleSpec;
+import io.worldflow.SearchAttributes;
+import io.worldflow.SearchKey;
 import io.worldflow.StartOptions;
 import io.worldflow.spi.WorldConfig;
 import org.junit.jupiter.api.AfterEach;
@@ -126,6 +129,32 @@ class RolesTest {
                 .as("the saved history is the log as stored: the secret sealed")
                 .contains("wf:sec:v1:k1:")
                 .doesNotContain("4242-SECRET-CARD");
+    }
+
+    @Test
+    void searchAttributesAreNoSecretAndEveryRoleSeesThemAndFindsRunsByThem() {
+        t.waitingRun(
+                "tagged-1",
+                SearchAttributes.of(SearchKey.forString("customer"), "acme").with(SearchKey.forLong("tier"), 2L));
+
+        for (String token : List.of(VIEWER, OPERATOR, AUDITOR_ADMIN)) {
+            JsonNode run = as(token, "GET", "/api/runs/tagged-1", null).json();
+            assertThat(run.path("searchAttributes").path("customer").asText()).isEqualTo("acme");
+            assertThat(run.path("searchAttributes").path("tier").asLong()).isEqualTo(2);
+            JsonNode found = as(token, "GET", "/api/runs?attr=customer:acme&attr=tier:long:2", null)
+                    .json()
+                    .path("runs");
+            assertThat(found).hasSize(1);
+            assertThat(found.get(0).path("searchAttributes").path("customer").asText())
+                    .isEqualTo("acme");
+            assertThat(as(token, "GET", "/api/runs/tagged-1/events", null)
+                            .json()
+                            .get(0)
+                            .path("searchAttributes")
+                            .path("customer")
+                            .asText())
+                    .isEqualTo("acme");
+        }
     }
 
     /** Who caused the run's first event of {@code type}, as its timeline in the API says. */

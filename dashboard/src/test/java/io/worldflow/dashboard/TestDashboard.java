@@ -7,6 +7,8 @@ import io.worldflow.ErrorInfo;
 import io.worldflow.NonDeterministicWorkflowException;
 import io.worldflow.RetryPolicy;
 import io.worldflow.RunInfo;
+import io.worldflow.SearchAttributes;
+import io.worldflow.SearchKey;
 import io.worldflow.StartOptions;
 import io.worldflow.StepOptions;
 import io.worldflow.Workflow;
@@ -33,14 +35,16 @@ import java.util.function.Predicate;
  * a test names) running these workflows:
  * {@code approval} (a step, a wait for signal {@code approval}, a step), {@code checkout} (a step that
  * fails until {@link #cardWorks} is set), {@code order} (an {@link Order} in, a step, a {@link Receipt} out),
- * {@code family} (an {@code approval} as its child) and {@code renewal} (a payment signal raced against a timer, then
- * continued as new).
+ * {@code family} (an {@code approval} as its child), {@code renewal} (a payment signal raced against a timer, then
+ * continued as new) and {@code tagging} (sets its search attribute {@code stage} to {@code packed}, removes {@code vip},
+ * then waits for signal {@code approval}).
  */
 final class TestDashboard implements AutoCloseable {
 
     static final String TOKEN = "test-token-0123456789abcdef";
     static final String SECRET = "signal-secret-0123456789abcdef-0123456789";
     static final Duration WAIT = Duration.ofSeconds(20);
+    static final SearchKey<String> STAGE = SearchKey.forString("stage");
 
     final Worldflow wf;
     final Dashboard dashboard;
@@ -131,6 +135,12 @@ final class TestDashboard implements AutoCloseable {
             DurableFuture<Void> expiry = ctx.timer("expiry", Duration.ofHours(1));
             return ctx.race("paid-or-expired", paid, expiry) == paid ? ctx.continueAsNew(round + 1) : "expired";
         });
+        Workflow<String, String> tagging = Workflow.define("tagging", String.class, (ctx, in) -> {
+            ctx.upsertSearchAttributes(SearchAttributes.of(STAGE, "packed"));
+            ctx.removeSearchAttributes("vip");
+            ctx.awaitSignal("approval", Map.class);
+            return "shipped " + in;
+        });
         wf = Worldflow.builder()
                 .property("worldflow.local.path", dir.resolve("dashboard.db").toString())
                 .property("worldflow.worker.lease", "5s")
@@ -141,6 +151,7 @@ final class TestDashboard implements AutoCloseable {
                 .register(order)
                 .register(family)
                 .register(renewal)
+                .register(tagging)
                 .build();
         wf.startWorker(WorkerOptions.fromConfig(wf.config()).withQueues(queues));
         dashboard = Dashboard.start(
@@ -187,6 +198,20 @@ final class TestDashboard implements AutoCloseable {
     /** Starts an approval run and waits until it waits for its signal. */
     String waitingRun(String id) {
         wf.start("approval", id, StartOptions.id(id));
+        awaitRun(id, r -> r.status() == io.worldflow.RunStatus.WAITING);
+        return id;
+    }
+
+    /** Starts an approval run with search attributes and waits until it waits for its signal. */
+    String waitingRun(String id, SearchAttributes attributes) {
+        wf.start("approval", id, StartOptions.id(id).withSearchAttributes(attributes));
+        awaitRun(id, r -> r.status() == io.worldflow.RunStatus.WAITING);
+        return id;
+    }
+
+    /** Starts a tagging run with search attributes and waits until it has changed them and waits for its signal. */
+    String taggedRun(String id, SearchAttributes attributes) {
+        wf.start("tagging", id, StartOptions.id(id).withSearchAttributes(attributes));
         awaitRun(id, r -> r.status() == io.worldflow.RunStatus.WAITING);
         return id;
     }

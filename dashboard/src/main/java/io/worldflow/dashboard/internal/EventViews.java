@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.worldflow.Payload;
 import io.worldflow.event.Event;
+import io.worldflow.event.SearchAttributesUpdated;
+import io.worldflow.event.WorkflowStarted;
 import io.worldflow.runtime.JsonCodec;
 
 import java.io.IOException;
@@ -12,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +25,11 @@ import java.util.Map;
  * {@code "input": {"type": "com.acme.Orders$Input", "value": {"sku": "A-1"}}}, this writes
  * {@code "input": {"sku": "A-1"}, "inputType": "com.acme.Orders$Input"}. Nothing is dropped, and the value's JSON is
  * written as it was stored (12.50 stays 12.50). Payloads are found by the declared type of the event's components.
+ *
+ * <p>Search attributes read the same way: where the codec writes a change as its stored entries
+ * ({@code "attributes": ["customer=s:42", "vip"]}), this writes name to value, null for one removed, with the type of
+ * each value set beside it: {@code "attributes": {"customer": "42", "vip": null}, "attributeTypes": {"customer":
+ * "string"}}; a {@code WorkflowStarted}'s {@code searchAttributes} have {@code searchAttributeTypes} beside them.
  */
 final class EventViews {
 
@@ -36,6 +44,10 @@ final class EventViews {
                             .toList();
         }
     };
+
+    /** The field beside each list of search attribute entries that gives the type of each value set. */
+    private static final Map<String, String> SEARCH_TYPES =
+            Map.of("searchAttributes", "searchAttributeTypes", "attributes", "attributeTypes");
 
     private EventViews() {}
 
@@ -56,12 +68,19 @@ final class EventViews {
     }
 
     private static void write(JsonGenerator gen, JsonCodec codec, Event event, boolean secrets) throws IOException {
-        Map<String, Payload> payloads = new java.util.HashMap<>();
+        Map<String, Payload> payloads = new HashMap<>();
         payloads(event).forEach((name, p) -> payloads.put(name, Json.reveal(p, codec, secrets)));
         JsonNode encoded = Json.mapper().readTree(codec.encodeEvent(event));
+        Map<String, SearchViews.Change> changes = searchChanges(event);
         gen.writeStartObject();
         for (Map.Entry<String, JsonNode> field : encoded.properties()) {
             gen.writeFieldName(field.getKey());
+            SearchViews.Change change = changes.get(field.getKey());
+            if (change != null) {
+                gen.writeObject(change.values());
+                gen.writeObjectField(SEARCH_TYPES.get(field.getKey()), change.types());
+                continue;
+            }
             Payload payload = payloads.get(field.getKey());
             if (payload == null) {
                 gen.writeTree(field.getValue());
@@ -73,6 +92,27 @@ final class EventViews {
             }
         }
         gen.writeEndObject();
+    }
+
+    /**
+     * The event's search attribute entries read back, by component name; none when it has none, or when one is not as
+     * the log stores them (then the codec's form stands).
+     */
+    private static Map<String, SearchViews.Change> searchChanges(Event event) {
+        List<String> entries = switch (event) {
+            case SearchAttributesUpdated u -> u.attributes();
+            case WorkflowStarted w -> w.searchAttributes();
+            default -> null;
+        };
+        if (entries == null || entries.isEmpty()) {
+            return Map.of();
+        }
+        try {
+            return Map.of(
+                    event instanceof WorkflowStarted ? "searchAttributes" : "attributes", SearchViews.change(entries));
+        } catch (IllegalArgumentException e) {
+            return Map.of();
+        }
     }
 
     /** The event's payloads that are not null, by component name. */

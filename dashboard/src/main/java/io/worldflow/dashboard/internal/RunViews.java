@@ -59,11 +59,14 @@ final class RunViews {
         m.put("heldSince", r.heldSince());
         m.put("heldReason", r.isHeld() ? r.held().summary() : null);
         m.put("error", r.error() == null ? null : r.error().summary());
+        // not secret: the world stores them in clear to index them, so every role sees them
+        m.put("searchAttributes", SearchViews.values(r.searchAttributes()));
         return m;
     }
 
     /**
-     * A run with its payloads, error, steps (with attempts), pending timers, signal waits and pending signals.
+     * A run with its payloads, search attributes (with the type of each), error, steps (with attempts), pending timers,
+     * signal waits and pending signals.
      *
      * @param queue its queue when the run is pending and the queue has limits, else null
      */
@@ -87,6 +90,8 @@ final class RunViews {
         m.put("waitingInQueue", queue == null ? null : QueueViews.view(queue));
         m.put("priority", r.priority());
         m.put("logLength", r.logLength());
+        m.put("searchAttributes", SearchViews.values(r.searchAttributes()));
+        m.put("searchAttributeTypes", SearchViews.types(r.searchAttributes()));
         // a run a schedule started names it and the fire time in its first event; null for any other run
         WorkflowStarted started = !events.isEmpty() && events.getFirst() instanceof WorkflowStarted w ? w : null;
         m.put("schedule", started == null ? null : started.schedule());

@@ -3,6 +3,7 @@ package io.worldflow.dashboard.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.javalin.http.Context;
 import io.worldflow.QueueInfo;
+import io.worldflow.QueueSpec;
 import io.worldflow.RunInfo;
 import io.worldflow.RunNotFoundException;
 import io.worldflow.RunPage;
@@ -243,7 +244,10 @@ final class RunsApi {
 
     // ---------------------------------------------------------------- parsing
 
-    /** The filters of a list or count: status, held, workflow, idPrefix, createdAfter, createdBefore, limit, cursor. */
+    /**
+     * The filters of a list or count: status, held, workflow, idPrefix, parent, queue, attr ({@link SearchViews}),
+     * createdAfter, createdBefore, updatedAfter, updatedBefore, and for a list limit and cursor.
+     */
     RunQuery query(Context ctx, boolean paged) {
         Set<RunStatus> statuses = EnumSet.noneOf(RunStatus.class);
         String status = ctx.queryParam("status");
@@ -268,18 +272,34 @@ final class RunsApi {
             }
             cursor = param(ctx, "cursor", 1000);
         }
-        Instant after = instant(ctx, "createdAfter");
-        Instant before = instant(ctx, "createdBefore");
         return new RunQuery(
                 statuses,
                 held(ctx),
                 param(ctx, "workflow", MAX_TEXT),
                 param(ctx, "idPrefix", MAX_TEXT),
-                after,
-                before,
+                instant(ctx, "createdAfter"),
+                instant(ctx, "createdBefore"),
                 limit,
                 cursor,
-                param(ctx, "parent", MAX_TEXT));
+                param(ctx, "parent", MAX_TEXT),
+                SearchViews.filter(ctx.queryParams("attr")),
+                queue(ctx),
+                instant(ctx, "updatedAfter"),
+                instant(ctx, "updatedBefore"));
+    }
+
+    /** {@code queue}: only runs of this queue; absent or empty: any. */
+    private static String queue(Context ctx) {
+        String v = ctx.queryParam("queue");
+        if (v == null || v.isEmpty()) {
+            return null;
+        }
+        try {
+            QueueSpec.checkName("'queue'", v);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
+        return v;
     }
 
     private static RunStatus status(String s) {

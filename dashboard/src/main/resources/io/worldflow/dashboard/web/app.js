@@ -59,6 +59,35 @@ const WF = (() => {
     }
     return source;
   }
+  // Search attribute filters as the runs page's field holds them: each name:value or name:type:value (the API's attr
+  // syntax), separated by spaces; a double-quoted stretch keeps its spaces, and a backslash takes the next character
+  // as it is.
+  function attrFilters(text) {
+    const out = [];
+    let token = '', quoted = false, any = false;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (c === '\\' && i + 1 < text.length) { token += text[++i]; any = true; }
+      else if (c === '"') { quoted = !quoted; any = true; }
+      else if (!quoted && /\s/.test(c)) { if (any) out.push(token); token = ''; any = false; }
+      else { token += c; any = true; }
+    }
+    if (any) out.push(token);
+    return out;
+  }
+  // the filters written back as the field reads them
+  function attrText(filters) {
+    return filters.map(f => /[\s"\\]/.test(f) ? '"' + f.replace(/[\\"]/g, '\\$&') + '"' : f).join(' ');
+  }
+  // the filter that finds runs whose attribute name has this value of this type (string, long, boolean, instant)
+  function attrFilter(name, type, value) {
+    const text = String(value);
+    return type === 'string' && !text.includes(':') ? name + ':' + text : name + ':' + type + ':' + text;
+  }
+  // a search attribute's value as the page shows it: a string quoted, as JSON has it, anything else as it is
+  function attrValue(type, value) {
+    return type === 'string' ? JSON.stringify(value) : String(value);
+  }
   // a logged-in caller's role hides the actions it does not allow (elements marked data-needs, see app.css); a
   // visitor who has not logged in sees them, and an action sends it to the login page. The server checks every
   // action whatever the page shows.
@@ -68,5 +97,5 @@ const WF = (() => {
       if (s && s.authenticated && s.role) document.documentElement.dataset.role = s.role;
     })
     .catch(() => {});
-  return { api, el, time, statusBadge, heldBadge, showError, live };
+  return { api, el, time, statusBadge, heldBadge, showError, live, attrFilters, attrText, attrFilter, attrValue };
 })();

@@ -1,6 +1,6 @@
 'use strict';
 (() => {
-  const { api, el, time, statusBadge, showError, live } = WF;
+  const { api, el, time, statusBadge, showError, live, attrFilter, attrValue } = WF;
   const runId = new URLSearchParams(location.search).get('id') || '';
   const base = '/api/runs/' + encodeURIComponent(runId);
   const error = document.getElementById('error');
@@ -16,12 +16,25 @@
   // a link to the queue a pending run waits in, on the queues page
   const queueLink = name => el('a', { href: 'queues.html?name=' + encodeURIComponent(name), 'data-rel': 'queue' }, name);
 
+  // a link to the runs whose search attribute name has this value: the run list, filtered by it
+  const attributeLink = (name, type, value) => el('a', { href: '/?attr=' + encodeURIComponent(attrFilter(name, type, value)),
+    'data-rel': 'attribute', 'data-name': name, title: type }, name + ' = ' + attrValue(type, value));
+
+  // a change of search attributes as the API gives it (name to value, null for one removed; the type of each beside)
+  function attributeChanges(values, types) {
+    if (Array.isArray(values)) return values.join(', '); // entries the server could not read, as stored
+    return Object.entries(values || {}).map(([name, v]) =>
+      v === null ? 'removed ' + name : name + ' = ' + attrValue((types || {})[name], v)).join(', ');
+  }
+
   function detail(e) {
     switch (e.type) {
       case 'WorkflowStarted': return el('span', {}, e.workflow + ' ' + JSON.stringify(e.input),
         ...(e.parent ? [', child of ', runLink(e.parent, 'parent')] : []),
         ...(e.continuedFrom ? [', continues ', runLink(e.continuedFrom, 'predecessor')] : []),
-        ...(e.schedule ? [', by schedule ', scheduleLink(e.schedule), ' for ' + time(e.scheduledFor)] : []));
+        ...(e.schedule ? [', by schedule ', scheduleLink(e.schedule), ' for ' + time(e.scheduledFor)] : []),
+        ...(e.searchAttributes ? [', search attributes ' + attributeChanges(e.searchAttributes, e.searchAttributeTypes)] : []));
+      case 'SearchAttributesUpdated': return attributeChanges(e.attributes, e.attributeTypes);
       case 'WorkflowContinuedAsNew': return el('span', {}, 'continued as ', runLink(e.successorRunId, 'successor'), ' with ' + JSON.stringify(e.input));
       case 'WorkflowCompleted': return JSON.stringify(e.output);
       case 'WorkflowFailed': return e.error.type + ': ' + (e.error.message || '');
@@ -91,6 +104,7 @@
     document.getElementById('updated').textContent = time(r.updatedAt);
     document.getElementById('input').textContent = json(r.input);
     renderSchedule(r);
+    renderAttributes(r);
     renderOutput();
     document.getElementById('failure').textContent = r.error
       ? r.error.type + ': ' + (r.error.message || '') + '\n\n' + (r.error.stackTrace || '') : '';
@@ -132,6 +146,15 @@
     return el('li', { 'data-wait': 'queue', 'data-queue': q.name }, 'admission by queue ', queueLink(q.name),
       ' (' + (limits.length ? limits.join(', ') : 'runs of one key ' + q.keyConcurrency + ' at a time') + '; '
         + q.running + ' running, ' + q.waiting + (q.waitingCapped ? '+' : '') + ' waiting)');
+  }
+
+  // the run's search attributes now, each a link to the runs that share it
+  function renderAttributes(r) {
+    const values = r.searchAttributes || {};
+    const types = r.searchAttributeTypes || {};
+    document.getElementById('attributes-section').hidden = Object.keys(values).length === 0;
+    document.getElementById('attributes').replaceChildren(...Object.entries(values).map(([name, v]) =>
+      el('li', { 'data-attribute': name }, attributeLink(name, types[name], v))));
   }
 
   // a run a schedule started says which schedule, and for which of its fire times

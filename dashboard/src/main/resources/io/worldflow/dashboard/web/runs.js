@@ -1,6 +1,6 @@
 'use strict';
 (() => {
-  const { api, el, time, statusBadge, heldBadge, showError, live } = WF;
+  const { api, el, time, statusBadge, heldBadge, showError, live, attrFilters, attrText } = WF;
   const STATUSES = ['PENDING', 'RUNNING', 'SLEEPING', 'WAITING', 'COMPLETED', 'FAILED', 'CANCELED'];
   const form = document.getElementById('filters');
   const tbody = document.querySelector('#runs tbody');
@@ -13,10 +13,11 @@
   function filters() {
     const q = new URLSearchParams();
     const data = new FormData(form);
-    for (const name of ['status', 'workflow', 'idPrefix']) {
+    for (const name of ['status', 'workflow', 'idPrefix', 'queue']) {
       const v = (data.get(name) || '').trim();
       if (v) q.set(name, v);
     }
+    attrFilters(data.get('attributes') || '').forEach(a => q.append('attr', a));
     // held is no status (a held run keeps its own), but the status filter offers it
     if (q.get('status') === 'HELD') {
       q.delete('status');
@@ -86,6 +87,13 @@
       showError(error, e);
     }
   }
+
+  // a link may open the list filtered (a run's page links each of its search attributes to the runs that share it)
+  const given = new URLSearchParams(location.search);
+  for (const name of ['workflow', 'idPrefix', 'queue']) {
+    if (given.get(name)) form.elements[name].value = given.get(name);
+  }
+  form.elements.attributes.value = attrText(given.getAll('attr'));
 
   form.addEventListener('submit', e => { e.preventDefault(); reload(); });
   form.addEventListener('reset', () => setTimeout(reload));
