@@ -36,13 +36,13 @@ import static io.worldflow.world.aws.internal.Attrs.str;
 
 /**
  * An append with effects on other runs ({@link Append#starts}, {@link Append#signals}, {@link Append#cancels},
- * {@link Append#carrySignalsTo}), in the append's own transaction where it fits: besides the run's update and event
- * pages, each other run's item is written once (DynamoDB lets a transaction touch an item once), either put as a new
- * run with what the append sends it folded in, or updated (its turn requested, its cancellation marked, signals
- * numbered from ids taken from its counter just before), each conditioned on what was read of it; then the signals'
- * and keys' items. A run that does
- * not exist or has finished is left out, as the facet methods would refuse it. When anything read changes before the
- * commit, the transaction fails and everything is read again.
+ * {@link Append#carrySignalsTo}), in the append's own transaction where it fits: besides the run's update, event pages
+ * and search attributes' items, each other run's item is written once (DynamoDB lets a transaction touch an item once),
+ * either put as a new run with what the append sends it folded in (its search attributes' items with it), or updated
+ * (its turn requested, its cancellation marked, signals numbered from ids taken from its counter just before), each
+ * conditioned on what was read of it; then the signals' and keys' items. A run that does not exist or has finished is
+ * left out, as the facet methods would refuse it. When anything read changes before the commit, the transaction fails
+ * and everything is read again.
  *
  * <p>Past one transaction (100 items, 4 MB) the starts, signals and cancellations are written before the append, each
  * by its facet method ({@code create}, {@code send}, {@code requestCancel}), and are then not undone if the append is
@@ -60,6 +60,11 @@ final class AppendWithEffects {
     private static final long MAX_BYTES = 3_900_000;
     /** What an item adds to a transaction besides its payload, counted generously. */
     private static final long ITEM_BYTES = 1_024;
+    /**
+     * What a search attribute's item adds, counted generously: its key (a name, a stored value of at most 256
+     * characters) and the run's id and creation key.
+     */
+    private static final long SEARCH_ITEM_BYTES = 2 * ITEM_BYTES;
 
     private final Store store;
     private final DynamoEventLog eventLog;
@@ -108,10 +113,12 @@ final class AppendWithEffects {
             TurnState next = DynamoEventLog.nextTurn(a, turn);
             byte[] head = RunItem.head(item);
             byte[] link = record.link(head, store.chainKey);
-            Update update = eventLog.update(a, turn, next, head, link);
+            SearchIndex.Change search = SearchIndex.change(item, a.events());
+            Update update = eventLog.update(a, search, turn, next, head, link);
             Plan plan = new Plan(a.runId(), store.nowMicros());
             plan(a, item, update, together ? started : null, plan);
             List<TransactWriteItem> items = eventLog.withPages(update.transactItem(), record.items(link));
+            items.addAll(search.items(store.tables.search(), a.runId(), str(item, RunItem.CREATED_KEY)));
             items.addAll(plan.items);
             try {
                 AwsFailures.run(
@@ -132,17 +139,21 @@ final class AppendWithEffects {
 
     /**
      * Whether the append and all its effects fit one transaction, counted before anything is read: every start as
-     * a new run, every signal with its key, one item for each other run they reach.
+     * a new run with its search attributes' items, every signal with its key, one item for each other run they reach,
+     * and the most items the append's own search attributes may take ({@link SearchIndex#mostItems}).
      */
     private static boolean fits(Append a, EventPages.Record record, Map<String, EventPages.Record> started) {
-        long items = 1 + record.parts().size();
-        long bytes = ITEM_BYTES + pageBytes(record);
+        int searchItems = SearchIndex.mostItems(a.events());
+        long items = 1 + record.parts().size() + searchItems;
+        long bytes = ITEM_BYTES + pageBytes(record) + searchItems * SEARCH_ITEM_BYTES;
         for (NewRun run : a.starts()) {
             EventPages.Record first = started.get(run.runId());
-            items += 1 + first.parts().size();
+            int attributes = run.searchAttributes().size();
+            items += 1 + first.parts().size() + attributes;
             bytes += ITEM_BYTES
                     + Math.min(RunItem.INLINE_BYTES, run.input().json().length() * 3L)
-                    + pageBytes(first);
+                    + pageBytes(first)
+                    + attributes * 2 * SEARCH_ITEM_BYTES; // their items, and their map on the run's item
         }
         Set<String> reached = new HashSet<>();
         for (OutgoingSignal signal : a.signals()) {
@@ -312,6 +323,7 @@ final class AppendWithEffects {
         for (Map<String, AttributeValue> page : t.started.items(link)) {
             plan.add(Put.builder().tableName(store.tables.events()).item(page));
         }
+        plan.items.addAll(SearchIndex.created(store.tables.search(), run));
         plan.targets++;
         addSignals(t.runId, t.carried, sent, plan, false);
         long dueAt = due;

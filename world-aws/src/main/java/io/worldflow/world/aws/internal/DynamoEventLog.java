@@ -37,10 +37,11 @@ import static io.worldflow.world.aws.internal.Attrs.s;
  * The event log. Each append is one DynamoDB transaction: the log's pages ({@link EventPages}) and an update
  * of the run's item (length, status, output or error, hold cleared, consumed signals, turn, head) conditioned on
  * the item's length being the expected seq, and its turn version and head unchanged since it was read. The pages'
- * record is linked over that head ({@code LogChain}) and its link becomes the run's head. A batch's
- * appends are independent transactions, run in parallel: DynamoDB bills per item, so one transaction for
- * many runs would save nothing and let one run's conflict cancel the others. An append with effects on other runs
- * is written by {@link AppendWithEffects}.
+ * record is linked over that head ({@code LogChain}) and its link becomes the run's head. When the events change the
+ * run's search attributes, the items of the search table that change with them are in the same transaction
+ * ({@link SearchIndex}), as they are in the one that creates a run. A batch's appends are independent transactions,
+ * run in parallel: DynamoDB bills per item, so one transaction for many runs would save nothing and let one run's
+ * conflict cancel the others. An append with effects on other runs is written by {@link AppendWithEffects}.
  */
 final class DynamoEventLog implements EventLog {
 
@@ -87,6 +88,7 @@ final class DynamoEventLog implements EventLog {
                                 .build())
                         .build(),
                 started.items(link));
+        items.addAll(SearchIndex.created(store.tables.search(), run));
         for (int attempt = 1; ; attempt++) {
             try {
                 AwsFailures.run(
@@ -160,8 +162,10 @@ final class DynamoEventLog implements EventLog {
             TurnState next = nextTurn(a, turn);
             byte[] head = RunItem.head(item);
             byte[] link = record.link(head, store.chainKey);
+            SearchIndex.Change search = SearchIndex.change(item, a.events());
             List<TransactWriteItem> items =
-                    withPages(update(a, turn, next, head, link).transactItem(), record.items(link));
+                    withPages(update(a, search, turn, next, head, link).transactItem(), record.items(link));
+            items.addAll(search.items(store.tables.search(), a.runId(), Attrs.str(item, RunItem.CREATED_KEY)));
             try {
                 AwsFailures.run(
                         "appending to run " + a.runId(),
@@ -180,10 +184,11 @@ final class DynamoEventLog implements EventLog {
 
     /**
      * The update of the run's item an append makes (length, status, output or error, hold cleared, consumed signals,
-     * its turn, its head when it writes a record whose link is {@code link}), conditioned on the log's length being the
-     * expected one, the turn being {@code turn} and, when it writes a record, the head being {@code head}.
+     * its search attributes as {@code search} leaves them, its turn, its head when it writes a record whose link is
+     * {@code link}), conditioned on the log's length being the expected one, the turn being {@code turn} and, when it
+     * writes a record, the head being {@code head}. The length also fences the attributes: only an append changes them.
      */
-    Update update(Append a, TurnState turn, TurnState next, byte[] head, byte[] link) {
+    Update update(Append a, SearchIndex.Change search, TurnState turn, TurnState next, byte[] head, byte[] link) {
         Update u = new Update(store.tables.runs(), RunItem.key(a.runId()));
         u.set(RunItem.LENGTH, n(a.nextSeq()))
                 .set(RunItem.STATUS, s(a.status().name()))
@@ -194,6 +199,9 @@ final class DynamoEventLog implements EventLog {
             u.set(RunItem.UPDATED, n(micros(a.lastAt())));
         }
         projectOutcome(a, u);
+        if (search.changes()) {
+            u.set(SearchIndex.ATTRIBUTES, SearchIndex.itemValue(search.after()));
+        }
         if (!a.consumedSignals().isEmpty()) {
             u.add(
                     RunItem.CONSUMED,

@@ -31,8 +31,9 @@ import static io.worldflow.world.aws.internal.Attrs.str;
  *   <li>It is claimed: a conditional update sets {@value #CLAIM} on its item while the item says the run finished
  *   before the cutoff and no live claim is there. From then on the run cannot be reopened (a reopen is conditioned on
  *   no claim), and no other purge works on it.</li>
- *   <li>Its log pages, signals and signal keys (its revoked signal URLs among them) are deleted
- *   ({@code BatchWriteItem}, 25 at a time); a revocation is refused from the claim on, so none is added behind it.</li>
+ *   <li>Its log pages, signals, signal keys (its revoked signal URLs among them) and search attributes' items
+ *   ({@link SearchIndex}) are deleted ({@code BatchWriteItem}, 25 at a time); a revocation is refused from the claim
+ *   on, so none is added behind it.</li>
  *   <li>Its item goes last, conditioned on still holding this claim, and so its entries in every index with it. Until
  *   then the id cannot be created again, so a new run never meets an old run's pages.</li>
  * </ol>
@@ -147,6 +148,7 @@ final class DynamoPurge {
         deleteAll(store.tables.events(), runId, EventPages.RUN, EventPages.KEY);
         deleteAll(store.tables.signals(), runId, DynamoSignals.RUN, DynamoSignals.ID);
         deleteAll(store.tables.signalKeys(), runId, DynamoSignals.RUN, DynamoSignals.KEY);
+        deleteAll(store.tables.search(), runId, SearchIndex.RUN, SearchIndex.KEY);
         try {
             AwsFailures.call(
                     "deleting finished run " + runId,

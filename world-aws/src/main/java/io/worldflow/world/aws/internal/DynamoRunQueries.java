@@ -6,17 +6,21 @@ import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
 import io.worldflow.spi.RunCursor;
 import io.worldflow.spi.RunQueries;
+import io.worldflow.spi.SearchValues;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -35,6 +39,11 @@ import static io.worldflow.world.aws.internal.Attrs.str;
  * others less those, and the held children of a parent are its children among those. The indexes project only
  * workflow, status and creation time, so counting reads the index alone and a page's runs are then read in full
  * from the table ({@code BatchGetItem}, consistent).
+ *
+ * <p>A query by search attributes reads the partition of its first attribute's value in the search table's index
+ * {@code byValue} (sorted by {@code ck} too, bounded the same way) instead, and a query by queue or update time the
+ * index it would read without them; the runs found are then read in full, in batches, and every filter is applied to
+ * their items ({@link #readsRuns}): the index may show a value a run no longer has, its item never does.
  */
 final class DynamoRunQueries implements RunQueries {
 
@@ -55,6 +64,17 @@ final class DynamoRunQueries implements RunQueries {
         return item == null ? Optional.empty() : Optional.of(log.info(item));
     }
 
+    /**
+     * Whether the query filters by what only a run's item tells (search attributes, queue, update time): its runs are
+     * then read in full as they are found, and kept when their items match every filter.
+     */
+    static boolean readsRuns(RunQuery query) {
+        return !query.attributes().isEmpty()
+                || query.queue() != null
+                || query.updatedAfter() != null
+                || query.updatedBefore() != null;
+    }
+
     @Override
     public RunPage list(RunQuery query) {
         String upper = query.createdBefore() == null ? HIGHEST : Attrs.pad(micros(query.createdBefore()));
@@ -65,7 +85,10 @@ final class DynamoRunQueries implements RunQueries {
                 upper = cursorKey;
             }
         }
-        Iterator<Map<String, AttributeValue>> runs = matching(query, upper, query.statuses(), heldFilter(query, upper));
+        boolean full = readsRuns(query);
+        Iterator<Map<String, AttributeValue>> runs = full
+                ? matchingRuns(query, upper, Math.min(RunBatches.MAX, query.limit() + 1))
+                : matching(query, upper, query.statuses(), heldFilter(query, upper));
         List<Map<String, AttributeValue>> page = new ArrayList<>();
         while (page.size() <= query.limit() && runs.hasNext()) {
             page.add(runs.next());
@@ -76,18 +99,28 @@ final class DynamoRunQueries implements RunQueries {
             Map<String, AttributeValue> last = page.getLast();
             next = new RunCursor(Attrs.num(last, RunItem.CREATED, 0), str(last, RunItem.ID)).encode();
         }
-        // the index holds keys, workflow and status; the page's runs are read in full, consistently
-        return new RunPage(
-                store.runs(page.stream().map(item -> str(item, RunItem.ID)).toList()).stream()
-                        .map(log::info)
-                        .toList(),
-                next);
+        // the index holds keys, workflow and status; the page's runs are read in full, consistently (unless they were)
+        List<Map<String, AttributeValue>> items = full
+                ? page
+                : store.runs(page.stream().map(item -> str(item, RunItem.ID)).toList());
+        return new RunPage(items.stream().map(log::info).toList(), next);
     }
 
     @Override
     public Map<RunStatus, Long> countByStatus(RunQuery query) {
         Map<RunStatus, Long> counts = new EnumMap<>(RunStatus.class);
         String upper = query.createdBefore() == null ? HIGHEST : Attrs.pad(micros(query.createdBefore()));
+        if (readsRuns(query)) {
+            // one pass over the runs found, each counted by the status its item has
+            for (RunStatus status : RunStatus.values()) {
+                counts.put(status, 0L);
+            }
+            for (Iterator<Map<String, AttributeValue>> it = matchingRuns(query.withStatuses(), upper, RunBatches.MAX);
+                    it.hasNext(); ) {
+                counts.merge(RunItem.status(it.next()), 1L, Long::sum);
+            }
+            return counts;
+        }
         Predicate<String> held = heldFilter(query, upper);
         for (RunStatus status : RunStatus.values()) {
             long n = 0;
@@ -132,17 +165,17 @@ final class DynamoRunQueries implements RunQueries {
         String lower = lower(query);
         List<Iterator<Map<String, AttributeValue>>> sources = new ArrayList<>();
         if (query.parent() != null) {
-            sources.add(new IndexScan(Tables.BY_PARENT, RunItem.PARENT, query.parent(), lower, upper));
+            sources.add(runsIndex(Tables.BY_PARENT, RunItem.PARENT, query.parent(), lower, upper));
         } else if (Boolean.TRUE.equals(query.held())) {
             sources.add(heldScan(lower, upper));
         } else if (query.workflow() != null) {
-            sources.add(new IndexScan(Tables.BY_WORKFLOW, RunItem.WORKFLOW, query.workflow(), lower, upper));
+            sources.add(runsIndex(Tables.BY_WORKFLOW, RunItem.WORKFLOW, query.workflow(), lower, upper));
         } else if (!statuses.isEmpty()) {
             for (RunStatus status : statuses) {
-                sources.add(new IndexScan(Tables.BY_STATUS, RunItem.STATUS, status.name(), lower, upper));
+                sources.add(runsIndex(Tables.BY_STATUS, RunItem.STATUS, status.name(), lower, upper));
             }
         } else {
-            sources.add(new IndexScan(Tables.BY_CREATED, RunItem.ALL, RunItem.ALL_VALUE, lower, upper));
+            sources.add(runsIndex(Tables.BY_CREATED, RunItem.ALL, RunItem.ALL_VALUE, lower, upper));
         }
         Iterator<Map<String, AttributeValue>> merged = sources.size() == 1 ? sources.getFirst() : new Merge(sources);
         return new Filtered(
@@ -154,11 +187,113 @@ final class DynamoRunQueries implements RunQueries {
     }
 
     private IndexScan heldScan(String lower, String upper) {
-        return new IndexScan(Tables.BY_HELD, RunItem.HELD_KEY, RunItem.HELD_KEY_VALUE, lower, upper);
+        return runsIndex(Tables.BY_HELD, RunItem.HELD_KEY, RunItem.HELD_KEY_VALUE, lower, upper);
+    }
+
+    private IndexScan runsIndex(String index, String hashName, String hashValue, String lower, String upper) {
+        return new IndexScan(store.tables.runs(), index, hashName, hashValue, lower, upper);
+    }
+
+    /**
+     * The items of the runs matching every filter of the query below {@code upper} (exclusive), newest first ({@link
+     * #readsRuns}), read {@code batch} at a time. Found through the partition of the first search attribute's value in
+     * {@code byValue} when the query has attributes, else as {@link #matching} finds them (with what the index tells
+     * of status, workflow and id); every filter is then checked on the run's item.
+     */
+    private Iterator<Map<String, AttributeValue>> matchingRuns(RunQuery query, String upper, int batch) {
+        Map<String, String> wanted = SearchValues.encode(query.attributes());
+        Iterator<Map<String, AttributeValue>> found;
+        if (wanted.isEmpty()) {
+            found = matching(query, upper, query.statuses(), id -> true);
+        } else {
+            Map.Entry<String, String> first = wanted.entrySet().iterator().next();
+            found = new IndexScan(
+                    store.tables.search(),
+                    Tables.BY_VALUE,
+                    SearchIndex.KEY,
+                    SearchIndex.key(first.getKey(), first.getValue()),
+                    lower(query),
+                    upper);
+        }
+        return new Filtered(new RunBatches(found, batch), item -> matches(query, wanted, item));
+    }
+
+    /** Whether a run's item matches every filter of the query but the creation range, which bounds the scans. */
+    private static boolean matches(RunQuery query, Map<String, String> wanted, Map<String, AttributeValue> item) {
+        Instant updated = Attrs.instant(item, RunItem.UPDATED);
+        return (query.idPrefix() == null || str(item, RunItem.ID).startsWith(query.idPrefix()))
+                && (query.statuses().isEmpty() || query.statuses().contains(RunItem.status(item)))
+                && (query.workflow() == null || query.workflow().equals(str(item, RunItem.WORKFLOW)))
+                && (query.held() == null || query.held() == item.containsKey(RunItem.HELD))
+                && (query.parent() == null || query.parent().equals(str(item, RunItem.PARENT)))
+                && (query.queue() == null || query.queue().equals(str(item, RunItem.QUEUE)))
+                && (query.updatedAfter() == null || (updated != null && !updated.isBefore(query.updatedAfter())))
+                && (query.updatedBefore() == null || (updated != null && updated.isBefore(query.updatedBefore())))
+                && SearchIndex.has(item, wanted);
+    }
+
+    /**
+     * The items of the runs an index scan finds, in its order, read {@code batch} at a time ({@code BatchGetItem},
+     * consistent). A run gone since, or an entry whose creation key is not its run's (left by an earlier run of that
+     * id), is skipped.
+     */
+    private final class RunBatches implements Iterator<Map<String, AttributeValue>> {
+        /** The most keys one {@code BatchGetItem} takes. */
+        static final int MAX = 100;
+
+        private final Iterator<Map<String, AttributeValue>> entries;
+        private final int batch;
+        private Iterator<Map<String, AttributeValue>> current =
+                List.<Map<String, AttributeValue>>of().iterator();
+
+        RunBatches(Iterator<Map<String, AttributeValue>> entries, int batch) {
+            this.entries = entries;
+            this.batch = batch;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (!current.hasNext() && entries.hasNext()) {
+                List<Map<String, AttributeValue>> read = new ArrayList<>();
+                while (read.size() < batch && entries.hasNext()) {
+                    read.add(entries.next());
+                }
+                List<String> ids = read.stream().map(RunBatches::runId).toList();
+                Map<String, Map<String, AttributeValue>> items = new HashMap<>();
+                for (Map<String, AttributeValue> item : store.runs(ids)) {
+                    items.put(str(item, RunItem.ID), item);
+                }
+                List<Map<String, AttributeValue>> out = new ArrayList<>();
+                for (Map<String, AttributeValue> entry : read) {
+                    Map<String, AttributeValue> item = items.get(runId(entry));
+                    if (item != null
+                            && Objects.equals(str(item, RunItem.CREATED_KEY), str(entry, RunItem.CREATED_KEY))) {
+                        out.add(item);
+                    }
+                }
+                current = out.iterator();
+            }
+            return current.hasNext();
+        }
+
+        @Override
+        public Map<String, AttributeValue> next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            return current.next();
+        }
+
+        /** The run an entry of a runs table index or of {@code byValue} stands for. */
+        private static String runId(Map<String, AttributeValue> entry) {
+            String id = str(entry, RunItem.ID);
+            return id != null ? id : str(entry, SearchIndex.RUN);
+        }
     }
 
     /** One index partition, newest first, paged lazily, with {@code ck} in [lower, upper). */
     private final class IndexScan implements Iterator<Map<String, AttributeValue>> {
+        private final String table;
         private final String index;
         private final String hashName;
         private final String hashValue;
@@ -170,7 +305,8 @@ final class DynamoRunQueries implements RunQueries {
         private boolean exhausted;
         private Map<String, AttributeValue> peeked;
 
-        IndexScan(String index, String hashName, String hashValue, String lower, String upper) {
+        IndexScan(String table, String index, String hashName, String hashValue, String lower, String upper) {
+            this.table = table;
             this.index = index;
             this.hashName = hashName;
             this.hashValue = hashValue;
@@ -195,7 +331,7 @@ final class DynamoRunQueries implements RunQueries {
                 QueryResponse page = AwsFailures.call(
                         "listing runs",
                         () -> store.dynamo.query(QueryRequest.builder()
-                                .tableName(store.tables.runs())
+                                .tableName(table)
                                 .indexName(index)
                                 .scanIndexForward(false)
                                 .keyConditionExpression("#h = :h AND #k BETWEEN :lo AND :hi")

@@ -7,6 +7,7 @@ import io.worldflow.RunStatus;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.EventCodec;
 import io.worldflow.spi.NewRun;
+import io.worldflow.spi.SearchValues;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.nio.charset.StandardCharsets;
@@ -24,10 +25,10 @@ import static io.worldflow.world.aws.internal.Attrs.s;
 import static io.worldflow.world.aws.internal.Attrs.str;
 
 /**
- * A run's item in the runs table: its projection ({@link RunInfo}), its turn ({@link TurnState}), its signal
- * counter and the ids of signals consumed but not yet cleaned up. Input, output and error larger than
- * {@value #INLINE_BYTES} bytes stay only in the event log (the item holds the seq of their event), so the
- * item stays far below DynamoDB's 400 KB limit.
+ * A run's item in the runs table: its projection ({@link RunInfo}; its search attributes as {@link SearchIndex} keeps
+ * them), its turn ({@link TurnState}), its signal counter and the ids of signals consumed but not yet cleaned up.
+ * Input, output and error larger than {@value #INLINE_BYTES} bytes stay only in the event log (the item holds the seq
+ * of their event), so the item stays far below DynamoDB's 400 KB limit.
  */
 final class RunItem {
 
@@ -136,6 +137,10 @@ final class RunItem {
         } else {
             item.put(INPUT_REF, n(0));
         }
+        AttributeValue attributes = SearchIndex.itemValue(SearchValues.encode(run.searchAttributes()));
+        if (attributes != null) {
+            item.put(SearchIndex.ATTRIBUTES, attributes);
+        }
         item.put(SIGNAL_SEQ, n(0));
         firstTurn(run, micros(run.availableAt())).putOn(item, run.runId());
         return item;
@@ -234,7 +239,8 @@ final class RunItem {
                 cancel,
                 held,
                 held == null ? null : instant(item, HELD_SINCE),
-                str(item, PARENT));
+                str(item, PARENT),
+                SearchIndex.of(item));
     }
 
     private static Payload payload(

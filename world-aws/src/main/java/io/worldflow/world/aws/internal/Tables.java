@@ -33,7 +33,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The six tables and their indexes; creates what is missing (when allowed) and waits until it is active.
+ * The seven tables and their indexes; creates what is missing (when allowed) and waits until it is active.
  *
  * <ul>
  *   <li>{@code <prefix>runs}: key {@code id}; one item per run (projection, turn state, signal counter).
@@ -52,9 +52,13 @@ import java.util.Set;
  *       sparse index of the schedules that have a wake time, both of keys only.</li>
  *   <li>{@code <prefix>queues}: key {@code id}, the queue's name; one item per queue (see {@link DynamoQueues}).
  *       Index {@value #BY_ID} ({@code all}, {@code id}) for listing, of keys only.</li>
+ *   <li>{@code <prefix>search}: key ({@code run}, {@code av}); one item per search attribute of a run,
+ *       {@code av} = {@code <name>=<stored value>} (see {@link SearchIndex}). Index {@value #BY_VALUE} ({@code av},
+ *       {@code ck}) finds the runs of one value newest first, of keys only.</li>
  * </ul>
  */
-public record Tables(String runs, String events, String signals, String signalKeys, String schedules, String queues) {
+public record Tables(
+        String runs, String events, String signals, String signalKeys, String schedules, String queues, String search) {
 
     private static final Logger log = LoggerFactory.getLogger(Tables.class);
 
@@ -67,6 +71,7 @@ public record Tables(String runs, String events, String signals, String signalKe
     static final String BY_WAITING = "byWaiting";
     static final String BY_ID = "byId";
     static final String BY_WAKE = "byWake";
+    static final String BY_VALUE = "byValue";
 
     /** What the listing indexes project: enough to filter and count a page without reading the runs. */
     private static final List<String> LISTED = List.of(RunItem.WORKFLOW, RunItem.STATUS, RunItem.CREATED);
@@ -89,7 +94,8 @@ public record Tables(String runs, String events, String signals, String signalKe
                 prefix + "signals",
                 prefix + "signal_keys",
                 prefix + "schedules",
-                prefix + "queues");
+                prefix + "queues",
+                prefix + "search");
     }
 
     /** Makes sure every table exists and is active. */
@@ -98,18 +104,30 @@ public record Tables(String runs, String events, String signals, String signalKe
         try {
             ensureHeldIndex(dynamo, settings, runsTable);
         } catch (SdkException e) {
-            throw cannotAdd(BY_HELD, e);
+            throw cannotAdd(runs, BY_HELD, e);
         }
         try {
             ensureIndexes(dynamo, settings, runsTable, ADDED_LATER);
         } catch (SdkException e) {
-            throw cannotAdd(BY_PARENT + " or " + BY_WAITING, e);
+            throw cannotAdd(runs, BY_PARENT + " or " + BY_WAITING, e);
         }
         ensure(dynamo, settings, eventsTable());
         ensure(dynamo, settings, signalsTable());
         ensure(dynamo, settings, signalKeysTable());
         ensure(dynamo, settings, schedulesTable());
         ensure(dynamo, settings, queuesTable());
+        // a new table to tables made before search attributes: created whole, its index with it; a table made by hand
+        // without its index gains it as the runs table gains its own
+        TableDescription searchTable = ensure(dynamo, settings, searchTable());
+        try {
+            ensureIndexes(
+                    dynamo,
+                    settings,
+                    searchTable,
+                    List.of(new Wanted(valueIndex(), "finds runs by a search attribute")));
+        } catch (SdkException e) {
+            throw cannotAdd(search, BY_VALUE, e);
+        }
     }
 
     private static TableDescription ensure(DynamoDbClient dynamo, AwsSettings settings, CreateTableRequest request) {
@@ -247,16 +265,17 @@ public record Tables(String runs, String events, String signals, String signalKe
                     BY_HELD);
             return;
         }
-        requestIndex(dynamo, heldIndex());
+        requestIndex(dynamo, runs, heldIndex());
     }
 
     /**
-     * Adds the indexes of child runs and of waiting turns to a runs table created before them, and waits until DynamoDB
-     * has built them: DynamoDB refuses to read an index it is still filling, and a world once open should answer every
-     * query. Without leave to change the table, a missing index stops the opening, naming it, rather than the first
-     * query that needs it failing later.
+     * Adds the indexes of child runs and of waiting turns to a runs table created before them (and the index of values
+     * to a search table made without it), and waits until DynamoDB has built them: DynamoDB refuses to read an index it
+     * is still filling, and a world once open should answer every query. Without leave to change the table, a missing
+     * index stops the opening, naming it, rather than the first query that needs it failing later.
      */
     private void ensureIndexes(DynamoDbClient dynamo, AwsSettings settings, TableDescription opened, List<Wanted> all) {
+        String table = opened.tableName();
         long deadline = System.nanoTime() + INDEX_BUILD_WAIT.toNanos();
         TableDescription t = opened;
         Set<String> told = new HashSet<>();
@@ -270,7 +289,7 @@ public record Tables(String runs, String events, String signals, String signalKe
                 if (status == null) {
                     if (!settings.createResources()) {
                         throw new WorldException(
-                                "AWS world: DynamoDB table " + runs + " has no index " + wanted.name() + ", which "
+                                "AWS world: DynamoDB table " + table + " has no index " + wanted.name() + ", which "
                                         + wanted.serves() + ", and " + AwsWorldProvider.CREATE_RESOURCES
                                         + " is false; add it with UpdateTable (" + wanted.shape()
                                         + "; see the world-aws README) or allow adding it",
@@ -279,9 +298,9 @@ public record Tables(String runs, String events, String signals, String signalKe
                     }
                     // refused while the table is busy (another index being added, perhaps by another process): the
                     // next round finds the index there, or asks again
-                    requestIndex(dynamo, wanted.index());
+                    requestIndex(dynamo, table, wanted.index());
                 } else if (told.add(wanted.name())) {
-                    log.info("waiting for DynamoDB to build index {} of table {} ({})", wanted.name(), runs, status);
+                    log.info("waiting for DynamoDB to build index {} of table {} ({})", wanted.name(), table, status);
                 }
                 building.add(wanted.name() + " (" + (status == null ? "not begun" : status) + ")");
             }
@@ -290,14 +309,14 @@ public record Tables(String runs, String events, String signals, String signalKe
             }
             if (System.nanoTime() - deadline > 0) {
                 throw new WorldException(
-                        "AWS world: index " + String.join(", ", building) + " of DynamoDB table " + runs
+                        "AWS world: index " + String.join(", ", building) + " of DynamoDB table " + table
                                 + " is not active after " + INDEX_BUILD_WAIT.toMinutes()
                                 + " minutes; DynamoDB goes on building it: open the world again later",
                         true,
                         null);
             }
             pause(round);
-            t = dynamo.describeTable(b -> b.tableName(runs)).table();
+            t = dynamo.describeTable(b -> b.tableName(table)).table();
         }
     }
 
@@ -311,13 +330,13 @@ public record Tables(String runs, String events, String signals, String signalKe
     }
 
     /**
-     * Asks DynamoDB to add an index to the runs table, which it then builds in the background. DynamoDB takes
-     * one index change at a time: while another is under way (perhaps by another process opening the world)
-     * the request is refused, and left for later.
+     * Asks DynamoDB to add an index to a table, which it then builds in the background. DynamoDB takes one index
+     * change at a time: while another is under way (perhaps by another process opening the world) the request is
+     * refused, and left for later.
      */
-    private void requestIndex(DynamoDbClient dynamo, GlobalSecondaryIndex index) {
+    private static void requestIndex(DynamoDbClient dynamo, String table, GlobalSecondaryIndex index) {
         try {
-            dynamo.updateTable(b -> b.tableName(runs)
+            dynamo.updateTable(b -> b.tableName(table)
                     .attributeDefinitions(index.keySchema().stream()
                             .map(k -> attr(k.attributeName()))
                             .toList())
@@ -328,12 +347,12 @@ public record Tables(String runs, String events, String signals, String signalKe
                                     .projection(index.projection())
                                     .build())
                             .build()));
-            log.info("adding index {} to DynamoDB table {}", index.indexName(), runs);
+            log.info("adding index {} to DynamoDB table {}", index.indexName(), table);
         } catch (ResourceInUseException | LimitExceededException busy) {
             log.debug(
                     "index {} of table {} is not added now, the table is busy: {}",
                     index.indexName(),
-                    runs,
+                    table,
                     busy.getMessage());
         }
     }
@@ -347,67 +366,57 @@ public record Tables(String runs, String events, String signals, String signalKe
         }
     }
 
-    private WorldException cannotAdd(String index, SdkException e) {
+    private static WorldException cannotAdd(String table, String index, SdkException e) {
         return new WorldException(
-                "AWS world: cannot add index " + index + " to DynamoDB table " + runs + ": " + AwsFailures.describe(e),
+                "AWS world: cannot add index " + index + " to DynamoDB table " + table + ": " + AwsFailures.describe(e),
                 AwsFailures.isTransient(e),
                 e);
     }
 
     private CreateTableRequest eventsTable() {
-        return CreateTableRequest.builder()
-                .tableName(events)
-                .billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(attr("run"), attr("k"))
-                .keySchema(
-                        KeySchemaElement.builder()
-                                .attributeName("run")
-                                .keyType(KeyType.HASH)
-                                .build(),
-                        KeySchemaElement.builder()
-                                .attributeName("k")
-                                .keyType(KeyType.RANGE)
-                                .build())
-                .build();
+        return byRun(events, attr("k"));
     }
 
     private CreateTableRequest signalsTable() {
-        return CreateTableRequest.builder()
-                .tableName(signals)
-                .billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(
-                        attr("run"),
-                        AttributeDefinition.builder()
-                                .attributeName("sid")
-                                .attributeType(ScalarAttributeType.N)
-                                .build())
-                .keySchema(
-                        KeySchemaElement.builder()
-                                .attributeName("run")
-                                .keyType(KeyType.HASH)
-                                .build(),
-                        KeySchemaElement.builder()
-                                .attributeName("sid")
-                                .keyType(KeyType.RANGE)
-                                .build())
-                .build();
+        return byRun(
+                signals,
+                AttributeDefinition.builder()
+                        .attributeName("sid")
+                        .attributeType(ScalarAttributeType.N)
+                        .build());
     }
 
     private CreateTableRequest signalKeysTable() {
-        return CreateTableRequest.builder()
-                .tableName(signalKeys)
+        return byRun(signalKeys, attr("key"));
+    }
+
+    /** A table keyed ({@code run}, {@code range}): the items of each run, together; with these indexes. */
+    private static CreateTableRequest byRun(String name, AttributeDefinition range, GlobalSecondaryIndex... indexes) {
+        List<AttributeDefinition> defined = new ArrayList<>(List.of(attr("run"), range));
+        for (GlobalSecondaryIndex index : indexes) {
+            for (KeySchemaElement k : index.keySchema()) {
+                if (defined.stream().noneMatch(d -> d.attributeName().equals(k.attributeName()))) {
+                    defined.add(attr(k.attributeName()));
+                }
+            }
+        }
+        CreateTableRequest.Builder table = CreateTableRequest.builder()
+                .tableName(name)
                 .billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(attr("run"), attr("key"))
+                .attributeDefinitions(defined)
                 .keySchema(
                         KeySchemaElement.builder()
                                 .attributeName("run")
                                 .keyType(KeyType.HASH)
                                 .build(),
                         KeySchemaElement.builder()
-                                .attributeName("key")
+                                .attributeName(range.attributeName())
                                 .keyType(KeyType.RANGE)
-                                .build())
-                .build();
+                                .build());
+        if (indexes.length > 0) {
+            table.globalSecondaryIndexes(indexes);
+        }
+        return table.build();
     }
 
     private CreateTableRequest schedulesTable() {
@@ -416,6 +425,20 @@ public record Tables(String runs, String events, String signals, String signalKe
 
     private CreateTableRequest queuesTable() {
         return recordsTable(queues);
+    }
+
+    /**
+     * A table of its own rather than items in the runs table: there they would need a key no run id can be, and every
+     * index of runs would have to be kept from them. Keyed by run, so that a purge finds a run's items
+     * ({@link DynamoPurge}); the index, one partition per value of an attribute, holds keys only: a search reads the
+     * runs it finds in full anyway.
+     */
+    private CreateTableRequest searchTable() {
+        return byRun(search, attr(SearchIndex.KEY), valueIndex());
+    }
+
+    private static GlobalSecondaryIndex valueIndex() {
+        return keysOnly(BY_VALUE, SearchIndex.KEY, SearchIndex.CREATED_KEY);
     }
 
     /**
