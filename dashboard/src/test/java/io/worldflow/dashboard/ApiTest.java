@@ -477,6 +477,23 @@ class ApiTest {
     }
 
     @Test
+    void aRunStartedWithSearchAttributesIsFoundByThem() {
+        TestDashboard.Reply created = t.post(
+                "/api/runs",
+                "{\"workflow\":\"elsewhere.v1\",\"id\":\"sa-start\",\"input\":1,"
+                        + "\"searchAttributes\":[\"customer:77\",\"amount:long:1200\",\"vip:boolean:true\"]}");
+
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        assertThat(created.json().path("searchAttributes").path("amount").asLong())
+                .isEqualTo(1200);
+        assertThat(t.wf.run("sa-start").orElseThrow().searchAttributes())
+                .isEqualTo(SearchAttributes.of(SearchKey.forString("customer"), "77")
+                        .with(SearchKey.forLong("amount"), 1200L)
+                        .with(SearchKey.forBoolean("vip"), true));
+        assertThat(ids("/api/runs?attr=customer:77&attr=amount:long:1200")).containsExactly("sa-start");
+    }
+
+    @Test
     void aRunOfAWorkflowThisProcessDoesNotHaveIsStoredForAWorkerThatHasIt() {
         TestDashboard.Reply created =
                 t.post("/api/runs", "{\"workflow\":\"elsewhere.v1\",\"input\":{\"n\":1},\"id\":\"e-1\"}");

@@ -291,6 +291,41 @@ class BadInputTest {
                         t -> post(t, "/api/runs", "{\"workflow\":\"approval\",\"id\":\"p-1\",\"priority\":\"high\"}"),
                         400,
                         "bad_request"),
+                new Case(
+                        "start with search attributes that are not a list",
+                        t -> post(
+                                t,
+                                "/api/runs",
+                                "{\"workflow\":\"approval\",\"id\":\"sa-1\",\"searchAttributes\":{\"a\":1}}"),
+                        400,
+                        "bad_request",
+                        List.of("'searchAttributes'", "list")),
+                new Case(
+                        "start with a search attribute that is a number",
+                        t -> post(
+                                t, "/api/runs", "{\"workflow\":\"approval\",\"id\":\"sa-2\",\"searchAttributes\":[7]}"),
+                        400,
+                        "bad_request",
+                        List.of("'searchAttributes'", "7")),
+                new Case(
+                        "start with a search attribute of an unknown type",
+                        t -> post(
+                                t,
+                                "/api/runs",
+                                "{\"workflow\":\"approval\",\"id\":\"sa-3\",\"searchAttributes\":[\"n:double:1.5\"]}"),
+                        400,
+                        "bad_request",
+                        List.of("'searchAttributes'", "unknown type 'double'")),
+                new Case(
+                        "start with an oversized search attribute",
+                        t -> post(
+                                t,
+                                "/api/runs",
+                                "{\"workflow\":\"approval\",\"id\":\"sa-4\",\"searchAttributes\":[\"note:"
+                                        + "x".repeat(257) + "\"]}"),
+                        400,
+                        "bad_request",
+                        List.of("'searchAttributes'", "257 characters")),
                 new Case("oversized body", t -> post(t, "/api/runs", big), 413, "body_too_large"),
                 new Case(
                         "form instead of JSON",

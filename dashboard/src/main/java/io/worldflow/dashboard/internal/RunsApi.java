@@ -9,6 +9,7 @@ import io.worldflow.RunNotFoundException;
 import io.worldflow.RunPage;
 import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
+import io.worldflow.SearchAttributes;
 import io.worldflow.StartOptions;
 import io.worldflow.event.Event;
 import io.worldflow.runtime.Worldflow;
@@ -144,6 +145,9 @@ final class RunsApi {
         if (body.has("delaySeconds")) {
             options = options.withDelay(Duration.ofSeconds(integer(body, "delaySeconds", 0, 366 * 86400)));
         }
+        if (body.has("searchAttributes")) {
+            options = options.withSearchAttributes(searchAttributes(body.get("searchAttributes")));
+        }
         Object input = Json.mapper().convertValue(body.path("input"), Object.class);
         boolean existed = id != null && wf.run(id).isPresent();
         String runId = wf.submit(workflow, input, options);
@@ -157,6 +161,24 @@ final class RunsApi {
         Map<String, Object> out = new LinkedHashMap<>(RunViews.summary(info));
         out.put("created", !existed);
         json(ctx, existed ? 200 : 201, out);
+    }
+
+    /** A start's {@code searchAttributes}: a list of {@code name:value} or {@code name:type:value}, as a filter. */
+    private static SearchAttributes searchAttributes(JsonNode list) {
+        if (!list.isArray()) {
+            throw ApiException.badRequest("'searchAttributes' must be a list of \"name:value\" or"
+                    + " \"name:type:value\" (type string, long, boolean or instant)");
+        }
+        List<String> specs = new ArrayList<>();
+        for (JsonNode entry : list) {
+            if (!entry.isTextual()) {
+                throw ApiException.badRequest(
+                        "'searchAttributes' holds " + entry.getNodeType().name().toLowerCase(Locale.ROOT) + " " + entry
+                                + ", not a \"name:value\" string");
+            }
+            specs.add(entry.asText());
+        }
+        return SearchViews.parse("searchAttributes", specs);
     }
 
     void cancel(Context ctx) {

@@ -30,6 +30,16 @@ final class SearchViews {
      * @throws ApiException 400 naming the filter and what is wrong with it
      */
     static SearchAttributes filter(List<String> specs) {
+        return parse("attr", specs);
+    }
+
+    /**
+     * The attributes a run starts with, as the {@code searchAttributes} of a start's body gives them: a list of
+     * {@code name:value} or {@code name:type:value}, as a filter.
+     *
+     * @throws ApiException 400 naming the field and what is wrong with an entry
+     */
+    static SearchAttributes parse(String field, List<String> specs) {
         SearchAttributes out = SearchAttributes.empty();
         for (String spec : specs) {
             if (spec == null || spec.isBlank()) {
@@ -37,50 +47,54 @@ final class SearchViews {
             }
             int colon = spec.indexOf(':');
             if (colon < 0) {
-                throw bad(spec, "is not name:value or name:type:value (type one of string, long, boolean, instant)");
+                throw bad(
+                        field,
+                        spec,
+                        "is not name:value or name:type:value (type one of string, long, boolean, instant)");
             }
             String name = spec.substring(0, colon);
             try {
                 SearchKey.checkName(name);
             } catch (IllegalArgumentException e) {
-                throw bad(spec, "has a bad name: " + e.getMessage());
+                throw bad(field, spec, "has a bad name: " + e.getMessage());
             }
             String rest = spec.substring(colon + 1);
             int second = rest.indexOf(':');
-            SearchKey.Type type = second < 0 ? SearchKey.Type.STRING : type(spec, rest.substring(0, second));
-            Object value = value(spec, type, second < 0 ? rest : rest.substring(second + 1));
+            SearchKey.Type type = second < 0 ? SearchKey.Type.STRING : type(field, spec, rest.substring(0, second));
+            Object value = value(field, spec, type, second < 0 ? rest : rest.substring(second + 1));
             Object earlier = out.asMap().get(name);
             if (earlier != null && !earlier.equals(value)) {
-                throw bad(spec, "names '" + name + "' again with another value; a run has one value of a name");
+                throw bad(field, spec, "names '" + name + "' again with another value; a run has one value of a name");
             }
             try {
                 out = out.withValue(name, value);
             } catch (IllegalArgumentException e) {
-                throw bad(spec, "is refused: " + e.getMessage());
+                throw bad(field, spec, "is refused: " + e.getMessage());
             }
         }
         return out;
     }
 
-    private static SearchKey.Type type(String spec, String type) {
+    private static SearchKey.Type type(String field, String spec, String type) {
         try {
             return SearchKey.Type.valueOf(type.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw bad(
+                    field,
                     spec,
                     "has unknown type '" + shown(type) + "'; use string, long, boolean or instant"
                             + " (name:string:value for a string that holds ':')");
         }
     }
 
-    private static Object value(String spec, SearchKey.Type type, String text) {
+    private static Object value(String field, String spec, SearchKey.Type type, String text) {
         return switch (type) {
             case STRING -> text;
             case LONG -> {
                 try {
                     yield Long.parseLong(text.strip());
                 } catch (NumberFormatException e) {
-                    throw bad(spec, "has a value that is not a long (a whole number): '" + shown(text) + "'");
+                    throw bad(field, spec, "has a value that is not a long (a whole number): '" + shown(text) + "'");
                 }
             }
             case BOOLEAN ->
@@ -88,13 +102,17 @@ final class SearchViews {
                     case "true" -> true;
                     case "false" -> false;
                     default ->
-                        throw bad(spec, "has a value that is not a boolean (true or false): '" + shown(text) + "'");
+                        throw bad(
+                                field,
+                                spec,
+                                "has a value that is not a boolean (true or false): '" + shown(text) + "'");
                 };
             case INSTANT -> {
                 try {
                     yield Instant.parse(text.strip());
                 } catch (DateTimeParseException e) {
                     throw bad(
+                            field,
                             spec,
                             "has a value that is not an instant (ISO-8601, such as 2026-03-01T00:00:00Z): '"
                                     + shown(text) + "'");
@@ -103,8 +121,8 @@ final class SearchViews {
         };
     }
 
-    private static ApiException bad(String spec, String problem) {
-        return ApiException.badRequest("'attr' '" + shown(spec) + "' " + problem);
+    private static ApiException bad(String field, String spec, String problem) {
+        return ApiException.badRequest("'" + field + "' '" + shown(spec) + "' " + problem);
     }
 
     private static String shown(String text) {
