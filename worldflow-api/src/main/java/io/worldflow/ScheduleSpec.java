@@ -27,6 +27,7 @@ import java.util.Objects;
  * @param catchUpWindow how old a missed fire time may be and still start a run
  * @param queue         the queue of the runs, or null for the default
  * @param priority      the priority of the runs
+ * @param searchAttributes the search attributes each run starts with; empty for none
  */
 public record ScheduleSpec(
         String id,
@@ -42,7 +43,8 @@ public record ScheduleSpec(
         CatchUpPolicy catchUp,
         Duration catchUpWindow,
         String queue,
-        int priority) {
+        int priority,
+        SearchAttributes searchAttributes) {
 
     /** Longest schedule id. */
     public static final int MAX_ID_LENGTH = 100;
@@ -88,6 +90,41 @@ public record ScheduleSpec(
         if (queue != null && queue.isBlank()) {
             throw new IllegalArgumentException("schedule '" + id + "': queue must not be blank");
         }
+        searchAttributes = searchAttributes == null ? SearchAttributes.empty() : searchAttributes;
+    }
+
+    /** A schedule whose runs start without search attributes. */
+    public ScheduleSpec(
+            String id,
+            String workflow,
+            Object input,
+            String cron,
+            Duration every,
+            ZoneId zone,
+            Instant startAt,
+            Instant endAt,
+            Duration jitter,
+            OverlapPolicy overlap,
+            CatchUpPolicy catchUp,
+            Duration catchUpWindow,
+            String queue,
+            int priority) {
+        this(
+                id,
+                workflow,
+                input,
+                cron,
+                every,
+                zone,
+                startAt,
+                endAt,
+                jitter,
+                overlap,
+                catchUp,
+                catchUpWindow,
+                queue,
+                priority,
+                null);
     }
 
     /**
@@ -115,7 +152,8 @@ public record ScheduleSpec(
                 CatchUpPolicy.LATEST,
                 DEFAULT_CATCH_UP_WINDOW,
                 null,
-                0);
+                0,
+                null);
     }
 
     /** A schedule that starts {@code workflow} every {@code interval}, counted from its start; defaults as for cron. */
@@ -139,7 +177,8 @@ public record ScheduleSpec(
                 CatchUpPolicy.LATEST,
                 DEFAULT_CATCH_UP_WINDOW,
                 null,
-                0);
+                0,
+                null);
     }
 
     public ScheduleSpec inZone(ZoneId value) {
@@ -157,7 +196,8 @@ public record ScheduleSpec(
                 catchUp,
                 catchUpWindow,
                 queue,
-                priority);
+                priority,
+                searchAttributes);
     }
 
     /** The time zone by its id ({@code "Europe/Berlin"}); an unknown id is refused, naming it. */
@@ -186,7 +226,8 @@ public record ScheduleSpec(
                 catchUp,
                 catchUpWindow,
                 queue,
-                priority);
+                priority,
+                searchAttributes);
     }
 
     public ScheduleSpec endingAt(Instant value) {
@@ -204,7 +245,8 @@ public record ScheduleSpec(
                 catchUp,
                 catchUpWindow,
                 queue,
-                priority);
+                priority,
+                searchAttributes);
     }
 
     public ScheduleSpec withJitter(Duration value) {
@@ -222,7 +264,8 @@ public record ScheduleSpec(
                 catchUp,
                 catchUpWindow,
                 queue,
-                priority);
+                priority,
+                searchAttributes);
     }
 
     public ScheduleSpec withOverlap(OverlapPolicy value) {
@@ -240,13 +283,27 @@ public record ScheduleSpec(
                 catchUp,
                 catchUpWindow,
                 queue,
-                priority);
+                priority,
+                searchAttributes);
     }
 
     public ScheduleSpec withCatchUp(CatchUpPolicy value, Duration window) {
         return new ScheduleSpec(
-                id, workflow, input, cron, every, zone, startAt, endAt, jitter, overlap, value, window, queue,
-                priority);
+                id,
+                workflow,
+                input,
+                cron,
+                every,
+                zone,
+                startAt,
+                endAt,
+                jitter,
+                overlap,
+                value,
+                window,
+                queue,
+                priority,
+                searchAttributes);
     }
 
     public ScheduleSpec onQueue(String value) {
@@ -264,7 +321,8 @@ public record ScheduleSpec(
                 catchUp,
                 catchUpWindow,
                 value,
-                priority);
+                priority,
+                searchAttributes);
     }
 
     public ScheduleSpec withPriority(int value) {
@@ -282,7 +340,8 @@ public record ScheduleSpec(
                 catchUp,
                 catchUpWindow,
                 queue,
-                value);
+                value,
+                searchAttributes);
     }
 
     public ScheduleSpec withInput(Object value) {
@@ -300,6 +359,27 @@ public record ScheduleSpec(
                 catchUp,
                 catchUpWindow,
                 queue,
-                priority);
+                priority,
+                searchAttributes);
+    }
+
+    /** Each run starts with the search attributes {@code value} ({@link StartOptions#withSearchAttributes}). */
+    public ScheduleSpec withSearchAttributes(SearchAttributes value) {
+        return new ScheduleSpec(
+                id,
+                workflow,
+                input,
+                cron,
+                every,
+                zone,
+                startAt,
+                endAt,
+                jitter,
+                overlap,
+                catchUp,
+                catchUpWindow,
+                queue,
+                priority,
+                value);
     }
 }

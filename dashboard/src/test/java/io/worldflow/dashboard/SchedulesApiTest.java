@@ -7,6 +7,8 @@ import io.worldflow.OverlapPolicy;
 import io.worldflow.RunStatus;
 import io.worldflow.ScheduleInfo;
 import io.worldflow.ScheduleSpec;
+import io.worldflow.SearchAttributes;
+import io.worldflow.SearchKey;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -66,6 +68,7 @@ class SchedulesApiTest {
                         .withCatchUp(CatchUpPolicy.ALL, Duration.ofHours(2))
                         .onQueue("reports")
                         .withPriority(5)
+                        .withSearchAttributes(SearchAttributes.of(SearchKey.forString("team"), "billing"))
                         .endingAt(Instant.parse("2099-01-01T00:00:00Z")));
         t.wf.schedules().create(ScheduleSpec.every("a-every", Duration.ofDays(365), "approval", "tick"));
         approvals("c-yearly");
@@ -92,6 +95,8 @@ class SchedulesApiTest {
         assertThat(b.path("catchUpWindow").asText()).isEqualTo("PT2H");
         assertThat(b.path("queue").asText()).isEqualTo("reports");
         assertThat(b.path("priority").asInt()).isEqualTo(5);
+        assertThat(b.path("searchAttributes").path("team").asText()).isEqualTo("billing");
+        assertThat(b.path("searchAttributeTypes").path("team").asText()).isEqualTo("string");
         assertThat(b.path("paused").asBoolean()).isFalse();
         assertThat(Instant.parse(b.path("nextFireAt").asText())).isEqualTo(stored.nextFireAt());
         assertThat(b.path("upcoming"))

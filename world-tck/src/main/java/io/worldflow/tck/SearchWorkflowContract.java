@@ -5,6 +5,7 @@ import io.worldflow.NonDeterministicWorkflowException;
 import io.worldflow.RunInfo;
 import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
+import io.worldflow.ScheduleSpec;
 import io.worldflow.SearchAttributes;
 import io.worldflow.SearchKey;
 import io.worldflow.StartOptions;
@@ -128,6 +129,34 @@ public abstract class SearchWorkflowContract extends WorkflowContractSupport {
                 .extracting(RunInfo::runId)
                 .containsExactly("search-loop~2");
         assertThat(found(STAGE, "kid")).hasSize(1);
+    }
+
+    @Test
+    void aScheduleStartsItsRunsWithItsAttributesAndKeepsThemAcrossARestart() {
+        Workflow<String, String> report = Workflow.define(
+                "tck.search.report",
+                String.class,
+                (ctx, in) -> ctx.searchAttributes().toString());
+        worldflow(report);
+        wf.schedules()
+                .create(ScheduleSpec.every("search-nightly", Duration.ofHours(1), report, "r")
+                        .withSearchAttributes(
+                                SearchAttributes.of(STAGE, "report").with(ROUND, 7L)));
+
+        String first = wf.schedules().trigger("search-nightly").orElseThrow();
+
+        assertThat(wf.handle(first, String.class).result(WAIT)).isEqualTo("{round=7, stage=report}");
+        assertThat(found(STAGE, "report")).containsExactly(first);
+        // the spec as the world keeps it reads back with its attributes, in a worker that starts anew
+        restart(report);
+        assertThat(wf.schedules().describe("search-nightly").spec().searchAttributes())
+                .isEqualTo(SearchAttributes.of(STAGE, "report").with(ROUND, 7L));
+        clock.advance(Duration.ofMinutes(1)); // a trigger's run is named by its time
+        String second = wf.schedules().trigger("search-nightly").orElseThrow();
+        awaitStatus(second, RunStatus.COMPLETED);
+        assertThat(wf.runs(RunQuery.all().withAttribute(ROUND, 7L)).runs())
+                .extracting(RunInfo::runId)
+                .containsExactlyInAnyOrder(first, second);
     }
 
     @Test

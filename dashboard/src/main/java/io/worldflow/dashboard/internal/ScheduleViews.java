@@ -34,6 +34,8 @@ final class ScheduleViews {
         m.put("catchUpWindow", text(spec.catchUpWindow()));
         m.put("queue", spec.queue());
         m.put("priority", spec.priority());
+        m.put("searchAttributes", SearchViews.values(spec.searchAttributes()));
+        m.put("searchAttributeTypes", SearchViews.types(spec.searchAttributes()));
         m.put("paused", s.paused());
         m.put("nextFireAt", s.nextFireAt());
         m.put("upcoming", s.upcoming());

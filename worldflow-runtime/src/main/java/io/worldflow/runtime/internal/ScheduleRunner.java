@@ -390,7 +390,8 @@ public final class ScheduleRunner {
                         null,
                         id,
                         a.fireAt())
-                .withActor(Actors.schedule(id));
+                .withActor(Actors.schedule(id))
+                .withSearchAttributes(b.spec().searchAttributes());
     }
 
     /** A fire time's delay within the jitter: the same for the same schedule and fire time, on every worker. */
