@@ -1,12 +1,15 @@
 package io.worldflow.tck;
 
+import io.worldflow.NonDeterministicWorkflowException;
 import io.worldflow.ParallelOptions;
 import io.worldflow.RetryPolicy;
 import io.worldflow.RunHandle;
+import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
 import io.worldflow.StartOptions;
 import io.worldflow.StepOptions;
 import io.worldflow.Workflow;
+import io.worldflow.event.MarkerRecorded;
 import io.worldflow.event.ParallelCompleted;
 import io.worldflow.event.ParallelStarted;
 import io.worldflow.event.SignalReceived;
@@ -535,6 +538,91 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
         awaitStatus(run.id(), RunStatus.SLEEPING);
         clock.advance(Duration.ofMinutes(1));
         assertThat(run.result(WAIT)).isEqualTo(22);
+    }
+
+    /**
+     * A run that passed the place of a change before the change was deployed follows the old code there: the oldest
+     * version, at that place and at every later call of the same change, in this turn and after its next replay; a run
+     * that reaches the change first under the new code records the newest.
+     */
+    @Test
+    void aRunFromBeforeAChangeKeepsTheOldestVersionThroughoutAndANewRunTheNewest() {
+        Workflow<String, String> before = Workflow.define("tck.version.change", String.class, (ctx, in) -> {
+            String a = ctx.step("a", () -> "a");
+            ctx.sleep("nap", Duration.ofMinutes(1));
+            ctx.sleep("nap2", Duration.ofMinutes(1));
+            return a + ctx.step("b", () -> "b");
+        });
+        Workflow<String, String> after = Workflow.define("tck.version.change", String.class, (ctx, in) -> {
+            int first = ctx.version("fix", 1, 2);
+            String a = ctx.step("a", () -> "a");
+            ctx.sleep("nap", Duration.ofMinutes(1));
+            int second = ctx.version("fix", 1, 2);
+            ctx.sleep("nap2", Duration.ofMinutes(1));
+            int third = ctx.version("fix", 1, 2);
+            return a + first + second + third + ctx.step("b", () -> "b");
+        });
+        worldflow(before);
+        String old = wf.start(before, "x").id();
+        awaitStatus(old, RunStatus.SLEEPING);
+
+        restart(after);
+        clock.advance(Duration.ofMinutes(1));
+        sleepingIn(old, 2); // past the second call, in nap2
+        restart(after); // the next turn replays the second call too
+        clock.advance(Duration.ofMinutes(1));
+
+        assertThat(wf.handle(old, String.class).result(WAIT)).isEqualTo("a111b");
+        assertThat(eventsOf(old, MarkerRecorded.class)).isEmpty();
+        String fresh = wf.start(after, "y").id();
+        sleepingIn(fresh, 1);
+        clock.advance(Duration.ofMinutes(1));
+        sleepingIn(fresh, 2);
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(wf.handle(fresh, String.class).result(WAIT)).isEqualTo("a222b");
+        assertThat(eventsOf(fresh, MarkerRecorded.class))
+                .extracting(MarkerRecorded::markerId)
+                .containsExactly("@version:fix");
+    }
+
+    /** Waits until the run sleeps in its {@code timers}th timer. */
+    private void sleepingIn(String runId, int timers) {
+        awaitRun(
+                runId,
+                "sleeping in timer " + timers,
+                r -> r.status() == RunStatus.SLEEPING
+                        && eventsOf(runId, TimerScheduled.class).size() == timers);
+    }
+
+    @Test
+    void aRecordedVersionTheCodeNoLongerSupportsHoldsTheRunNamingTheChangeAndTheRange() {
+        Workflow<String, Integer> v2 = Workflow.define("tck.version.dropped", String.class, (ctx, in) -> {
+            int v = ctx.version("fix", 1, 2);
+            ctx.sleep("nap", Duration.ofMinutes(1));
+            return v;
+        });
+        Workflow<String, Integer> v3 = Workflow.define("tck.version.dropped", String.class, (ctx, in) -> {
+            int v = ctx.version("fix", 3, 3);
+            ctx.sleep("nap", Duration.ofMinutes(1));
+            return v;
+        });
+        worldflow(v2);
+        String run = wf.start(v2, "x").id();
+        awaitStatus(run, RunStatus.SLEEPING);
+        long events = world.eventLog().read(run, 0).size();
+
+        restart(v3);
+        clock.advance(Duration.ofMinutes(1));
+
+        RunInfo held = awaitRun(run, "held", RunInfo::isHeld);
+        assertThat(held.held().type()).isEqualTo(NonDeterministicWorkflowException.class.getName());
+        assertThat(held.held().message()).contains("'fix'").contains("is 2").contains("3..3");
+        assertThat(held.status()).isNotIn(RunStatus.FAILED, RunStatus.COMPLETED);
+        assertThat(world.eventLog().read(run, 0)).hasSize((int) events);
+
+        restart(v2);
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(wf.handle(run, Integer.class).result(WAIT)).isEqualTo(2);
     }
 
     @Test

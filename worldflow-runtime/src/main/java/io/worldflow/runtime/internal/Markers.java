@@ -39,7 +39,10 @@ final class Markers {
     /**
      * The version of change {@code changeId} the run follows: the one recorded, which must be within the range the
      * code supports (else the run is held); in a history from before the change (replaying, none recorded), the
-     * oldest; else the newest, recorded.
+     * oldest; else the newest, recorded. Once decided in a turn it stays so for the rest of the turn: a run that passed
+     * the change's first call before the change existed follows the oldest version at every later call too, not the
+     * newest at the first call its code makes live (that would record a version its earlier calls did not follow, and
+     * the next replay would give those calls the newest).
      */
     static int version(RunContext ctx, String changeId, int minSupported, int maxSupported) {
         RunExecution exec = ctx.exec;
@@ -51,21 +54,24 @@ final class Markers {
         exec.checkActive();
         String id = Ids.VERSION_PREFIX + changeId;
         History.Recorded recorded = exec.history.get(id);
-        if (recorded != null) {
-            Integer v = exec.engine.codec.decode(
-                    recorded.first(MarkerRecorded.class).value(), Integer.class, "version " + id);
+        Integer v = recorded != null
+                ? exec.engine.codec.decode(recorded.first(MarkerRecorded.class).value(), Integer.class, "version " + id)
+                : exec.versions.get(id);
+        if (v != null || recorded != null) {
             if (v == null || v < minSupported || v > maxSupported) {
-                throw exec.nondeterministic(
-                        "version of change '" + changeId + "' is " + v + " in the history, outside the " + "range "
-                                + minSupported + ".." + maxSupported + " this code supports");
+                throw exec.nondeterministic("version of change '" + changeId + "' is " + v + " in the "
+                        + (recorded != null ? "history" : "run's earlier calls") + ", outside the range "
+                        + minSupported + ".." + maxSupported + " this code supports");
             }
             return v;
         }
         if (ctx.isReplaying()) {
+            exec.versions.put(id, minSupported);
             return minSupported;
         }
         Payload payload = exec.engine.codec.encode(maxSupported, "version " + id);
         ctx.record(seq -> new MarkerRecorded(exec.runId, seq, exec.now(), id, "version", payload));
+        exec.versions.put(id, maxSupported);
         return maxSupported;
     }
 }

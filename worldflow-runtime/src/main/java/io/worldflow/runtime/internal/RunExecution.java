@@ -22,9 +22,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
@@ -66,6 +68,9 @@ final class RunExecution {
     final RunInfo info;
     final History history;
     final RunSearch search;
+    /** The version of each change decided in this turn and not recorded (a history from before it): the oldest. */
+    final Map<String, Integer> versions = new ConcurrentHashMap<>();
+
     private volatile Lease lease;
 
     /** The tail of the run's log during this turn: what is recorded, and what the next append does to other runs. */
