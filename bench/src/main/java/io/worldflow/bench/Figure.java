@@ -211,7 +211,7 @@ record Figure(String key, String label, String unit, boolean higherBetter, Doubl
                     Map.of()),
             new Figure(
                     "search.tenant_deep_p50",
-                    "search: the 20th page of 50 of a tenant's runs, p50",
+                    "search: the 20th page of 50 of a tenant's runs (or its last), p50",
                     "ms",
                     false,
                     null,
