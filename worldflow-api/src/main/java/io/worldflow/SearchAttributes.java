@@ -70,10 +70,9 @@ public final class SearchAttributes {
         if (value instanceof Integer i) {
             value = i.longValue();
         }
-        for (SearchKey.Type t : SearchKey.Type.values()) {
-            if (t.javaType.isInstance(value)) {
-                return put(name, t, value);
-            }
+        SearchKey.Type type = SearchKey.Type.of(value);
+        if (type != null) {
+            return put(name, type, value);
         }
         throw new IllegalArgumentException("search attribute '" + name + "' is "
                 + (value == null ? "null" : "a " + value.getClass().getSimpleName())
@@ -129,16 +128,7 @@ public final class SearchAttributes {
 
     /** The type of the attribute named {@code name}, or null when there is none. */
     public SearchKey.Type typeOf(String name) {
-        Object v = values.get(name);
-        if (v == null) {
-            return null;
-        }
-        for (SearchKey.Type t : SearchKey.Type.values()) {
-            if (t.javaType.isInstance(v)) {
-                return t;
-            }
-        }
-        throw new AssertionError(v);
+        return SearchKey.Type.of(values.get(name));
     }
 
     public Set<String> names() {

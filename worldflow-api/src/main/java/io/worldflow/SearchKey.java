@@ -41,6 +41,16 @@ public record SearchKey<T>(String name, Type type) {
         public Class<?> javaType() {
             return javaType;
         }
+
+        /** The type whose values {@code value} is one of, or null when it is none (nor null). */
+        public static Type of(Object value) {
+            for (Type t : values()) {
+                if (t.javaType.isInstance(value)) {
+                    return t;
+                }
+            }
+            return null;
+        }
     }
 
     public SearchKey {

@@ -284,6 +284,6 @@ public record NewRun(
                 schedule,
                 scheduledFor,
                 actor,
-                SearchValues.changes(searchAttributes, List.of()));
+                searchAttributes.isEmpty() ? null : SearchValues.changes(searchAttributes, List.of()));
     }
 }

@@ -90,11 +90,31 @@ public final class SearchValues {
     /** {@code current} after the changes {@code entries}. */
     public static SearchAttributes apply(SearchAttributes current, List<String> entries) {
         SearchAttributes a = current;
-        for (String entry : entries) {
-            int eq = entry.indexOf('=');
-            a = eq < 0 ? a.without(entry) : a.withValue(entry.substring(0, eq), decode(entry.substring(eq + 1)));
+        for (Map.Entry<String, String> c : parse(entries).entrySet()) {
+            a = c.getValue() == null ? a.without(c.getKey()) : a.withValue(c.getKey(), decode(c.getValue()));
         }
         return a;
+    }
+
+    /**
+     * The entries of one change as a map, in their order (a name given twice keeps its last): name to stored value,
+     * null for a value removed.
+     */
+    public static Map<String, String> parse(List<String> entries) {
+        Map<String, String> out = new LinkedHashMap<>();
+        merge(out, entries);
+        return out;
+    }
+
+    private static void merge(Map<String, String> into, List<String> entries) {
+        for (String entry : entries) {
+            int eq = entry.indexOf('=');
+            if (eq < 0) {
+                into.put(entry, null);
+            } else {
+                into.put(entry.substring(0, eq), entry.substring(eq + 1));
+            }
+        }
     }
 
     /**
@@ -115,14 +135,7 @@ public final class SearchValues {
             if (out == null) {
                 out = new TreeMap<>();
             }
-            for (String entry : entries) {
-                int eq = entry.indexOf('=');
-                if (eq < 0) {
-                    out.put(entry, null);
-                } else {
-                    out.put(entry.substring(0, eq), entry.substring(eq + 1));
-                }
-            }
+            merge(out, entries);
         }
         return out == null ? Map.of() : out;
     }

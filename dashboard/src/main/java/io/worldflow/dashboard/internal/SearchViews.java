@@ -147,16 +147,6 @@ final class SearchViews {
         return type.name().toLowerCase(Locale.ROOT);
     }
 
-    private static String typeName(Object value) {
-        return switch (value) {
-            case String s -> "string";
-            case Long l -> "long";
-            case Boolean b -> "boolean";
-            case Instant t -> "instant";
-            default -> throw new IllegalArgumentException("not a search attribute's value: " + value);
-        };
-    }
-
     /**
      * A change as the log stores it ({@link SearchValues}) read back: {@code values} is name to value in order, null
      * for an attribute removed, and {@code types} the type of each value set.
@@ -166,18 +156,13 @@ final class SearchViews {
     static Change change(List<String> entries) {
         Map<String, Object> values = new LinkedHashMap<>();
         Map<String, String> types = new LinkedHashMap<>();
-        for (String entry : entries) {
-            int eq = entry.indexOf('=');
-            if (eq < 0) {
-                values.put(entry, null);
-                types.remove(entry);
-                continue;
-            }
-            String name = entry.substring(0, eq);
-            Object value = SearchValues.decode(entry.substring(eq + 1));
+        SearchValues.parse(entries).forEach((name, stored) -> {
+            Object value = stored == null ? null : SearchValues.decode(stored);
             values.put(name, value);
-            types.put(name, typeName(value));
-        }
+            if (value != null) {
+                types.put(name, typeName(SearchKey.Type.of(value)));
+            }
+        });
         return new Change(values, types);
     }
 

@@ -116,7 +116,7 @@ public final class RunFilter {
 
     /** {@link RunRows#COLUMNS} as this filter's {@link #from} names them. */
     public String columns() {
-        return key.isEmpty() ? RunRows.COLUMNS : RunRows.COLUMNS.replaceAll("(\\w+)", "r.$1");
+        return key.isEmpty() ? RunRows.COLUMNS : RunRows.COLUMNS_OF_R;
     }
 
     /** The order of a page, newest first, on the columns the filter's index holds. */

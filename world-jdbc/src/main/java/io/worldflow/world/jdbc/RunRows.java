@@ -19,6 +19,9 @@ public final class RunRows {
             + " error, created_at, updated_at, available_at, deadline, queue, priority, log_length, cancel_requested,"
             + " held, cancel_reason, cancel_requested_at, held_since, parent_run_id, cancel_terminate, cancel_actor,"
             + " search_attributes";
+    /** {@link #COLUMNS} of the {@code runs} table named {@code r} in a join. */
+    public static final String COLUMNS_OF_R = COLUMNS.replaceAll("(\\w+)", "r.$1");
+
     /** How many columns {@link #COLUMNS} names. */
     public static final int COLUMN_COUNT = 24;
 

@@ -132,7 +132,7 @@ final class PgTaskQueue extends JdbcTaskQueue {
      * arrays in log order. The run and its log are read as of the statement's start, like a read right after the
      * lease, and an append that raced with it is fenced off by its expected sequence as always.
      */
-    private static final String WITH_RUNS = "\nSELECT leased.*, " + RunRows.COLUMNS.replaceAll("(\\w+)", "r.$1") + """
+    private static final String WITH_RUNS = "\nSELECT leased.*, " + RunRows.COLUMNS_OF_R + """
             , r.started, log.seqs, log.events
             FROM leased LEFT JOIN {runs} AS r ON r.run_id = leased.run_id
             CROSS JOIN LATERAL (SELECT array_agg(seq ORDER BY seq), array_agg(events ORDER BY seq)
