@@ -11,6 +11,7 @@ import io.worldflow.event.Event;
 import io.worldflow.examples.OrderFulfilment.Item;
 import io.worldflow.examples.OrderFulfilment.Order;
 import io.worldflow.examples.OrderFulfilment.Receipt;
+import io.worldflow.runtime.TimelineText;
 import io.worldflow.runtime.Worldflow;
 
 import java.io.IOException;
@@ -110,11 +111,7 @@ public final class OrderFulfilmentMain {
         List<Event> timeline = wf.events(runId);
         System.out.println();
         System.out.println("event timeline of " + runId + " (" + timeline.size() + " events):");
-        long start = timeline.getFirst().at().toEpochMilli();
-        for (Event e : timeline) {
-            System.out.printf(
-                    "  %3d  +%5d ms  %-22s %s%n", e.seq(), e.at().toEpochMilli() - start, e.type(), Timeline.detail(e));
-        }
+        System.out.print(TimelineText.render(timeline));
     }
 
     /**

@@ -39,6 +39,34 @@ public abstract class CancellationContract extends WorkflowContractSupport {
         return super.workerOptions().withHoldRetry(Duration.ofMinutes(1));
     }
 
+    /**
+     * The turn after a cancel replays an async block whose outcome the history holds: waiting for it returns that
+     * outcome, as it did, rather than the cancellation, which the code meets where it waits next.
+     */
+    @Test
+    void aCancelAfterAnAsyncBlockEndedReachesTheCodeWhereItWaitsNotTheReplayedBlock() {
+        Workflow<String, String> w = Workflow.define("tck.cancel.after-async", String.class, (ctx, in) -> {
+            int got = ctx.async("fetch", scope -> scope.step("inner", () -> bump("inner")))
+                    .get();
+            try {
+                ctx.sleep("hold", Duration.ofDays(1));
+                return "kept " + got;
+            } catch (CanceledException e) {
+                ctx.detached("cleanup", c -> c.step("release", () -> bump("release after " + got)));
+                throw e;
+            }
+        });
+        worldflow(w);
+        RunHandle<String> run = wf.start(w, "x", StartOptions.id("cancel-after-async"));
+        awaitStatus("cancel-after-async", RunStatus.SLEEPING);
+
+        wf.cancel("cancel-after-async", "no longer needed");
+
+        assertThatThrownBy(() -> run.result(WAIT)).isInstanceOf(WorkflowCanceledException.class);
+        assertThat(count("inner")).isEqualTo(1);
+        assertThat(count("release after 1")).isEqualTo(1);
+    }
+
     @Test
     void cleanupInADetachedScopeRunsItsStepsAfterTheRunIsCanceled() {
         Workflow<String, String> reserve = Workflow.define("tck.cancel.reserve", String.class, (ctx, in) -> {

@@ -280,4 +280,12 @@ public abstract class WorldConformanceKit {
             super(WorldConformanceKit.this);
         }
     }
+
+    @Nested
+    @Tag("Replay")
+    class Replay extends ReplayContract {
+        Replay() {
+            super(WorldConformanceKit.this);
+        }
+    }
 }

@@ -97,10 +97,19 @@ public final class Worldflow implements AutoCloseable {
     private final String actor;
 
     private final ThreadLocal<String> acting = new ThreadLocal<>();
+    /** What runs each step attempt's code in this process's worker. */
+    private final StepInterceptor steps;
 
     private Worldflow(
-            World world, WorldConfig config, JsonCodec codec, InstantSource clock, Registry registry, String actor) {
+            World world,
+            WorldConfig config,
+            JsonCodec codec,
+            InstantSource clock,
+            Registry registry,
+            String actor,
+            StepInterceptor steps) {
         this.world = world;
+        this.steps = steps;
         this.actor = actor;
         this.config = config;
         this.codec = codec;
@@ -178,7 +187,9 @@ public final class Worldflow implements AutoCloseable {
                     completions,
                     queueRunner,
                     options.stickyWait(),
-                    options.holdRetry());
+                    options.holdRetry(),
+                    steps,
+                    null);
             worker = new WorkerLoop(
                     engine,
                     new WorkerLoop.Settings(
@@ -618,8 +629,21 @@ public final class Worldflow implements AutoCloseable {
                 new ArrayList<>(List.of(SIGNAL_MAX_BODY, SIGNAL_PREVIOUS_SECRETS, Queues.DECLARED_ONLY));
         private final List<QueueSpec> declaredQueues = new ArrayList<>();
         private String actor = Actors.APPLICATION;
+        private static final StepInterceptor NONE = StepInterceptor.none();
+        private StepInterceptor steps = NONE;
 
         private Builder() {}
+
+        /**
+         * Wraps every step attempt this process's worker runs ({@link StepInterceptor}); given more than once, the
+         * first given is the outermost.
+         */
+        public Builder interceptSteps(StepInterceptor interceptor) {
+            Objects.requireNonNull(interceptor, "interceptor");
+            StepInterceptor before = steps;
+            steps = before == NONE ? interceptor : before.around(interceptor);
+            return this;
+        }
 
         /**
          * The application's identity, which the log records as who made its client calls (starts, signals,
@@ -722,7 +746,7 @@ public final class Worldflow implements AutoCloseable {
                     .map(k -> PayloadKeys.encryptsPayloads(config) ? base.encrypting(k) : base.sealingSecrets(k))
                     .orElse(base);
             World w = world != null ? world : WorldLoader.open(config, clock, c.eventCodec());
-            Worldflow wf = new Worldflow(w, config, c, clock, registry, actor);
+            Worldflow wf = new Worldflow(w, config, c, clock, registry, actor, steps);
             try {
                 declaredQueues.forEach(wf.queues()::define);
                 declared.forEach(wf.schedules()::ensure);

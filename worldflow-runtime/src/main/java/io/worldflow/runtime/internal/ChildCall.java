@@ -97,6 +97,9 @@ final class ChildCall<I, O> {
      * workflow may be theirs.
      */
     private void checkRegistered() {
+        if (exec.engine.replay != null) {
+            return; // a replay starts nothing: where the code starts a child, it stops
+        }
         String queue = options.queue() != null ? options.queue() : exec.info.queue();
         WorkerLoop worker = exec.engine.worker;
         if (exec.engine.registry.find(workflow.name()).isEmpty() && (worker == null || worker.serves(queue))) {

@@ -1,6 +1,7 @@
 package io.worldflow.runtime.internal;
 
 import io.worldflow.runtime.JsonCodec;
+import io.worldflow.runtime.StepInterceptor;
 import io.worldflow.spi.World;
 
 import java.time.Duration;
@@ -21,6 +22,10 @@ public final class Engine {
     final Duration holdRetry;
     /** This process's worker once it runs: a run's children are created through it, their first turn leased here. */
     volatile WorkerLoop worker;
+    /** What runs each step attempt's code. */
+    final StepInterceptor steps;
+    /** The replay this engine serves instead of a worker, or null: then nothing is written and nothing runs live. */
+    final Replay replay;
 
     public Engine(
             World world,
@@ -32,7 +37,9 @@ public final class Engine {
             RunCompletions completions,
             QueueRunner queues,
             Duration stickyWait,
-            Duration holdRetry) {
+            Duration holdRetry,
+            StepInterceptor steps,
+            Replay replay) {
         this.world = world;
         this.codec = codec;
         this.clock = clock;
@@ -43,5 +50,7 @@ public final class Engine {
         this.queues = queues;
         this.stickyWait = stickyWait;
         this.holdRetry = holdRetry;
+        this.steps = steps;
+        this.replay = replay;
     }
 }

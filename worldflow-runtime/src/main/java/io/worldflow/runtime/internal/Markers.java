@@ -23,6 +23,9 @@ final class Markers {
             return exec.engine.codec.decode(recorded.first(MarkerRecorded.class).value(), type, what);
         }
         exec.checkActive();
+        if (exec.engine.replay != null) {
+            throw exec.engine.replay.live(exec, "computes " + kind + " '" + id + "'");
+        }
         T value;
         try {
             value = fn.call();

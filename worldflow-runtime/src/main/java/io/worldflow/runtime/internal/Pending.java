@@ -144,6 +144,13 @@ final class Pending<T> implements DurableFuture<T> {
         }
         exec.awaitInMemory(caller.cancel, this::settled);
         exec.checkActive();
+        if (scope.isCanceled()) {
+            // the cancellation that ended the wait reaches this future too, which settles as it does: with the outcome
+            // its code replays from the history, or with its own cancellation. The caller sees that, the same on every
+            // replay, not whichever of the two threads got there first.
+            exec.awaitInMemory(CancelScope.NONE, this::settled);
+            exec.checkActive();
+        }
         boolean[] state = new boolean[2];
         exec.update(() -> {
             state[0] = done;

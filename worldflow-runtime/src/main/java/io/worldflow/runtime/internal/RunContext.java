@@ -55,6 +55,8 @@ final class RunContext implements WorkflowContext {
      * fork; -1 for none recorded in this turn (a replayed outcome is durable already).
      */
     private long seenSeq;
+    /** The primitive whose id this scope's code took last, for what a replay says when the code goes on live. */
+    private String lastTaken = "the workflow's code";
 
     RunContext(RunExecution exec, String scope, long seenSeq, CancelScope cancel) {
         this.exec = exec;
@@ -65,7 +67,7 @@ final class RunContext implements WorkflowContext {
 
     /** Before this scope's code does something new: the run's cancellation, this scope's and the deadline. */
     void live() {
-        exec.beginLive(cancel);
+        exec.beginLive(cancel, lastTaken);
     }
 
     /** This scope's id path ("" for the root). */
@@ -117,13 +119,14 @@ final class RunContext implements WorkflowContext {
         History.Recorded recorded = exec.history.at(scope, position);
         if (recorded != null && (!recorded.id.equals(id) || recorded.kind != kind)) {
             throw exec.nondeterministic("primitive #" + (position + 1) + " of " + scopeLabel() + " is "
-                    + describe(recorded.kind, recorded.id) + " in the history, but the code now asks for "
-                    + describe(kind, id));
+                    + describe(recorded.kind, recorded.id) + " in the history (from seq "
+                    + recorded.events.getFirst().seq() + "), but the code now asks for " + describe(kind, id));
         }
         if (recorded == null && exec.history.get(id) != null) {
             throw exec.nondeterministic(describe(kind, id) + " is recorded at another place in " + scopeLabel());
         }
         position++;
+        lastTaken = describe(kind, id);
         return id;
     }
 
@@ -422,7 +425,7 @@ final class RunContext implements WorkflowContext {
                     + exec.workflow.inputType().getName() + ", not "
                     + input.getClass().getName());
         }
-        live();
+        exec.beginLive(cancel, null); // the run's cancellation and deadline, with no primitive of its own
         throw new ContinueAsNew(input);
     }
 

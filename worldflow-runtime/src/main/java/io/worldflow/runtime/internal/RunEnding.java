@@ -77,7 +77,9 @@ final class RunEnding {
                             started.parent(),
                             exec.runId)
                     .withSearchAttributes(exec.search.current());
-            checkUnused(successor);
+            if (exec.engine.replay == null) {
+                checkUnused(successor);
+            }
         } catch (WorldflowException e) {
             endFailed(e);
             return;
@@ -156,7 +158,7 @@ final class RunEnding {
     private void endCanceled() {
         Instant now = exec.now();
         RunInfo.CancelRequest request = exec.info.cancelRequest();
-        if (request == null) {
+        if (request == null && exec.engine.replay == null) {
             try {
                 request = exec.engine
                         .world
@@ -248,6 +250,11 @@ final class RunEnding {
     }
 
     private void endHeld(RuntimeException why) {
+        if (exec.engine.replay != null) {
+            exec.engine.replay.held(exec, why);
+            exec.setOutcome(RunExecution.Outcome.HELD);
+            return;
+        }
         log.warn("run {} is held: {}", exec.runId, why.getMessage());
         try {
             exec.engine.world.eventLog().hold(exec.runId, ErrorInfo.of(why));

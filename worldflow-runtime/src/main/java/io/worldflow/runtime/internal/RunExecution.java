@@ -324,8 +324,10 @@ final class RunExecution {
     /**
      * Before a primitive of code in {@code scope} does something new: the run's cancellation and the deadline are
      * noticed here, and code of a canceled scope is told so.
+     *
+     * @param what the primitive about to do something new, or null for the run's end, which does nothing new
      */
-    void beginLive(CancelScope scope) {
+    void beginLive(CancelScope scope, String what) {
         checkActive();
         if (cancelRequested && !canceling) {
             canceling = true;
@@ -340,6 +342,10 @@ final class RunExecution {
             deadlinePassed = true;
             poke();
             throw new DeadlineExceededException(runId, deadline);
+        }
+        // a replay stops after the checks: what a cancellation or the deadline makes the code do is in the history
+        if (engine.replay != null && what != null) {
+            throw engine.replay.live(this, "goes on with " + what);
         }
     }
 
@@ -524,6 +530,16 @@ final class RunExecution {
      * @return its seq when it is an outcome the recording code may act on, else -1 (see {@link RunLog#record})
      */
     long record(LongFunction<Event> make) {
+        if (engine.replay != null) {
+            return runLog.record(seq -> {
+                Event e = make.apply(seq);
+                ExecutionStop stop = engine.replay.recorded(this, e);
+                if (stop != null) {
+                    throw stop;
+                }
+                return e;
+            });
+        }
         return runLog.record(make);
     }
 
@@ -546,6 +562,9 @@ final class RunExecution {
 
     private void submit(RunStatus status, TurnEnd end) {
         checkWritable();
+        if (engine.replay != null) {
+            throw engine.replay.suspended(this);
+        }
         await(runLog.submit(status, end));
     }
 

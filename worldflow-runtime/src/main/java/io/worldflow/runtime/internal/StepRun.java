@@ -14,6 +14,7 @@ import io.worldflow.event.StepFailed;
 import io.worldflow.event.StepRetrying;
 import io.worldflow.event.StepStarted;
 import io.worldflow.runtime.JsonCodec;
+import io.worldflow.runtime.StepInterceptor;
 import org.slf4j.MDC;
 
 import java.time.Instant;
@@ -129,6 +130,7 @@ final class StepRun {
             throws Exception {
         RunExecution exec = ctx.exec;
         CancelScope cancel = ctx.cancel;
+        StepFunction<T> code = intercepted(exec, id, attempt, fn);
         Instant started = exec.now();
         Instant limit = options.timeout() == null ? null : started.plus(options.timeout());
         Instant deadline = exec.info.deadline();
@@ -136,14 +138,14 @@ final class StepRun {
         StepAttempt info = new StepAttempt(
                 exec.runId + ":" + id + ":" + attempt, attempt, byDeadline ? deadline : limit, byDeadline, started);
         if (info.limit != null || options.heartbeatTimeout() != null) {
-            return new TimedStep<T>(exec, cancel, id, info, options.timeout(), options.heartbeatTimeout()).run(fn);
+            return new TimedStep<T>(exec, cancel, id, info, options.timeout(), options.heartbeatTimeout()).run(code);
         }
         StepAttempt previous = StepAttempt.CURRENT.get();
         StepAttempt.CURRENT.set(info);
         MDC.put("stepId", id);
         exec.steps.enter(cancel);
         try {
-            return fn.call();
+            return code.call();
         } finally {
             exec.steps.leave();
             MDC.remove("stepId");
@@ -153,5 +155,13 @@ final class StepRun {
                 StepAttempt.CURRENT.set(previous);
             }
         }
+    }
+
+    /** The attempt's code as the engine's interceptor runs it. */
+    @SuppressWarnings("unchecked")
+    private static <T> StepFunction<T> intercepted(RunExecution exec, String id, int attempt, StepFunction<T> fn) {
+        StepInterceptor.StepCall call =
+                new StepInterceptor.StepCall(exec.runId, exec.workflow.name(), id, Ids.nameOf(id), attempt);
+        return () -> (T) exec.engine.steps.intercept(call, fn);
     }
 }

@@ -1,4 +1,4 @@
-package io.worldflow.examples;
+package io.worldflow.runtime;
 
 import io.worldflow.event.ChildWorkflowCanceled;
 import io.worldflow.event.ChildWorkflowCompleted;
@@ -31,12 +31,32 @@ import io.worldflow.event.WorkflowFailed;
 import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
 
-/** One line of detail per event, for printing a timeline. */
-final class Timeline {
+import java.util.List;
 
-    private Timeline() {}
+/** A run's timeline as text for a terminal: one line per event, as the demo, the CLI and the test kit print it. */
+public final class TimelineText {
 
-    static String detail(Event e) {
+    private TimelineText() {}
+
+    /**
+     * The timeline, one line per event: its seq, its time since the run began, its type and its {@link #detail}. An
+     * empty timeline is an empty text.
+     */
+    public static String render(List<Event> timeline) {
+        if (timeline.isEmpty()) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder();
+        long start = timeline.getFirst().at().toEpochMilli();
+        for (Event e : timeline) {
+            out.append(String.format(
+                    "  %3d  +%5d ms  %-22s %s%n", e.seq(), e.at().toEpochMilli() - start, e.type(), detail(e)));
+        }
+        return out.toString();
+    }
+
+    /** What one event says, in a line: the step and its result, the signal and its payload, the error's summary. */
+    public static String detail(Event e) {
         return switch (e) {
             case WorkflowStarted s ->
                 s.workflow() + " " + s.input().json() + (s.parent() == null ? "" : ", child of " + s.parent())
