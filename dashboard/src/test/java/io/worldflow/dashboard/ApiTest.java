@@ -706,6 +706,7 @@ class ApiTest {
                         "/api/runs/{runId}/events",
                         "/api/runs/{runId}/chain",
                         "/api/runs/{runId}/chain/export",
+                        "/api/runs/{runId}/replay",
                         "/api/runs/{runId}/live",
                         "/api/live/runs",
                         "/api/runs/{runId}/cancel",
@@ -819,6 +820,39 @@ class ApiTest {
         assertThat(broken.path("brokenAt").asLong()).isEqualTo(seq);
         assertThat(broken.path("problem").asText()).contains("does not match its link");
         assertThat(t.get("/api/runs/nobody/chain").status()).isEqualTo(404);
+    }
+
+    @Test
+    void aRunsHistoryIsReplayedAgainstTheCodeOfThisProcessAndAnEditedHistoryDiverges() throws Exception {
+        t.waitingRun("order-6");
+        JsonNode waiting = t.get("/api/runs/order-6/replay").json();
+        assertThat(waiting.path("outcome").asText()).isEqualTo("CAUGHT_UP");
+        assertThat(waiting.path("workflow").asText()).isEqualTo("approval");
+        t.post("/api/runs/order-6/signals/approval", "{\"by\":\"ana\"}");
+        t.awaitRun("order-6", i -> i.status() == RunStatus.COMPLETED);
+        int events = t.get("/api/runs/order-6/events").json().size();
+
+        JsonNode matched = t.get("/api/runs/order-6/replay").json();
+        assertThat(matched.path("outcome").asText()).isEqualTo("MATCHED");
+        assertThat(matched.path("events").asInt()).isEqualTo(events);
+
+        // a history its code no longer matches: the first step renamed in the database
+        try (java.sql.Connection c =
+                        java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("dashboard.db"));
+                java.sql.PreparedStatement ps = c.prepareStatement(
+                        "UPDATE event_log SET events = replace(events, '\"prepare\"', '\"prepared\"') WHERE run_id = ?")) {
+            ps.setString(1, "order-6");
+            assertThat(ps.executeUpdate()).isPositive();
+        }
+        JsonNode diverged = t.get("/api/runs/order-6/replay").json();
+        assertThat(diverged.path("outcome").asText()).isEqualTo("DIVERGED");
+        assertThat(diverged.path("detail").asText())
+                .contains("step 'prepared' in the history")
+                .contains("the code now asks for step 'prepare'");
+        assertThat(t.get("/api/runs/order-6/events").json().size())
+                .as("a replay writes nothing")
+                .isEqualTo(events);
+        assertThat(t.get("/api/runs/nobody/replay").status()).isEqualTo(404);
     }
 
     @Test

@@ -106,10 +106,16 @@ public final class WorkflowReplayer {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    private final Registry registry = new Registry();
+    private final Registry registry;
     private final JsonCodec codec;
 
+    private WorkflowReplayer(Registry registry, JsonCodec codec) {
+        this.registry = registry;
+        this.codec = Objects.requireNonNull(codec, "codec");
+    }
+
     private WorkflowReplayer(Collection<?> workflows, JsonCodec codec) {
+        this.registry = new Registry();
         this.codec = Objects.requireNonNull(codec, "codec");
         for (Object w : workflows) {
             if (w instanceof Workflow<?, ?> workflow) {
@@ -146,6 +152,20 @@ public final class WorkflowReplayer {
     /** Replays every history of {@code directory} with these workflows' current code; see {@link #replayAll(Path)}. */
     public static Report replayAll(Collection<?> workflows, Path directory) {
         return of(workflows).replayAll(directory);
+    }
+
+    /** A replayer of the workflows a {@link Worldflow} has registered, with its codec. */
+    static WorkflowReplayer of(Registry registry, JsonCodec codec) {
+        return new WorkflowReplayer(registry, codec);
+    }
+
+    /**
+     * What replaying one history finds, a divergence included, without throwing for it.
+     *
+     * @throws WorldflowException when it is not a whole log of one run
+     */
+    public Result check(List<Event> history) {
+        return run("history", history);
     }
 
     /**

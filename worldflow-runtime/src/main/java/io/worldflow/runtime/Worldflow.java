@@ -357,6 +357,14 @@ public final class Worldflow implements AutoCloseable {
     }
 
     /** The names of the workflows registered here. */
+    /**
+     * A replayer of the workflows registered here, with this instance's codec: whether a run's history still matches
+     * the code this process runs ({@link WorkflowReplayer}).
+     */
+    public WorkflowReplayer replayer() {
+        return WorkflowReplayer.of(registry, codec);
+    }
+
     public Set<String> workflowNames() {
         return registry.names();
     }

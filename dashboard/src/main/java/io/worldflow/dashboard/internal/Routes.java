@@ -81,6 +81,7 @@ public final class Routes implements AutoCloseable {
         r.get("/api/runs/{runId}/events", runs::events);
         r.get("/api/runs/{runId}/chain", runs::chain);
         r.get("/api/runs/{runId}/chain/export", runs::chainExport);
+        r.get("/api/runs/{runId}/replay", runs::replay);
         r.sse("/api/runs/{runId}/live", client -> live.watchRun(client, RunsApi.runId(client.ctx())));
         // a stream has answered 200 before its handler runs: its filters are checked first, so that a bad one is a 400
         r.before("/api/live/runs", ctx -> runs.query(ctx, false));

@@ -12,6 +12,7 @@ import io.worldflow.RunStatus;
 import io.worldflow.SearchAttributes;
 import io.worldflow.StartOptions;
 import io.worldflow.event.Event;
+import io.worldflow.runtime.WorkflowReplayer;
 import io.worldflow.runtime.Worldflow;
 
 import java.net.URI;
@@ -115,6 +116,20 @@ final class RunsApi {
     /** What checking the run's hash chain finds. */
     void chain(Context ctx) {
         json(ctx, 200, RunViews.chain(wf.audit().verify(runId(ctx))));
+    }
+
+    /** Whether the run's history still matches the code this process registers for its workflow: a replay, no write. */
+    void replay(Context ctx) {
+        String runId = runId(ctx);
+        List<Event> events = wf.events(runId);
+        WorkflowReplayer.Result r = wf.replayer().check(events);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("runId", runId);
+        body.put("workflow", r.workflow());
+        body.put("outcome", r.outcome().name());
+        body.put("detail", r.detail());
+        body.put("events", r.events());
+        json(ctx, 200, body);
     }
 
     /** The run's log as stored with its chain, which checks away from the world ({@code LogChain.read}). */

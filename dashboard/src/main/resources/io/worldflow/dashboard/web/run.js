@@ -229,6 +229,24 @@
     }
   }
 
+  /** Whether the code of the process serving the dashboard still matches the history: a replay, which writes nothing. */
+  document.getElementById('replay').addEventListener('click', async () => {
+    const line = document.getElementById('replay-result');
+    line.textContent = 'Replaying…';
+    try {
+      const r = await api('GET', base + '/replay');
+      line.classList.toggle('diverged', r.outcome !== 'MATCHED' && r.outcome !== 'CAUGHT_UP');
+      line.textContent = {
+        MATCHED: 'This code replays all ' + r.events + ' events and ends the run as it ended.',
+        CAUGHT_UP: 'This code agrees with all ' + r.events + ' events and would go on from the last.',
+        DIVERGED: 'This code no longer matches the history: ' + r.detail,
+        FAILED: 'Not replayable here: ' + r.detail,
+      }[r.outcome];
+    } catch (e) {
+      line.textContent = 'The replay could not run: ' + e.message;
+    }
+  });
+
   document.getElementById('cancel').addEventListener('click', () =>
     act(() => api('POST', base + '/cancel', { reason: 'canceled from the dashboard' }), 'Cancellation requested.'));
   document.getElementById('terminate').addEventListener('click', () =>
