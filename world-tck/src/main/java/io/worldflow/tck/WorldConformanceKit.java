@@ -288,4 +288,12 @@ public abstract class WorldConformanceKit {
             super(WorldConformanceKit.this);
         }
     }
+
+    @Nested
+    @Tag("Migration")
+    class Migration extends MigrationContract {
+        Migration() {
+            super(WorldConformanceKit.this);
+        }
+    }
 }
