@@ -72,6 +72,8 @@ final class RunExecution {
     final Map<String, Integer> versions = new ConcurrentHashMap<>();
 
     private volatile Lease lease;
+    /** When, in real time, the lease was last granted or extended. */
+    private volatile long leaseRenewedNanos = System.nanoTime();
 
     /** The tail of the run's log during this turn: what is recorded, and what the next append does to other runs. */
     final RunLog runLog;
@@ -127,6 +129,15 @@ final class RunExecution {
 
     void leaseExtended(Lease extended) {
         this.lease = extended;
+        this.leaseRenewedNanos = System.nanoTime();
+    }
+
+    /**
+     * Whether less than {@code leaseFor} of real time has passed since the lease was last granted or extended: a lease
+     * that lapsed all the same lapsed because the clock jumped (a test's manual clock), not because this turn is stuck.
+     */
+    boolean leaseHeldInRealTime(Duration leaseFor) {
+        return System.nanoTime() - leaseRenewedNanos < leaseFor.toNanos();
     }
 
     CompletableFuture<Outcome> done() {

@@ -567,6 +567,12 @@ public final class WorkerLoop implements AutoCloseable {
                         existing.next = lease;
                         return null;
                     }
+                    if (old.leaseHeldInRealTime(settings.lease())) {
+                        // its lease lapsed by the clock alone, which jumped (a test moving time in the middle of a
+                        // step): the turn is not stuck, and goes on under the new lease
+                        old.leaseExtended(lease);
+                        return null;
+                    }
                     // our lease on a turn that still runs here lapsed (a stuck step, a long pause) and the
                     // world handed the run out again: abandon the old turn (its writes are fenced off) and
                     // resume the run from its log on the new lease
