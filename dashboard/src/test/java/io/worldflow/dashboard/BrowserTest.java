@@ -188,8 +188,9 @@ class BrowserTest {
         assertThat(browser.findElement(By.id("export-chain")).getAttribute("href"))
                 .endsWith("/chain/export");
         browser.findElement(By.id("replay")).click();
-        waiting().until(ExpectedConditions.textToBePresentInElementLocated(
-                By.id("replay-result"), "This code replays all"));
+        waiting()
+                .until(ExpectedConditions.textToBePresentInElementLocated(
+                        By.id("replay-result"), "This code replays all"));
         assertThat(browser.findElement(By.id("replay-result")).getText()).contains("ends the run as it ended");
         screenshot("dashboard-completed-run.png");
     }

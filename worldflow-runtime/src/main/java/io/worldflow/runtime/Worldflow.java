@@ -356,7 +356,6 @@ public final class Worldflow implements AutoCloseable {
         }
     }
 
-    /** The names of the workflows registered here. */
     /**
      * A replayer of the workflows registered here, with this instance's codec: whether a run's history still matches
      * the code this process runs ({@link WorkflowReplayer}).
@@ -365,6 +364,7 @@ public final class Worldflow implements AutoCloseable {
         return WorkflowReplayer.of(registry, codec);
     }
 
+    /** The names of the workflows registered here. */
     public Set<String> workflowNames() {
         return registry.names();
     }

@@ -104,7 +104,7 @@ final class RunViews {
         Map<String, Object> cancel = null;
         if (r.cancelRequest() != null) {
             cancel = new LinkedHashMap<>();
-            cancel.put("reason", String.valueOf(r.cancelRequest().reason()));
+            cancel.put("reason", r.cancelRequest().reason()); // null when none was given, not the text "null"
             cancel.put("requestedAt", r.cancelRequest().requestedAt());
             cancel.put("terminate", r.cancelRequest().terminate());
             cancel.put("actor", r.cancelRequest().actor());

@@ -86,7 +86,7 @@ public final class ServerBackend implements Backend {
                 ServerQueries.instant(r.path("heldSince")),
                 cancel.isObject()
                         ? new RunDetail.CancelRequest(
-                                reason(cancel.path("reason")),
+                                ServerQueries.text(cancel.path("reason")),
                                 ServerQueries.instant(cancel.path("requestedAt")),
                                 cancel.path("terminate").asBoolean(),
                                 ServerQueries.text(cancel.path("actor")))
@@ -201,12 +201,6 @@ public final class ServerBackend implements Backend {
 
     private static String schedulePath(String id) {
         return "/api/schedules/" + HttpApi.segment(id);
-    }
-
-    /** A cancellation's reason: the dashboard writes one that was not given as the text {@code null}. */
-    private static String reason(JsonNode reason) {
-        String text = ServerQueries.text(reason);
-        return "null".equals(text) ? null : text;
     }
 
     private String reasonBody(String reason) {
