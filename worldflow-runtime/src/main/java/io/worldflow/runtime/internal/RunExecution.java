@@ -144,6 +144,16 @@ final class RunExecution {
         return done;
     }
 
+    /** Whether the turn still runs: not suspended, ended or abandoned (its threads may be unwinding otherwise). */
+    boolean active() {
+        lock.lock();
+        try {
+            return phase == Phase.ACTIVE;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Whether the turn has ended normally (suspended or finished) and its threads are only unwinding. */
     boolean endedCleanly() {
         lock.lock();

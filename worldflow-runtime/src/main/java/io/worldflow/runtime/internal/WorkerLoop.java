@@ -567,9 +567,10 @@ public final class WorkerLoop implements AutoCloseable {
                         existing.next = lease;
                         return null;
                     }
-                    if (old.leaseHeldInRealTime(settings.lease())) {
+                    if (old.active() && old.leaseHeldInRealTime(settings.lease())) {
                         // its lease lapsed by the clock alone, which jumped (a test moving time in the middle of a
-                        // step): the turn is not stuck, and goes on under the new lease
+                        // step): the turn is not stuck, and goes on under the new lease (one that stopped, a
+                        // termination's, gave its lease back for the next turn, which starts afresh)
                         old.leaseExtended(lease);
                         return null;
                     }
