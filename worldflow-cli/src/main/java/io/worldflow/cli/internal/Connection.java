@@ -55,14 +55,11 @@ public record Connection(String server, String token, Map<String, String> proper
      */
     public Worldflow openWorld(boolean create) {
         WorldConfig config = config();
-        if (!create && "local".equals(world(config))) {
-            Path file = Path.of(config.get(LOCAL_PATH, LOCAL_DEFAULT)).toAbsolutePath();
-            if (!Files.exists(file)) {
-                throw new CliException(
-                        ExitCodes.UNAVAILABLE,
-                        "no local world at " + file + " (" + LOCAL_PATH + "): name the application's file with -p "
-                                + LOCAL_PATH + "=FILE or -D" + LOCAL_PATH + "=FILE, or use --server");
-            }
+        if (!create) {
+            requireLocalFile(
+                    config,
+                    "name the application's file with -p " + LOCAL_PATH + "=FILE or -D" + LOCAL_PATH
+                            + "=FILE, or use --server");
         }
         return Worldflow.builder()
                 .fromConfig()
@@ -96,6 +93,20 @@ public record Connection(String server, String token, Map<String, String> proper
             }
         }
         return out;
+    }
+
+    /**
+     * Refuses a local world whose file does not exist, so that a command run in the wrong folder says so rather than
+     * creating an empty world there; {@code hint} says how to name the file.
+     */
+    static void requireLocalFile(WorldConfig config, String hint) {
+        if ("local".equals(world(config))) {
+            Path file = Path.of(config.get(LOCAL_PATH, LOCAL_DEFAULT)).toAbsolutePath();
+            if (!Files.exists(file)) {
+                throw new CliException(
+                        ExitCodes.UNAVAILABLE, "no local world at " + file + " (" + LOCAL_PATH + "): " + hint);
+            }
+        }
     }
 
     static String world(WorldConfig config) {

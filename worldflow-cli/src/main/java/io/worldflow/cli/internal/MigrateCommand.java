@@ -2,16 +2,17 @@ package io.worldflow.cli.internal;
 
 import io.worldflow.RunQuery;
 import io.worldflow.cli.ExitCodes;
+import io.worldflow.runtime.JsonCodec;
 import io.worldflow.runtime.WorldMigration;
 import io.worldflow.runtime.Worldflow;
 import io.worldflow.runtime.WorldflowConfig;
 import io.worldflow.runtime.internal.WorldLoader;
+import io.worldflow.spi.WorldConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -80,7 +81,8 @@ public final class MigrateCommand extends CliCommand {
         if (source.equals(target)) {
             throw new CliException(ExitCodes.USAGE, "--from and --to name the same world with the same settings");
         }
-        requireLocalFile(source);
+        Connection.requireLocalFile(
+                WorldConfig.of(source), "name the file to copy from with --from-p " + Connection.LOCAL_PATH + "=FILE");
         try (Worldflow a = open(source);
                 Worldflow b = open(target);
                 Progress progress = Progress.start("migrate", () -> count(a, query))) {
@@ -132,24 +134,9 @@ public final class MigrateCommand extends CliCommand {
         return values;
     }
 
-    private static void requireLocalFile(Map<String, String> source) {
-        if ("local".equals(source.get(WorldflowConfig.WORLD))) {
-            Path file = Path.of(source.getOrDefault(Connection.LOCAL_PATH, Connection.LOCAL_DEFAULT))
-                    .toAbsolutePath();
-            if (!Files.exists(file)) {
-                throw new CliException(
-                        ExitCodes.UNAVAILABLE,
-                        "no local world at " + file + " to copy from (--from-p " + Connection.LOCAL_PATH + "=FILE)");
-            }
-        }
-    }
-
     private static Worldflow open(Map<String, String> values) {
         return Worldflow.builder()
-                .world(WorldLoader.open(
-                        io.worldflow.spi.WorldConfig.of(values),
-                        java.time.Clock.systemUTC(),
-                        new io.worldflow.runtime.JsonCodec().eventCodec()))
+                .world(WorldLoader.open(WorldConfig.of(values), Clock.systemUTC(), new JsonCodec().eventCodec()))
                 .properties(values)
                 .actor(Connection.actor())
                 .build();

@@ -71,8 +71,8 @@ public final class SchedulesCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "show", description = "A schedule: what it starts and when, its next fire times, its last run.")
-    static final class Show extends BackendCommand {
+    /** A command on one schedule that prints the schedule as it then stands. */
+    abstract static class OneSchedule extends BackendCommand {
 
         @Parameters(paramLabel = "ID", description = "The schedule's id.")
         String id;
@@ -80,44 +80,39 @@ public final class SchedulesCommand implements Callable<Integer> {
         @Mixin
         JsonFlag json;
 
+        /** Does what the command does to the schedule, returning it as it is after. */
+        abstract ScheduleView act(Backend backend, String id);
+
         @Override
         protected int run(Backend backend) {
-            print(this, backend.schedule(id), json.on);
+            print(this, act(backend, id), json.on);
             return ExitCodes.OK;
         }
     }
 
-    @Command(name = "pause", description = "Pauses a schedule: it starts nothing until resumed.")
-    static final class Pause extends BackendCommand {
-
-        @Parameters(paramLabel = "ID", description = "The schedule's id.")
-        String id;
-
-        @Mixin
-        JsonFlag json;
-
+    @Command(name = "show", description = "A schedule: what it starts and when, its next fire times, its last run.")
+    static final class Show extends OneSchedule {
         @Override
-        protected int run(Backend backend) {
-            print(this, backend.pause(id), json.on);
-            return ExitCodes.OK;
+        ScheduleView act(Backend backend, String id) {
+            return backend.schedule(id);
+        }
+    }
+
+    @Command(name = "pause", description = "Pauses a schedule: it starts nothing until resumed.")
+    static final class Pause extends OneSchedule {
+        @Override
+        ScheduleView act(Backend backend, String id) {
+            return backend.pause(id);
         }
     }
 
     @Command(
             name = "resume",
             description = "Resumes a schedule from its next fire time; what it missed starts nothing.")
-    static final class Resume extends BackendCommand {
-
-        @Parameters(paramLabel = "ID", description = "The schedule's id.")
-        String id;
-
-        @Mixin
-        JsonFlag json;
-
+    static final class Resume extends OneSchedule {
         @Override
-        protected int run(Backend backend) {
-            print(this, backend.resume(id), json.on);
-            return ExitCodes.OK;
+        ScheduleView act(Backend backend, String id) {
+            return backend.resume(id);
         }
     }
 

@@ -55,8 +55,10 @@ final class RunContext implements WorkflowContext {
      * fork; -1 for none recorded in this turn (a replayed outcome is durable already).
      */
     private long seenSeq;
-    /** The primitive whose id this scope's code took last, for what a replay says when the code goes on live. */
-    private String lastTaken = "the workflow's code";
+    /** The primitive whose id this scope's code took last (null before the first), for what a replay reports. */
+    private History.Kind lastKind;
+
+    private String lastId;
 
     RunContext(RunExecution exec, String scope, long seenSeq, CancelScope cancel) {
         this.exec = exec;
@@ -67,7 +69,7 @@ final class RunContext implements WorkflowContext {
 
     /** Before this scope's code does something new: the run's cancellation, this scope's and the deadline. */
     void live() {
-        exec.beginLive(cancel, lastTaken);
+        exec.beginLive(cancel, this);
     }
 
     /** This scope's id path ("" for the root). */
@@ -126,8 +128,14 @@ final class RunContext implements WorkflowContext {
             throw exec.nondeterministic(describe(kind, id) + " is recorded at another place in " + scopeLabel());
         }
         position++;
-        lastTaken = describe(kind, id);
+        lastKind = kind;
+        lastId = id;
         return id;
+    }
+
+    /** What this scope's code does live, as a replay reports it: the primitive whose id it took last. */
+    String lastTaken() {
+        return lastId == null ? "the workflow's code" : describe(lastKind, lastId);
     }
 
     private String scopeLabel() {

@@ -346,9 +346,9 @@ final class RunExecution {
      * Before a primitive of code in {@code scope} does something new: the run's cancellation and the deadline are
      * noticed here, and code of a canceled scope is told so.
      *
-     * @param what the primitive about to do something new, or null for the run's end, which does nothing new
+     * @param where the code about to do something new, or null for the run's end, which does nothing new
      */
-    void beginLive(CancelScope scope, String what) {
+    void beginLive(CancelScope scope, RunContext where) {
         checkActive();
         if (cancelRequested && !canceling) {
             canceling = true;
@@ -365,8 +365,8 @@ final class RunExecution {
             throw new DeadlineExceededException(runId, deadline);
         }
         // a replay stops after the checks: what a cancellation or the deadline makes the code do is in the history
-        if (engine.replay != null && what != null) {
-            throw engine.replay.live(this, "goes on with " + what);
+        if (engine.replay != null && where != null) {
+            throw engine.replay.live(this, "goes on with " + where.lastTaken());
         }
     }
 
