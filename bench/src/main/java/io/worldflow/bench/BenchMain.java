@@ -54,6 +54,15 @@ public final class BenchMain implements Runnable {
         @Option(names = "--smoke", description = "tiny sizes (the CI smoke configuration)")
         boolean smoke;
 
+        @Option(
+                names = "--telemetry",
+                description = "trace (spans exported nowhere) and measure (a Prometheus registry), in every process")
+        void telemetry(boolean on) {
+            if (on) {
+                BenchTelemetry.enable();
+            }
+        }
+
         @Option(names = "--w1-runs", description = "W1 runs (5000)")
         Integer w1Runs;
 

@@ -29,6 +29,7 @@ public final class BenchWorker {
         int concurrency = Integer.getInteger("bench.worker.concurrency", 100);
         Worldflow.Builder b = Worldflow.builder().fromConfig();
         BenchWorkflows.ALL.forEach(b::register);
+        BenchTelemetry.apply(b);
         Worldflow wf = b.build();
         WorkerOptions options = WorkerOptions.defaults()
                 .withConcurrency(concurrency)

@@ -30,6 +30,7 @@ final class DirectClient implements BenchClient {
     static DirectClient open(Map<String, String> properties) {
         Worldflow.Builder b = Worldflow.builder().properties(properties);
         BenchWorkflows.ALL.forEach(b::register);
+        BenchTelemetry.apply(b);
         return new DirectClient(b.build(), true);
     }
 

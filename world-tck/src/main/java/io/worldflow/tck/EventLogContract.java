@@ -69,6 +69,26 @@ public abstract class EventLogContract extends WorldContractSupport {
     }
 
     @Test
+    void theFirstEventKeepsTheTraceContextTheRunWasStartedIn() {
+        String traceParent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        NewRun alone = newRun("order-1").withTrace(traceParent, "vendor=abc");
+        NewRun batched = newRun("order-2").withTrace(traceParent, null);
+        NewRun untraced = newRun("order-3");
+
+        log().create(alone);
+        log().createAll(List.of(batched, untraced));
+
+        WorkflowStarted first = (WorkflowStarted) log().read("order-1", 0).getFirst();
+        assertThat(first.traceParent()).isEqualTo(traceParent);
+        assertThat(first.traceState()).isEqualTo("vendor=abc");
+        assertThat(log().read("order-2", 0)).containsExactly(batched.startedEvent());
+        assertThat(((WorkflowStarted) log().read("order-2", 0).getFirst()).traceParent())
+                .isEqualTo(traceParent);
+        assertThat(((WorkflowStarted) log().read("order-3", 0).getFirst()).traceParent())
+                .isNull();
+    }
+
+    @Test
     void createReturnsAPendingRunWithTheGivenFields() {
         Instant createdAt = now();
         Instant availableAt = createdAt.plus(Duration.ofMinutes(5));

@@ -16,6 +16,9 @@ import java.util.List;
  * @param actor         who started it ({@link io.worldflow.Actors}), or null when not known (a child, a successor)
  * @param searchAttributes the run's search attributes as it starts, each {@code name=<stored value>}
  *                      ({@link io.worldflow.spi.SearchValues}); null or empty for none
+ * @param traceParent   the W3C {@code traceparent} of the trace its spans belong to (the code that started it), or
+ *                      null when it was started without tracing
+ * @param traceState    the W3C {@code tracestate} that goes with {@code traceParent}, or null
  */
 public record WorkflowStarted(
         String runId,
@@ -29,13 +32,46 @@ public record WorkflowStarted(
         String schedule,
         Instant scheduledFor,
         String actor,
-        List<String> searchAttributes)
+        List<String> searchAttributes,
+        String traceParent,
+        String traceState)
         implements Event {
 
     public WorkflowStarted {
         Event.check(runId, seq, at);
         searchAttributes =
                 searchAttributes == null || searchAttributes.isEmpty() ? null : List.copyOf(searchAttributes);
+    }
+
+    /** A run started without tracing. */
+    public WorkflowStarted(
+            String runId,
+            long seq,
+            Instant at,
+            String workflow,
+            Payload input,
+            Instant deadline,
+            String parent,
+            String continuedFrom,
+            String schedule,
+            Instant scheduledFor,
+            String actor,
+            List<String> searchAttributes) {
+        this(
+                runId,
+                seq,
+                at,
+                workflow,
+                input,
+                deadline,
+                parent,
+                continuedFrom,
+                schedule,
+                scheduledFor,
+                actor,
+                searchAttributes,
+                null,
+                null);
     }
 
     /** A run started without search attributes. */

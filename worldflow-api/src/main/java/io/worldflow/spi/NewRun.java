@@ -32,6 +32,8 @@ import java.util.function.UnaryOperator;
  * @param key         the run's ordering key within its queue, kept with its turn ({@link TaskQueue#waiting}), or null
  * @param actor       who starts it ({@link io.worldflow.Actors}), or null
  * @param searchAttributes its search attributes as it starts, which the world indexes with it; empty for none
+ * @param traceParent the W3C {@code traceparent} its spans continue, which its first event records; null for none
+ * @param traceState  the W3C {@code tracestate} that goes with it, or null
  */
 public record NewRun(
         String runId,
@@ -49,7 +51,9 @@ public record NewRun(
         String turnQueue,
         String key,
         String actor,
-        SearchAttributes searchAttributes) {
+        SearchAttributes searchAttributes,
+        String traceParent,
+        String traceState) {
 
     public NewRun {
         Objects.requireNonNull(runId, "runId");
@@ -60,6 +64,45 @@ public record NewRun(
         Objects.requireNonNull(queue, "queue");
         turnQueue = turnQueue == null ? queue : turnQueue;
         searchAttributes = searchAttributes == null ? SearchAttributes.empty() : searchAttributes;
+    }
+
+    /** A run started without tracing. */
+    public NewRun(
+            String runId,
+            String workflow,
+            Payload input,
+            Instant createdAt,
+            Instant availableAt,
+            Instant deadline,
+            String queue,
+            int priority,
+            String parent,
+            String continuedFrom,
+            String schedule,
+            Instant scheduledFor,
+            String turnQueue,
+            String key,
+            String actor,
+            SearchAttributes searchAttributes) {
+        this(
+                runId,
+                workflow,
+                input,
+                createdAt,
+                availableAt,
+                deadline,
+                queue,
+                priority,
+                parent,
+                continuedFrom,
+                schedule,
+                scheduledFor,
+                turnQueue,
+                key,
+                actor,
+                searchAttributes,
+                null,
+                null);
     }
 
     /** A run started without search attributes. */
@@ -116,7 +159,32 @@ public record NewRun(
                 turnQueue,
                 key,
                 actor,
-                attributes);
+                attributes,
+                traceParent,
+                traceState);
+    }
+
+    /** This run, its spans continuing the trace of {@code parentTrace} (a W3C {@code traceparent}) and its state. */
+    public NewRun withTrace(String parentTrace, String state) {
+        return new NewRun(
+                runId,
+                workflow,
+                input,
+                createdAt,
+                availableAt,
+                deadline,
+                queue,
+                priority,
+                parent,
+                continuedFrom,
+                schedule,
+                scheduledFor,
+                turnQueue,
+                key,
+                actor,
+                searchAttributes,
+                parentTrace,
+                parentTrace == null ? null : state);
     }
 
     /** This run, started by {@code who} ({@link io.worldflow.Actors}), which its first event records. */
@@ -183,7 +251,9 @@ public record NewRun(
                 turn,
                 orderKey,
                 who,
-                searchAttributes);
+                searchAttributes,
+                traceParent,
+                traceState);
     }
 
     /** A run no schedule starts. */
@@ -284,6 +354,8 @@ public record NewRun(
                 schedule,
                 scheduledFor,
                 actor,
-                searchAttributes.isEmpty() ? null : SearchValues.changes(searchAttributes, List.of()));
+                searchAttributes.isEmpty() ? null : SearchValues.changes(searchAttributes, List.of()),
+                traceParent,
+                traceState);
     }
 }

@@ -304,7 +304,9 @@ public final class WorldMigration {
                 info.queue(),
                 null,
                 s.actor(),
-                attributes);
+                attributes,
+                s.traceParent(),
+                s.traceState());
     }
 
     /**

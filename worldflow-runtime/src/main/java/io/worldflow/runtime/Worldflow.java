@@ -1,5 +1,7 @@
 package io.worldflow.runtime;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.worldflow.Actors;
 import io.worldflow.Payload;
 import io.worldflow.QueueSpec;
@@ -33,6 +35,7 @@ import io.worldflow.runtime.internal.SignalUrls;
 import io.worldflow.runtime.internal.Successors;
 import io.worldflow.runtime.internal.WorkerLoop;
 import io.worldflow.runtime.internal.WorldLoader;
+import io.worldflow.runtime.internal.telemetry.Telemetry;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldConfig;
 
@@ -99,6 +102,8 @@ public final class Worldflow implements AutoCloseable {
     private final ThreadLocal<String> acting = new ThreadLocal<>();
     /** What runs each step attempt's code in this process's worker. */
     private final StepInterceptor steps;
+    /** Where this instance's spans and meters go. */
+    private final Telemetry telemetry;
 
     private Worldflow(
             World world,
@@ -107,8 +112,10 @@ public final class Worldflow implements AutoCloseable {
             InstantSource clock,
             Registry registry,
             String actor,
-            StepInterceptor steps) {
+            StepInterceptor steps,
+            Telemetry telemetry) {
         this.world = world;
+        this.telemetry = telemetry;
         this.steps = steps;
         this.actor = actor;
         this.config = config;
@@ -121,7 +128,7 @@ public final class Worldflow implements AutoCloseable {
         this.queueRunner =
                 new QueueRunner(world, clock, Boolean.parseBoolean(config.get(Queues.DECLARED_ONLY, "false")));
         this.queues = new Queues(queueRunner);
-        this.starts = new RunStarts(world, codec, clock, queueRunner, () -> worker);
+        this.starts = new RunStarts(world, codec, clock, queueRunner, () -> worker, telemetry);
         this.schedules = new Schedules(
                 new ScheduleRunner(
                         world.schedules(),
@@ -157,6 +164,11 @@ public final class Worldflow implements AutoCloseable {
         return clock;
     }
 
+    /** The registry this instance records its meters into ({@link Builder#meterRegistry}), if one was given. */
+    public Optional<MeterRegistry> meterRegistry() {
+        return Optional.ofNullable(telemetry.registry());
+    }
+
     // ---------------------------------------------------------------- worker
 
     /** Starts a worker with the options from configuration. */
@@ -176,7 +188,7 @@ public final class Worldflow implements AutoCloseable {
                 throw new IllegalStateException("this Worldflow already runs a worker");
             }
             scheduler = new ClockScheduler(clock);
-            committer = new Committer(world.eventLog(), world.workerAccess().appendsInProcess());
+            committer = new Committer(world.eventLog(), world.workerAccess().appendsInProcess(), telemetry);
             Engine engine = new Engine(
                     world,
                     codec,
@@ -189,7 +201,8 @@ public final class Worldflow implements AutoCloseable {
                     options.stickyWait(),
                     options.holdRetry(),
                     steps,
-                    null);
+                    null,
+                    telemetry);
             worker = new WorkerLoop(
                     engine,
                     new WorkerLoop.Settings(
@@ -639,6 +652,8 @@ public final class Worldflow implements AutoCloseable {
         private String actor = Actors.APPLICATION;
         private static final StepInterceptor NONE = StepInterceptor.none();
         private StepInterceptor steps = NONE;
+        private OpenTelemetry openTelemetry;
+        private MeterRegistry meterRegistry;
 
         private Builder() {}
 
@@ -650,6 +665,26 @@ public final class Worldflow implements AutoCloseable {
             Objects.requireNonNull(interceptor, "interceptor");
             StepInterceptor before = steps;
             steps = before == NONE ? interceptor : before.around(interceptor);
+            return this;
+        }
+
+        /**
+         * Traces runs into {@code value}'s tracer provider: a span for each run's start, its turns and, within them,
+         * its step attempts, timers, signal waits and child runs. The trace of the code that starts a run is kept
+         * with it, so the run's spans join it on whatever worker and however much later they happen. Without this,
+         * nothing is traced.
+         */
+        public Builder openTelemetry(OpenTelemetry value) {
+            this.openTelemetry = Objects.requireNonNull(value, "openTelemetry");
+            return this;
+        }
+
+        /**
+         * Records this instance's meters (runs, steps, turns, appends, leases, timers: see the README) into
+         * {@code value}. Without this, nothing is measured.
+         */
+        public Builder meterRegistry(MeterRegistry value) {
+            this.meterRegistry = Objects.requireNonNull(value, "meterRegistry");
             return this;
         }
 
@@ -754,7 +789,8 @@ public final class Worldflow implements AutoCloseable {
                     .map(k -> PayloadKeys.encryptsPayloads(config) ? base.encrypting(k) : base.sealingSecrets(k))
                     .orElse(base);
             World w = world != null ? world : WorldLoader.open(config, clock, c.eventCodec());
-            Worldflow wf = new Worldflow(w, config, c, clock, registry, actor, steps);
+            Telemetry t = Telemetry.of(openTelemetry, meterRegistry, config.get("worldflow.world", "local"));
+            Worldflow wf = new Worldflow(w, config, c, clock, registry, actor, steps, t);
             try {
                 declaredQueues.forEach(wf.queues()::define);
                 declared.forEach(wf.schedules()::ensure);

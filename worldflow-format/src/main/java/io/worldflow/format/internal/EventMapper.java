@@ -106,6 +106,12 @@ public final class EventMapper {
 
         @JsonInclude(JsonInclude.Include.NON_NULL)
         abstract List<String> searchAttributes();
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract String traceParent();
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract String traceState();
     }
 
     /** The same for a flag added later: left out while false. */

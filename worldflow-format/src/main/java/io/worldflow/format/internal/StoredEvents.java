@@ -109,7 +109,9 @@ final class StoredEvents {
                     text("schedule"),
                     instant("scheduledFor"),
                     text("actor"),
-                    texts("searchAttributes")),
+                    texts("searchAttributes"),
+                    text("traceParent"),
+                    text("traceState")),
             event("WorkflowCompleted", WorkflowCompleted.class, payload("output")),
             event("WorkflowFailed", WorkflowFailed.class, error("error")),
             // a termination says so; a cancellation, by far the more common, leaves it out

@@ -185,8 +185,11 @@ final class ChildCall<I, O> {
                         options.priority() != null ? options.priority() : exec.info.priority(),
                         exec.runId)
                 .withSearchAttributes(options.searchAttributes());
+        // the child's trace continues this turn's: the code that starts it runs with the turn's span current
+        run = exec.engine.telemetry.traced(run);
         if (options.id() == null) {
             exec.runLog.start(run);
+            exec.engine.telemetry.created(run);
             return true;
         }
         WorkerLoop worker = exec.engine.worker;
@@ -195,6 +198,7 @@ final class ChildCall<I, O> {
                 ? worker.create(run)
                 : exec.engine.world.eventLog().create(run);
         if (created.created()) {
+            exec.engine.telemetry.created(run);
             return false;
         }
         if (!created.run().workflow().equals(workflow.name())) {
@@ -215,6 +219,15 @@ final class ChildCall<I, O> {
     private O ended(RunContext waiter, String childRunId, Payload signal) {
         ChildRuns.Outcome outcome = exec.engine.codec.decode(
                 signal, ChildRuns.Outcome.class, "end of child '" + id + "' of run '" + exec.runId + "'");
+        if (exec.telemetry.on()) {
+            exec.telemetry.childEnded(
+                    exec.runId,
+                    workflow.name(),
+                    childRunId,
+                    exec.recordedAt(id, ChildWorkflowStarted.class),
+                    exec.now(),
+                    RunStatus.valueOf(outcome.status()));
+        }
         return switch (RunStatus.valueOf(outcome.status())) {
             case COMPLETED -> {
                 waiter.record(seq ->

@@ -1,6 +1,7 @@
 package io.worldflow.runtime.internal;
 
 import io.worldflow.WorldException;
+import io.worldflow.runtime.internal.telemetry.Telemetry;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.EventLog;
@@ -48,12 +49,14 @@ public final class Committer implements AutoCloseable {
     /** This process's worker, once it runs: the runs a batch creates may begin there, leased in the batch's write. */
     private volatile WorkerLoop worker;
 
+    private final Telemetry telemetry;
     private long commits;
     private long appends;
 
     /** @param inProcess whether the log appends in this process, so that a waiting thread may commit ({@link #help}) */
-    public Committer(EventLog eventLog, boolean inProcess) {
+    public Committer(EventLog eventLog, boolean inProcess, Telemetry telemetry) {
         this.eventLog = eventLog;
+        this.telemetry = telemetry;
         this.helped = inProcess;
         this.thread = Thread.ofPlatform().daemon().name("worldflow-committer").start(this::loop);
     }
@@ -177,6 +180,7 @@ public final class Committer implements AutoCloseable {
         WorkerLoop here = worker;
         WorkerLoop.Reserved reserved = here == null ? null : here.reserveStarts(starts(list));
         List<AppendResult> results;
+        long began = System.nanoTime();
         try {
             results = write(list, reserved);
         } catch (RuntimeException e) {
@@ -192,6 +196,7 @@ public final class Committer implements AutoCloseable {
         if (reserved != null) {
             reserved.begin(); // before the appending runs go on: the runs they started are under way sooner
         }
+        telemetry.committed(list.size(), System.nanoTime() - began);
         commits++;
         appends += list.size();
         for (int i = 0; i < batch.size(); i++) {

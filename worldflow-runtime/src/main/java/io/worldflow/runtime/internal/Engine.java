@@ -2,6 +2,7 @@ package io.worldflow.runtime.internal;
 
 import io.worldflow.runtime.JsonCodec;
 import io.worldflow.runtime.StepInterceptor;
+import io.worldflow.runtime.internal.telemetry.Telemetry;
 import io.worldflow.spi.World;
 
 import java.time.Duration;
@@ -26,6 +27,8 @@ public final class Engine {
     final StepInterceptor steps;
     /** The replay this engine serves instead of a worker, or null: then nothing is written and nothing runs live. */
     final Replay replay;
+    /** Where spans and meters go. */
+    final Telemetry telemetry;
 
     public Engine(
             World world,
@@ -39,7 +42,8 @@ public final class Engine {
             Duration stickyWait,
             Duration holdRetry,
             StepInterceptor steps,
-            Replay replay) {
+            Replay replay,
+            Telemetry telemetry) {
         this.world = world;
         this.codec = codec;
         this.clock = clock;
@@ -52,5 +56,6 @@ public final class Engine {
         this.holdRetry = holdRetry;
         this.steps = steps;
         this.replay = replay;
+        this.telemetry = telemetry;
     }
 }

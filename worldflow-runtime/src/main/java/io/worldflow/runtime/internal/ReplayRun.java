@@ -11,6 +11,7 @@ import io.worldflow.event.WorkflowStarted;
 import io.worldflow.runtime.JsonCodec;
 import io.worldflow.runtime.ManualClock;
 import io.worldflow.runtime.StepInterceptor;
+import io.worldflow.runtime.internal.telemetry.Telemetry;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.SearchValues;
 
@@ -57,7 +58,8 @@ public final class ReplayRun {
                     Duration.ZERO,
                     Duration.ofMinutes(1),
                     StepInterceptor.none(),
-                    replay);
+                    replay,
+                    Telemetry.OFF);
             Lease lease = new Lease(started.runId(), "replay", StartOptions.DEFAULT_QUEUE, clock.instant(), 1);
             RunExecution exec = new RunExecution(engine, lease, info(started, events), workflow, history);
             exec.start();

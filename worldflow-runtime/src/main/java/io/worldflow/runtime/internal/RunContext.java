@@ -243,6 +243,9 @@ final class RunContext implements WorkflowContext {
     void awaitTimer(String id, Instant fireAt) {
         waitUntil(fireAt, false);
         record(seq -> new TimerFired(exec.runId, seq, exec.now(), id));
+        if (exec.telemetry.on()) {
+            exec.telemetry.timerFired(exec.runId, id, exec.recordedAt(id, TimerScheduled.class), fireAt, exec.now());
+        }
     }
 
     /** Waits durably until {@code at} (never returns before it). */

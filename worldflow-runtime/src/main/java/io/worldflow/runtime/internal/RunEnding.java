@@ -50,7 +50,7 @@ final class RunEnding {
         }
         if (tellParent(RunStatus.COMPLETED, encoded, null)) {
             exec.record(seq -> new WorkflowCompleted(exec.runId, seq, exec.now(), encoded));
-            finish(RunStatus.COMPLETED);
+            finish(RunStatus.COMPLETED, false);
         }
     }
 
@@ -76,7 +76,9 @@ final class RunEnding {
                             exec.info.priority(),
                             started.parent(),
                             exec.runId)
-                    .withSearchAttributes(exec.search.current());
+                    .withSearchAttributes(exec.search.current())
+                    // the successor's turns join the trace this run's belong to
+                    .withTrace(started.traceParent(), started.traceState());
             if (exec.engine.replay == null) {
                 checkUnused(successor);
             }
@@ -86,7 +88,9 @@ final class RunEnding {
         }
         exec.record(seq -> new WorkflowContinuedAsNew(exec.runId, seq, exec.now(), next.runId(), next.input()));
         exec.runLog.handOver(next);
-        finish(RunStatus.COMPLETED);
+        if (finish(RunStatus.COMPLETED, true)) {
+            exec.engine.telemetry.created(next);
+        }
     }
 
     /** A run of the successor's id that exists already is no successor of this run: a clear error, not a merge. */
@@ -151,7 +155,7 @@ final class RunEnding {
         log.info("run {} failed: {}", exec.runId, err.summary());
         if (tellParent(RunStatus.FAILED, null, err)) {
             exec.record(seq -> new WorkflowFailed(exec.runId, seq, exec.now(), err));
-            finish(RunStatus.FAILED);
+            finish(RunStatus.FAILED, false);
         }
     }
 
@@ -178,14 +182,16 @@ final class RunEnding {
             exec.record(
                     seq -> new WorkflowCancelRequested(exec.runId, seq, now, reason, requestedAt, terminate, actor));
             exec.record(seq -> new WorkflowCanceled(exec.runId, seq, now));
-            finish(RunStatus.CANCELED);
+            finish(RunStatus.CANCELED, false);
         }
     }
 
-    private void finish(RunStatus status) {
+    /** @return whether the end is recorded */
+    private boolean finish(RunStatus status, boolean continued) {
         try {
             closeChildren();
             exec.endTurn(status, null);
+            exec.telemetry.runEnded(status, continued);
             exec.setOutcome(RunExecution.Outcome.FINISHED);
             exec.engine.completions.finished(exec.runId);
             exec.engine.queues.ended(exec.runId, exec.info.queue());
@@ -193,12 +199,14 @@ final class RunEnding {
             if (worker != null && parentToPoke != null) {
                 worker.poke(parentToPoke); // in memory here, it hears of it now rather than when its turn ends
             }
+            return true;
         } catch (ExecutionStop stop) {
             exec.setOutcome(RunExecution.Outcome.ABORTED);
         } catch (RuntimeException e) {
             log.warn("run {}: could not record its end ({}); it will be resumed", exec.runId, e.toString());
             exec.setOutcome(RunExecution.Outcome.ABORTED);
         }
+        return false;
     }
 
     /**
@@ -259,6 +267,7 @@ final class RunEnding {
         try {
             exec.engine.world.eventLog().hold(exec.runId, ErrorInfo.of(why));
             exec.engine.world.taskQueue().complete(exec.lease(), exec.now().plus(exec.engine.holdRetry));
+            exec.telemetry.held(why.getMessage());
             exec.setOutcome(RunExecution.Outcome.HELD);
         } catch (RuntimeException e) {
             log.warn("run {}: could not record the hold ({})", exec.runId, e.toString());

@@ -8,7 +8,9 @@ import io.worldflow.SearchAttributes;
 import io.worldflow.SerializationException;
 import io.worldflow.Workflow;
 import io.worldflow.event.Event;
+import io.worldflow.event.PrimitiveEvent;
 import io.worldflow.internal.CurrentContext;
+import io.worldflow.runtime.internal.telemetry.TurnTelemetry;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.PendingSignal;
@@ -22,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -103,6 +106,10 @@ final class RunExecution {
     private volatile boolean canceling;
     private volatile boolean deadlinePassed;
     private volatile NonDeterministicWorkflowException nondeterminism;
+    /** What this turn reports of itself: its span, current on the code's threads, and its meters. */
+    final TurnTelemetry telemetry;
+    /** When this turn began, by the engine's clock. */
+    private final Instant startedAt;
 
     RunExecution(Engine engine, Lease lease, RunInfo info, Workflow<Object, Object> workflow, History history) {
         this.engine = engine;
@@ -121,6 +128,12 @@ final class RunExecution {
         this.cancelRequested = info.cancelRequested();
         // a cancel requested before this turn reaches its code where it waits, on every thread, as it replays
         this.canceling = cancelRequested;
+        this.startedAt = engine.clock.instant();
+        this.telemetry = engine.telemetry.turn(runId, info.queue(), history.started(), info.availableAt(), startedAt);
+        if (telemetry.on()) {
+            done.whenComplete(
+                    (o, e) -> telemetry.ended(o == null ? "aborted" : o.name().toLowerCase(Locale.ROOT)));
+        }
     }
 
     Lease lease() {
@@ -227,7 +240,7 @@ final class RunExecution {
             }
             running++;
             alive++;
-            Thread t = Thread.ofVirtual().name("wf-" + runId + "-" + name).unstarted(() -> {
+            Thread t = Thread.ofVirtual().name("wf-" + runId + "-" + name).unstarted(telemetry.current(() -> {
                 MDC.put("runId", runId);
                 MDC.put("workflow", workflow.name());
                 try {
@@ -242,7 +255,7 @@ final class RunExecution {
                     MDC.clear();
                     exited();
                 }
-            });
+            }));
             threads.add(t);
             t.start();
         } finally {
@@ -376,6 +389,16 @@ final class RunExecution {
             nondeterminism = e;
         }
         return e;
+    }
+
+    /**
+     * When the primitive {@code id} recorded its first {@code type} event: as the history holds it, or, recorded in
+     * this turn, no earlier than the turn's start (what a span of its wait begins with).
+     */
+    Instant recordedAt(String id, Class<? extends PrimitiveEvent> type) {
+        History.Recorded recorded = history.get(id);
+        PrimitiveEvent event = recorded == null ? null : recorded.first(type);
+        return event != null ? event.at() : startedAt;
     }
 
     Instant now() {

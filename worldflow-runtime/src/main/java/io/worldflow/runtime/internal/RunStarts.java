@@ -5,6 +5,7 @@ import io.worldflow.RunInfo;
 import io.worldflow.RunStateException;
 import io.worldflow.StartOptions;
 import io.worldflow.runtime.JsonCodec;
+import io.worldflow.runtime.internal.telemetry.Telemetry;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.NewRun;
 import io.worldflow.spi.World;
@@ -28,11 +29,18 @@ public final class RunStarts {
     private final InstantSource clock;
     private final QueueRunner queues;
     private final Supplier<WorkerLoop> worker;
+    private final Telemetry telemetry;
 
     /** @param worker this process's worker, or null while it has none */
     public RunStarts(
-            World world, JsonCodec codec, InstantSource clock, QueueRunner queues, Supplier<WorkerLoop> worker) {
+            World world,
+            JsonCodec codec,
+            InstantSource clock,
+            QueueRunner queues,
+            Supplier<WorkerLoop> worker,
+            Telemetry telemetry) {
         this.world = world;
+        this.telemetry = telemetry;
         this.codec = codec;
         this.clock = clock;
         this.queues = queues;
@@ -95,19 +103,21 @@ public final class RunStarts {
     public void scheduledAll(List<NewRun> runs) {
         List<NewRun> placed = new ArrayList<>(runs.size());
         for (NewRun run : runs) {
-            placed.add(queues.place(run, null));
+            placed.add(queues.place(telemetry.traced(run), null));
         }
         world.eventLog().createAll(placed);
+        placed.forEach(telemetry::created);
         placed.stream().filter(NewRun::waits).findAny().ifPresent(queues::created);
     }
 
     private CreateResult create(NewRun run, String key) {
-        NewRun placed = queues.place(run, key);
+        NewRun placed = queues.place(telemetry.traced(run), key);
         WorkerLoop here = worker.get();
         CreateResult created =
                 here != null ? here.create(placed) : world.eventLog().create(placed);
         if (created.created()) {
             queues.created(placed);
+            telemetry.created(placed);
         }
         return created;
     }

@@ -59,14 +59,23 @@ final class SignalWait {
                 PendingSignal s = signal.get();
                 ctx.record(seq ->
                         new SignalReceived(exec.runId, seq, exec.now(), id, name, s.payload(), s.sentAt(), s.actor()));
+                waited(exec, id, name, false);
                 return Optional.ofNullable(decode(ctx, s.payload(), type, id));
             }
             if (timeoutAt != null && !exec.now().isBefore(timeoutAt)) {
                 ctx.record(seq -> new SignalTimedOut(exec.runId, seq, exec.now(), id, name));
+                waited(exec, id, name, true);
                 return Optional.empty();
             }
             exec.awaitDurable(generation, timeoutAt, true, cancel);
             ctx.live();
+        }
+    }
+
+    private static void waited(RunExecution exec, String id, String name, boolean timedOut) {
+        if (exec.telemetry.on()) {
+            exec.telemetry.signalWaited(
+                    exec.runId, name, exec.recordedAt(id, SignalRequested.class), exec.now(), timedOut);
         }
     }
 

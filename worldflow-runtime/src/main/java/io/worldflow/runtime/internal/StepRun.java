@@ -162,6 +162,6 @@ final class StepRun {
     private static <T> StepFunction<T> intercepted(RunExecution exec, String id, int attempt, StepFunction<T> fn) {
         StepInterceptor.StepCall call =
                 new StepInterceptor.StepCall(exec.runId, exec.workflow.name(), id, Ids.nameOf(id), attempt);
-        return () -> (T) exec.engine.steps.intercept(call, fn);
+        return exec.telemetry.step(call, () -> (T) exec.engine.steps.intercept(call, fn));
     }
 }

@@ -121,6 +121,7 @@ public final class WorkerLoop implements AutoCloseable {
         this.tasks = engine.world.taskQueue();
         engine.worker = this;
         engine.committer.startHere(this);
+        engine.telemetry.activeTurns(active::size);
         this.subscription = tasks.subscribe(this::dueAt);
         this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "worldflow-heartbeat");
@@ -580,6 +581,7 @@ public final class WorkerLoop implements AutoCloseable {
                     log.warn(
                             "run {}: lease lapsed during a turn; abandoning it and resuming from the log",
                             lease.runId());
+                    engine.telemetry.leaseRenewal(existing.queue, false);
                     old.abort("lease lapsed");
                     existing.closed = true;
                     if (!active.replace(lease.runId(), existing, fresh)) {
@@ -691,10 +693,12 @@ public final class WorkerLoop implements AutoCloseable {
                 Optional<Lease> extended = tasks.extend(exec.lease(), settings.lease());
                 if (extended.isPresent()) {
                     exec.leaseExtended(extended.get());
+                    engine.telemetry.leaseRenewal(slot.queue, true);
                 } else if (exec.endedCleanly()) {
                     log.debug("run {}: its turn ended while its lease was being extended", exec.runId);
                 } else {
                     log.warn("run {}: lease lost; stopping its turn", exec.runId);
+                    engine.telemetry.leaseRenewal(slot.queue, false);
                     exec.abort("lease lost");
                 }
             } catch (RuntimeException e) {

@@ -6,6 +6,7 @@ import io.worldflow.RunStatus;
 import io.worldflow.WorldException;
 import io.worldflow.event.Event;
 import io.worldflow.event.StepCompleted;
+import io.worldflow.runtime.internal.telemetry.Telemetry;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
@@ -110,7 +111,7 @@ class CommitterTest {
     }
 
     private final RecordingLog log = new RecordingLog(false);
-    private final Committer committer = new Committer(log, log.inProcess);
+    private final Committer committer = new Committer(log, log.inProcess, Telemetry.OFF);
 
     @AfterEach
     void close() {
@@ -339,7 +340,7 @@ class CommitterTest {
     @Test
     void aWaitingThreadCommitsTheQueueItselfWhenTheLogAppendsInProcess() throws Exception {
         RecordingLog inProcess = new RecordingLog(true);
-        Committer helped = new Committer(inProcess, inProcess.inProcess);
+        Committer helped = new Committer(inProcess, inProcess.inProcess, Telemetry.OFF);
         try {
             Thread waiter = Thread.ofPlatform().name("waiting-run").start(() -> {
                 for (int i = 0; i < 200; i++) {
@@ -376,7 +377,7 @@ class CommitterTest {
         RecordingLog inProcess = new RecordingLog(true);
         inProcess.entered = new CountDownLatch(1);
         inProcess.release = new CountDownLatch(1);
-        Committer helped = new Committer(inProcess, inProcess.inProcess);
+        Committer helped = new Committer(inProcess, inProcess.inProcess, Telemetry.OFF);
         try {
             CompletableFuture<AppendResult> first = helped.submit(statusOnly("r0", 0));
             assertThat(inProcess.entered.await(5, TimeUnit.SECONDS)).isTrue();
@@ -398,7 +399,7 @@ class CommitterTest {
     @Test
     void helpersAndTheCommitterKeepEachRunsAppendsInOrderAndCommitOneBatchAtATime() throws Exception {
         RecordingLog inProcess = new RecordingLog(true);
-        Committer helped = new Committer(inProcess, inProcess.inProcess);
+        Committer helped = new Committer(inProcess, inProcess.inProcess, Telemetry.OFF);
         List<Thread> runs = new ArrayList<>();
         try {
             for (int r = 0; r < 8; r++) {

@@ -1,0 +1,169 @@
+package io.worldflow.runtime.internal.telemetry;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The meters of one Worldflow instance. Names and tags are stable (the README lists them): each workflow and queue gets
+ * its meters once, on first use, and a turn holds them, so that recording is an increment, not a lookup.
+ */
+final class RunMeters {
+
+    static final String RUNS_STARTED = "worldflow.runs.started";
+    static final String RUNS_ENDED = "worldflow.runs.ended";
+    static final String RUNS_HELD = "worldflow.runs.held";
+    static final String RUNS_ACTIVE = "worldflow.runs.active";
+    static final String STEP_ATTEMPTS = "worldflow.steps.attempts";
+    static final String TURN_LAG = "worldflow.turns.lag";
+    static final String TURN_DURATION = "worldflow.turns.duration";
+    static final String APPEND_BATCH = "worldflow.appends.batch";
+    static final String APPEND_COMMIT = "worldflow.appends.commit";
+    static final String LEASES_RENEWED = "worldflow.leases.renewed";
+    static final String LEASES_LOST = "worldflow.leases.lost";
+    static final String TIMER_LATENESS = "worldflow.timers.lateness";
+
+    private final MeterRegistry registry;
+    private final String world;
+    private final Tags worldTags;
+    private final Map<String, Map<String, PerWorkflow>> byWorkflow = new ConcurrentHashMap<>();
+    private final Map<String, Counter[]> leases = new ConcurrentHashMap<>();
+    private final DistributionSummary batch;
+    private final Timer commit;
+
+    RunMeters(MeterRegistry registry, String world) {
+        this.registry = registry;
+        this.world = world;
+        this.worldTags = Tags.of("world", world);
+        this.batch = DistributionSummary.builder(APPEND_BATCH)
+                .description("appends written in one commit")
+                .baseUnit("appends")
+                .tags(worldTags)
+                .register(registry);
+        this.commit = Timer.builder(APPEND_COMMIT)
+                .description("how long a commit of batched appends took")
+                .tags(worldTags)
+                .register(registry);
+    }
+
+    MeterRegistry registry() {
+        return registry;
+    }
+
+    PerWorkflow of(String workflow, String queue) {
+        return byWorkflow
+                .computeIfAbsent(workflow, w -> new ConcurrentHashMap<>())
+                .computeIfAbsent(
+                        queue,
+                        q -> new PerWorkflow(registry, Tags.of("world", world, "workflow", workflow, "queue", q)));
+    }
+
+    void committed(int appends, long nanos) {
+        batch.record(appends);
+        commit.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    void lease(String queue, boolean kept) {
+        Counter[] c = leases.computeIfAbsent(queue == null ? "" : queue, q -> {
+            Tags tags = Tags.of("world", world, "queue", q);
+            return new Counter[] {
+                Counter.builder(LEASES_RENEWED)
+                        .description("leases on turns extended")
+                        .tags(tags)
+                        .register(registry),
+                Counter.builder(LEASES_LOST)
+                        .description("leases on running turns found taken by another worker")
+                        .tags(tags)
+                        .register(registry)
+            };
+        });
+        c[kept ? 0 : 1].increment();
+    }
+
+    void activeTurns(Supplier<Number> count) {
+        Gauge.builder(RUNS_ACTIVE, count, s -> s.get().doubleValue())
+                .description("turns running in this process's worker")
+                .tags(worldTags)
+                .strongReference(true)
+                .register(registry);
+    }
+
+    /** The meters of one workflow on one queue. */
+    static final class PerWorkflow {
+        final Counter started;
+        final Counter completed;
+        final Counter failed;
+        final Counter canceled;
+        final Counter continued;
+        final Counter held;
+        final Timer stepSuccess;
+        final Timer stepFailure;
+        final Timer lag;
+        final Timer turnFinished;
+        final Timer turnSuspended;
+        final Timer turnHeld;
+        final Timer turnAborted;
+        final Timer lateness;
+
+        PerWorkflow(MeterRegistry registry, Tags tags) {
+            started = Counter.builder(RUNS_STARTED)
+                    .description("runs created by this process")
+                    .tags(tags)
+                    .register(registry);
+            completed = ended(registry, tags, "completed");
+            failed = ended(registry, tags, "failed");
+            canceled = ended(registry, tags, "canceled");
+            continued = ended(registry, tags, "continued");
+            held = Counter.builder(RUNS_HELD)
+                    .description("runs held: a history the code contradicts, a missing key")
+                    .tags(tags)
+                    .register(registry);
+            stepSuccess = step(registry, tags, "success");
+            stepFailure = step(registry, tags, "failure");
+            lag = Timer.builder(TURN_LAG)
+                    .description("how long after it was due a turn began (schedule-to-start)")
+                    .tags(tags)
+                    .register(registry);
+            turnFinished = turn(registry, tags, "finished");
+            turnSuspended = turn(registry, tags, "suspended");
+            turnHeld = turn(registry, tags, "held");
+            turnAborted = turn(registry, tags, "aborted");
+            lateness = Timer.builder(TIMER_LATENESS)
+                    .description("how long after its time a durable timer fired")
+                    .tags(tags)
+                    .register(registry);
+        }
+
+        private static Counter ended(MeterRegistry registry, Tags tags, String outcome) {
+            return Counter.builder(RUNS_ENDED)
+                    .description("runs ended by this process's worker")
+                    .tags(tags)
+                    .tag("outcome", outcome)
+                    .register(registry);
+        }
+
+        private static Timer step(MeterRegistry registry, Tags tags, String outcome) {
+            return Timer.builder(STEP_ATTEMPTS)
+                    .description("step attempts run, and how long each took")
+                    .tags(tags)
+                    .tag("outcome", outcome)
+                    .register(registry);
+        }
+
+        private static Timer turn(MeterRegistry registry, Tags tags, String outcome) {
+            return Timer.builder(TURN_DURATION)
+                    .description("how long a turn ran")
+                    .tags(tags)
+                    .tag("outcome", outcome)
+                    .register(registry);
+        }
+    }
+}
