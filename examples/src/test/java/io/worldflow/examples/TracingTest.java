@@ -92,15 +92,14 @@ class TracingTest {
 
     private Worldflow worldflow(MeterRegistry meters) {
         // tag::observability[]
-        Worldflow wf = Worldflow.builder()
-                .openTelemetry(openTelemetry) // spans: the application's SDK and exporter
-                .meterRegistry(meters) // meters: the application's registry
-                .register(fulfil)
-                // end::observability[]
+        Worldflow.Builder builder = Worldflow.builder()
+                .openTelemetry(openTelemetry) // spans, to the application's SDK and its exporter
+                .meterRegistry(meters); // meters, into the application's registry
+        // end::observability[]
+        return builder.register(fulfil)
                 .clock(clock)
                 .property("worldflow.local.path", tmp + "/orders.db")
                 .build();
-        return wf;
     }
 
     @Test
@@ -167,6 +166,39 @@ class TracingTest {
         SpanData approval = only(all, "signal approval");
         assertThat(approval.getAttributes().asMap().toString()).contains("worldflow.signal.timed_out=false");
         assertThat(byId.get(approval.getParentSpanId()).getName()).isEqualTo("turn order.fulfil.v1");
+    }
+
+    @Test
+    void aChildRunJoinsItsParentsTraceAndItsWaitIsASpanOfTheParent() {
+        Workflow<String, String> pack =
+                Workflow.define("pack", String.class, (ctx, sku) -> ctx.step("box", () -> "boxed " + sku));
+        Workflow<String, String> ship =
+                Workflow.define("ship", String.class, (ctx, sku) -> ctx.child("pack", pack, sku));
+        try (Worldflow wf = Worldflow.builder()
+                .openTelemetry(openTelemetry)
+                .register(pack)
+                .register(ship)
+                .property("worldflow.local.path", tmp + "/ship.db")
+                .build()) {
+            wf.startWorker();
+            assertThat(wf.start(ship, "mug").result(Duration.ofSeconds(20))).isEqualTo("boxed mug");
+        }
+        List<SpanData> all = spans.getFinishedSpanItems();
+        Map<String, SpanData> byId = all.stream().collect(Collectors.toMap(SpanData::getSpanId, Function.identity()));
+        SpanData shipStart = only(all, "start ship");
+        assertThat(shipStart.getParentSpanId())
+                .as("no span was current: a trace of its own")
+                .isEqualTo("0000000000000000");
+        assertThat(all)
+                .allSatisfy(s -> assertThat(s.getTraceId()).as(s.getName()).isEqualTo(shipStart.getTraceId()));
+        SpanData packStart = only(all, "start pack");
+        assertThat(byId.get(packStart.getParentSpanId()).getName()).isEqualTo("turn ship");
+        SpanData box = only(all, "step box");
+        assertThat(byId.get(box.getParentSpanId()).getName()).isEqualTo("turn pack");
+        assertThat(byId.get(byId.get(box.getParentSpanId()).getParentSpanId())).isEqualTo(packStart);
+        SpanData waited = only(all, "child pack");
+        assertThat(byId.get(waited.getParentSpanId()).getName()).isEqualTo("turn ship");
+        assertThat(waited.getAttributes().asMap().toString()).contains("worldflow.child.status=COMPLETED");
     }
 
     private static SpanData only(List<SpanData> all, String name) {

@@ -129,7 +129,9 @@ final class RunExecution {
         // a cancel requested before this turn reaches its code where it waits, on every thread, as it replays
         this.canceling = cancelRequested;
         this.startedAt = engine.clock.instant();
-        this.telemetry = engine.telemetry.turn(runId, info.queue(), history.started(), info.availableAt(), startedAt);
+        // a run's lag is its first turn's: when later turns were due is not kept (a timer's lateness is measured apart)
+        this.telemetry = engine.telemetry.turn(
+                runId, info.queue(), history.started(), history.size() == 1 ? info.availableAt() : null, startedAt);
         if (telemetry.on()) {
             done.whenComplete(
                     (o, e) -> telemetry.ended(o == null ? "aborted" : o.name().toLowerCase(Locale.ROOT)));

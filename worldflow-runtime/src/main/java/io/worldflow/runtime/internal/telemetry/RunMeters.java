@@ -129,7 +129,7 @@ final class RunMeters {
             stepSuccess = step(registry, tags, "success");
             stepFailure = step(registry, tags, "failure");
             lag = Timer.builder(TURN_LAG)
-                    .description("how long after it was due a turn began (schedule-to-start)")
+                    .description("how long after it was due a run's first turn began (schedule-to-start)")
                     .tags(tags)
                     .register(registry);
             turnFinished = turn(registry, tags, "finished");

@@ -61,7 +61,7 @@ public final class Telemetry {
     /**
      * A turn of a run begins on this worker.
      *
-     * @param due when the turn was due (null: not known), for its lag
+     * @param due when the turn was due, for its lag: a run's first turn's, when it was to start (null: not known)
      */
     public TurnTelemetry turn(String runId, String queue, WorkflowStarted started, Instant due, Instant now) {
         if (this == OFF) {
