@@ -1,0 +1,164 @@
+package io.worldflow.spring;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.worldflow.dashboard.Authenticator;
+import io.worldflow.dashboard.Dashboard;
+import io.worldflow.dashboard.DashboardSettings;
+import io.worldflow.runtime.WorkerOptions;
+import io.worldflow.runtime.Worldflow;
+import io.worldflow.runtime.WorldflowConfig;
+import io.worldflow.spi.WorldConfig;
+import io.worldflow.spring.internal.ApplicationDatabase;
+import io.worldflow.spring.internal.Boot3HealthIndicator;
+import io.worldflow.spring.internal.Boot4HealthIndicator;
+import io.worldflow.spring.internal.SignalRoutes;
+import io.worldflow.spring.internal.WorkerLifecycle;
+import io.worldflow.spring.internal.WorkflowBeans;
+import io.worldflow.spring.internal.WorldflowHealth;
+import io.worldflow.spring.internal.WorldflowProperties;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.ServerResponse;
+
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/**
+ * A {@link Worldflow} built from the environment's {@code worldflow.*} properties (the keys of the README's
+ * configuration table), with every workflow bean of the context registered, the application's {@link MeterRegistry}
+ * and {@link OpenTelemetry} when it has them, and on the {@code postgres} world with no
+ * {@code worldflow.postgres.url}, the database of the application's {@link DataSource}. Around it: the worker, run with
+ * the context ({@code worldflow.worker.enabled}), a health indicator for Actuator, the dashboard on its own port
+ * ({@code worldflow.dashboard.enabled}) and the signal endpoint in a Spring MVC application that has a signal secret.
+ * Each bean backs off when the application defines its own.
+ */
+@AutoConfiguration(
+        afterName = {
+            // Boot 4 and Boot 3 names: the registry and data source are then defined before this looks for them
+            "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+            "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
+            "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+            "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration"
+        })
+public class WorldflowAutoConfiguration {
+
+    /** Set to {@code false} to run no worker in this application: it then only starts, signals and reads runs. */
+    public static final String WORKER_ENABLED = "worldflow.worker.enabled";
+    /** Set to {@code true} to serve the dashboard, on its own port ({@code worldflow.dashboard.port}). */
+    public static final String DASHBOARD_ENABLED = "worldflow.dashboard.enabled";
+    /** Set to {@code false} to leave the signal endpoint unmounted although a signal secret is configured. */
+    public static final String SIGNAL_ENDPOINT_ENABLED = "worldflow.signal.endpoint.enabled";
+
+    private static final String POSTGRES = "postgres";
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public Worldflow worldflow(
+            ConfigurableEnvironment environment,
+            ListableBeanFactory beans,
+            ObjectProvider<MeterRegistry> meterRegistry,
+            ObjectProvider<OpenTelemetry> openTelemetry,
+            ObjectProvider<DataSource> dataSource,
+            ObjectProvider<WorldflowBuilderCustomizer> customizers) {
+        Map<String, String> properties = WorldflowProperties.of(environment);
+        Worldflow.Builder builder = Worldflow.builder().properties(properties);
+        // what the world will see, system properties and WORLDFLOW_* variables included
+        WorldConfig config = WorldflowConfig.load(properties, List.of());
+        if (POSTGRES.equals(config.get(WorldflowConfig.WORLD, "local"))
+                && config.get(ApplicationDatabase.URL).isEmpty()) {
+            DataSource ds = dataSource.getIfUnique();
+            if (ds != null) {
+                builder.properties(ApplicationDatabase.settings(ds, environment));
+            }
+        }
+        WorkflowBeans.find(beans).forEach(builder::register);
+        meterRegistry.ifUnique(builder::meterRegistry);
+        openTelemetry.ifUnique(builder::openTelemetry);
+        customizers.orderedStream().forEach(c -> c.customize(builder));
+        return builder.build();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(name = WORKER_ENABLED, havingValue = "true", matchIfMissing = true)
+    public WorkerLifecycle worldflowWorker(Worldflow worldflow, ObjectProvider<WorkerOptions> options) {
+        // read here, so that a bad worldflow.worker.* value stops the context from starting, naming the key
+        WorkerOptions chosen = options.getIfAvailable(() -> WorkerOptions.fromConfig(worldflow.config()));
+        return new WorkerLifecycle(worldflow, chosen);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public WorldflowHealth worldflowHealth(Worldflow worldflow, ObjectProvider<WorkerLifecycle> worker) {
+        return new WorldflowHealth(worldflow, worker.getIfAvailable());
+    }
+
+    /** Spring Boot 4's health API ({@code org.springframework.boot.health}). */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+    @ConditionalOnProperty(name = "management.health.worldflow.enabled", havingValue = "true", matchIfMissing = true)
+    static class Boot4Health {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "worldflowHealthIndicator")
+        Boot4HealthIndicator worldflowHealthIndicator(WorldflowHealth health) {
+            return new Boot4HealthIndicator(health);
+        }
+    }
+
+    /** Spring Boot 3's health API ({@code org.springframework.boot.actuate.health}). */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
+    @ConditionalOnProperty(name = "management.health.worldflow.enabled", havingValue = "true", matchIfMissing = true)
+    static class Boot3Health {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "worldflowHealthIndicator")
+        Boot3HealthIndicator worldflowHealthIndicator(WorldflowHealth health) {
+            return new Boot3HealthIndicator(health);
+        }
+    }
+
+    /**
+     * The dashboard, on its own port: it is a Javalin server, which cannot be mounted in the application's servlet
+     * container without changing how it is built.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.worldflow.dashboard.Dashboard")
+    @ConditionalOnProperty(name = DASHBOARD_ENABLED, havingValue = "true")
+    static class DashboardConfiguration {
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnMissingBean
+        Dashboard worldflowDashboard(Worldflow worldflow, ObjectProvider<Authenticator> authenticator) {
+            return Dashboard.start(
+                    worldflow, DashboardSettings.fromConfig(worldflow.config()), authenticator.getIfAvailable());
+        }
+    }
+
+    /** {@code POST /signals/{runId}/{name}?token=…} in a Spring MVC application that signs signal URLs. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    @ConditionalOnClass(name = "org.springframework.web.servlet.function.RouterFunction")
+    @ConditionalOnProperty(name = SIGNAL_ENDPOINT_ENABLED, havingValue = "true", matchIfMissing = true)
+    static class SignalEndpointConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "worldflowSignalRoutes")
+        @ConditionalOnProperty(name = Worldflow.SIGNAL_SECRET)
+        RouterFunction<ServerResponse> worldflowSignalRoutes(Worldflow worldflow) {
+            return SignalRoutes.of(worldflow.signalEndpoint());
+        }
+    }
+}

@@ -1,0 +1,323 @@
+package io.worldflow.spring;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.worldflow.ConfigurationException;
+import io.worldflow.RunStatus;
+import io.worldflow.StartOptions;
+import io.worldflow.Workflow;
+import io.worldflow.dashboard.Dashboard;
+import io.worldflow.runtime.Worldflow;
+import io.worldflow.spring.internal.WorkerLifecycle;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class WorldflowAutoConfigurationTest {
+
+    @TempDir
+    Path dir;
+
+    /** Boot 4 only: Boot 3's health API, compiled against, is on this module's test classpath too. */
+    private ApplicationContextRunner runner() {
+        return new ApplicationContextRunner()
+                .withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate.health"))
+                .withConfiguration(AutoConfigurations.of(WorldflowAutoConfiguration.class))
+                .withPropertyValues(
+                        "worldflow.local.path=" + dir.resolve("wf.db"), "worldflow.worker.shutdown-grace=1s");
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    public static class GreetingApp {
+        @Bean
+        Greetings.Greeter greeter() {
+            return new Greetings.Greeter();
+        }
+
+        @Bean
+        Greetings greetings(Greetings.Greeter greeter) {
+            return new Greetings(greeter);
+        }
+    }
+
+    @Test
+    void runsAWorkflowBeanWhoseStepCallsAnInjectedService() {
+        runner().withUserConfiguration(GreetingApp.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            Worldflow wf = context.getBean(Worldflow.class);
+            var run = wf.start(Greetings.NAME, "ada", StartOptions.id("greet-1"));
+            assertThat(run.result(Duration.ofSeconds(20))).isEqualTo("Hello, ada!");
+            assertThat(context.getBean(Greetings.Greeter.class).calls).hasValue(1);
+            assertThat(wf.run("greet-1").orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+        });
+    }
+
+    static final Workflow<String, Integer> LENGTH =
+            Workflow.define("length.v1", String.class, Integer.class, (ctx, in) -> ctx.step("count", in::length));
+
+    @Configuration(proxyBeanMethods = false)
+    static class LambdaApp {
+        @Bean
+        Workflow<String, Integer> length() {
+            return LENGTH;
+        }
+    }
+
+    @Test
+    void registersWorkflowBeansOfTheLambdaStyle() {
+        runner().withUserConfiguration(LambdaApp.class).run(context -> {
+            Worldflow wf = context.getBean(Worldflow.class);
+            assertThat(wf.workflowNames()).contains("length.v1");
+            assertThat(wf.start(LENGTH, "four").result(Duration.ofSeconds(20))).isEqualTo(4);
+        });
+    }
+
+    @Test
+    void passesTheWorldflowPropertiesOfTheEnvironmentToTheBuilder() {
+        runner().withPropertyValues("worldflow.worker.concurrency=7", "worldflow.worker.queues=a,b")
+                .run(context -> {
+                    Worldflow wf = context.getBean(Worldflow.class);
+                    assertThat(wf.config().get("worldflow.worker.concurrency")).contains("7");
+                    assertThat(Files.exists(dir.resolve("wf.db"))).isTrue();
+                    WorkerLifecycle worker = context.getBean(WorkerLifecycle.class);
+                    assertThat(worker.options().concurrency()).isEqualTo(7);
+                    assertThat(worker.options().queues()).containsExactlyInAnyOrder("a", "b");
+                    assertThat(worker.options().handleSigterm()).isFalse();
+                });
+    }
+
+    @Test
+    void aBadWorkerValueStopsTheContextWithWorldflowsMessage() {
+        runner().withPropertyValues("worldflow.worker.concurrency=lots").run(context -> {
+            assertThat(context).hasFailed();
+            String message = "worldflow.worker.concurrency must be a whole number, was 'lots'";
+            assertThat(configurationError(context.getStartupFailure())).hasMessageContaining(message);
+            // Spring's own message names it too, which is what the application's log shows first
+            assertThat(context.getStartupFailure()).hasMessageContaining(message);
+        });
+    }
+
+    @Test
+    void anUnknownWorldStopsTheContextWithWorldflowsMessage() {
+        runner().withPropertyValues("worldflow.world=moon").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(configurationError(context.getStartupFailure())).hasMessageContaining("unknown world 'moon'");
+        });
+    }
+
+    private static ConfigurationException configurationError(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof ConfigurationException e) {
+                return e;
+            }
+        }
+        throw new AssertionError("no ConfigurationException in the failure", failure);
+    }
+
+    @Test
+    void backsOffWhenTheApplicationDefinesItsOwnWorldflow() {
+        Path own = dir.resolve("own.db");
+        runner().withBean(
+                        "myWorldflow",
+                        Worldflow.class,
+                        () -> Worldflow.builder()
+                                .property("worldflow.local.path", own.toString())
+                                .build())
+                .run(context -> {
+                    assertThat(context).hasSingleBean(Worldflow.class);
+                    assertThat(context.getBean(Worldflow.class).config().get("worldflow.local.path"))
+                            .contains(own.toString());
+                    assertThat(context).hasBean("myWorldflow").doesNotHaveBean("worldflow");
+                });
+    }
+
+    @Test
+    void theWorkerRunsWithTheContextAndStopsWhenItCloses() {
+        Worldflow[] seen = new Worldflow[1];
+        runner().withUserConfiguration(GreetingApp.class).run(context -> {
+            assertThat(context.getBean(WorkerLifecycle.class).isRunning()).isTrue();
+            seen[0] = context.getBean(Worldflow.class);
+        });
+        assertThatThrownBy(() -> seen[0].start(Greetings.NAME, "late", StartOptions.defaults()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
+    }
+
+    static final CountDownLatch SLOW_STEP_STARTED = new CountDownLatch(1);
+
+    static final Workflow<String, String> SLOW = Workflow.define(
+            "slow.v1",
+            String.class,
+            String.class,
+            (ctx, in) -> ctx.step("slow", () -> {
+                SLOW_STEP_STARTED.countDown();
+                Thread.sleep(500);
+                return in;
+            }));
+
+    @Test
+    void closingTheContextLetsARunningStepFinishWithinTheShutdownGrace() throws Exception {
+        String[] runId = new String[1];
+        runner().withBean("slow", Workflow.class, () -> SLOW)
+                .withPropertyValues("worldflow.worker.shutdown-grace=5s")
+                .run(context -> {
+                    runId[0] = context.getBean(Worldflow.class).start(SLOW, "x").id();
+                    assertThat(SLOW_STEP_STARTED.await(10, TimeUnit.SECONDS)).isTrue();
+                    // the context closes here, while the step sleeps
+                });
+        try (Worldflow reopened = Worldflow.builder()
+                .property("worldflow.local.path", dir.resolve("wf.db").toString())
+                .build()) {
+            assertThat(reopened.events(runId[0]).stream().map(e -> e.type())).contains("StepCompleted");
+        }
+    }
+
+    @Test
+    void theWorkerCanBeTurnedOff() {
+        runner().withUserConfiguration(GreetingApp.class)
+                .withPropertyValues("worldflow.worker.enabled=false")
+                .run(context -> {
+                    assertThat(context).doesNotHaveBean(WorkerLifecycle.class);
+                    Worldflow wf = context.getBean(Worldflow.class);
+                    var run = wf.start(Greetings.NAME, "nobody", StartOptions.defaults());
+                    // no worker in this process: the run waits for one
+                    assertThat(wf.run(run.id()).orElseThrow().status()).isEqualTo(RunStatus.PENDING);
+                    Health health = context.getBean("worldflowHealthIndicator", HealthIndicator.class)
+                            .health(true);
+                    assertThat(health.getStatus()).isEqualTo(Status.UP);
+                    assertThat(health.getDetails()).containsEntry("worker", "disabled");
+                });
+    }
+
+    @Test
+    void healthIsUpWithDetailsAndDownWhenTheWorldCannotBeRead() {
+        runner().run(context -> {
+            HealthIndicator indicator = context.getBean("worldflowHealthIndicator", HealthIndicator.class);
+            Health up = indicator.health(true);
+            assertThat(up.getStatus()).isEqualTo(Status.UP);
+            assertThat(up.getDetails())
+                    .containsEntry("world", "local")
+                    .containsEntry("worker", "running")
+                    .containsEntry("heldRuns", 0L);
+
+            context.getBean(Worldflow.class).close(); // the world's file is closed
+            Health down = indicator.health(true);
+            assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+            assertThat((String) down.getDetails().get("error")).contains("the world cannot be read");
+        });
+    }
+
+    @Test
+    void theHealthIndicatorCanBeTurnedOff() {
+        runner().withPropertyValues("management.health.worldflow.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean("worldflowHealthIndicator"));
+    }
+
+    @Test
+    void usesTheApplicationsMeterRegistry() {
+        runner().withBean(MeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
+            Worldflow wf = context.getBean(Worldflow.class);
+            assertThat(wf.meterRegistry()).containsSame(context.getBean(MeterRegistry.class));
+        });
+        runner().run(context ->
+                assertThat(context.getBean(Worldflow.class).meterRegistry()).isEmpty());
+    }
+
+    @Test
+    void tracesIntoTheApplicationsOpenTelemetry() {
+        InMemorySpanExporter spans = InMemorySpanExporter.create();
+        OpenTelemetrySdk sdk = OpenTelemetrySdk.builder()
+                .setTracerProvider(SdkTracerProvider.builder()
+                        .addSpanProcessor(SimpleSpanProcessor.create(spans))
+                        .build())
+                .build();
+        runner().withUserConfiguration(GreetingApp.class)
+                .withBean(OpenTelemetry.class, () -> sdk)
+                .run(context -> {
+                    Worldflow wf = context.getBean(Worldflow.class);
+                    var run = wf.start(Greetings.NAME, "otto", StartOptions.id("traced-1"));
+                    assertThat(run.result(Duration.ofSeconds(20))).isEqualTo("Hello, otto!");
+                    // read before the context closes: it shuts the SDK down, and the exporter forgets its spans
+                    assertThat(spans.getFinishedSpanItems())
+                            .isNotEmpty()
+                            .anySatisfy(span -> assertThat(
+                                            span.getAttributes().get(AttributeKey.stringKey("worldflow.run.id")))
+                                    .isEqualTo("traced-1"));
+                });
+    }
+
+    @Test
+    void appliesTheApplicationsBuilderCustomizers() {
+        runner().withBean(WorldflowBuilderCustomizer.class, () -> b -> b.register(LENGTH))
+                .run(context -> assertThat(context.getBean(Worldflow.class).workflowNames())
+                        .contains("length.v1"));
+    }
+
+    @Test
+    void servesTheDashboardOnItsOwnPortWhenEnabled() throws Exception {
+        int[] port = new int[1];
+        runner().withPropertyValues(
+                        "worldflow.dashboard.enabled=true",
+                        "worldflow.dashboard.port=0",
+                        "worldflow.dashboard.token=spring-dashboard-token-1234")
+                .run(context -> {
+                    Dashboard dashboard = context.getBean(Dashboard.class);
+                    port[0] = dashboard.port();
+                    HttpResponse<String> response = HttpClient.newHttpClient()
+                            .send(
+                                    HttpRequest.newBuilder(URI.create(dashboard.url() + "/api/counts"))
+                                            .header("Authorization", "Bearer spring-dashboard-token-1234")
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString());
+                    assertThat(response.statusCode()).isEqualTo(200);
+                });
+        assertThat(port[0]).isPositive();
+        assertThatThrownBy(() -> HttpClient.newHttpClient()
+                        .send(
+                                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port[0] + "/api/counts"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString()))
+                .isInstanceOf(java.io.IOException.class);
+        runner().run(context -> assertThat(context).doesNotHaveBean(Dashboard.class));
+    }
+
+    @Test
+    void mountsTheSignalEndpointInAServletApplicationThatHasASecret() {
+        WebApplicationContextRunner web = new WebApplicationContextRunner()
+                .withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate.health"))
+                .withConfiguration(AutoConfigurations.of(WorldflowAutoConfiguration.class))
+                .withPropertyValues("worldflow.local.path=" + dir.resolve("web.db"));
+        web.withPropertyValues("worldflow.signal.secret=0123456789abcdef0123456789abcdef")
+                .run(context -> assertThat(context).hasBean("worldflowSignalRoutes"));
+        web.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean("worldflowSignalRoutes"));
+        runner().withPropertyValues("worldflow.signal.secret=0123456789abcdef0123456789abcdef")
+                .run(context -> assertThat(context).doesNotHaveBean("worldflowSignalRoutes"));
+    }
+}
