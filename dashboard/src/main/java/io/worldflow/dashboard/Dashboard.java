@@ -10,7 +10,9 @@ import java.util.Objects;
 
 /**
  * The dashboard: an HTTP API (documented at {@code /api/openapi.json}), a web UI, live updates, and the
- * endpoint of signed signal URLs, over the world of a {@link Worldflow}. Bound to {@code 127.0.0.1} unless
+ * endpoint of signed signal URLs, over the world of a {@link Worldflow}; and {@code /metrics} for Prometheus when the
+ * Worldflow's {@link Worldflow#meterRegistry() registry} is a {@code PrometheusMeterRegistry}, alone or in a
+ * composite. Bound to {@code 127.0.0.1} unless
  * configured otherwise; every read and action needs a token of {@link DashboardSettings} whose {@link Role} allows it
  * (or an identity the application's {@link Authenticator} gives).
  *

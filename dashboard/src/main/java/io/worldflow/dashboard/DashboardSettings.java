@@ -24,6 +24,9 @@ import java.util.Set;
  * @param maxBodyBytes the largest request body taken
  * @param tokens       more tokens, each with its name and role ({@value #TOKENS}); {@code token} is the admin's,
  *                     named {@value #ADMIN_NAME}
+ * @param worldMeters  whether the dashboard adds meters of the whole world (runs by status, the lag of the oldest due
+ *                     pending run) to its Worldflow's meter registry ({@value #WORLD_METERS}): what a dashboard that
+ *                     runs beside the workers reports for them, as no worker can see the whole world
  */
 public record DashboardSettings(
         String host,
@@ -32,7 +35,8 @@ public record DashboardSettings(
         boolean generated,
         boolean publicReads,
         int maxBodyBytes,
-        List<DashboardToken> tokens) {
+        List<DashboardToken> tokens,
+        boolean worldMeters) {
 
     public static final String HOST = "worldflow.dashboard.host";
     public static final String PORT = "worldflow.dashboard.port";
@@ -41,11 +45,16 @@ public record DashboardSettings(
     public static final String MAX_BODY = "worldflow.dashboard.max-body";
     /** Named tokens with their roles: {@code name:role:token} entries separated by commas. */
     public static final String TOKENS = "worldflow.dashboard.tokens";
+    /**
+     * Whether to add meters of the whole world to the meter registry: off unless configured, but on by default in the
+     * standalone server.
+     */
+    public static final String WORLD_METERS = "worldflow.dashboard.world-meters";
     /** The name of the caller who presents {@link #token}. */
     public static final String ADMIN_NAME = "admin";
 
     /** The keys with dashes, so that their {@code WORLDFLOW_*} environment variables are found. */
-    public static final List<String> DASHED_KEYS = List.of(PUBLIC_READS, MAX_BODY);
+    public static final List<String> DASHED_KEYS = List.of(PUBLIC_READS, MAX_BODY, WORLD_METERS);
 
     private static final int MIN_TOKEN_LENGTH = DashboardToken.MIN_LENGTH;
 
@@ -77,6 +86,18 @@ public record DashboardSettings(
         }
     }
 
+    /** Settings without meters of the whole world. */
+    public DashboardSettings(
+            String host,
+            int port,
+            String token,
+            boolean generated,
+            boolean publicReads,
+            int maxBodyBytes,
+            List<DashboardToken> tokens) {
+        this(host, port, token, generated, publicReads, maxBodyBytes, tokens, false);
+    }
+
     /** From configuration; without {@value #TOKEN}, a random token is made for this process. */
     public static DashboardSettings fromConfig(WorldConfig config) {
         String token = config.get(TOKEN).map(String::strip).orElse(null);
@@ -93,7 +114,8 @@ public record DashboardSettings(
                 generated,
                 config.getBoolean(PUBLIC_READS, false),
                 config.getInt(MAX_BODY, 64 * 1024),
-                config.get(TOKENS).map(DashboardSettings::parseTokens).orElse(List.of()));
+                config.get(TOKENS).map(DashboardSettings::parseTokens).orElse(List.of()),
+                config.getBoolean(WORLD_METERS, false));
     }
 
     /** {@value #TOKENS}: {@code name:role:token} entries separated by commas. */
@@ -117,17 +139,22 @@ public record DashboardSettings(
 
     /** The same settings on another port. */
     public DashboardSettings withPort(int value) {
-        return new DashboardSettings(host, value, token, generated, publicReads, maxBodyBytes, tokens);
+        return new DashboardSettings(host, value, token, generated, publicReads, maxBodyBytes, tokens, worldMeters);
     }
 
     /** The same settings with these named tokens besides the admin's. */
     public DashboardSettings withTokens(List<DashboardToken> value) {
-        return new DashboardSettings(host, port, token, generated, publicReads, maxBodyBytes, value);
+        return new DashboardSettings(host, port, token, generated, publicReads, maxBodyBytes, value, worldMeters);
+    }
+
+    /** The same settings, adding meters of the whole world to the meter registry or not. */
+    public DashboardSettings withWorldMeters(boolean value) {
+        return new DashboardSettings(host, port, token, generated, publicReads, maxBodyBytes, tokens, value);
     }
 
     @Override
     public String toString() {
         return "DashboardSettings[host=" + host + ", port=" + port + ", token=****, publicReads=" + publicReads
-                + ", maxBodyBytes=" + maxBodyBytes + ", tokens=" + tokens + "]";
+                + ", maxBodyBytes=" + maxBodyBytes + ", tokens=" + tokens + ", worldMeters=" + worldMeters + "]";
     }
 }

@@ -319,6 +319,32 @@ class ApiTest {
     }
 
     @Test
+    void aRunShowsTheTraceItsFirstEventRecordsAndARunStartedUntracedNone() {
+        t.tracedRun("traced-1", TestDashboard.TRACE_PARENT);
+        t.tracedRun("odd-1", "00-" + "0".repeat(32) + "-00f067aa0ba902b7-01");
+        t.waitingRun("plain-1");
+
+        JsonNode traced = t.get("/api/runs/traced-1").json();
+        assertThat(traced.path("traceId").asText()).isEqualTo(TestDashboard.TRACE_ID);
+        assertThat(traced.path("traceParent").asText()).isEqualTo(TestDashboard.TRACE_PARENT);
+        assertThat(traced.path("traceState").asText()).isEqualTo("vendor=opaque");
+        // the timeline keeps the context as the first event recorded it
+        JsonNode started = t.get("/api/runs/traced-1/events").json().get(0);
+        assertThat(started.path("type").asText()).isEqualTo("WorkflowStarted");
+        assertThat(started.path("traceParent").asText()).isEqualTo(TestDashboard.TRACE_PARENT);
+
+        // an all-zero trace id names no trace: the context is shown as recorded, with no id
+        JsonNode odd = t.get("/api/runs/odd-1").json();
+        assertThat(odd.path("traceId").isNull()).isTrue();
+        assertThat(odd.path("traceParent").asText()).startsWith("00-000");
+
+        JsonNode plain = t.get("/api/runs/plain-1").json();
+        assertThat(plain.has("traceId")).isTrue();
+        assertThat(plain.path("traceId").isNull()).isTrue();
+        assertThat(plain.path("traceParent").isNull()).isTrue();
+    }
+
+    @Test
     void runsAreFoundByWhenTheyLastChanged() {
         t.waitingRun("old-1");
         Instant oldUpdated = t.wf.run("old-1").orElseThrow().updatedAt();
@@ -722,6 +748,8 @@ class ApiTest {
                         "/api/schedules/{scheduleId}/trigger",
                         "/api/queues",
                         "/api/queues/{name}",
+                        "/api/metrics/history",
+                        "/metrics",
                         "/signals/{runId}/{name}",
                         "/api/session",
                         "/api/openapi.json");

@@ -1,5 +1,6 @@
 package io.worldflow.dashboard;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.worldflow.RunStatus;
 import io.worldflow.SearchAttributes;
 import io.worldflow.SearchKey;
@@ -442,7 +443,51 @@ class BrowserTest {
         assertThat(text(By.cssSelector("#events tbody")))
                 .doesNotContain("TestDashboard$")
                 .doesNotContain("\"value\"");
+        assertThat(browser.findElement(By.id("trace")).isDisplayed())
+                .as("a run started untraced shows no trace")
+                .isFalse();
         screenshot("dashboard-events.png");
+
+        // a run started under a trace shows the trace id its spans carry, for finding it in a tracing tool
+        t.tracedRun("traced-1", TestDashboard.TRACE_PARENT);
+        browser.get(t.dashboard.url() + "/run.html?id=traced-1");
+        assertThat(text(By.id("trace-id"))).isEqualTo(TestDashboard.TRACE_ID);
+        assertThat(browser.findElement(By.id("trace")).getText()).isEqualTo("trace " + TestDashboard.TRACE_ID);
+        screenshot("dashboard-traced-run.png");
+    }
+
+    @Test
+    void theRunsPageChartsTheLastHourAndSaysWhenAChartHasNoData(@TempDir Path other)
+            throws IOException, InterruptedException {
+        t.completedOrder("order-4", new TestDashboard.Order("A-1", 1));
+        // the dashboard samples every few seconds: the page is opened once a sample has seen the run's end
+        long end = System.nanoTime() + TestDashboard.WAIT.toNanos();
+        while (!t.get("/api/metrics/history").body().contains("\"value\":1}") && System.nanoTime() < end) {
+            Thread.sleep(100);
+        }
+        browser.get(t.dashboard.loginUrl().toString());
+
+        // no worker's meters here: both charts are read from the world, throughput for the whole hour back
+        waiting().until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#chart-throughput svg rect.bar"), 61));
+        assertThat(text(By.cssSelector("#chart-throughput [data-field='measure']")))
+                .isEqualTo("runs the world ended");
+        assertThat(browser.findElements(By.cssSelector("#chart-throughput svg rect.bar title")))
+                .anyMatch(title -> title.getAttribute("textContent").endsWith(": 1 ended"));
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#chart-lag svg polyline.line")));
+        screenshot("dashboard-charts.png");
+
+        // a worker's meters have no lag before its first turn: that chart says it has no data
+        try (TestDashboard fresh = new TestDashboard(other, List.of(), new SimpleMeterRegistry(), false)) {
+            browser.get(fresh.dashboard.loginUrl().toString());
+            waiting()
+                    .until(ExpectedConditions.textToBePresentInElementLocated(
+                            By.cssSelector("#chart-lag .plot"), "No data yet"));
+            waiting()
+                    .until(ExpectedConditions.presenceOfElementLocated(
+                            By.cssSelector("#chart-throughput svg rect.bar")));
+            assertThat(text(By.cssSelector("#chart-throughput [data-field='measure']")))
+                    .isEqualTo("runs this process's worker ended");
+        }
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.worldflow.dashboard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.worldflow.DurableFuture;
 import io.worldflow.ErrorInfo;
 import io.worldflow.NonDeterministicWorkflowException;
@@ -14,6 +15,7 @@ import io.worldflow.StepOptions;
 import io.worldflow.Workflow;
 import io.worldflow.runtime.WorkerOptions;
 import io.worldflow.runtime.Worldflow;
+import io.worldflow.spi.NewRun;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,6 +26,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -103,6 +106,31 @@ final class TestDashboard implements AutoCloseable {
             List<DashboardToken> tokens,
             Authenticator authenticator,
             Map<String, String> properties) {
+        this(dir, publicReads, queues, tokens, authenticator, properties, null, false);
+    }
+
+    /**
+     * A dashboard whose Worldflow records its meters into {@code registry}, with the named tokens.
+     *
+     * @param worldMeters whether the dashboard adds meters of the whole world to it
+     */
+    TestDashboard(Path dir, List<DashboardToken> tokens, MeterRegistry registry, boolean worldMeters) {
+        this(dir, false, Set.of(StartOptions.DEFAULT_QUEUE), tokens, null, Map.of(), registry, worldMeters);
+    }
+
+    /**
+     * @param registry    where the Worldflow records its meters, or null for none
+     * @param worldMeters whether the dashboard adds meters of the whole world to the registry
+     */
+    TestDashboard(
+            Path dir,
+            boolean publicReads,
+            Set<String> queues,
+            List<DashboardToken> tokens,
+            Authenticator authenticator,
+            Map<String, String> properties,
+            MeterRegistry registry,
+            boolean worldMeters) {
         Workflow<String, String> approval = Workflow.define("approval", String.class, (ctx, in) -> {
             String prepared = ctx.step("prepare", () -> "prepared " + in);
             @SuppressWarnings("unchecked")
@@ -141,8 +169,12 @@ final class TestDashboard implements AutoCloseable {
             ctx.awaitSignal("approval", Map.class);
             return "shipped " + in;
         });
-        wf = Worldflow.builder()
-                .property("worldflow.local.path", dir.resolve("dashboard.db").toString())
+        Worldflow.Builder builder = Worldflow.builder();
+        if (registry != null) {
+            builder.meterRegistry(registry);
+        }
+        wf = builder.property(
+                        "worldflow.local.path", dir.resolve("dashboard.db").toString())
                 .property("worldflow.worker.lease", "5s")
                 .property("worldflow.signal.secret", SECRET)
                 .properties(properties)
@@ -155,7 +187,9 @@ final class TestDashboard implements AutoCloseable {
                 .build();
         wf.startWorker(WorkerOptions.fromConfig(wf.config()).withQueues(queues));
         dashboard = Dashboard.start(
-                wf, new DashboardSettings("127.0.0.1", 0, TOKEN, false, publicReads, 64 * 1024, tokens), authenticator);
+                wf,
+                new DashboardSettings("127.0.0.1", 0, TOKEN, false, publicReads, 64 * 1024, tokens, worldMeters),
+                authenticator);
     }
 
     URI uri(String path) {
@@ -229,6 +263,24 @@ final class TestDashboard implements AutoCloseable {
                         ErrorInfo.of(new NonDeterministicWorkflowException(
                                 id, "at 'prepare' the log holds a step, the code now asks for a timer")));
         awaitRun(id, RunInfo::isHeld);
+        return id;
+    }
+
+    /** A trace id, and a W3C traceparent of a span in its trace. */
+    static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+
+    static final String TRACE_PARENT = "00-" + TRACE_ID + "-00f067aa0ba902b7-01";
+
+    /**
+     * Creates an approval run whose first event records {@code traceParent} as the trace it continues, as a start
+     * under a traced request does; it stays pending in a queue no worker serves.
+     */
+    String tracedRun(String id, String traceParent) {
+        Instant now = Instant.now();
+        wf.world()
+                .eventLog()
+                .create(new NewRun(id, "approval", wf.codec().encode(id, "input"), now, now, null, "untended", 0)
+                        .withTrace(traceParent, "vendor=opaque"));
         return id;
     }
 

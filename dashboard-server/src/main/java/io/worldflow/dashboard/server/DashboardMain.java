@@ -1,5 +1,7 @@
 package io.worldflow.dashboard.server;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.worldflow.dashboard.Dashboard;
 import io.worldflow.dashboard.DashboardSettings;
 import io.worldflow.runtime.Worldflow;
@@ -12,6 +14,9 @@ import java.util.concurrent.CountDownLatch;
  * Every world and a logging backend are on its classpath. It runs no worker. The local world's file belongs to
  * one process, so over the local world the dashboard is started inside the application instead (see
  * {@link Dashboard#start}); over Postgres or AWS it runs beside the workers.
+ *
+ * <p>It serves {@code /metrics} for Prometheus. As it runs no worker, it measures the world itself: the runs in each
+ * status and the lag of the oldest due pending run ({@value DashboardSettings#WORLD_METERS}, on unless configured off).
  */
 public final class DashboardMain {
 
@@ -20,14 +25,18 @@ public final class DashboardMain {
     public static void main(String[] args) throws InterruptedException {
         Worldflow.Builder builder = Worldflow.builder().fromConfig();
         DashboardSettings.DASHED_KEYS.forEach(builder::knownKey);
-        Worldflow wf = builder.build();
-        Dashboard dashboard = Dashboard.start(wf, DashboardSettings.fromConfig(wf.config()));
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        Worldflow wf = builder.meterRegistry(registry).build();
+        DashboardSettings settings = DashboardSettings.fromConfig(wf.config())
+                .withWorldMeters(wf.config().getBoolean(DashboardSettings.WORLD_METERS, true));
+        Dashboard dashboard = Dashboard.start(wf, settings);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> {
                             dashboard.close();
                             wf.close();
+                            registry.close();
                             stopped.countDown();
                         },
                         "worldflow-dashboard-shutdown"));

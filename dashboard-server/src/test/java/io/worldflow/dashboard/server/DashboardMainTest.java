@@ -69,6 +69,23 @@ class DashboardMainTest {
             assertThat(counts.body()).contains("\"COMPLETED\":0");
             assertThat(anonymous.statusCode()).isEqualTo(401);
 
+            // a Prometheus scrape behind the same token, with the meters the dashboard reads of the world itself
+            HttpResponse<String> metrics = http.send(
+                    HttpRequest.newBuilder(URI.create(root + "/metrics"))
+                            .header("Authorization", "Bearer standalone-token-0123456789")
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> anonymousMetrics = http.send(
+                    HttpRequest.newBuilder(URI.create(root + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(metrics.statusCode()).isEqualTo(200);
+            assertThat(metrics.headers().firstValue("Content-Type").orElseThrow())
+                    .startsWith("text/plain");
+            assertThat(metrics.body())
+                    .contains("worldflow_runs{status=\"COMPLETED\",world=\"local\"} 0.0")
+                    .contains("worldflow_runs_pending_lag_seconds{world=\"local\"} 0.0");
+            assertThat(anonymousMetrics.statusCode()).isEqualTo(401);
+
             p.destroy();
             assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
             assertThat(p.exitValue()).isEqualTo(143);

@@ -45,6 +45,7 @@ public final class Routes implements AutoCloseable {
     private final SchedulesApi schedules;
     private final QueuesApi queues;
     private final LiveUpdates live;
+    private final MetricsApi metrics;
     private final boolean publicReads;
     private volatile SignalEndpoint signalEndpoint;
 
@@ -58,6 +59,7 @@ public final class Routes implements AutoCloseable {
         this.schedules = new SchedulesApi(wf, bodies);
         this.queues = new QueuesApi(wf, bodies);
         this.live = new LiveUpdates(wf, runs);
+        this.metrics = new MetricsApi(wf, settings);
         this.publicReads = publicReads;
     }
 
@@ -65,6 +67,7 @@ public final class Routes implements AutoCloseable {
         r.before(this::headers);
         r.before("/", this::tokenLogin);
         r.before("/api/*", this::authorize);
+        r.before("/metrics", this::authorize);
 
         r.get("/api/openapi.json", ctx -> ctx.contentType("application/json").result(resource("openapi.json")));
         r.get("/api/session", this::session);
@@ -105,6 +108,9 @@ public final class Routes implements AutoCloseable {
         r.get("/api/queues/{name}", queues::get);
         r.put("/api/queues/{name}", queues::put);
 
+        r.get("/metrics", metrics::scrape);
+        r.get("/api/metrics/history", metrics::history);
+
         r.post("/signals/{runId}/{name}", this::signedSignal);
 
         r.exception(Exception.class, this::failure);
@@ -127,7 +133,9 @@ public final class Routes implements AutoCloseable {
         ctx.header("X-Content-Type-Options", "nosniff");
         ctx.header("X-Frame-Options", "DENY");
         ctx.header("Referrer-Policy", "no-referrer");
-        if (ctx.path().startsWith("/api/") || ctx.path().startsWith("/signals/")) {
+        if (ctx.path().startsWith("/api/")
+                || ctx.path().startsWith("/signals/")
+                || ctx.path().equals("/metrics")) {
             ctx.header("Cache-Control", "no-store");
         }
     }
@@ -257,5 +265,6 @@ public final class Routes implements AutoCloseable {
     @Override
     public void close() {
         live.close();
+        metrics.close();
     }
 }

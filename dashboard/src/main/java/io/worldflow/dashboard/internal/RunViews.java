@@ -96,6 +96,11 @@ final class RunViews {
         WorkflowStarted started = !events.isEmpty() && events.getFirst() instanceof WorkflowStarted w ? w : null;
         m.put("schedule", started == null ? null : started.schedule());
         m.put("scheduledFor", started == null ? null : started.scheduledFor());
+        // the trace its spans belong to, for finding the run in a tracing tool; null when it was started untraced
+        String traceParent = started == null ? null : started.traceParent();
+        m.put("traceId", traceId(traceParent));
+        m.put("traceParent", traceParent);
+        m.put("traceState", started == null ? null : started.traceState());
         m.put("input", Json.payload(r.input(), codec, secrets));
         m.put("output", r.output() == null ? null : Json.payload(r.output(), codec, secrets));
         m.put("error", error(r.error()));
@@ -137,6 +142,31 @@ final class RunViews {
                         })
                         .toList());
         return m;
+    }
+
+    /**
+     * The trace id of a W3C {@code traceparent} ({@code 00-<32 hex trace id>-<16 hex span id>-<2 hex flags>}), or null
+     * when there is none or it is not one: a version this does not know may lay its fields out otherwise, and an id of
+     * zeros names no trace.
+     */
+    static String traceId(String traceParent) {
+        if (traceParent == null) {
+            return null;
+        }
+        String[] parts = traceParent.strip().split("-", -1);
+        String version = parts[0];
+        if (parts.length < 4
+                || !lowerHex(version, 2)
+                || version.equals("ff")
+                || version.equals("00") && parts.length != 4) {
+            return null;
+        }
+        String id = parts[1];
+        return lowerHex(id, 32) && !id.chars().allMatch(c -> c == '0') ? id : null;
+    }
+
+    private static boolean lowerHex(String s, int length) {
+        return s.length() == length && s.chars().allMatch(c -> c >= '0' && c <= '9' || c >= 'a' && c <= 'f');
     }
 
     static Map<String, Object> error(ErrorInfo e) {

@@ -92,6 +92,14 @@
     }
   }
 
+  // the trace the run's spans belong to, to look the run up in a tracing tool; a run started untraced has none
+  function renderTrace(r) {
+    document.getElementById('trace').hidden = !r.traceId;
+    const id = document.getElementById('trace-id');
+    id.textContent = r.traceId || '';
+    id.setAttribute('data-traceparent', r.traceParent || '');
+  }
+
   function renderRun(r) {
     run = r;
     document.title = 'Worldflow — ' + r.runId;
@@ -104,6 +112,7 @@
     document.getElementById('updated').textContent = time(r.updatedAt);
     document.getElementById('input').textContent = json(r.input);
     renderSchedule(r);
+    renderTrace(r);
     renderAttributes(r);
     renderOutput();
     document.getElementById('failure').textContent = r.error
