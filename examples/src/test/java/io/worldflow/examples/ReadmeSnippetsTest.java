@@ -37,7 +37,9 @@ class ReadmeSnippetsTest {
         assertThat(readme.split("```java", -1).length - 1)
                 .as("every java block in the README is a marked snippet")
                 .isEqualTo(snippets.size());
+        // this module's sources, and the Spring Boot sample's
         Map<String, String> regions = regions(Path.of("src"));
+        regions.putAll(regions(Path.of("..", "examples-spring-boot", "src")));
         snippets.forEach((name, text) ->
                 assertThat(text).as("README snippet '" + name + "'").isEqualTo(regions.get(name)));
     }
