@@ -164,10 +164,11 @@ class MetricsTest {
                 .register(changed)
                 .property("worldflow.local.path", tmp + "/h.db")
                 .build()) {
-            wf.startWorker();
+            // a held run is tried again every 100 ms here: still one run held
+            wf.startWorker(WorkerOptions.defaults().withHoldRetry(Duration.ofMillis(100)));
             wf.signal(runId, "go", "now");
             Tags tags = Tags.of("world", "local", "workflow", "renewal", "queue", "default");
-            // the hold is written before its turn ends and is counted: wait for the turn's end
+            // the hold is written before its turn ends and is counted: wait for two held turns
             long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             while (System.nanoTime() < end
                     && (meters.find("worldflow.turns.duration")
@@ -180,7 +181,7 @@ class MetricsTest {
                                             .tag("outcome", "held")
                                             .timer()
                                             .count()
-                                    == 0)) {
+                                    < 2)) {
                 Thread.onSpinWait();
             }
             assertThat(wf.run(runId).orElseThrow().held()).isNotNull();
@@ -191,7 +192,7 @@ class MetricsTest {
                             .tag("outcome", "held")
                             .timer()
                             .count())
-                    .isEqualTo(1);
+                    .isGreaterThanOrEqualTo(2);
             assertThat(meters.get("worldflow.runs.ended").tags(tags).counters())
                     .allSatisfy(c -> assertThat(c.count()).isZero());
         }

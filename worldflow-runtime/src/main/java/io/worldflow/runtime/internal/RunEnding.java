@@ -267,7 +267,8 @@ final class RunEnding {
         try {
             exec.engine.world.eventLog().hold(exec.runId, ErrorInfo.of(why));
             exec.engine.world.taskQueue().complete(exec.lease(), exec.now().plus(exec.engine.holdRetry));
-            exec.telemetry.held(why.getMessage());
+            // a held run is tried again now and then: counted once, when it is first held
+            exec.telemetry.held(why.getMessage(), !exec.info.isHeld());
             exec.setOutcome(RunExecution.Outcome.HELD);
         } catch (RuntimeException e) {
             log.warn("run {}: could not record the hold ({})", exec.runId, e.toString());

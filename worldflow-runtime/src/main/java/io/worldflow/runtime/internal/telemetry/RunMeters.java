@@ -123,7 +123,8 @@ final class RunMeters {
             canceled = ended(registry, tags, "canceled");
             continued = ended(registry, tags, "continued");
             held = Counter.builder(RUNS_HELD)
-                    .description("runs held: a history the code contradicts, a missing key")
+                    .description(
+                            "runs held, counted as they become held: a history the code contradicts, a missing key")
                     .tags(tags)
                     .register(registry);
             stepSuccess = step(registry, tags, "success");

@@ -140,9 +140,9 @@ public final class TurnTelemetry {
         }
     }
 
-    /** The run is held by this turn. */
-    public void held(String why) {
-        if (meters != null) {
+    /** The run is held by this turn: {@code newly} when it was not held before. */
+    public void held(String why, boolean newly) {
+        if (meters != null && newly) {
             meters.held.increment();
         }
         if (span != null) {
