@@ -21,7 +21,7 @@ import java.util.Properties;
 /**
  * The PostgreSQL server the tests use: the one named by {@code WORLDFLOW_TEST_POSTGRES_URL} when set, else
  * one embedded server per test JVM (zonky, with fsync and synchronous_commit on, as in production). Tests that
- * stop and start a server start their own with {@link #embedded}.
+ * stop and start a server start their own with {@link #embedded}; a container's is reached with {@link #at}.
  */
 public final class TestPostgres {
 
@@ -36,12 +36,19 @@ public final class TestPostgres {
 
     private final String url;
     private final String user;
+    private final String password;
     private final boolean embedded;
 
-    private TestPostgres(String url, String user, boolean embedded) {
+    private TestPostgres(String url, String user, String password, boolean embedded) {
         this.url = url;
         this.user = user;
+        this.password = password;
         this.embedded = embedded;
+    }
+
+    /** A server the test started itself (a container, say), reached with these credentials. */
+    public static TestPostgres at(String url, String user, String password) {
+        return new TestPostgres(url, user, password, false);
     }
 
     /** The server shared by the tests of this JVM, started on first use. */
@@ -49,12 +56,12 @@ public final class TestPostgres {
         if (shared == null) {
             String external = System.getenv(ENV_URL);
             if (external != null && !external.isBlank()) {
-                shared = new TestPostgres(external.strip(), null, false);
+                shared = new TestPostgres(external.strip(), null, null, false);
             } else {
                 EmbeddedPostgres pg = embedded(null, 0);
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> closeQuietly(pg)));
-                shared =
-                        new TestPostgres("jdbc:postgresql://localhost:" + pg.getPort() + "/postgres", "postgres", true);
+                shared = new TestPostgres(
+                        "jdbc:postgresql://localhost:" + pg.getPort() + "/postgres", "postgres", null, true);
                 shared.execute(
                         "CREATE ROLE " + PASSWORD_USER + " LOGIN PASSWORD '" + PASSWORD + "'",
                         "GRANT CREATE ON DATABASE postgres TO " + PASSWORD_USER);
@@ -135,6 +142,9 @@ public final class TestPostgres {
         if (user != null) {
             values.put(PostgresWorldProvider.USER, user);
         }
+        if (password != null) {
+            values.put(PostgresWorldProvider.PASSWORD, password);
+        }
         values.put(PostgresWorldProvider.SCHEMA, schema);
         values.put(PostgresWorldProvider.POOL_SIZE, "4");
         values.put(PostgresWorldProvider.STARTUP_TIMEOUT, "10s");
@@ -146,6 +156,9 @@ public final class TestPostgres {
         Properties p = new Properties();
         if (user != null) {
             p.setProperty("user", user);
+        }
+        if (password != null) {
+            p.setProperty("password", password);
         }
         return DriverManager.getConnection(url, p);
     }

@@ -1,47 +1,19 @@
 package io.worldflow.world.aws.tck;
 
 import io.worldflow.spi.WorldConfig;
-import io.worldflow.spi.WorldProvider;
-import io.worldflow.tck.WorldConformanceKit;
-import io.worldflow.world.aws.AwsWorldProvider;
 import io.worldflow.world.aws.Emulators;
-import io.worldflow.world.aws.internal.LogItemTamper;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-/** The conformance kit on the AWS world: one table and queue prefix per storage id, on the shared emulators. */
-class AwsConformanceTest extends WorldConformanceKit {
+/** The conformance kit on the AWS world, on the shared in-process emulators (DynamoDB Local and ElasticMQ). */
+class AwsConformanceTest extends AwsConformance {
 
     @Override
-    protected WorldProvider provider() {
-        return new AwsWorldProvider();
+    protected WorldConfig configWithPrefix(String prefix) {
+        return Emulators.shared().config(prefix);
     }
 
     @Override
-    protected WorldConfig config(String storageId) {
-        return Emulators.shared().config(storageId + "_");
-    }
-
-    /** Every item of every table of the storage's prefix, as the SDK writes an item as text. */
-    @Override
-    protected String storedText(String storageId) {
-        StringBuilder out = new StringBuilder();
-        try (DynamoDbClient dynamo = Emulators.shared().dynamoClient()) {
-            for (String table : dynamo.listTablesPaginator().tableNames()) {
-                if (table.startsWith(storageId + "_")) {
-                    dynamo.scanPaginator(b -> b.tableName(table))
-                            .items()
-                            .forEach(item -> out.append(item).append('\n'));
-                }
-            }
-        }
-        return out.toString();
-    }
-
-    /** Edits the run's items in the storage's tables directly: see {@link LogItemTamper}. */
-    @Override
-    protected void tamper(String storageId, String runId, Tamper how, long seq) {
-        try (DynamoDbClient dynamo = Emulators.shared().dynamoClient()) {
-            new LogItemTamper(dynamo, storageId + "_").tamper(runId, how, seq);
-        }
+    protected DynamoDbClient dynamoClient() {
+        return Emulators.shared().dynamoClient();
     }
 }

@@ -1,79 +1,26 @@
 package io.worldflow.world.postgres.tck;
 
 import io.worldflow.spi.WorldConfig;
-import io.worldflow.spi.WorldProvider;
-import io.worldflow.tck.WorldConformanceKit;
-import io.worldflow.world.jdbc.LogRowTamper;
-import io.worldflow.world.postgres.PostgresWorldProvider;
 import io.worldflow.world.postgres.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The conformance kit on the Postgres world: one schema per storage id, on the tests' shared server. */
-class PgConformanceTest extends WorldConformanceKit {
+/** The conformance kit on the Postgres world, on the tests' shared server (embedded, or the developer's). */
+class PgConformanceTest extends PgConformance {
 
     private static final Set<String> SCHEMAS = ConcurrentHashMap.newKeySet();
 
     @Override
-    protected WorldProvider provider() {
-        return new PostgresWorldProvider();
+    protected TestPostgres server() {
+        return TestPostgres.shared();
     }
 
     @Override
     protected WorldConfig config(String storageId) {
-        String schema = storageId.toLowerCase(Locale.ROOT);
-        SCHEMAS.add(schema);
-        return TestPostgres.shared().config(schema);
-    }
-
-    @Override
-    protected boolean leasesAtCreation() {
-        return true;
-    }
-
-    /** Every row of every table in the storage's schema, as Postgres writes a row as text. */
-    @Override
-    protected String storedText(String storageId) throws SQLException {
-        String schema = storageId.toLowerCase(Locale.ROOT);
-        StringBuilder out = new StringBuilder();
-        try (Connection c = TestPostgres.shared().connect();
-                PreparedStatement tables =
-                        c.prepareStatement("SELECT table_name FROM information_schema.tables WHERE table_schema = ?")) {
-            tables.setString(1, schema);
-            List<String> names = new ArrayList<>();
-            try (ResultSet rs = tables.executeQuery()) {
-                while (rs.next()) {
-                    names.add(rs.getString(1));
-                }
-            }
-            for (String table : names) {
-                try (Statement st = c.createStatement();
-                        ResultSet rs = st.executeQuery("SELECT t::text FROM \"" + schema + "\".\"" + table + "\" t")) {
-                    while (rs.next()) {
-                        out.append(rs.getString(1)).append('\n');
-                    }
-                }
-            }
-        }
-        return out.toString();
-    }
-
-    @Override
-    protected void tamper(String storageId, String runId, Tamper how, long seq) throws SQLException {
-        String schema = storageId.toLowerCase(Locale.ROOT);
-        try (Connection c = TestPostgres.shared().connect()) {
-            new LogRowTamper(c, schema + ".wf_runs", schema + ".wf_event_log").apply(how.name(), runId, seq);
-        }
+        SCHEMAS.add(schema(storageId));
+        return super.config(storageId);
     }
 
     /** On a server of the developer's, the schemas the kit made are dropped; an embedded one goes anyway. */
