@@ -37,8 +37,12 @@ final class BenchTelemetry {
         if (!"on".equals(System.getProperty(PROPERTY))) {
             return;
         }
+        // a queue that holds the spans of a busy second (the default's 2,048 drop most of them, with a warning logged
+        // at every export, which would be measured instead)
         SdkTracerProvider tracing = SdkTracerProvider.builder()
                 .addSpanProcessor(BatchSpanProcessor.builder(SpanExporter.composite(List.of()))
+                        .setMaxQueueSize(1 << 16)
+                        .setMaxExportBatchSize(4096)
                         .build())
                 .build();
         builder.openTelemetry(OpenTelemetrySdk.builder()

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The spans of runs. A run's trace crosses the durable gap in its log: the code that starts it makes a start span and
@@ -65,6 +66,14 @@ final class RunTracing {
 
     private final Tracer tracer;
     private final String world;
+    /**
+     * Span names by what they name ({@code turn order.fulfil.v1}, {@code step charge}): made once, not at every span,
+     * up to a bound (a step named from data would otherwise grow it without end).
+     */
+    private final Map<String, String> turnNames = new ConcurrentHashMap<>();
+
+    private final Map<String, String> stepNames = new ConcurrentHashMap<>();
+    private static final int MAX_NAMES = 10_000;
 
     RunTracing(OpenTelemetry openTelemetry, String world) {
         this.tracer = openTelemetry.getTracer("io.worldflow");
@@ -90,7 +99,7 @@ final class RunTracing {
 
     /** The span of a turn: a child of the run's start span when its log keeps one, else the root of its own trace. */
     Span turn(String runId, String queue, WorkflowStarted started) {
-        SpanBuilder b = tracer.spanBuilder("turn " + started.workflow())
+        SpanBuilder b = tracer.spanBuilder(name(turnNames, "turn ", started.workflow()))
                 .setSpanKind(SpanKind.CONSUMER)
                 .setAttribute(RUN_ID, runId)
                 .setAttribute(WORKFLOW, started.workflow())
@@ -102,6 +111,23 @@ final class RunTracing {
             b.setParent(W3C.extract(Context.root(), started, FROM_LOG));
         }
         return b.startSpan();
+    }
+
+    /** The name of the span of step {@code name}. */
+    String stepName(String name) {
+        return name(stepNames, "step ", name);
+    }
+
+    private static String name(Map<String, String> names, String kind, String what) {
+        String known = names.get(what);
+        if (known != null) {
+            return known;
+        }
+        String made = kind + what;
+        if (names.size() < MAX_NAMES) {
+            names.putIfAbsent(what, made);
+        }
+        return made;
     }
 
     SpanBuilder child(String name, Context parent, String runId) {

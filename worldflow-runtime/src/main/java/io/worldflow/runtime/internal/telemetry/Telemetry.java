@@ -69,7 +69,7 @@ public final class Telemetry {
         }
         RunMeters.PerWorkflow m = meters == null ? null : meters.of(started.workflow(), queue);
         if (m != null && due != null && !due.isAfter(now)) {
-            m.lag.record(java.time.Duration.between(due, now));
+            m.lag.record(java.time.Duration.between(due, now).toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
         }
         return new TurnTelemetry(tracing == null ? null : tracing.turn(runId, queue, started), tracing, m);
     }

@@ -53,7 +53,7 @@ public final class TurnTelemetry {
         return () -> {
             Span attempt = context == null
                     ? null
-                    : tracing.child("step " + call.name(), context, call.runId())
+                    : tracing.child(tracing.stepName(call.name()), context, call.runId())
                             .setAttribute(RunTracing.STEP_ID, call.stepId())
                             .setAttribute(RunTracing.ATTEMPT, (long) call.attempt())
                             .startSpan();
