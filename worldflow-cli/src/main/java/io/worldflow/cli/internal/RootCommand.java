@@ -1,16 +1,12 @@
 package io.worldflow.cli.internal;
 
-import io.worldflow.cli.ExitCodes;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
-import picocli.CommandLine.Spec;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 /**
  * The top of the command tree: the options that say how to reach runs, which every command takes (before or after
@@ -31,13 +27,10 @@ import java.util.concurrent.Callable;
                     + " no worker is started. With --server, the command goes through a running dashboard's HTTP API"
                     + " instead (the way in to a local world, whose file belongs to the application running it).",
         })
-public final class RootCommand implements Callable<Integer> {
+public final class RootCommand extends CommandGroup {
 
     /** The system property logback.xml reads for the level of Worldflow's own loggers. */
     static final String LOG_LEVEL = "worldflow-cli.log";
-
-    @Spec
-    CommandSpec spec;
 
     @Option(
             names = "--server",
@@ -101,12 +94,5 @@ public final class RootCommand implements Callable<Integer> {
 
     public boolean verbose() {
         return verbose;
-    }
-
-    /** {@code worldflow} alone: what it can do. */
-    @Override
-    public Integer call() {
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return ExitCodes.USAGE;
     }
 }

@@ -3,13 +3,10 @@ package io.worldflow.cli.internal;
 import io.worldflow.cli.ExitCodes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 /**
  * {@code worldflow schedules …}: the world's schedules, read and paused, resumed, triggered or deleted. Creating and
@@ -26,16 +23,7 @@ import java.util.concurrent.Callable;
             SchedulesCommand.Trigger.class,
             SchedulesCommand.Delete.class
         })
-public final class SchedulesCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return ExitCodes.USAGE;
-    }
+public final class SchedulesCommand extends CommandGroup {
 
     @Command(name = "list", description = "Every schedule, in id order.")
     static final class ListSchedules extends BackendCommand {

@@ -4,13 +4,10 @@ import io.worldflow.cli.ExitCodes;
 import io.worldflow.runtime.Worldflow;
 import io.worldflow.spi.WorldConfig;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 import java.lang.reflect.InvocationTargetException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /**
  * {@code worldflow schema …}: the SQL schema of the configured world, printed for a DBA to review, or brought up to
@@ -20,16 +17,7 @@ import java.util.concurrent.Callable;
         name = "schema",
         description = "Print the configured SQL world's schema, or create and migrate it now.",
         subcommands = {SchemaCommand.Print.class, SchemaCommand.Migrate.class})
-public final class SchemaCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return ExitCodes.USAGE;
-    }
+public final class SchemaCommand extends CommandGroup {
 
     @Command(
             name = "print",
