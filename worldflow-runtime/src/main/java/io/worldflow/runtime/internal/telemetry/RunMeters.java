@@ -48,10 +48,7 @@ final class RunMeters {
                 .baseUnit("appends")
                 .tags(worldTags)
                 .register(registry);
-        this.commit = Timer.builder(APPEND_COMMIT)
-                .description("how long a commit of batched appends took")
-                .tags(worldTags)
-                .register(registry);
+        this.commit = timer(registry, APPEND_COMMIT, "how long a commit of batched appends took", worldTags);
     }
 
     MeterRegistry registry() {
@@ -75,14 +72,8 @@ final class RunMeters {
         Counter[] c = leases.computeIfAbsent(queue == null ? "" : queue, q -> {
             Tags tags = Tags.of("world", world, "queue", q);
             return new Counter[] {
-                Counter.builder(LEASES_RENEWED)
-                        .description("leases on turns extended")
-                        .tags(tags)
-                        .register(registry),
-                Counter.builder(LEASES_LOST)
-                        .description("leases on running turns found taken by another worker")
-                        .tags(tags)
-                        .register(registry)
+                counter(registry, LEASES_RENEWED, "leases on turns extended", tags),
+                counter(registry, LEASES_LOST, "leases on running turns found taken by another worker", tags)
             };
         });
         c[kept ? 0 : 1].increment();
@@ -114,57 +105,36 @@ final class RunMeters {
         final Timer lateness;
 
         PerWorkflow(MeterRegistry registry, Tags tags) {
-            started = Counter.builder(RUNS_STARTED)
-                    .description("runs created by this process")
-                    .tags(tags)
-                    .register(registry);
-            completed = ended(registry, tags, "completed");
-            failed = ended(registry, tags, "failed");
-            canceled = ended(registry, tags, "canceled");
-            continued = ended(registry, tags, "continued");
-            held = Counter.builder(RUNS_HELD)
-                    .description(
-                            "runs held, counted as they become held: a history the code contradicts, a missing key")
-                    .tags(tags)
-                    .register(registry);
-            stepSuccess = step(registry, tags, "success");
-            stepFailure = step(registry, tags, "failure");
-            lag = Timer.builder(TURN_LAG)
-                    .description("how long after it was due a run's first turn began (schedule-to-start)")
-                    .tags(tags)
-                    .register(registry);
-            turnFinished = turn(registry, tags, "finished");
-            turnSuspended = turn(registry, tags, "suspended");
-            turnHeld = turn(registry, tags, "held");
-            turnAborted = turn(registry, tags, "aborted");
-            lateness = Timer.builder(TIMER_LATENESS)
-                    .description("how long after its time a durable timer fired")
-                    .tags(tags)
-                    .register(registry);
+            started = counter(registry, RUNS_STARTED, "runs created by this process", tags);
+            String ended = "runs ended by this process's worker";
+            completed = counter(registry, RUNS_ENDED, ended, tags.and("outcome", "completed"));
+            failed = counter(registry, RUNS_ENDED, ended, tags.and("outcome", "failed"));
+            canceled = counter(registry, RUNS_ENDED, ended, tags.and("outcome", "canceled"));
+            continued = counter(registry, RUNS_ENDED, ended, tags.and("outcome", "continued"));
+            held = counter(
+                    registry,
+                    RUNS_HELD,
+                    "runs held, counted as they become held: a history the code contradicts, a missing key",
+                    tags);
+            String attempts = "step attempts run, and how long each took";
+            stepSuccess = timer(registry, STEP_ATTEMPTS, attempts, tags.and("outcome", "success"));
+            stepFailure = timer(registry, STEP_ATTEMPTS, attempts, tags.and("outcome", "failure"));
+            lag = timer(
+                    registry, TURN_LAG, "how long after it was due a run's first turn began (schedule-to-start)", tags);
+            String turns = "how long a turn ran";
+            turnFinished = timer(registry, TURN_DURATION, turns, tags.and("outcome", "finished"));
+            turnSuspended = timer(registry, TURN_DURATION, turns, tags.and("outcome", "suspended"));
+            turnHeld = timer(registry, TURN_DURATION, turns, tags.and("outcome", "held"));
+            turnAborted = timer(registry, TURN_DURATION, turns, tags.and("outcome", "aborted"));
+            lateness = timer(registry, TIMER_LATENESS, "how long after its time a durable timer fired", tags);
         }
+    }
 
-        private static Counter ended(MeterRegistry registry, Tags tags, String outcome) {
-            return Counter.builder(RUNS_ENDED)
-                    .description("runs ended by this process's worker")
-                    .tags(tags)
-                    .tag("outcome", outcome)
-                    .register(registry);
-        }
+    private static Counter counter(MeterRegistry registry, String name, String description, Tags tags) {
+        return Counter.builder(name).description(description).tags(tags).register(registry);
+    }
 
-        private static Timer step(MeterRegistry registry, Tags tags, String outcome) {
-            return Timer.builder(STEP_ATTEMPTS)
-                    .description("step attempts run, and how long each took")
-                    .tags(tags)
-                    .tag("outcome", outcome)
-                    .register(registry);
-        }
-
-        private static Timer turn(MeterRegistry registry, Tags tags, String outcome) {
-            return Timer.builder(TURN_DURATION)
-                    .description("how long a turn ran")
-                    .tags(tags)
-                    .tag("outcome", outcome)
-                    .register(registry);
-        }
+    private static Timer timer(MeterRegistry registry, String name, String description, Tags tags) {
+        return Timer.builder(name).description(description).tags(tags).register(registry);
     }
 }

@@ -5,6 +5,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.worldflow.event.WorkflowStarted;
 import io.worldflow.spi.NewRun;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Supplier;
 
@@ -69,7 +70,7 @@ public final class Telemetry {
         }
         RunMeters.PerWorkflow m = meters == null ? null : meters.of(started.workflow(), queue);
         if (m != null && due != null && !due.isAfter(now)) {
-            m.lag.record(java.time.Duration.between(due, now).toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            m.lag.record(Duration.between(due, now));
         }
         return new TurnTelemetry(tracing == null ? null : tracing.turn(runId, queue, started), tracing, m);
     }

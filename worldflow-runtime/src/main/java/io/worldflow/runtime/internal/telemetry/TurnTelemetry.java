@@ -11,6 +11,7 @@ import io.worldflow.runtime.StepInterceptor;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What one turn of a run reports: its span, current on the workflow code's threads so that a child started there
@@ -72,7 +73,7 @@ public final class TurnTelemetry {
             } finally {
                 if (meters != null) {
                     (failed ? meters.stepFailure : meters.stepSuccess)
-                            .record(System.nanoTime() - began, java.util.concurrent.TimeUnit.NANOSECONDS);
+                            .record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
                 }
                 if (attempt != null) {
                     attempt.end();
@@ -160,7 +161,7 @@ public final class TurnTelemetry {
                 case "held" -> meters.turnHeld;
                 default -> meters.turnAborted;
             };
-            t.record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+            t.record(nanos, TimeUnit.NANOSECONDS);
         }
         if (span != null) {
             span.setAttribute(RunTracing.OUTCOME, outcome);
