@@ -34,6 +34,7 @@ public final class AwsWorldProvider implements WorldProvider {
     public static final String API_TIMEOUT = "worldflow.aws.api-timeout";
     public static final String WAKE_POLL = "worldflow.aws.wake-poll";
     public static final String CONSUME_WAKES = "worldflow.aws.consume-wakes";
+    public static final String INDEX_SHARDS = "worldflow.aws.index-shards";
 
     @Override
     public String name() {
@@ -59,6 +60,10 @@ public final class AwsWorldProvider implements WorldProvider {
                 "an idle worker consumes SQS wake-ups itself (default true; false under Lambda, whose "
                         + "event source mapping consumes them)");
         keys.put(WAKE_POLL, "long-poll wait of the SQS wake-up consumer, 1s..20s (default 20s)");
+        keys.put(
+                INDEX_SHARDS,
+                "shards of each index key many runs share (byCreated, byStatus, byDue, ...), 1..64; may be raised, "
+                        + "never lowered (default 1)");
         return Collections.unmodifiableMap(keys);
     }
 

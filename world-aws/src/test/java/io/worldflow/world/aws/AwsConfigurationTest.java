@@ -71,11 +71,15 @@ class AwsConfigurationTest {
                 AwsWorldProvider.QUEUE_PREFIX, "bad.queue.prefix",
                 AwsWorldProvider.MAX_ATTEMPTS, "zero",
                 AwsWorldProvider.WAKE_POLL, "60s",
-                AwsWorldProvider.CREATE_RESOURCES, "perhaps");
+                AwsWorldProvider.CREATE_RESOURCES, "perhaps",
+                AwsWorldProvider.INDEX_SHARDS, "65");
         cases.forEach((key, value) -> assertThat(open(good().with(key, value)))
                 .as("%s=%s", key, value)
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining(key));
+        assertThat(open(good().with(AwsWorldProvider.INDEX_SHARDS, "0")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining(AwsWorldProvider.INDEX_SHARDS);
     }
 
     @Test

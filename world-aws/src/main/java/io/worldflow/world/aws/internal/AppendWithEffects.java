@@ -294,12 +294,12 @@ final class AppendWithEffects {
         NewRun run = t.start;
         List<OutgoingSignal> sent = t.distinctKeys();
         byte[] link = t.started.link(null, store.chainKey);
-        Map<String, AttributeValue> put = new LinkedHashMap<>(RunItem.created(run, link));
+        Map<String, AttributeValue> put = new LinkedHashMap<>(RunItem.created(run, link, store.shards));
         put.put(RunItem.SIGNAL_SEQ, n(t.carried + sent.size()));
         long due = micros(run.availableAt());
         if (t.wakes(sent) && plan.now < due) {
             due = plan.now; // what a send or a cancellation does to a run whose first turn is later
-            RunItem.firstTurn(run, due).putOn(put, run.runId());
+            RunItem.firstTurn(run, due).putOn(put, run.runId(), store.shards);
         }
         if (t.cancel) {
             put.put(RunItem.CANCEL_AT, n(plan.now));
@@ -323,7 +323,7 @@ final class AppendWithEffects {
         for (Map<String, AttributeValue> page : t.started.items(link)) {
             plan.add(Put.builder().tableName(store.tables.events()).item(page));
         }
-        plan.items.addAll(SearchIndex.created(store.tables.search(), run));
+        plan.items.addAll(SearchIndex.created(store.tables.search(), run, store.shards));
         plan.targets++;
         addSignals(t.runId, t.carried, sent, plan, false);
         long dueAt = due;
@@ -361,7 +361,7 @@ final class AppendWithEffects {
         }
         Update u = new Update(store.tables.runs(), RunItem.key(t.runId));
         if (next != turn) {
-            next.writeTo(u, t.runId);
+            next.writeTo(u, t.runId, store.shards);
         }
         if (cancelNow) {
             u.set(RunItem.CANCEL_AT, n(plan.now));

@@ -16,6 +16,7 @@ import static io.worldflow.world.aws.AwsWorldProvider.CONSUME_WAKES;
 import static io.worldflow.world.aws.AwsWorldProvider.CREATE_RESOURCES;
 import static io.worldflow.world.aws.AwsWorldProvider.DYNAMODB_ENDPOINT;
 import static io.worldflow.world.aws.AwsWorldProvider.ENDPOINT;
+import static io.worldflow.world.aws.AwsWorldProvider.INDEX_SHARDS;
 import static io.worldflow.world.aws.AwsWorldProvider.MAX_ATTEMPTS;
 import static io.worldflow.world.aws.AwsWorldProvider.QUEUE_PREFIX;
 import static io.worldflow.world.aws.AwsWorldProvider.REGION;
@@ -39,6 +40,7 @@ import static io.worldflow.world.aws.AwsWorldProvider.WAKE_POLL;
  * @param apiTimeout       time limit of one call including retries
  * @param wakePoll         long-poll wait of the wake-up consumer
  * @param consumeWakes     whether subscribers start the SQS wake-up consumer
+ * @param indexShards      shards of each index key many runs share ({@link Shards})
  */
 public record AwsSettings(
         String region,
@@ -52,7 +54,8 @@ public record AwsSettings(
         int maxAttempts,
         Duration apiTimeout,
         Duration wakePoll,
-        boolean consumeWakes) {
+        boolean consumeWakes,
+        int indexShards) {
 
     private static final Pattern REGION_NAME = Pattern.compile("[a-z]{2,}(-[a-z0-9]+)+");
     private static final Pattern TABLE_CHARS = Pattern.compile("[A-Za-z0-9_.-]{0,200}");
@@ -112,7 +115,8 @@ public record AwsSettings(
                 attempts,
                 timeout,
                 wakePoll,
-                config.getBoolean(CONSUME_WAKES, true));
+                config.getBoolean(CONSUME_WAKES, true),
+                config.getInt(INDEX_SHARDS, 1, 1, Shards.MAX));
     }
 
     private static Optional<URI> endpoint(WorldConfig config, String key) {
@@ -151,7 +155,7 @@ public record AwsSettings(
     public String describe() {
         return "region " + region + ", DynamoDB " + (dynamoEndpoint == null ? "(AWS)" : dynamoEndpoint)
                 + ", SQS " + (sqsEndpoint == null ? "(AWS)" : sqsEndpoint) + ", tables " + tablePrefix + "*, queues "
-                + queuePrefix + "*";
+                + queuePrefix + "*" + (indexShards == 1 ? "" : ", " + indexShards + " index shards");
     }
 
     @Override

@@ -58,7 +58,8 @@ public final class AwsWorld implements World {
                 context.clock(),
                 notifier,
                 wakes,
-                ChainKey.fromConfig(context.config()).orElse(null));
+                ChainKey.fromConfig(context.config()).orElse(null),
+                new Shards(settings.indexShards()));
         SignalCleanup cleanup = new SignalCleanup(store);
         this.signals = new DynamoSignals(store, cleanup);
         this.eventLog = new DynamoEventLog(store, cleanup, signals);

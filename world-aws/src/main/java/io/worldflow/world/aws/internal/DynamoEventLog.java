@@ -82,13 +82,13 @@ final class DynamoEventLog implements EventLog {
                 TransactWriteItem.builder()
                         .put(Put.builder()
                                 .tableName(store.tables.runs())
-                                .item(RunItem.created(run, link))
+                                .item(RunItem.created(run, link, store.shards))
                                 .conditionExpression("attribute_not_exists(#id)")
                                 .expressionAttributeNames(Map.of("#id", RunItem.ID))
                                 .build())
                         .build(),
                 started.items(link));
-        items.addAll(SearchIndex.created(store.tables.search(), run));
+        items.addAll(SearchIndex.created(store.tables.search(), run, store.shards));
         for (int attempt = 1; ; attempt++) {
             try {
                 AwsFailures.run(
@@ -191,7 +191,7 @@ final class DynamoEventLog implements EventLog {
     Update update(Append a, SearchIndex.Change search, TurnState turn, TurnState next, byte[] head, byte[] link) {
         Update u = new Update(store.tables.runs(), RunItem.key(a.runId()));
         u.set(RunItem.LENGTH, n(a.nextSeq()))
-                .set(RunItem.STATUS, s(a.status().name()))
+                .set(RunItem.STATUS, RunItem.status(a.status(), a.runId(), store.shards))
                 .remove(RunItem.HELD)
                 .remove(RunItem.HELD_SINCE)
                 .remove(RunItem.HELD_KEY);
@@ -209,7 +209,7 @@ final class DynamoEventLog implements EventLog {
                             a.consumedSignals().stream().map(String::valueOf).toList()));
         }
         if (next != turn) {
-            next.writeTo(u, a.runId());
+            next.writeTo(u, a.runId(), store.shards);
         }
         u.when("#" + RunItem.LENGTH + " = ?", n(a.expectedSeq()));
         if (link != null) {
@@ -316,7 +316,7 @@ final class DynamoEventLog implements EventLog {
                     u.remove(RunItem.CANCEL_ACTOR);
                 }
             }
-            next.writeTo(u, runId);
+            next.writeTo(u, runId, store.shards);
             turn.expectOn(u);
             try {
                 AwsFailures.call("requesting cancellation of run " + runId, () -> store.dynamo.updateItem(u.request()));
@@ -364,14 +364,14 @@ final class DynamoEventLog implements EventLog {
             TurnState next = turn.request(Attrs.str(item, RunItem.QUEUE), micros(retried.at()));
             Update u = new Update(store.tables.runs(), RunItem.key(runId));
             u.set(RunItem.LENGTH, n(retried.seq() + 1))
-                    .set(RunItem.STATUS, s(RunStatus.PENDING.name()))
+                    .set(RunItem.STATUS, RunItem.status(RunStatus.PENDING, runId, store.shards))
                     .set(RunItem.UPDATED, n(micros(retried.at())))
                     .remove(RunItem.ERROR)
                     .remove(RunItem.ERROR_REF)
                     .remove(RunItem.HELD)
                     .remove(RunItem.HELD_SINCE)
                     .remove(RunItem.HELD_KEY);
-            next.writeTo(u, runId);
+            next.writeTo(u, runId, store.shards);
             u.when("#" + RunItem.LENGTH + " = ?", n(retried.seq()));
             u.when("attribute_not_exists(#" + DynamoPurge.CLAIM + ")");
             byte[] head = RunItem.head(item);
@@ -409,7 +409,7 @@ final class DynamoEventLog implements EventLog {
         }
         Update u = new Update(store.tables.runs(), RunItem.key(runId))
                 .set(RunItem.HELD, s(json))
-                .set(RunItem.HELD_KEY, s(RunItem.HELD_KEY_VALUE))
+                .set(RunItem.HELD_KEY, s(store.shards.key(RunItem.HELD_KEY_VALUE, runId)))
                 .when("attribute_exists(#" + RunItem.ID + ")");
         // a hold keeps the time it began while it lasts
         u.setExpression(u.name(RunItem.HELD_SINCE) + " = if_not_exists(" + u.name(RunItem.HELD_SINCE) + ", "

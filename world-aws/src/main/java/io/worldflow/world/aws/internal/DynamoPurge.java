@@ -70,7 +70,9 @@ final class DynamoPurge {
         EventLog.checkPurge(finishedBefore, limit);
         long before = micros(finishedBefore);
         int deleted = 0;
-        for (RunStatus status : FINISHED) {
+        for (String status : FINISHED.stream()
+                .flatMap(s -> store.shards.keys(s.name()).stream())
+                .toList()) {
             Map<String, AttributeValue> start = null;
             do {
                 if (deleted == limit) {
@@ -95,8 +97,8 @@ final class DynamoPurge {
         return deleted;
     }
 
-    /** A page of the runs with this status created before {@code before}, oldest first, ids only. */
-    private QueryResponse createdBefore(RunStatus status, long before, Map<String, AttributeValue> start) {
+    /** A page of the runs with this status key (a status in a shard) created before {@code before}, oldest first, ids only. */
+    private QueryResponse createdBefore(String status, long before, Map<String, AttributeValue> start) {
         return AwsFailures.call(
                 "finding finished runs",
                 () -> store.dynamo.query(QueryRequest.builder()
@@ -105,7 +107,7 @@ final class DynamoPurge {
                         .keyConditionExpression("#h = :h AND #k < :k")
                         .expressionAttributeNames(
                                 Map.of("#h", RunItem.STATUS, "#k", RunItem.CREATED_KEY, "#id", RunItem.ID))
-                        .expressionAttributeValues(Map.of(":h", s(status.name()), ":k", s(Attrs.pad(before))))
+                        .expressionAttributeValues(Map.of(":h", s(status), ":k", s(Attrs.pad(before))))
                         .projectionExpression("#id")
                         .exclusiveStartKey(start)
                         .limit(PAGE)
@@ -131,14 +133,9 @@ final class DynamoPurge {
     /** Deletes the run, as the class comment says; false when another writer changed or took it first. */
     private boolean delete(String runId, long before) {
         String claim = Attrs.pad(store.nowMicros()) + ":" + UUID.randomUUID();
-        Update take = new Update(store.tables.runs(), RunItem.key(runId))
-                .set(CLAIM, s(claim))
-                .when(
-                        "#" + RunItem.STATUS + " IN (?, ?, ?)",
-                        s(RunStatus.COMPLETED.name()),
-                        s(RunStatus.FAILED.name()),
-                        s(RunStatus.CANCELED.name()))
-                .when("#" + RunItem.UPDATED + " < ?", n(before))
+        Update take = new Update(store.tables.runs(), RunItem.key(runId)).set(CLAIM, s(claim));
+        RunItem.finished(take, false);
+        take.when("#" + RunItem.UPDATED + " < ?", n(before))
                 .when("attribute_not_exists(#" + CLAIM + ") OR #" + CLAIM + " < ?", s(lapsedBefore()));
         try {
             AwsFailures.call("claiming finished run " + runId, () -> store.dynamo.updateItem(take.request()));

@@ -145,7 +145,7 @@ final class DynamoRunQueries implements RunQueries {
             return id -> true;
         }
         Set<String> ids = new HashSet<>();
-        for (IndexScan held = heldScan(lower(query), upper); held.hasNext(); ) {
+        for (Iterator<Map<String, AttributeValue>> held = heldScan(lower(query), upper); held.hasNext(); ) {
             ids.add(str(held.next(), RunItem.ID));
         }
         return query.held() ? ids::contains : id -> !ids.contains(id);
@@ -163,35 +163,44 @@ final class DynamoRunQueries implements RunQueries {
     private Iterator<Map<String, AttributeValue>> matching(
             RunQuery query, String upper, Set<RunStatus> statuses, Predicate<String> held) {
         String lower = lower(query);
-        List<Iterator<Map<String, AttributeValue>>> sources = new ArrayList<>();
+        List<IndexScan> sources = new ArrayList<>();
         if (query.parent() != null) {
-            sources.add(runsIndex(Tables.BY_PARENT, RunItem.PARENT, query.parent(), lower, upper));
+            // one partition per parent, never shared by many runs' parents: not sharded
+            sources.add(
+                    new IndexScan(store.tables.runs(), Tables.BY_PARENT, RunItem.PARENT, query.parent(), lower, upper));
         } else if (Boolean.TRUE.equals(query.held())) {
-            sources.add(heldScan(lower, upper));
+            sources.addAll(runsIndex(Tables.BY_HELD, RunItem.HELD_KEY, RunItem.HELD_KEY_VALUE, lower, upper));
         } else if (query.workflow() != null) {
-            sources.add(runsIndex(Tables.BY_WORKFLOW, RunItem.WORKFLOW, query.workflow(), lower, upper));
+            sources.addAll(runsIndex(Tables.BY_WORKFLOW, RunItem.WORKFLOW, query.workflow(), lower, upper));
         } else if (!statuses.isEmpty()) {
             for (RunStatus status : statuses) {
-                sources.add(runsIndex(Tables.BY_STATUS, RunItem.STATUS, status.name(), lower, upper));
+                sources.addAll(runsIndex(Tables.BY_STATUS, RunItem.STATUS, status.name(), lower, upper));
             }
         } else {
-            sources.add(runsIndex(Tables.BY_CREATED, RunItem.ALL, RunItem.ALL_VALUE, lower, upper));
+            sources.addAll(runsIndex(Tables.BY_CREATED, RunItem.ALL, RunItem.ALL_VALUE, lower, upper));
         }
-        Iterator<Map<String, AttributeValue>> merged = sources.size() == 1 ? sources.getFirst() : new Merge(sources);
+        Iterator<Map<String, AttributeValue>> merged = merge(sources);
         return new Filtered(
                 merged,
                 item -> (query.idPrefix() == null || str(item, RunItem.ID).startsWith(query.idPrefix()))
                         && (statuses.isEmpty() || statuses.contains(RunItem.status(item)))
-                        && (query.workflow() == null || query.workflow().equals(str(item, RunItem.WORKFLOW)))
+                        && (query.workflow() == null || query.workflow().equals(RunItem.workflow(item)))
                         && held.test(str(item, RunItem.ID)));
     }
 
-    private IndexScan heldScan(String lower, String upper) {
-        return runsIndex(Tables.BY_HELD, RunItem.HELD_KEY, RunItem.HELD_KEY_VALUE, lower, upper);
+    private Iterator<Map<String, AttributeValue>> heldScan(String lower, String upper) {
+        return merge(runsIndex(Tables.BY_HELD, RunItem.HELD_KEY, RunItem.HELD_KEY_VALUE, lower, upper));
     }
 
-    private IndexScan runsIndex(String index, String hashName, String hashValue, String lower, String upper) {
-        return new IndexScan(store.tables.runs(), index, hashName, hashValue, lower, upper);
+    /** A scan of each shard of the partition {@code hashValue} of a runs table index ({@link Shards}). */
+    private List<IndexScan> runsIndex(String index, String hashName, String hashValue, String lower, String upper) {
+        return store.shards.keys(hashValue).stream()
+                .map(key -> new IndexScan(store.tables.runs(), index, hashName, key, lower, upper))
+                .toList();
+    }
+
+    private static Iterator<Map<String, AttributeValue>> merge(List<IndexScan> sources) {
+        return sources.size() == 1 ? sources.getFirst() : new Merge(sources);
     }
 
     /**
@@ -207,13 +216,10 @@ final class DynamoRunQueries implements RunQueries {
             found = matching(query, upper, query.statuses(), id -> true);
         } else {
             Map.Entry<String, String> first = wanted.entrySet().iterator().next();
-            found = new IndexScan(
-                    store.tables.search(),
-                    Tables.BY_VALUE,
-                    SearchIndex.KEY,
-                    SearchIndex.key(first.getKey(), first.getValue()),
-                    lower(query),
-                    upper);
+            found = merge(SearchIndex.keys(first.getKey(), first.getValue(), store.shards).stream()
+                    .map(key -> new IndexScan(
+                            store.tables.search(), Tables.BY_VALUE, SearchIndex.KEY, key, lower(query), upper))
+                    .toList());
         }
         return new Filtered(new RunBatches(found, batch), item -> matches(query, wanted, item));
     }
@@ -223,7 +229,7 @@ final class DynamoRunQueries implements RunQueries {
         Instant updated = Attrs.instant(item, RunItem.UPDATED);
         return (query.idPrefix() == null || str(item, RunItem.ID).startsWith(query.idPrefix()))
                 && (query.statuses().isEmpty() || query.statuses().contains(RunItem.status(item)))
-                && (query.workflow() == null || query.workflow().equals(str(item, RunItem.WORKFLOW)))
+                && (query.workflow() == null || query.workflow().equals(RunItem.workflow(item)))
                 && (query.held() == null || query.held() == item.containsKey(RunItem.HELD))
                 && (query.parent() == null || query.parent().equals(str(item, RunItem.PARENT)))
                 && (query.queue() == null || query.queue().equals(str(item, RunItem.QUEUE)))
@@ -367,13 +373,10 @@ final class DynamoRunQueries implements RunQueries {
 
     /** Merges newest-first sources into one newest-first stream. */
     private static final class Merge implements Iterator<Map<String, AttributeValue>> {
-        private final List<IndexScan> sources = new ArrayList<>();
+        private final List<IndexScan> sources;
 
-        @SuppressWarnings("unchecked")
-        Merge(List<Iterator<Map<String, AttributeValue>>> sources) {
-            for (Iterator<Map<String, AttributeValue>> s : sources) {
-                this.sources.add((IndexScan) s);
-            }
+        Merge(List<IndexScan> sources) {
+            this.sources = sources;
         }
 
         @Override

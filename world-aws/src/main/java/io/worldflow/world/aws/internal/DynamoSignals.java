@@ -106,7 +106,7 @@ final class DynamoSignals implements Signals {
             TurnState next = wake ? turn.request(str(item, RunItem.QUEUE), sentAt) : turn;
             Update u = new Update(store.tables.runs(), RunItem.key(runId));
             if (wake) {
-                next.writeTo(u, runId);
+                next.writeTo(u, runId, store.shards);
             }
             turn.expectOn(u);
             notFinished(u);
@@ -201,11 +201,7 @@ final class DynamoSignals implements Signals {
 
     /** The condition that the run has not finished. */
     static void notFinished(Update u) {
-        u.when(
-                "NOT (#" + RunItem.STATUS + " IN (?, ?, ?))",
-                s(RunStatus.COMPLETED.name()),
-                s(RunStatus.FAILED.name()),
-                s(RunStatus.CANCELED.name()));
+        RunItem.finished(u, true);
     }
 
     private long nextId(String runId) {

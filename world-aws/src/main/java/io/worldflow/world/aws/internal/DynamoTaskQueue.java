@@ -33,7 +33,7 @@ import static io.worldflow.world.aws.internal.Attrs.str;
  * time) shows it at or before now. A lease is a conditional update of the run's item (turn version
  * unchanged, available by now), so of two workers that saw the same turn exactly one gets it; the loser
  * moves on to the next candidate. Priority is honoured among the {@value #WINDOW} earliest due turns of each
- * queue read per call.
+ * shard of each queue read per call ({@link Shards}).
  *
  * <p>The turns that wait in a queue to be admitted are listed from the {@code byWaiting} index, whose sort key is the
  * leasing order itself ({@link TurnState}), so a page of it is the next turns to admit however many wait; and moved,
@@ -70,8 +70,8 @@ final class DynamoTaskQueue implements TaskQueue {
         for (int round = 0; round < 10 && leased.size() < max; round++) {
             List<Candidate> candidates = new ArrayList<>();
             boolean full = false;
-            for (String queue : queues) {
-                List<Map<String, AttributeValue>> items = due(queue, dueByMicros, WINDOW);
+            for (String queueKey : queueKeys(queues)) {
+                List<Map<String, AttributeValue>> items = due(queueKey, dueByMicros, WINDOW);
                 full |= items.size() == WINDOW;
                 for (Map<String, AttributeValue> item : items) {
                     candidates.add(new Candidate(
@@ -113,7 +113,7 @@ final class DynamoTaskQueue implements TaskQueue {
         }
         TurnState next = turn.lease(UUID.randomUUID().toString(), micros(expiresAt));
         Update u = new Update(store.tables.runs(), RunItem.key(c.runId()));
-        next.writeTo(u, c.runId());
+        next.writeTo(u, c.runId(), store.shards);
         turn.expectOn(u);
         u.when("#" + TurnState.AVAILABLE + " <= ?", n(limit));
         try {
@@ -124,8 +124,21 @@ final class DynamoTaskQueue implements TaskQueue {
         return Optional.of(new Lease(c.runId(), next.token(), next.queue(), expiresAt, next.deliveries()));
     }
 
-    /** Up to {@code limit} turns of the queue available at or before {@code atMicros}, earliest first. */
-    private List<Map<String, AttributeValue>> due(String queue, long atMicros, int limit) {
+    /** The keys of the queues in {@code byDue}: every shard of each ({@link Shards}). */
+    private List<String> queueKeys(Set<String> queues) {
+        List<String> keys = new ArrayList<>();
+        for (String queue : queues) {
+            keys.addAll(store.shards.keys(queue));
+        }
+        return keys;
+    }
+
+    /**
+     * Up to {@code limit} turns of the queue's shard {@code queueKey} available at or before {@code atMicros}, earliest
+     * first.
+     */
+    private List<Map<String, AttributeValue>> due(String queueKey, long atMicros, int limit) {
+        String queue = Shards.plain(queueKey);
         return AwsFailures.call(
                 "reading the due turns of queue " + queue,
                 () -> store.dynamo
@@ -134,7 +147,8 @@ final class DynamoTaskQueue implements TaskQueue {
                                 .indexName(Tables.BY_DUE)
                                 .keyConditionExpression("#q = :q AND #k <= :k")
                                 .expressionAttributeNames(Map.of("#q", TurnState.QUEUE, "#k", TurnState.KEY))
-                                .expressionAttributeValues(Map.of(":q", s(queue), ":k", s(Attrs.pad(atMicros) + ";")))
+                                .expressionAttributeValues(
+                                        Map.of(":q", s(queueKey), ":k", s(Attrs.pad(atMicros) + ";")))
                                 .limit(limit)
                                 .build())
                         .items());
@@ -207,7 +221,9 @@ final class DynamoTaskQueue implements TaskQueue {
                 "#q = :q",
                 Map.of("#q", TurnState.QUEUE),
                 Map.of(":q", s(queue)));
-        return query.read(store, limit, "reading the waiting turns of queue " + queue).stream()
+        return query
+                .readShards(store, ":q", TurnState.WAIT_KEY, limit, "reading the waiting turns of queue " + queue)
+                .stream()
                 .map(item -> new WaitingTurn(
                         str(item, RunItem.ID),
                         str(item, RunItem.ORDER_KEY),
@@ -260,7 +276,7 @@ final class DynamoTaskQueue implements TaskQueue {
                 return null;
             }
             Update u = new Update(store.tables.runs(), RunItem.key(runId));
-            next.writeTo(u, runId);
+            next.writeTo(u, runId, store.shards);
             turn.expectOn(u);
             try {
                 AwsFailures.call(what, () -> store.dynamo.updateItem(u.request()));
@@ -277,16 +293,16 @@ final class DynamoTaskQueue implements TaskQueue {
     @Override
     public Optional<Instant> nextDue(Set<String> queues) {
         Optional<Long> earliest = Optional.empty();
-        for (String queue : queues) {
+        for (String queueKey : queueKeys(queues)) {
             List<Map<String, AttributeValue>> first = AwsFailures.call(
-                    "reading the next due turn of queue " + queue,
+                    "reading the next due turn of queue " + Shards.plain(queueKey),
                     () -> store.dynamo
                             .query(QueryRequest.builder()
                                     .tableName(store.tables.runs())
                                     .indexName(Tables.BY_DUE)
                                     .keyConditionExpression("#q = :q")
                                     .expressionAttributeNames(Map.of("#q", TurnState.QUEUE))
-                                    .expressionAttributeValues(Map.of(":q", s(queue)))
+                                    .expressionAttributeValues(Map.of(":q", s(queueKey)))
                                     .limit(1)
                                     .build())
                             .items());

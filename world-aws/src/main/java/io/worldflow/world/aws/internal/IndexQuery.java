@@ -4,6 +4,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,28 @@ record IndexQuery(
 
     /** Index entries read per query: one consistent {@code BatchGetItem} of the items behind them. */
     private static final int PAGE = 100;
+
+    /**
+     * Up to {@code limit} current items of every shard of the partition key bound to {@code placeholder} ({@link
+     * Shards}), merged in the index's order ({@code sortKey} ascending): the first {@code limit} of each shard, so
+     * that the merge misses none of the first {@code limit} of all.
+     */
+    List<Map<String, AttributeValue>> readShards(
+            Store store, String placeholder, String sortKey, int limit, String what) {
+        List<String> keys = store.shards.keys(values.get(placeholder).s());
+        if (keys.size() == 1) {
+            return read(store, limit, what);
+        }
+        List<Map<String, AttributeValue>> all = new ArrayList<>();
+        for (String key : keys) {
+            Map<String, AttributeValue> shardValues = new HashMap<>(values);
+            shardValues.put(placeholder, AttributeValue.fromS(key));
+            all.addAll(new IndexQuery(table, id, index, this.keys, condition, names, shardValues)
+                    .read(store, limit, what));
+        }
+        all.sort(Comparator.comparing(item -> str(item, sortKey)));
+        return all.size() <= limit ? all : all.subList(0, limit);
+    }
 
     /** Up to {@code limit} current items, page by page until enough are found or the index has no more. */
     List<Map<String, AttributeValue>> read(Store store, int limit, String what) {

@@ -76,6 +76,11 @@ final class RunItem {
 
     static final String HELD_KEY_VALUE = "held";
     /**
+     * The shard the run's search items were written in ({@link Shards#of} when it was created), kept so that they are
+     * found to be deleted after the number of shards grew; absent for shard 0.
+     */
+    static final String SHARD = "sh";
+    /**
      * The run that started this one as a child; present only on child runs, so it is also the hash key of the
      * sparse index of a parent's children.
      */
@@ -105,12 +110,12 @@ final class RunItem {
      * at availableAt in the queue it goes to ({@link NewRun#turnQueue}: its own, or the one it waits in to be
      * admitted).
      */
-    static Map<String, AttributeValue> created(NewRun run, byte[] head) {
+    static Map<String, AttributeValue> created(NewRun run, byte[] head, Shards shards) {
         Map<String, AttributeValue> item = new HashMap<>();
         long created = micros(run.createdAt());
         item.put(ID, s(run.runId()));
-        item.put(WORKFLOW, s(run.workflow()));
-        item.put(STATUS, s(RunStatus.PENDING.name()));
+        item.put(WORKFLOW, s(shards.key(run.workflow(), run.runId())));
+        item.put(STATUS, status(RunStatus.PENDING, run.runId(), shards));
         item.put(QUEUE, s(run.queue()));
         item.put(PRIORITY, n(run.priority()));
         item.put(CREATED, n(created));
@@ -122,7 +127,11 @@ final class RunItem {
         item.put(LENGTH, n(1));
         item.put(HEAD, b(head));
         item.put(CREATED_KEY, s(Attrs.timeKey(created, run.runId())));
-        item.put(ALL, s(ALL_VALUE));
+        item.put(ALL, s(shards.key(ALL_VALUE, run.runId())));
+        int shard = shards.of(run.runId());
+        if (shard != 0) {
+            item.put(SHARD, n(shard));
+        }
         if (run.parent() != null) {
             item.put(PARENT, s(run.parent()));
         }
@@ -142,7 +151,7 @@ final class RunItem {
             item.put(SearchIndex.ATTRIBUTES, attributes);
         }
         item.put(SIGNAL_SEQ, n(0));
-        firstTurn(run, micros(run.availableAt())).putOn(item, run.runId());
+        firstTurn(run, micros(run.availableAt())).putOn(item, run.runId(), shards);
         return item;
     }
 
@@ -156,7 +165,32 @@ final class RunItem {
     }
 
     static RunStatus status(Map<String, AttributeValue> item) {
-        return RunStatus.valueOf(str(item, STATUS));
+        return RunStatus.valueOf(Shards.plain(str(item, STATUS)));
+    }
+
+    /** The value of {@value #STATUS} for a run in {@code status}: its key in {@code byStatus}. */
+    static AttributeValue status(RunStatus status, String runId, Shards shards) {
+        return s(shards.key(status.name(), runId));
+    }
+
+    /** The run's workflow (its item's {@value #WORKFLOW} is its key in {@code byWorkflow}). */
+    static String workflow(Map<String, AttributeValue> item) {
+        return Shards.plain(str(item, WORKFLOW));
+    }
+
+    /**
+     * The condition that the run has finished, or with {@code not}, that it has not: its status, in whichever shard it
+     * was written, begins with a terminal one (no status begins with another).
+     */
+    static void finished(Update u, boolean not) {
+        String any =
+                "begins_with(#" + STATUS + ", ?) OR begins_with(#" + STATUS + ", ?) OR begins_with(#" + STATUS + ", ?)";
+        // a condition is put in parentheses when joined to others; DynamoDB refuses a pair of them around it
+        u.when(
+                not ? "NOT (" + any + ")" : any,
+                s(RunStatus.COMPLETED.name()),
+                s(RunStatus.FAILED.name()),
+                s(RunStatus.CANCELED.name()));
     }
 
     static long length(Map<String, AttributeValue> item) {
@@ -224,7 +258,7 @@ final class RunItem {
         Instant deadline = instant(item, DEADLINE);
         return new RunInfo(
                 runId,
-                str(item, WORKFLOW),
+                workflow(item),
                 status(item),
                 input,
                 output,

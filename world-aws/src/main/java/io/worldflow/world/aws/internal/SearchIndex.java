@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 
+import static io.worldflow.world.aws.internal.Attrs.num;
 import static io.worldflow.world.aws.internal.Attrs.s;
 import static io.worldflow.world.aws.internal.Attrs.str;
 
@@ -50,12 +51,30 @@ final class SearchIndex {
 
     private SearchIndex() {}
 
-    /** The index key of the attribute {@code name} of stored value {@code stored}. */
-    static String key(String name, String stored) {
+    /**
+     * The index key of the attribute {@code name} of stored value {@code stored} in shard {@code shard} ({@link
+     * Shards}): the shard goes after the name, which has neither {@code =} nor the shards' separator, so no value can
+     * make one shard's key equal another's.
+     */
+    static String key(String name, String stored, int shard) {
         if (stored == null || stored.isEmpty()) {
             throw new IllegalArgumentException("search attribute '" + name + "' has no stored value");
         }
-        return name + SEPARATOR + stored;
+        return (shard == 0 ? name : name + Shards.SEPARATOR + shard) + SEPARATOR + stored;
+    }
+
+    /** The index key of the attribute in every shard, the partitions a search reads. */
+    static List<String> keys(String name, String stored, Shards shards) {
+        List<String> out = new ArrayList<>(shards.count());
+        for (int shard = 0; shard < shards.count(); shard++) {
+            out.add(key(name, stored, shard));
+        }
+        return out;
+    }
+
+    /** The shard the run's search items are in: the one it was created in. */
+    static int shard(Map<String, AttributeValue> item) {
+        return (int) num(item, RunItem.SHARD, 0);
     }
 
     /** The attributes as the run's item holds them (name to stored value), or null for none. */
@@ -106,11 +125,12 @@ final class SearchIndex {
     }
 
     /** The index items of a new run, to put in the transaction that creates it. */
-    static List<TransactWriteItem> created(String table, NewRun run) {
+    static List<TransactWriteItem> created(String table, NewRun run, Shards shards) {
         String ck = Attrs.timeKey(Attrs.micros(run.createdAt()), run.runId());
+        int shard = shards.of(run.runId());
         List<TransactWriteItem> out = new ArrayList<>();
         SearchValues.encode(run.searchAttributes())
-                .forEach((name, value) -> out.add(put(table, run.runId(), ck, key(name, value))));
+                .forEach((name, value) -> out.add(put(table, run.runId(), ck, key(name, value, shard))));
         return out;
     }
 
@@ -151,7 +171,7 @@ final class SearchIndex {
         Map<String, String> changes = SearchValues.changes(events);
         Map<String, String> before = stored(item);
         if (changes.isEmpty()) {
-            return new Change(before, before);
+            return new Change(before, before, shard(item));
         }
         Map<String, String> after = new TreeMap<>(before);
         changes.forEach((name, value) -> {
@@ -167,11 +187,11 @@ final class SearchIndex {
             throw new IllegalArgumentException("an append to run " + str(item, RunItem.ID) + " would leave it "
                     + after.size() + " search attributes; a run carries at most " + SearchAttributes.MAX_ATTRIBUTES);
         }
-        return new Change(before, after);
+        return new Change(before, after, shard(item));
     }
 
-    /** A run's attributes before and after an append (name to stored value). */
-    record Change(Map<String, String> before, Map<String, String> after) {
+    /** A run's attributes before and after an append (name to stored value), and the shard its items are in. */
+    record Change(Map<String, String> before, Map<String, String> after, int shard) {
 
         boolean changes() {
             return !before.equals(after);
@@ -185,12 +205,12 @@ final class SearchIndex {
             List<TransactWriteItem> out = new ArrayList<>();
             before.forEach((name, value) -> {
                 if (!value.equals(after.get(name))) {
-                    out.add(delete(table, runId, key(name, value)));
+                    out.add(delete(table, runId, key(name, value, shard)));
                 }
             });
             after.forEach((name, value) -> {
                 if (!Objects.equals(value, before.get(name))) {
-                    out.add(put(table, runId, ck, key(name, value)));
+                    out.add(put(table, runId, ck, key(name, value, shard)));
                 }
             });
             return out;

@@ -46,6 +46,8 @@ final class Store {
     final WakeQueues wakes;
     /** The key of the logs' hash chains ({@link ChainKey#KEY}), or null when they are not keyed. */
     final ChainKey chainKey;
+    /** How the index keys many runs share are spread ({@link Shards}). */
+    final Shards shards;
 
     Store(
             DynamoDbClient dynamo,
@@ -54,8 +56,10 @@ final class Store {
             InstantSource clock,
             DueNotifier notifier,
             WakeQueues wakes,
-            ChainKey chainKey) {
+            ChainKey chainKey,
+            Shards shards) {
         this.chainKey = chainKey;
+        this.shards = shards;
         this.dynamo = dynamo;
         this.tables = tables;
         this.codec = codec;

@@ -33,7 +33,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The seven tables and their indexes; creates what is missing (when allowed) and waits until it is active.
+ * The seven tables and their indexes; creates what is missing (when allowed) and waits until it is active. The partition
+ * keys many items share ({@code all}, {@code st}, {@code wf}, {@code tq}, {@code hk}, {@code av}) hold one of several
+ * shard keys each ({@link Shards}).
  *
  * <ul>
  *   <li>{@code <prefix>runs}: key {@code id}; one item per run (projection, turn state, signal counter).

@@ -60,7 +60,7 @@ record TurnState(
     static TurnState of(Map<String, AttributeValue> item) {
         Long expires = num(item, EXPIRES);
         String token = str(item, TOKEN);
-        String queue = str(item, QUEUE);
+        String queue = Shards.plain(str(item, QUEUE));
         return new TurnState(
                 queue,
                 str(item, RunItem.QUEUE),
@@ -162,7 +162,7 @@ record TurnState(
     }
 
     /** Writes this state onto an update of the run's item. */
-    void writeTo(Update u, String runId) {
+    void writeTo(Update u, String runId, Shards shards) {
         u.set(VERSION, n(version));
         u.set(DELIVERIES, n(deliveries));
         if (!hasTurn()) {
@@ -176,7 +176,9 @@ record TurnState(
             return;
         }
         long avail = available();
-        u.set(QUEUE, s(queue)).set(KEY, s(Attrs.timeKey(avail, runId))).set(AVAILABLE, n(avail));
+        u.set(QUEUE, s(shards.key(queue, runId)))
+                .set(KEY, s(Attrs.timeKey(avail, runId)))
+                .set(AVAILABLE, n(avail));
         if (isLeased()) {
             u.set(TOKEN, s(token)).set(EXPIRES, n(expires)).remove(WAIT_KEY);
         } else if (waits()) {
@@ -192,8 +194,8 @@ record TurnState(
     }
 
     /** Puts this turn, pending, on the item of a new run. */
-    void putOn(Map<String, AttributeValue> item, String runId) {
-        item.put(QUEUE, s(queue));
+    void putOn(Map<String, AttributeValue> item, String runId, Shards shards) {
+        item.put(QUEUE, s(shards.key(queue, runId)));
         item.put(KEY, s(Attrs.timeKey(due, runId)));
         item.put(AVAILABLE, n(due));
         if (waits()) {

@@ -174,7 +174,7 @@ final class VersionedItems {
             int limit,
             String what) {
         IndexQuery query = new IndexQuery(table, ID, index, List.of(ALL, sortKey), condition, names, values);
-        return query.read(store, limit, what).stream()
+        return query.readShards(store, ":a", sortKey, limit, what).stream()
                 .map(VersionedItems::stored)
                 .toList();
     }
@@ -187,7 +187,7 @@ final class VersionedItems {
     private Map<String, AttributeValue> item(Stored record) {
         Map<String, AttributeValue> item = new HashMap<>();
         item.put(ID, s(record.id()));
-        item.put(ALL, s(noun));
+        item.put(ALL, s(store.shards.key(noun, record.id())));
         item.put(BODY, s(record.body()));
         item.put(VERSION, n(record.version()));
         item.put(UPDATED, n(micros(record.updatedAt())));
