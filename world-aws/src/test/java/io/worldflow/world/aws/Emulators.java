@@ -88,8 +88,20 @@ public final class Emulators {
         return "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 12) + "_";
     }
 
+    /**
+     * The system property that runs the tests with their index keys spread over this many shards (the build runs the
+     * conformance kit, payload-limit, fault and Lambda tests again with 16); unset, the world's default of one.
+     */
+    public static final String SHARDS_PROPERTY = "worldflow.test.aws.index-shards";
+
     /** Configuration of a world over the emulators with this prefix for its tables and queues. */
     public WorldConfig config(String prefix) {
+        WorldConfig config = plainConfig(prefix);
+        String shards = System.getProperty(SHARDS_PROPERTY);
+        return shards == null ? config : config.with(AwsWorldProvider.INDEX_SHARDS, shards);
+    }
+
+    private WorldConfig plainConfig(String prefix) {
         return WorldConfig.of(Map.of(
                 "worldflow.world",
                 "aws",

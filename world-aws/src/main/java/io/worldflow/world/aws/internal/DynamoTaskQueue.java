@@ -70,8 +70,8 @@ final class DynamoTaskQueue implements TaskQueue {
         for (int round = 0; round < 10 && leased.size() < max; round++) {
             List<Candidate> candidates = new ArrayList<>();
             boolean full = false;
-            for (String queueKey : queueKeys(queues)) {
-                List<Map<String, AttributeValue>> items = due(queueKey, dueByMicros, WINDOW);
+            for (List<Map<String, AttributeValue>> items : Store.readAtOnce(
+                    queueKeys(queues), key -> due(key, dueByMicros, WINDOW), "reading the due turns of " + queues)) {
                 full |= items.size() == WINDOW;
                 for (Map<String, AttributeValue> item : items) {
                     candidates.add(new Candidate(
@@ -293,25 +293,30 @@ final class DynamoTaskQueue implements TaskQueue {
     @Override
     public Optional<Instant> nextDue(Set<String> queues) {
         Optional<Long> earliest = Optional.empty();
-        for (String queueKey : queueKeys(queues)) {
-            List<Map<String, AttributeValue>> first = AwsFailures.call(
-                    "reading the next due turn of queue " + Shards.plain(queueKey),
-                    () -> store.dynamo
-                            .query(QueryRequest.builder()
-                                    .tableName(store.tables.runs())
-                                    .indexName(Tables.BY_DUE)
-                                    .keyConditionExpression("#q = :q")
-                                    .expressionAttributeNames(Map.of("#q", TurnState.QUEUE))
-                                    .expressionAttributeValues(Map.of(":q", s(queueKey)))
-                                    .limit(1)
-                                    .build())
-                            .items());
+        for (List<Map<String, AttributeValue>> first :
+                Store.readAtOnce(queueKeys(queues), this::first, "reading the next due turn of " + queues)) {
             for (Map<String, AttributeValue> item : first) {
                 long at = num(item, TurnState.AVAILABLE, Long.MAX_VALUE);
                 earliest = Optional.of(earliest.map(e -> Math.min(e, at)).orElse(at));
             }
         }
         return earliest.map(Attrs::instant);
+    }
+
+    /** The earliest turn of a queue's shard {@code queueKey}, if it has one. */
+    private List<Map<String, AttributeValue>> first(String queueKey) {
+        return AwsFailures.call(
+                "reading the next due turn of queue " + Shards.plain(queueKey),
+                () -> store.dynamo
+                        .query(QueryRequest.builder()
+                                .tableName(store.tables.runs())
+                                .indexName(Tables.BY_DUE)
+                                .keyConditionExpression("#q = :q")
+                                .expressionAttributeNames(Map.of("#q", TurnState.QUEUE))
+                                .expressionAttributeValues(Map.of(":q", s(queueKey)))
+                                .limit(1)
+                                .build())
+                        .items());
     }
 
     /**

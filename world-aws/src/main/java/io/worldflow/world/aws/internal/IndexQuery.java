@@ -48,11 +48,16 @@ record IndexQuery(
             return read(store, limit, what);
         }
         List<Map<String, AttributeValue>> all = new ArrayList<>();
-        for (String key : keys) {
-            Map<String, AttributeValue> shardValues = new HashMap<>(values);
-            shardValues.put(placeholder, AttributeValue.fromS(key));
-            all.addAll(new IndexQuery(table, id, index, this.keys, condition, names, shardValues)
-                    .read(store, limit, what));
+        for (List<Map<String, AttributeValue>> shard : Store.readAtOnce(
+                keys,
+                key -> {
+                    Map<String, AttributeValue> shardValues = new HashMap<>(values);
+                    shardValues.put(placeholder, AttributeValue.fromS(key));
+                    return new IndexQuery(table, id, index, this.keys, condition, names, shardValues)
+                            .read(store, limit, what);
+                },
+                what)) {
+            all.addAll(shard);
         }
         all.sort(Comparator.comparing(item -> str(item, sortKey)));
         return all.size() <= limit ? all : all.subList(0, limit);
