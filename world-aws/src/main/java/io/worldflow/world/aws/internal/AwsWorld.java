@@ -1,8 +1,13 @@
 package io.worldflow.world.aws.internal;
 
 import io.worldflow.format.ChainKey;
+import io.worldflow.spi.Append;
+import io.worldflow.spi.AppendResult;
+import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.EventLog;
+import io.worldflow.spi.LeasedAppends;
+import io.worldflow.spi.NewRun;
 import io.worldflow.spi.PlainWorkerAccess;
 import io.worldflow.spi.QueueStore;
 import io.worldflow.spi.RunQueries;
@@ -16,9 +21,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 
 /** The AWS world: DynamoDB for runs, logs, turns, signals, schedules and queues; SQS for wake-ups. */
 public final class AwsWorld implements World {
@@ -36,8 +44,7 @@ public final class AwsWorld implements World {
     private final DynamoRunQueries queries;
     private final DynamoSchedules schedules;
     private final DynamoQueues queues;
-    /** DynamoDB reads a run's item and its log pages apart, and leasing is conditional writes: nothing combines. */
-    private final WorkerAccess workerAccess = new PlainWorkerAccess(this);
+    private final WorkerAccess workerAccess = new Access();
 
     private final InstantSource clock;
     private volatile boolean closed;
@@ -146,6 +153,38 @@ public final class AwsWorld implements World {
     @Override
     public QueueStore queues() {
         return queues;
+    }
+
+    /**
+     * A worker's requests in fewer trips: a run created or started by an append has its first turn leased in the write
+     * that creates it. Leasing and loading stay as the plain path has them: DynamoDB reads a run's item and its log
+     * pages apart, and leasing is conditional writes.
+     */
+    private final class Access extends PlainWorkerAccess {
+
+        Access() {
+            super(AwsWorld.this);
+        }
+
+        @Override
+        public CreateResult createLeased(NewRun run, String workerId, Duration leaseFor) {
+            Objects.requireNonNull(run, "run");
+            Objects.requireNonNull(workerId, "workerId");
+            TaskQueue.checkLease(leaseFor, null);
+            return eventLog.createLeased(run, leaseFor);
+        }
+
+        @Override
+        public LeasedAppends appendLeasingStarts(
+                List<Append> appends, Set<String> startsToLease, String workerId, Duration leaseFor) {
+            Objects.requireNonNull(startsToLease, "startsToLease");
+            Objects.requireNonNull(workerId, "workerId");
+            TaskQueue.checkLease(leaseFor, null);
+            Instant now = clock.instant();
+            StartLeases leases = new StartLeases(startsToLease, now, now.plus(leaseFor));
+            List<AppendResult> results = eventLog.append(appends, leases);
+            return new LeasedAppends(results, leases.granted());
+        }
     }
 
     @Override

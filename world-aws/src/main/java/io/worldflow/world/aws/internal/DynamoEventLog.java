@@ -14,6 +14,7 @@ import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventLog;
+import io.worldflow.spi.Lease;
 import io.worldflow.spi.NewRun;
 import io.worldflow.spi.StoredLog;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -22,12 +23,14 @@ import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 
 import static io.worldflow.world.aws.internal.Attrs.micros;
 import static io.worldflow.world.aws.internal.Attrs.n;
@@ -76,13 +79,37 @@ final class DynamoEventLog implements EventLog {
 
     @Override
     public CreateResult create(NewRun run) {
+        return create(run, null, null);
+    }
+
+    /**
+     * Creates the run as {@link #create(NewRun)} does and, when this call creates it and its first turn is due by now
+     * in its own queue, leases that turn for {@code leaseFor} in the same transaction ({@code WorkerAccess#createLeased}):
+     * nobody is told of the turn.
+     */
+    CreateResult createLeased(NewRun run, Duration leaseFor) {
+        Instant now = store.clock.instant();
+        if (run.waits() || run.availableAt().isAfter(now)) {
+            return create(run, null, null);
+        }
+        return create(run, UUID.randomUUID().toString(), now.plus(leaseFor));
+    }
+
+    /** Creates the run, its first turn leased under {@code token} until {@code expiresAt} unless that is null. */
+    private CreateResult create(NewRun run, String token, Instant expiresAt) {
         EventPages.Record started = EventPages.started(run, store.codec);
         byte[] link = started.link(null, store.chainKey);
+        Map<String, AttributeValue> item = RunItem.created(run, link);
+        if (token != null) {
+            RunItem.firstTurn(run, micros(run.availableAt()))
+                    .lease(token, micros(expiresAt))
+                    .putOn(item, run.runId());
+        }
         List<TransactWriteItem> items = withPages(
                 TransactWriteItem.builder()
                         .put(Put.builder()
                                 .tableName(store.tables.runs())
-                                .item(RunItem.created(run, link))
+                                .item(item)
                                 .conditionExpression("attribute_not_exists(#id)")
                                 .expressionAttributeNames(Map.of("#id", RunItem.ID))
                                 .build())
@@ -94,8 +121,12 @@ final class DynamoEventLog implements EventLog {
                 AwsFailures.run(
                         "creating run " + run.runId(),
                         () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
-                store.turnDue(run.turnQueue(), run.runId(), micros(run.availableAt()));
-                return new CreateResult(run.createdInfo(t -> Attrs.instant(micros(t))), true);
+                RunInfo info = run.createdInfo(t -> Attrs.instant(micros(t)));
+                if (token == null) {
+                    store.turnDue(run.turnQueue(), run.runId(), micros(run.availableAt()));
+                    return new CreateResult(info, true);
+                }
+                return new CreateResult(info, true, new Lease(run.runId(), token, run.queue(), expiresAt, 1));
             } catch (TransactionCanceledException e) {
                 Map<String, AttributeValue> existing = store.run(run.runId());
                 if (existing != null) {
@@ -124,8 +155,16 @@ final class DynamoEventLog implements EventLog {
 
     @Override
     public List<AppendResult> append(List<Append> appends) {
+        return append(appends, null);
+    }
+
+    /**
+     * Appends; with {@code leases} not null, the starts it {@link StartLeases#wants wants} that the appends create are
+     * leased in their transactions and recorded there.
+     */
+    List<AppendResult> append(List<Append> appends, StartLeases leases) {
         if (appends.size() <= 1) {
-            return appends.stream().map(this::appendOne).toList();
+            return appends.stream().map(a -> appendOne(a, leases)).toList();
         }
         // appends of one run are applied in order (a later one expects the log an earlier one leaves);
         // different runs in parallel
@@ -139,17 +178,17 @@ final class DynamoEventLog implements EventLog {
                 byRun.values(),
                 indexes -> {
                     for (int i : indexes) {
-                        results[i] = appendOne(appends.get(i));
+                        results[i] = appendOne(appends.get(i), leases);
                     }
                 },
                 "appending");
         return List.of(results);
     }
 
-    private AppendResult appendOne(Append a) {
+    private AppendResult appendOne(Append a, StartLeases leases) {
         EventPages.Record record = EventPages.record(a.runId(), a.events(), store.codec);
         if (a.hasEffects()) {
-            return withEffects.append(a, record);
+            return withEffects.append(a, record, leases);
         }
         for (int attempt = 1; ; attempt++) {
             Map<String, AttributeValue> item = store.run(a.runId());
