@@ -138,6 +138,7 @@ final class AppendWithEffects {
                 Store.backoff(attempt);
                 continue; // a conflict, or the run's head or a run read for the effects changed: read again
             }
+            store.held.wrote(KnownRun.of(item).after(a.nextSeq(), link, search.after(), next));
             eventLog.committed(a, turn, next);
             plan.afterCommit();
             return new AppendResult(true, a.nextSeq(), cancel);
@@ -347,6 +348,7 @@ final class AppendWithEffects {
             // begun by the appending worker: nobody else is told of the turn
             Lease granted = lease;
             plan.afterCommit(() -> {
+                store.held.leased(put);
                 RunInfo info = RunItem.info(put, store.codec, seq -> run.input());
                 plan.leases.leased(granted, new LoadedRun(info, List.of(run.startedEvent())));
             });
@@ -406,6 +408,7 @@ final class AppendWithEffects {
         DynamoSignals.notFinished(u);
         plan.items.add(u.transactItem());
         plan.targets++;
+        plan.afterCommit(() -> store.held.forget(t.runId)); // its turn may be held here: read it at its next append
         addSignals(t.runId, base + t.carried, sent, plan, true);
         if (next != turn && !next.isLeased()) {
             plan.afterCommit(() -> store.turnDue(next.queue(), t.runId, next.available()));

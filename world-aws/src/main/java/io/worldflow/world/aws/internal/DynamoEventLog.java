@@ -85,7 +85,7 @@ final class DynamoEventLog implements EventLog {
     /**
      * Creates the run as {@link #create(NewRun)} does and, when this call creates it and its first turn is due by now
      * in its own queue, leases that turn for {@code leaseFor} in the same transaction ({@code WorkerAccess#createLeased}):
-     * nobody is told of the turn.
+     * nobody is told of the turn, and this process keeps the run as it wrote it ({@link HeldTurns}).
      */
     CreateResult createLeased(NewRun run, Duration leaseFor) {
         Instant now = store.clock.instant();
@@ -126,6 +126,7 @@ final class DynamoEventLog implements EventLog {
                     store.turnDue(run.turnQueue(), run.runId(), micros(run.availableAt()));
                     return new CreateResult(info, true);
                 }
+                store.held.leased(item);
                 return new CreateResult(info, true, new Lease(run.runId(), token, run.queue(), expiresAt, 1));
             } catch (TransactionCanceledException e) {
                 Map<String, AttributeValue> existing = store.run(run.runId());
@@ -185,39 +186,59 @@ final class DynamoEventLog implements EventLog {
         return List.of(results);
     }
 
+    /**
+     * One append. A run whose turn this process holds is written from what it last wrote ({@link HeldTurns}) when that
+     * has the expected length, with no cancellation requested as a further condition when it knows of none; a write
+     * refused for it is not a conflict yet, only a reason to read the item, as every other append does first.
+     */
     private AppendResult appendOne(Append a, StartLeases leases) {
         EventPages.Record record = EventPages.record(a.runId(), a.events(), store.codec);
         if (a.hasEffects()) {
             return withEffects.append(a, record, leases);
         }
+        KnownRun held = store.held.get(a.runId());
         for (int attempt = 1; ; attempt++) {
-            Map<String, AttributeValue> item = store.run(a.runId());
-            AppendResult refused = RunItem.refusal(item, a.expectedSeq());
-            if (refused != null) {
-                return refused;
+            boolean fromHeld = held != null && held.length() == a.expectedSeq();
+            KnownRun run;
+            if (fromHeld) {
+                run = held;
+            } else {
+                Map<String, AttributeValue> item = store.run(a.runId());
+                AppendResult refused = RunItem.refusal(item, a.expectedSeq());
+                if (refused != null) {
+                    return refused;
+                }
+                run = KnownRun.of(item);
             }
-            boolean cancel = RunItem.cancelRequested(item);
-            TurnState turn = TurnState.of(item);
+            held = null;
+            TurnState turn = run.turn();
             TurnState next = nextTurn(a, turn);
-            byte[] head = RunItem.head(item);
-            byte[] link = record.link(head, store.chainKey);
-            SearchIndex.Change search = SearchIndex.change(item, a.events());
-            List<TransactWriteItem> items =
-                    withPages(update(a, search, turn, next, head, link).transactItem(), record.items(link));
-            items.addAll(search.items(store.tables.search(), a.runId(), Attrs.str(item, RunItem.CREATED_KEY)));
+            byte[] link = record.link(run.head(), store.chainKey);
+            SearchIndex.Change search = SearchIndex.change(a.runId(), run.search(), a.events());
+            Update u = update(a, search, turn, next, run.head(), link);
+            if (fromHeld && !run.cancelRequested()) {
+                u.when("attribute_not_exists(#" + RunItem.CANCEL_AT + ")");
+            }
+            List<TransactWriteItem> items = withPages(u.transactItem(), record.items(link));
+            items.addAll(search.items(store.tables.search(), a.runId(), run.createdKey()));
             try {
                 AwsFailures.run(
                         "appending to run " + a.runId(),
                         () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
             } catch (TransactionCanceledException e) {
+                store.held.forget(a.runId());
+                if (fromHeld) {
+                    continue; // the run moved since this process wrote it: read it
+                }
                 if (attempt >= Store.MAX_RACES) {
                     throw Store.tooManyRaces("appending to run " + a.runId());
                 }
                 Store.backoff(attempt);
                 continue; // the next read tells a conflict (length moved) from a race on the turn or the head
             }
+            store.held.wrote(run.after(a.nextSeq(), link, search.after(), next));
             committed(a, turn, next);
-            return new AppendResult(true, a.nextSeq(), cancel);
+            return new AppendResult(true, a.nextSeq(), run.cancelRequested());
         }
     }
 
@@ -366,6 +387,7 @@ final class DynamoEventLog implements EventLog {
                 Store.backoff(attempt);
                 continue;
             }
+            store.held.forget(runId); // its turn moved: a turn of it held here is read at its next append
             if (!next.isLeased()) {
                 store.turnDue(next.queue(), runId, next.available());
             }

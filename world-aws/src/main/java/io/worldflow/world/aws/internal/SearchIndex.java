@@ -148,8 +148,12 @@ final class SearchIndex {
      *                                  than {@link SearchAttributes#MAX_ATTRIBUTES}
      */
     static Change change(Map<String, AttributeValue> item, List<Event> events) {
+        return change(str(item, RunItem.ID), stored(item), events);
+    }
+
+    /** What an append's events do to the attributes {@code before} (name to stored value) of run {@code runId}. */
+    static Change change(String runId, Map<String, String> before, List<Event> events) {
         Map<String, String> changes = SearchValues.changes(events);
-        Map<String, String> before = stored(item);
         if (changes.isEmpty()) {
             return new Change(before, before);
         }
@@ -164,8 +168,8 @@ final class SearchIndex {
             }
         });
         if (after.size() > SearchAttributes.MAX_ATTRIBUTES) {
-            throw new IllegalArgumentException("an append to run " + str(item, RunItem.ID) + " would leave it "
-                    + after.size() + " search attributes; a run carries at most " + SearchAttributes.MAX_ATTRIBUTES);
+            throw new IllegalArgumentException("an append to run " + runId + " would leave it " + after.size()
+                    + " search attributes; a run carries at most " + SearchAttributes.MAX_ATTRIBUTES);
         }
         return new Change(before, after);
     }

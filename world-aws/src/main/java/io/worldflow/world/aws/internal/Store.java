@@ -46,6 +46,8 @@ final class Store {
     final WakeQueues wakes;
     /** The key of the logs' hash chains ({@link ChainKey#KEY}), or null when they are not keyed. */
     final ChainKey chainKey;
+    /** The runs whose turns this process holds, as it last left them. */
+    final HeldTurns held = new HeldTurns();
 
     Store(
             DynamoDbClient dynamo,
