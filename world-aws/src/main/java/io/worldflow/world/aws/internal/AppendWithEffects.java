@@ -348,7 +348,7 @@ final class AppendWithEffects {
             // begun by the appending worker: nobody else is told of the turn
             Lease granted = lease;
             plan.afterCommit(() -> {
-                store.held.leased(put);
+                store.held.leased(put, false);
                 RunInfo info = RunItem.info(put, store.codec, seq -> run.input());
                 plan.leases.leased(granted, new LoadedRun(info, List.of(run.startedEvent())));
             });

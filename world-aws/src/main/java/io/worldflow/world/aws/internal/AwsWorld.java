@@ -7,6 +7,7 @@ import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.EventLog;
 import io.worldflow.spi.LeasedAppends;
+import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
 import io.worldflow.spi.PlainWorkerAccess;
 import io.worldflow.spi.QueueStore;
@@ -24,7 +25,9 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -157,13 +160,19 @@ public final class AwsWorld implements World {
 
     /**
      * A worker's requests in fewer trips: a run created or started by an append has its first turn leased in the write
-     * that creates it. Leasing and loading stay as the plain path has them: DynamoDB reads a run's item and its log
-     * pages apart, and leasing is conditional writes.
+     * that creates it; a lease returns the run's item, so loading a run just leased reads only its log; and the appends
+     * and heartbeats of a turn held here are written from what this process last wrote ({@link HeldTurns}). Leasing
+     * itself stays as the plain path has it: the due turns are read from an index, then claimed one by one.
      */
     private final class Access extends PlainWorkerAccess {
 
         Access() {
             super(AwsWorld.this);
+        }
+
+        @Override
+        public Map<String, LoadedRun> load(Collection<String> runIds) {
+            return eventLog.load(runIds);
         }
 
         @Override

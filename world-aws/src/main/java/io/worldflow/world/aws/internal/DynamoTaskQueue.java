@@ -128,7 +128,7 @@ final class DynamoTaskQueue implements TaskQueue {
         } catch (ConditionalCheckFailedException lostRace) {
             return Optional.empty();
         }
-        store.held.leased(item); // its appends and heartbeats are written from it
+        store.held.leased(item, true); // the worker loads the run from it, and appends from what it keeps
         return Optional.of(new Lease(c.runId(), next.token(), next.queue(), expiresAt, next.deliveries()));
     }
 
