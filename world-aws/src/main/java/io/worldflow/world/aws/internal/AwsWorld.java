@@ -47,6 +47,7 @@ public final class AwsWorld implements World {
     private final DynamoRunQueries queries;
     private final DynamoSchedules schedules;
     private final DynamoQueues queues;
+    private final LeasedLoads loads;
     private final WorkerAccess workerAccess = new Access();
 
     private final InstantSource clock;
@@ -76,6 +77,7 @@ public final class AwsWorld implements World {
         this.queries = new DynamoRunQueries(store, eventLog);
         this.schedules = new DynamoSchedules(store);
         this.queues = new DynamoQueues(store);
+        this.loads = new LeasedLoads(store);
     }
 
     public static AwsWorld open(WorldContext context) {
@@ -172,7 +174,7 @@ public final class AwsWorld implements World {
 
         @Override
         public Map<String, LoadedRun> load(Collection<String> runIds) {
-            return eventLog.load(runIds);
+            return loads.load(runIds);
         }
 
         @Override

@@ -15,7 +15,6 @@ import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventLog;
 import io.worldflow.spi.Lease;
-import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
 import io.worldflow.spi.StoredLog;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -27,14 +26,11 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 import static io.worldflow.world.aws.internal.Attrs.micros;
 import static io.worldflow.world.aws.internal.Attrs.n;
@@ -339,59 +335,6 @@ final class DynamoEventLog implements EventLog {
             throw new RunNotFoundException(runId);
         }
         return events;
-    }
-
-    /**
-     * The runs with their logs ({@code WorkerAccess#load}): the items a lease of this process returned and nothing
-     * this process wrote changed since ({@link HeldTurns#takeLeasedItem}), the others read together ({@code
-     * BatchGetItem}); then each run's pages up to the length its item states, runs side by side. A log whose records
-     * do not reach that length (pages of a commit not all visible yet) is read again a few times, then taken as found:
-     * an append over it is refused as a conflict.
-     */
-    Map<String, LoadedRun> load(Collection<String> runIds) {
-        List<String> ids = runIds.stream().distinct().toList();
-        Map<String, Map<String, AttributeValue>> items = new HashMap<>();
-        List<String> unread = new ArrayList<>();
-        for (String runId : ids) {
-            Map<String, AttributeValue> item = store.held.takeLeasedItem(runId);
-            if (item != null) {
-                items.put(runId, item);
-            } else {
-                unread.add(runId);
-            }
-        }
-        for (Map<String, AttributeValue> item : store.runs(unread)) {
-            items.put(Attrs.str(item, RunItem.ID), item);
-        }
-        Map<String, LoadedRun> loaded = new ConcurrentHashMap<>();
-        Store.eachAtOnce(
-                items.values(),
-                item -> {
-                    String runId = Attrs.str(item, RunItem.ID);
-                    long length = RunItem.length(item);
-                    List<Event> events = store.events(runId, length);
-                    for (int read = 1; events.size() < length && read < 3; read++) {
-                        Store.backoff(read);
-                        events = store.events(runId, length);
-                    }
-                    List<Event> log = events;
-                    RunInfo info = RunItem.info(
-                            item,
-                            store.codec,
-                            seq -> seq < log.size() && log.get((int) seq).seq() == seq
-                                    ? Store.payload(log.get((int) seq))
-                                    : store.payloadAt(runId, seq));
-                    loaded.put(runId, new LoadedRun(info, log));
-                },
-                "loading runs");
-        Map<String, LoadedRun> out = new LinkedHashMap<>();
-        for (String runId : ids) {
-            LoadedRun run = loaded.get(runId);
-            if (run != null) {
-                out.put(runId, run);
-            }
-        }
-        return out;
     }
 
     /** The run's item, then its pages up to the length it states: see {@link StoredLogs}. */
