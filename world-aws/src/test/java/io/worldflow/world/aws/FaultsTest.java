@@ -173,7 +173,11 @@ class FaultsTest {
         closing.add(proxy);
         World world = worlds.open(worlds.config().with(AwsWorldProvider.DYNAMODB_ENDPOINT, proxy.endpoint()));
         Workflow<String, String> w = threeSteps();
-        Worldflow wf = worker(world, "w", w);
+        worker(world, "w", w);
+        // started by a client without a worker, so that the worker leases the turn (an UpdateItem) and reads the run
+        Worldflow client =
+                Worldflow.builder().world(world).clock(worlds.clock).register(w).build();
+        closing.add(client);
         proxy.plan(List.of(
                 new FaultProxy.Fault("DynamoDB_20120810.TransactWriteItems", 500, "InternalServerError"),
                 new FaultProxy.Fault("DynamoDB_20120810.TransactWriteItems", 400, "ThrottlingException"),
@@ -183,7 +187,7 @@ class FaultsTest {
                 new FaultProxy.Fault("DynamoDB_20120810.GetItem", 400, "ThrottlingException"),
                 new FaultProxy.Fault("DynamoDB_20120810.UpdateItem", 500, "InternalServerError")));
 
-        RunHandle<String> run = wf.start(w, "x");
+        RunHandle<String> run = client.start(w, "x");
 
         assertThat(run.result(WAIT)).isEqualTo("a1b1c1");
         assertThat(proxy.pending()).as("every planned fault was answered").isZero();

@@ -1,9 +1,11 @@
 package io.worldflow.world.aws;
 
 import io.worldflow.RunHandle;
+import io.worldflow.RunStatus;
 import io.worldflow.Workflow;
 import io.worldflow.runtime.WorkerOptions;
 import io.worldflow.runtime.Worldflow;
+import io.worldflow.spi.World;
 import io.worldflow.spi.WorldContext;
 import io.worldflow.world.aws.internal.AwsWorld;
 import org.junit.jupiter.api.Test;
@@ -18,21 +20,74 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Counts the AWS requests of one run, so that the cost per run documented in the README stays true. */
+/**
+ * Counts the AWS requests of one run, so that the cost per run documented in the README stays true. The requests of
+ * the client that waits for the run's result ({@code RunHandle.result} reads the run until it has ended) are counted
+ * apart: how often a client looks is its own choice, and a run nobody waits for makes none.
+ */
 class RequestCostTest {
 
-    /** Counts each call by service and operation (retries are one call). */
+    /** Counts each call by service and operation (retries are one call); the calls of the waiting thread apart. */
     static final class Counter implements ExecutionInterceptor {
         final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+        final Map<String, AtomicInteger> waiting = new ConcurrentHashMap<>();
+        volatile Thread waiter;
 
         @Override
         public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
             String op = attributes.getAttribute(SdkExecutionAttribute.SERVICE_NAME) + "."
                     + attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
-            calls.computeIfAbsent(op, k -> new AtomicInteger()).incrementAndGet();
+            boolean client = Thread.currentThread() == waiter;
+            (client ? waiting : calls)
+                    .computeIfAbsent(op, k -> new AtomicInteger())
+                    .incrementAndGet();
+        }
+
+        void clear() {
+            calls.clear();
+            waiting.clear();
+        }
+
+        /** The result of the run, read by this thread, whose requests are counted apart. */
+        <T> T awaitResult(RunHandle<T> run) {
+            waiter = Thread.currentThread();
+            try {
+                return run.result(Duration.ofSeconds(20));
+            } finally {
+                waiter = null;
+            }
+        }
+
+        /** Waits, on this thread, whose requests are counted apart, until the run has {@code status}. */
+        void awaitStatus(World world, String runId, RunStatus status) {
+            waiter = Thread.currentThread();
+            try {
+                long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                while (world.runQueries().get(runId).orElseThrow().status() != status) {
+                    assertThat(System.nanoTime())
+                            .as("run %s becomes %s", runId, status)
+                            .isLessThan(end);
+                    LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
+                }
+            } finally {
+                waiter = null;
+            }
+        }
+
+        Map<String, Integer> seen() {
+            Map<String, Integer> seen = new TreeMap<>();
+            calls.forEach((k, v) -> seen.put(k, v.get()));
+            return seen;
+        }
+
+        Map<String, Integer> seenWaiting() {
+            Map<String, Integer> seen = new TreeMap<>();
+            waiting.forEach((k, v) -> seen.put(k, v.get()));
+            return seen;
         }
 
         int total(String service) {
@@ -41,42 +96,162 @@ class RequestCostTest {
                     .mapToInt(e -> e.getValue().get())
                     .sum();
         }
+
+        int count(String op) {
+            AtomicInteger n = calls.get(op);
+            return n == null ? 0 : n.get();
+        }
+
+        void report(String what) {
+            System.out.println(
+                    "requests of " + what + ": " + seen() + "; the client's while waiting: " + seenWaiting());
+        }
+    }
+
+    private static final Workflow<String, String> THREE_STEPS = Workflow.define(
+            "cost.three",
+            String.class,
+            (ctx, in) -> ctx.step("a", () -> "a") + ctx.step("b", () -> "b") + ctx.step("c", () -> "c"));
+
+    private static WorkerOptions worker() {
+        return WorkerOptions.defaults()
+                .withHandleSigterm(false)
+                .withPollInterval(Duration.ofSeconds(30))
+                .withShutdownGrace(Duration.ofSeconds(2))
+                .withWorkerId("cost");
+    }
+
+    private static AwsWorld open(AwsWorlds worlds, Counter counter) {
+        return AwsWorld.open(
+                new WorldContext(worlds.config(), worlds.clock, worlds.codec.eventCodec()), List.of(counter));
     }
 
     @Test
-    void aThreeStepRunCostsAFewDozenRequests() {
+    void aThreeStepRunStartedWhereItsWorkerRunsCostsAtMostTenDynamoDbRequestsAndOneSqsSend() {
         try (AwsWorlds worlds = new AwsWorlds()) {
             Counter counter = new Counter();
-            AwsWorld world = AwsWorld.open(
-                    new WorldContext(worlds.config(), worlds.clock, worlds.codec.eventCodec()), List.of(counter));
-            Workflow<String, String> w = Workflow.define(
-                    "cost.three",
-                    String.class,
-                    (ctx, in) -> ctx.step("a", () -> "a") + ctx.step("b", () -> "b") + ctx.step("c", () -> "c"));
+            AwsWorld world = open(worlds, counter);
             try (Worldflow wf = Worldflow.builder()
                     .world(world)
                     .clock(worlds.clock)
-                    .register(w)
+                    .register(THREE_STEPS)
                     .build()) {
-                wf.startWorker(WorkerOptions.defaults()
-                        .withHandleSigterm(false)
-                        .withPollInterval(Duration.ofSeconds(30))
-                        .withShutdownGrace(Duration.ofSeconds(2))
-                        .withWorkerId("cost"));
-                RunHandle<String> warmUp = wf.start(w, "warm-up");
-                assertThat(warmUp.result(Duration.ofSeconds(20))).isEqualTo("abc");
-                counter.calls.clear();
+                wf.startWorker(worker());
+                assertThat(counter.awaitResult(wf.start(THREE_STEPS, "warm-up")))
+                        .isEqualTo("abc");
+                counter.clear();
 
-                RunHandle<String> run = wf.start(w, "x");
-                assertThat(run.result(Duration.ofSeconds(20))).isEqualTo("abc");
-                Map<String, Integer> seen = new TreeMap<>();
-                counter.calls.forEach((k, v) -> seen.put(k, v.get()));
-                System.out.println("requests of one three-step run: " + seen);
+                assertThat(counter.awaitResult(wf.start(THREE_STEPS, "x"))).isEqualTo("abc");
+                counter.report("a three-step run started in its worker's process");
 
                 assertThat(counter.total("DynamoDb"))
-                        .as("DynamoDB requests %s", seen)
-                        .isBetween(5, 40);
-                assertThat(counter.total("Sqs")).as("SQS requests %s", seen).isLessThanOrEqualTo(6);
+                        .as("DynamoDB requests %s", counter.seen())
+                        .isLessThanOrEqualTo(10);
+                assertThat(counter.count("DynamoDb.GetItem"))
+                        .as("reads of the run before its appends %s", counter.seen())
+                        .isZero();
+                assertThat(counter.count("Sqs.SendMessage"))
+                        .as("SQS sends %s", counter.seen())
+                        .isLessThanOrEqualTo(1);
+            } finally {
+                world.close();
+            }
+        }
+    }
+
+    /**
+     * Started elsewhere, the run costs its creation, a wake-up, a lease (the due turns read, one claimed), a read of its
+     * log and its appends, with no read before them. Besides, the client reads its queue's limits (at most once a
+     * second) and the worker looks for due turns as its slots free, which it does whatever runs it has: the writes,
+     * the reads of the run and the sends are held to a number here.
+     */
+    @Test
+    void aThreeStepRunStartedByAnotherProcessIsWrittenFourTimesLeasedOnceAndNeverReadBeforeAnAppend() {
+        try (AwsWorlds worlds = new AwsWorlds()) {
+            Counter counter = new Counter();
+            AwsWorld workerWorld = open(worlds, counter);
+            AwsWorld clientWorld = open(worlds, counter);
+            try (Worldflow worker = Worldflow.builder()
+                            .world(workerWorld)
+                            .clock(worlds.clock)
+                            .register(THREE_STEPS)
+                            .build();
+                    Worldflow client = Worldflow.builder()
+                            .world(clientWorld)
+                            .clock(worlds.clock)
+                            .register(THREE_STEPS)
+                            .build()) {
+                // started before the worker, so that its wake-up makes the queue the worker's consumer then finds
+                RunHandle<String> first = client.start(THREE_STEPS, "warm-up");
+                worker.startWorker(worker());
+                assertThat(counter.awaitResult(first)).isEqualTo("abc");
+                assertThat(counter.awaitResult(client.start(THREE_STEPS, "warm-up again")))
+                        .isEqualTo("abc");
+                counter.clear();
+
+                assertThat(counter.awaitResult(client.start(THREE_STEPS, "x"))).isEqualTo("abc");
+                counter.report("a three-step run started by a client and run by a worker of another process");
+
+                assertThat(counter.count("DynamoDb.TransactWriteItems"))
+                        .as("its creation and appends %s", counter.seen())
+                        .isLessThanOrEqualTo(4);
+                assertThat(counter.count("DynamoDb.UpdateItem"))
+                        .as("its lease %s", counter.seen())
+                        .isLessThanOrEqualTo(1);
+                assertThat(counter.count("DynamoDb.GetItem"))
+                        .as("no read of the run, only the client's of its queue %s", counter.seen())
+                        .isLessThanOrEqualTo(1);
+                assertThat(counter.count("Sqs.SendMessage"))
+                        .as("its wake-up %s", counter.seen())
+                        .isLessThanOrEqualTo(1);
+            } finally {
+                clientWorld.close();
+                workerWorld.close();
+            }
+        }
+    }
+
+    /**
+     * A run that sleeps takes a second turn: a wake-up sent, a lease (the due turns read, one claimed), the run's log
+     * read, and its last append. The clock's jump also makes the worker look for due turns and schedules, which it does
+     * whatever runs it has: only the run's own writes and sends are held to a number here.
+     */
+    @Test
+    void aRunWithADurableSleepWritesOnceMoreAndLeasesOnceForItsSecondTurn() {
+        Workflow<String, String> sleeper = Workflow.define("cost.sleep", String.class, (ctx, in) -> {
+            String a = ctx.step("a", () -> "a");
+            ctx.sleep("pause", Duration.ofHours(1));
+            return a + ctx.step("b", () -> "b");
+        });
+        try (AwsWorlds worlds = new AwsWorlds()) {
+            Counter counter = new Counter();
+            AwsWorld world = open(worlds, counter);
+            try (Worldflow wf = Worldflow.builder()
+                    .world(world)
+                    .clock(worlds.clock)
+                    .register(THREE_STEPS)
+                    .register(sleeper)
+                    .build()) {
+                wf.startWorker(worker());
+                assertThat(counter.awaitResult(wf.start(THREE_STEPS, "warm-up")))
+                        .isEqualTo("abc");
+                counter.clear();
+
+                RunHandle<String> run = wf.start(sleeper, "x");
+                counter.awaitStatus(world, run.id(), RunStatus.SLEEPING);
+                worlds.clock.advance(Duration.ofHours(1));
+                assertThat(counter.awaitResult(run)).isEqualTo("ab");
+                counter.report("a run of a step, a durable sleep and a step");
+
+                assertThat(counter.count("DynamoDb.TransactWriteItems"))
+                        .as("the run's creation and appends %s", counter.seen())
+                        .isLessThanOrEqualTo(3);
+                assertThat(counter.count("DynamoDb.UpdateItem"))
+                        .as("the lease of its second turn %s", counter.seen())
+                        .isLessThanOrEqualTo(1);
+                assertThat(counter.count("Sqs.SendMessage"))
+                        .as("its wake-up %s", counter.seen())
+                        .isLessThanOrEqualTo(1);
             } finally {
                 world.close();
             }

@@ -1,10 +1,13 @@
 package io.worldflow.world.aws.internal;
 
 import io.worldflow.RunFinishedException;
+import io.worldflow.RunInfo;
 import io.worldflow.RunNotFoundException;
 import io.worldflow.WorldException;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
+import io.worldflow.spi.Lease;
+import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
 import io.worldflow.spi.OutgoingCancel;
 import io.worldflow.spi.OutgoingSignal;
@@ -23,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -76,8 +80,11 @@ final class AppendWithEffects {
         this.signals = signals;
     }
 
-    /** Writes the append and its effects; {@code record} is its events' log record. */
-    AppendResult append(Append a, EventPages.Record record) {
+    /**
+     * Writes the append and its effects; {@code record} is its events' log record. With {@code leases} not null, the
+     * starts it {@link StartLeases#wants wants} that the transaction creates are put with their first turn leased.
+     */
+    AppendResult append(Append a, EventPages.Record record, StartLeases leases) {
         for (OutgoingSignal signal : a.signals()) {
             int size = signal.payload().json().getBytes(StandardCharsets.UTF_8).length;
             if (size > DynamoSignals.MAX_PAYLOAD_BYTES) {
@@ -115,7 +122,7 @@ final class AppendWithEffects {
             byte[] link = record.link(head, store.chainKey);
             SearchIndex.Change search = SearchIndex.change(item, a.events());
             Update update = eventLog.update(a, search, turn, next, head, link);
-            Plan plan = new Plan(a.runId(), store.nowMicros());
+            Plan plan = new Plan(a.runId(), store.nowMicros(), leases);
             plan(a, item, update, together ? started : null, plan);
             List<TransactWriteItem> items = eventLog.withPages(update.transactItem(), record.items(link));
             items.addAll(search.items(store.tables.search(), a.runId(), str(item, RunItem.CREATED_KEY)));
@@ -131,6 +138,7 @@ final class AppendWithEffects {
                 Store.backoff(attempt);
                 continue; // a conflict, or the run's head or a run read for the effects changed: read again
             }
+            store.held.wrote(KnownRun.of(item).after(a.nextSeq(), link, search.after(), next));
             eventLog.committed(a, turn, next);
             plan.afterCommit();
             return new AppendResult(true, a.nextSeq(), cancel);
@@ -301,6 +309,13 @@ final class AppendWithEffects {
             due = plan.now; // what a send or a cancellation does to a run whose first turn is later
             RunItem.firstTurn(run, due).putOn(put, run.runId(), store.shards);
         }
+        Lease lease = null;
+        if (plan.leases != null && plan.leases.wants(run)) {
+            lease = new Lease(run.runId(), UUID.randomUUID().toString(), run.queue(), plan.leases.expires(), 1);
+            RunItem.firstTurn(run, due)
+                    .lease(lease.token(), micros(lease.expiresAt()))
+                    .putOn(put, run.runId(), store.shards);
+        }
         if (t.cancel) {
             put.put(RunItem.CANCEL_AT, n(plan.now));
             if (t.reason != null) {
@@ -327,7 +342,17 @@ final class AppendWithEffects {
         plan.targets++;
         addSignals(t.runId, t.carried, sent, plan, false);
         long dueAt = due;
-        plan.afterCommit(() -> store.turnDue(run.turnQueue(), run.runId(), dueAt));
+        if (lease == null) {
+            plan.afterCommit(() -> store.turnDue(run.turnQueue(), run.runId(), dueAt));
+        } else {
+            // begun by the appending worker: nobody else is told of the turn
+            Lease granted = lease;
+            plan.afterCommit(() -> {
+                store.held.leased(put, false);
+                RunInfo info = RunItem.info(put, store.codec, seq -> run.input());
+                plan.leases.leased(granted, new LoadedRun(info, List.of(run.startedEvent())));
+            });
+        }
         plan.carry(t);
     }
 
@@ -383,6 +408,7 @@ final class AppendWithEffects {
         DynamoSignals.notFinished(u);
         plan.items.add(u.transactItem());
         plan.targets++;
+        plan.afterCommit(() -> store.held.forget(t.runId)); // its turn may be held here: read it at its next append
         addSignals(t.runId, base + t.carried, sent, plan, true);
         if (next != turn && !next.isLeased()) {
             plan.afterCommit(() -> store.turnDue(next.queue(), t.runId, next.available()));
@@ -453,11 +479,15 @@ final class AppendWithEffects {
         final long now;
         final List<TransactWriteItem> items = new ArrayList<>();
         final List<Runnable> afterCommit = new ArrayList<>();
+        /** The starts to lease to the appending worker, or null. */
+        final StartLeases leases;
+
         int targets;
 
-        Plan(String runId, long now) {
+        Plan(String runId, long now, StartLeases leases) {
             this.runId = runId;
             this.now = now;
+            this.leases = leases;
         }
 
         void add(Put.Builder put) {

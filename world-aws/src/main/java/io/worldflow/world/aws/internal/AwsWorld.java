@@ -1,8 +1,14 @@
 package io.worldflow.world.aws.internal;
 
 import io.worldflow.format.ChainKey;
+import io.worldflow.spi.Append;
+import io.worldflow.spi.AppendResult;
+import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.EventLog;
+import io.worldflow.spi.LeasedAppends;
+import io.worldflow.spi.LoadedRun;
+import io.worldflow.spi.NewRun;
 import io.worldflow.spi.PlainWorkerAccess;
 import io.worldflow.spi.QueueStore;
 import io.worldflow.spi.RunQueries;
@@ -16,9 +22,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 
 /** The AWS world: DynamoDB for runs, logs, turns, signals, schedules and queues; SQS for wake-ups. */
 public final class AwsWorld implements World {
@@ -36,8 +47,8 @@ public final class AwsWorld implements World {
     private final DynamoRunQueries queries;
     private final DynamoSchedules schedules;
     private final DynamoQueues queues;
-    /** DynamoDB reads a run's item and its log pages apart, and leasing is conditional writes: nothing combines. */
-    private final WorkerAccess workerAccess = new PlainWorkerAccess(this);
+    private final LeasedLoads loads;
+    private final WorkerAccess workerAccess = new Access();
 
     private final InstantSource clock;
     private volatile boolean closed;
@@ -67,6 +78,7 @@ public final class AwsWorld implements World {
         this.queries = new DynamoRunQueries(store, eventLog);
         this.schedules = new DynamoSchedules(store);
         this.queues = new DynamoQueues(store);
+        this.loads = new LeasedLoads(store);
     }
 
     public static AwsWorld open(WorldContext context) {
@@ -147,6 +159,44 @@ public final class AwsWorld implements World {
     @Override
     public QueueStore queues() {
         return queues;
+    }
+
+    /**
+     * A worker's requests in fewer trips: a run created or started by an append has its first turn leased in the write
+     * that creates it; a lease returns the run's item, so loading a run just leased reads only its log; and the appends
+     * and heartbeats of a turn held here are written from what this process last wrote ({@link HeldTurns}). Leasing
+     * itself stays as the plain path has it: the due turns are read from an index, then claimed one by one.
+     */
+    private final class Access extends PlainWorkerAccess {
+
+        Access() {
+            super(AwsWorld.this);
+        }
+
+        @Override
+        public Map<String, LoadedRun> load(Collection<String> runIds) {
+            return loads.load(runIds);
+        }
+
+        @Override
+        public CreateResult createLeased(NewRun run, String workerId, Duration leaseFor) {
+            Objects.requireNonNull(run, "run");
+            Objects.requireNonNull(workerId, "workerId");
+            TaskQueue.checkLease(leaseFor, null);
+            return eventLog.createLeased(run, leaseFor);
+        }
+
+        @Override
+        public LeasedAppends appendLeasingStarts(
+                List<Append> appends, Set<String> startsToLease, String workerId, Duration leaseFor) {
+            Objects.requireNonNull(startsToLease, "startsToLease");
+            Objects.requireNonNull(workerId, "workerId");
+            TaskQueue.checkLease(leaseFor, null);
+            Instant now = clock.instant();
+            StartLeases leases = new StartLeases(startsToLease, now, now.plus(leaseFor));
+            List<AppendResult> results = eventLog.append(appends, leases);
+            return new LeasedAppends(results, leases.granted());
+        }
     }
 
     @Override

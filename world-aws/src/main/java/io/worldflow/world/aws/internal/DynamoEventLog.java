@@ -14,6 +14,7 @@ import io.worldflow.spi.Append;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.EventLog;
+import io.worldflow.spi.Lease;
 import io.worldflow.spi.NewRun;
 import io.worldflow.spi.StoredLog;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -22,12 +23,14 @@ import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 
 import static io.worldflow.world.aws.internal.Attrs.micros;
 import static io.worldflow.world.aws.internal.Attrs.n;
@@ -76,13 +79,37 @@ final class DynamoEventLog implements EventLog {
 
     @Override
     public CreateResult create(NewRun run) {
+        return create(run, null, null);
+    }
+
+    /**
+     * Creates the run as {@link #create(NewRun)} does and, when this call creates it and its first turn is due by now
+     * in its own queue, leases that turn for {@code leaseFor} in the same transaction ({@code WorkerAccess#createLeased}):
+     * nobody is told of the turn, and this process keeps the run as it wrote it ({@link HeldTurns}).
+     */
+    CreateResult createLeased(NewRun run, Duration leaseFor) {
+        Instant now = store.clock.instant();
+        if (run.waits() || run.availableAt().isAfter(now)) {
+            return create(run, null, null);
+        }
+        return create(run, UUID.randomUUID().toString(), now.plus(leaseFor));
+    }
+
+    /** Creates the run, its first turn leased under {@code token} until {@code expiresAt} unless that is null. */
+    private CreateResult create(NewRun run, String token, Instant expiresAt) {
         EventPages.Record started = EventPages.started(run, store.codec);
         byte[] link = started.link(null, store.chainKey);
+        Map<String, AttributeValue> item = RunItem.created(run, link, store.shards);
+        if (token != null) {
+            RunItem.firstTurn(run, micros(run.availableAt()))
+                    .lease(token, micros(expiresAt))
+                    .putOn(item, run.runId(), store.shards);
+        }
         List<TransactWriteItem> items = withPages(
                 TransactWriteItem.builder()
                         .put(Put.builder()
                                 .tableName(store.tables.runs())
-                                .item(RunItem.created(run, link, store.shards))
+                                .item(item)
                                 .conditionExpression("attribute_not_exists(#id)")
                                 .expressionAttributeNames(Map.of("#id", RunItem.ID))
                                 .build())
@@ -94,8 +121,13 @@ final class DynamoEventLog implements EventLog {
                 AwsFailures.run(
                         "creating run " + run.runId(),
                         () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
-                store.turnDue(run.turnQueue(), run.runId(), micros(run.availableAt()));
-                return new CreateResult(run.createdInfo(t -> Attrs.instant(micros(t))), true);
+                RunInfo info = run.createdInfo(t -> Attrs.instant(micros(t)));
+                if (token == null) {
+                    store.turnDue(run.turnQueue(), run.runId(), micros(run.availableAt()));
+                    return new CreateResult(info, true);
+                }
+                store.held.leased(item, false);
+                return new CreateResult(info, true, new Lease(run.runId(), token, run.queue(), expiresAt, 1));
             } catch (TransactionCanceledException e) {
                 Map<String, AttributeValue> existing = store.run(run.runId());
                 if (existing != null) {
@@ -124,8 +156,16 @@ final class DynamoEventLog implements EventLog {
 
     @Override
     public List<AppendResult> append(List<Append> appends) {
+        return append(appends, null);
+    }
+
+    /**
+     * Appends; with {@code leases} not null, the starts it {@link StartLeases#wants wants} that the appends create are
+     * leased in their transactions and recorded there.
+     */
+    List<AppendResult> append(List<Append> appends, StartLeases leases) {
         if (appends.size() <= 1) {
-            return appends.stream().map(this::appendOne).toList();
+            return appends.stream().map(a -> appendOne(a, leases)).toList();
         }
         // appends of one run are applied in order (a later one expects the log an earlier one leaves);
         // different runs in parallel
@@ -139,46 +179,66 @@ final class DynamoEventLog implements EventLog {
                 byRun.values(),
                 indexes -> {
                     for (int i : indexes) {
-                        results[i] = appendOne(appends.get(i));
+                        results[i] = appendOne(appends.get(i), leases);
                     }
                 },
                 "appending");
         return List.of(results);
     }
 
-    private AppendResult appendOne(Append a) {
+    /**
+     * One append. A run whose turn this process holds is written from what it last wrote ({@link HeldTurns}) when that
+     * has the expected length, with no cancellation requested as a further condition when it knows of none; a write
+     * refused for it is not a conflict yet, only a reason to read the item, as every other append does first.
+     */
+    private AppendResult appendOne(Append a, StartLeases leases) {
         EventPages.Record record = EventPages.record(a.runId(), a.events(), store.codec);
         if (a.hasEffects()) {
-            return withEffects.append(a, record);
+            return withEffects.append(a, record, leases);
         }
+        KnownRun held = store.held.get(a.runId());
         for (int attempt = 1; ; attempt++) {
-            Map<String, AttributeValue> item = store.run(a.runId());
-            AppendResult refused = RunItem.refusal(item, a.expectedSeq());
-            if (refused != null) {
-                return refused;
+            boolean fromHeld = held != null && held.length() == a.expectedSeq();
+            KnownRun run;
+            if (fromHeld) {
+                run = held;
+            } else {
+                Map<String, AttributeValue> item = store.run(a.runId());
+                AppendResult refused = RunItem.refusal(item, a.expectedSeq());
+                if (refused != null) {
+                    return refused;
+                }
+                run = KnownRun.of(item);
             }
-            boolean cancel = RunItem.cancelRequested(item);
-            TurnState turn = TurnState.of(item);
+            held = null;
+            TurnState turn = run.turn();
             TurnState next = nextTurn(a, turn);
-            byte[] head = RunItem.head(item);
-            byte[] link = record.link(head, store.chainKey);
-            SearchIndex.Change search = SearchIndex.change(item, a.events());
-            List<TransactWriteItem> items =
-                    withPages(update(a, search, turn, next, head, link).transactItem(), record.items(link));
-            items.addAll(search.items(store.tables.search(), a.runId(), Attrs.str(item, RunItem.CREATED_KEY)));
+            byte[] link = record.link(run.head(), store.chainKey);
+            SearchIndex.Change search = SearchIndex.change(a.runId(), run.search(), run.searchShard(), a.events());
+            Update u = update(a, search, turn, next, run.head(), link);
+            if (fromHeld && !run.cancelRequested()) {
+                u.when("attribute_not_exists(#" + RunItem.CANCEL_AT + ")");
+            }
+            List<TransactWriteItem> items = withPages(u.transactItem(), record.items(link));
+            items.addAll(search.items(store.tables.search(), a.runId(), run.createdKey()));
             try {
                 AwsFailures.run(
                         "appending to run " + a.runId(),
                         () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
             } catch (TransactionCanceledException e) {
+                store.held.forget(a.runId());
+                if (fromHeld) {
+                    continue; // the run moved since this process wrote it: read it
+                }
                 if (attempt >= Store.MAX_RACES) {
                     throw Store.tooManyRaces("appending to run " + a.runId());
                 }
                 Store.backoff(attempt);
                 continue; // the next read tells a conflict (length moved) from a race on the turn or the head
             }
+            store.held.wrote(run.after(a.nextSeq(), link, search.after(), next));
             committed(a, turn, next);
-            return new AppendResult(true, a.nextSeq(), cancel);
+            return new AppendResult(true, a.nextSeq(), run.cancelRequested());
         }
     }
 
@@ -327,6 +387,7 @@ final class DynamoEventLog implements EventLog {
                 Store.backoff(attempt);
                 continue;
             }
+            store.held.forget(runId); // its turn moved: a turn of it held here is read at its next append
             if (!next.isLeased()) {
                 store.turnDue(next.queue(), runId, next.available());
             }

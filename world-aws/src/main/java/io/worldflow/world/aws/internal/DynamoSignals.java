@@ -145,6 +145,9 @@ final class DynamoSignals implements Signals {
                 Store.backoff(attempt);
                 continue;
             }
+            if (wake) {
+                store.held.forget(runId); // its turn moved: a turn of it held here is read at its next append
+            }
             if (wake && !next.isLeased()) {
                 store.turnDue(next.queue(), runId, next.available());
             }

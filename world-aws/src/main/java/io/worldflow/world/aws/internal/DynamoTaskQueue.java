@@ -5,6 +5,7 @@ import io.worldflow.spi.TaskQueue;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -116,11 +117,18 @@ final class DynamoTaskQueue implements TaskQueue {
         next.writeTo(u, c.runId(), store.shards);
         turn.expectOn(u);
         u.when("#" + TurnState.AVAILABLE + " <= ?", n(limit));
+        Map<String, AttributeValue> item;
         try {
-            AwsFailures.call("leasing run " + c.runId(), () -> store.dynamo.updateItem(u.request()));
+            item = AwsFailures.call(
+                            "leasing run " + c.runId(),
+                            () -> store.dynamo.updateItem(u.request().toBuilder()
+                                    .returnValues(ReturnValue.ALL_NEW)
+                                    .build()))
+                    .attributes();
         } catch (ConditionalCheckFailedException lostRace) {
             return Optional.empty();
         }
+        store.held.leased(item, true); // the worker loads the run from it, and appends from what it keeps
         return Optional.of(new Lease(c.runId(), next.token(), next.queue(), expiresAt, next.deliveries()));
     }
 
@@ -154,11 +162,31 @@ final class DynamoTaskQueue implements TaskQueue {
                         .items());
     }
 
+    /**
+     * A heartbeat. The turn this process holds ({@link HeldTurns}) under that lease is extended without reading the
+     * run's item first: the write's condition on the turn's version refuses it when the turn moved, and then it is
+     * read as every other change of a turn reads it.
+     */
     @Override
     public Optional<Lease> extend(Lease lease, Duration leaseFor) {
         Objects.requireNonNull(lease, "lease");
         TaskQueue.checkLease(leaseFor, null);
         Instant expiresAt = store.clock.instant().plus(leaseFor);
+        KnownRun held = store.held.get(lease.runId());
+        if (held != null && lease.token().equals(held.turn().token())) {
+            TurnState next = held.turn().extend(micros(expiresAt));
+            Update u = new Update(store.tables.runs(), RunItem.key(lease.runId()));
+            next.writeTo(u, lease.runId(), store.shards);
+            held.turn().expectOn(u);
+            try {
+                AwsFailures.call(
+                        "extending the lease of run " + lease.runId(), () -> store.dynamo.updateItem(u.request()));
+                store.held.turnChanged(lease.runId(), held.turn(), next);
+                return Optional.of(lease.withExpiresAt(expiresAt));
+            } catch (ConditionalCheckFailedException moved) {
+                store.held.forget(lease.runId());
+            }
+        }
         TurnState done = mutate(
                 lease.runId(),
                 "extending the lease of run " + lease.runId(),
@@ -265,6 +293,7 @@ final class DynamoTaskQueue implements TaskQueue {
      * not change meanwhile, retrying otherwise. Returns the written turn, or null when nothing was written.
      */
     TurnState mutate(String runId, String what, BiFunction<Map<String, AttributeValue>, TurnState, TurnState> change) {
+        store.held.forget(runId); // what this process keeps of the run is not kept up to date here
         for (int attempt = 1; ; attempt++) {
             Map<String, AttributeValue> item = store.run(runId);
             if (item == null) {

@@ -168,10 +168,17 @@ final class SearchIndex {
      *                                  than {@link SearchAttributes#MAX_ATTRIBUTES}
      */
     static Change change(Map<String, AttributeValue> item, List<Event> events) {
+        return change(str(item, RunItem.ID), stored(item), shard(item), events);
+    }
+
+    /**
+     * What an append's events do to the attributes {@code before} (name to stored value) of run {@code runId}, whose
+     * search items are in shard {@code shard}.
+     */
+    static Change change(String runId, Map<String, String> before, int shard, List<Event> events) {
         Map<String, String> changes = SearchValues.changes(events);
-        Map<String, String> before = stored(item);
         if (changes.isEmpty()) {
-            return new Change(before, before, shard(item));
+            return new Change(before, before, shard);
         }
         Map<String, String> after = new TreeMap<>(before);
         changes.forEach((name, value) -> {
@@ -184,10 +191,10 @@ final class SearchIndex {
             }
         });
         if (after.size() > SearchAttributes.MAX_ATTRIBUTES) {
-            throw new IllegalArgumentException("an append to run " + str(item, RunItem.ID) + " would leave it "
-                    + after.size() + " search attributes; a run carries at most " + SearchAttributes.MAX_ATTRIBUTES);
+            throw new IllegalArgumentException("an append to run " + runId + " would leave it " + after.size()
+                    + " search attributes; a run carries at most " + SearchAttributes.MAX_ATTRIBUTES);
         }
-        return new Change(before, after, shard(item));
+        return new Change(before, after, shard);
     }
 
     /** A run's attributes before and after an append (name to stored value), and the shard its items are in. */

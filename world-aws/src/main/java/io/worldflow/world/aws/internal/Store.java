@@ -49,6 +49,8 @@ final class Store {
     final ChainKey chainKey;
     /** How the index keys many runs share are spread ({@link Shards}). */
     final Shards shards;
+    /** The runs whose turns this process holds, as it last left them. */
+    final HeldTurns held = new HeldTurns();
 
     Store(
             DynamoDbClient dynamo,
@@ -141,6 +143,20 @@ final class Store {
         return out;
     }
 
+    /** The run's events with seq below {@code length}: its log up to the length its item states, read consistently. */
+    List<Event> events(String runId, long length) {
+        List<Event> out = new ArrayList<>();
+        if (length <= 0) {
+            return out;
+        }
+        EventPages.Reader reader = new EventPages.Reader(codec);
+        eventItems(runId, EventPages.from(0), EventPages.through(length - 1), item -> {
+            out.addAll(reader.add(item));
+            return true;
+        });
+        return out;
+    }
+
     /**
      * Passes the run's items of the events table with keys from {@code fromKey} up to {@code toKey} (null: to the end)
      * to {@code each}, in key order, read consistently, while it returns true.
@@ -179,20 +195,25 @@ final class Store {
     Object payloadAt(String runId, long seq) {
         for (Event e : events(runId, seq, true)) {
             if (e.seq() == seq) {
-                return switch (e) {
-                    case WorkflowStarted s -> s.input();
-                    case WorkflowCompleted c -> c.output();
-                    case WorkflowFailed f -> f.error();
-                    default ->
-                        throw new WorldException(
-                                "AWS world: event " + seq + " of run " + runId
-                                        + " holds no run payload but the run's item points at it",
-                                false,
-                                null);
-                };
+                return payload(e);
             }
         }
         throw new RunNotFoundException(runId);
+    }
+
+    /** The run's input, output or error that {@code e} holds, where the run's item points at it. */
+    static Object payload(Event e) {
+        return switch (e) {
+            case WorkflowStarted s -> s.input();
+            case WorkflowCompleted c -> c.output();
+            case WorkflowFailed f -> f.error();
+            default ->
+                throw new WorldException(
+                        "AWS world: event " + e.seq() + " of run " + e.runId()
+                                + " holds no run payload but the run's item points at it",
+                        false,
+                        null);
+        };
     }
 
     /** A short pause with jitter between attempts of an optimistic write that lost a race. */

@@ -2,6 +2,7 @@ package io.worldflow.world.aws.internal;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.util.List;
 import java.util.Map;
 
 import static io.worldflow.world.aws.internal.Attrs.n;
@@ -193,16 +194,32 @@ record TurnState(
         }
     }
 
-    /** Puts this turn, pending, on the item of a new run. */
+    /**
+     * Puts this turn, pending or leased, on the item of a new run in place of the turn it has: the attributes {@link
+     * #writeTo} would leave, so that {@link #of} reads this state back.
+     */
     void putOn(Map<String, AttributeValue> item, String runId, Shards shards) {
-        item.put(QUEUE, s(shards.key(queue, runId)));
-        item.put(KEY, s(Attrs.timeKey(due, runId)));
-        item.put(AVAILABLE, n(due));
-        if (waits()) {
-            item.put(WAIT_KEY, s(waitKey(runId)));
+        for (String attribute : List.of(QUEUE, KEY, AVAILABLE, WAIT_KEY, TOKEN, EXPIRES, REQUESTED)) {
+            item.remove(attribute);
         }
         item.put(DELIVERIES, n(deliveries));
         item.put(VERSION, n(version));
+        if (!hasTurn()) {
+            return;
+        }
+        long avail = available();
+        item.put(QUEUE, s(shards.key(queue, runId)));
+        item.put(KEY, s(Attrs.timeKey(avail, runId)));
+        item.put(AVAILABLE, n(avail));
+        if (isLeased()) {
+            item.put(TOKEN, s(token));
+            item.put(EXPIRES, n(expires));
+        } else if (waits()) {
+            item.put(WAIT_KEY, s(waitKey(runId)));
+        }
+        if (requested != null) {
+            item.put(REQUESTED, n(requested));
+        }
     }
 
     /**

@@ -25,6 +25,12 @@ abstract class AwsConformance extends WorldConformanceKit {
         return new AwsWorldProvider();
     }
 
+    /** Its worker access leases a new run's first turn in the write that creates it. */
+    @Override
+    protected boolean leasesAtCreation() {
+        return true;
+    }
+
     @Override
     protected WorldConfig config(String storageId) {
         return configWithPrefix(storageId + "_");
