@@ -9,10 +9,26 @@ import io.worldflow.spi.World;
 import io.worldflow.spi.WorldContext;
 import io.worldflow.world.aws.internal.AwsWorld;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsResponse;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 import java.time.Duration;
 import java.util.List;
@@ -20,9 +36,11 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity.INDEXES;
 
 /**
  * Counts the AWS requests of one run, so that the cost per run documented in the README stays true. The requests of
@@ -35,7 +53,54 @@ class RequestCostTest {
     static final class Counter implements ExecutionInterceptor {
         final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
         final Map<String, AtomicInteger> waiting = new ConcurrentHashMap<>();
+        /** Capacity units DynamoDB reports for the run's requests (the client's apart), tables and indexes together. */
+        final DoubleAdder writeUnits = new DoubleAdder();
+
+        final DoubleAdder readUnits = new DoubleAdder();
         volatile Thread waiter;
+
+        /** Asks DynamoDB to report the capacity each request consumed, its indexes' included. */
+        @Override
+        public SdkRequest modifyRequest(Context.ModifyRequest context, ExecutionAttributes attributes) {
+            return switch (context.request()) {
+                case TransactWriteItemsRequest r ->
+                    r.toBuilder().returnConsumedCapacity(INDEXES).build();
+                case UpdateItemRequest r ->
+                    r.toBuilder().returnConsumedCapacity(INDEXES).build();
+                case PutItemRequest r ->
+                    r.toBuilder().returnConsumedCapacity(INDEXES).build();
+                case DeleteItemRequest r ->
+                    r.toBuilder().returnConsumedCapacity(INDEXES).build();
+                case GetItemRequest r ->
+                    r.toBuilder().returnConsumedCapacity(INDEXES).build();
+                case QueryRequest r ->
+                    r.toBuilder().returnConsumedCapacity(INDEXES).build();
+                case BatchGetItemRequest r ->
+                    r.toBuilder().returnConsumedCapacity(INDEXES).build();
+                default -> context.request();
+            };
+        }
+
+        @Override
+        public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
+            if (Thread.currentThread() == waiter) {
+                return;
+            }
+            switch (context.response()) {
+                case TransactWriteItemsResponse r -> r.consumedCapacity().forEach(c -> writeUnits.add(units(c)));
+                case UpdateItemResponse r -> writeUnits.add(units(r.consumedCapacity()));
+                case PutItemResponse r -> writeUnits.add(units(r.consumedCapacity()));
+                case DeleteItemResponse r -> writeUnits.add(units(r.consumedCapacity()));
+                case GetItemResponse r -> readUnits.add(units(r.consumedCapacity()));
+                case QueryResponse r -> readUnits.add(units(r.consumedCapacity()));
+                case BatchGetItemResponse r -> r.consumedCapacity().forEach(c -> readUnits.add(units(c)));
+                default -> {}
+            }
+        }
+
+        private static double units(ConsumedCapacity c) {
+            return c == null || c.capacityUnits() == null ? 0 : c.capacityUnits();
+        }
 
         @Override
         public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
@@ -50,6 +115,16 @@ class RequestCostTest {
         void clear() {
             calls.clear();
             waiting.clear();
+            writeUnits.reset();
+            readUnits.reset();
+        }
+
+        /**
+         * The run's DynamoDB bill per million runs at on-demand prices (us-east-1: $0.625 per million write request units,
+         * $0.125 per million read request units).
+         */
+        double dollarsPerMillionRuns() {
+            return writeUnits.sum() * 0.625 + readUnits.sum() * 0.125;
         }
 
         /** The result of the run, read by this thread, whose requests are counted apart. */
@@ -103,8 +178,10 @@ class RequestCostTest {
         }
 
         void report(String what) {
-            System.out.println(
-                    "requests of " + what + ": " + seen() + "; the client's while waiting: " + seenWaiting());
+            System.out.printf(
+                    "requests of %s: %s; the client's while waiting: %s; %.1f write and %.1f read units, $%.2f of"
+                            + " DynamoDB per million runs%n",
+                    what, seen(), seenWaiting(), writeUnits.sum(), readUnits.sum(), dollarsPerMillionRuns());
         }
     }
 
@@ -153,6 +230,8 @@ class RequestCostTest {
                 assertThat(counter.count("Sqs.SendMessage"))
                         .as("SQS sends %s", counter.seen())
                         .isLessThanOrEqualTo(1);
+                // what the README's price per million runs is worked out from: DynamoDB reports it, indexes included
+                assertThat(counter.writeUnits.sum()).as("write units").isBetween(20.0, 100.0);
             } finally {
                 world.close();
             }
