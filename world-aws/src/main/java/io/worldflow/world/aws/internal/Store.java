@@ -234,27 +234,13 @@ final class Store {
      * @param what what the tasks do together, for messages ("appending")
      */
     static <T> void eachAtOnce(Collection<T> items, Consumer<T> task, String what) {
-        if (items.size() <= 1) {
-            items.forEach(task);
-            return;
-        }
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<?>> futures = new ArrayList<>();
-            for (T item : items) {
-                futures.add(pool.submit(() -> task.accept(item)));
-            }
-            for (Future<?> f : futures) {
-                f.get();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new WorldException("AWS world: interrupted while " + what, true, e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new WorldException("AWS world: " + what + " failed", false, e.getCause());
-        }
+        readAtOnce(
+                List.copyOf(items),
+                item -> {
+                    task.accept(item);
+                    return true;
+                },
+                what);
     }
 
     /**
