@@ -282,6 +282,10 @@ public final class WorkerLoop implements AutoCloseable {
                 List<Lease> leases = leased.leases();
                 List<Fresh> fresh = new ArrayList<>(leases.size());
                 for (Lease l : leases) {
+                    if (pastItsQueueLimit(l)) {
+                        tasks.release(l);
+                        continue;
+                    }
                     Slot slot = begin(l);
                     if (slot != null) {
                         fresh.add(new Fresh(slot, l));
@@ -347,6 +351,18 @@ public final class WorkerLoop implements AutoCloseable {
             runs.putAll(got.runs());
         }
         return new LeasedRuns(leases, runs);
+    }
+
+    /**
+     * Whether a turn just leased would take its queue past the turns one worker may execute of it: the lease was planned
+     * before this worker knew the queue's limit (defined while the lease was on its way), so it asked for the queue's
+     * turns with the others. Such a turn is handed back at once. A later turn of a run that runs here is not: it waits
+     * for its run's own slot.
+     */
+    private boolean pastItsQueueLimit(Lease lease) {
+        synchronized (slots) {
+            return shares.any() && !active.containsKey(lease.runId()) && !shares.mayBegin(lease.queue(), inFlight());
+        }
     }
 
     /** The turns of each queue this worker holds now. */
