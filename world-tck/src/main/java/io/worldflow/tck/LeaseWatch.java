@@ -1,18 +1,13 @@
 package io.worldflow.tck;
 
 import io.worldflow.spi.Append;
-import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.LeasedAppends;
 import io.worldflow.spi.LeasedRuns;
-import io.worldflow.spi.LoadedRun;
-import io.worldflow.spi.NewRun;
 import io.worldflow.spi.WorkerAccess;
 import io.worldflow.spi.World;
 
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -43,37 +38,21 @@ final class LeaseWatch extends SharedWorld {
 
     @Override
     public WorkerAccess workerAccess() {
-        WorkerAccess access = world.workerAccess();
-        return new WorkerAccess() {
+        return new ForwardingWorkerAccess(world.workerAccess()) {
             @Override
             public LeasedRuns leaseAndLoad(
                     String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
-                LeasedRuns leased = access.leaseAndLoad(workerId, queues, max, leaseFor, lookahead);
+                LeasedRuns leased = super.leaseAndLoad(workerId, queues, max, leaseFor, lookahead);
                 leased.leases().forEach(l -> leasedByAsking.add(l.runId()));
                 return leased;
             }
 
             @Override
-            public Map<String, LoadedRun> load(Collection<String> runIds) {
-                return access.load(runIds);
-            }
-
-            @Override
-            public CreateResult createLeased(NewRun run, String workerId, Duration leaseFor) {
-                return access.createLeased(run, workerId, leaseFor);
-            }
-
-            @Override
             public LeasedAppends appendLeasingStarts(
                     List<Append> appends, Set<String> startsToLease, String workerId, Duration leaseFor) {
-                LeasedAppends out = access.appendLeasingStarts(appends, startsToLease, workerId, leaseFor);
+                LeasedAppends out = super.appendLeasingStarts(appends, startsToLease, workerId, leaseFor);
                 out.started().leases().forEach(l -> leasedAsStarted.add(l.runId()));
                 return out;
-            }
-
-            @Override
-            public boolean appendsInProcess() {
-                return access.appendsInProcess();
             }
         };
     }

@@ -257,6 +257,45 @@ public abstract class QueueContract extends WorkflowContractSupport {
         assertThat(describe().spec().workerConcurrency()).isEqualTo(1);
     }
 
+    /**
+     * A worker plans a lease from the per-worker limits it knows. Here the world holds its lease until the limit is
+     * defined and the queue's runs are started, so the lease, planned without the limit, takes every due turn of the
+     * queue: those past the limit are handed back, and the limit holds.
+     */
+    @Test
+    void turnsLeasedPastAWorkerLimitDefinedWhileTheLeaseWasOnItsWayAreHandedBack() throws Exception {
+        LeaseGate gate = new LeaseGate(world);
+        Worldflow worker =
+                Worldflow.builder().world(gate).clock(clock).register(slow).build();
+        others.add(worker);
+        gate.arm();
+        worker.startWorker(workerOptions().withWorkerId("tck-gated").withQueues(Set.of("default", Q)));
+        assertThat(gate.awaitHeld(Duration.ofSeconds(10)))
+                .as("the worker asks for the queue's turns with the others, knowing no limit")
+                .contains(Q);
+
+        worker.queues().define(QueueSpec.named(Q).withWorkerConcurrency(1));
+        wf = Worldflow.builder()
+                .world(new SharedWorld(world))
+                .clock(clock)
+                .register(slow)
+                .build();
+        for (int i = 1; i <= 4; i++) {
+            startIn(slow, "gated-" + i, StartOptions.queue(Q));
+        }
+        gate.open();
+
+        for (int i = 1; i <= 4; i++) {
+            awaitStatus("gated-" + i, RunStatus.COMPLETED);
+        }
+        assertThat(gate.leasedWhenOpened())
+                .as("the held lease took the queue's turns")
+                .isGreaterThan(1);
+        assertThat(mostBusy.get())
+                .as("turns of the queue executing at once on a worker limited to one")
+                .isEqualTo(1);
+    }
+
     @Test
     void aDedupIdRefusesASecondActiveRunOrReturnsItAndIsFreeOnceTheRunEnds() {
         worldflow();
