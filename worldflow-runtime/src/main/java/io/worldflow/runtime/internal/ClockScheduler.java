@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -24,18 +25,80 @@ public final class ClockScheduler implements AutoCloseable {
     private final InstantSource clock;
     private final ScheduledExecutorService timer;
     private final ManualClock manual;
-    private final PriorityQueue<Entry> due = new PriorityQueue<>();
+    private final PriorityQueue<Manual> due = new PriorityQueue<>();
     private final AtomicLong order = new AtomicLong();
     private final ExecutorService runner;
     private final Runnable onClockChange = this::runDue;
 
-    private record Entry(Instant at, long order, Runnable task) implements Comparable<Entry> {
+    /** A task scheduled for later. */
+    public interface Scheduled {
+        /** Lets go of the task: it does not run, and the scheduler no longer holds it or what it refers to. */
+        void cancel();
+
+        /** Whether it ran, began to run, or was canceled. */
+        boolean isDone();
+    }
+
+    /** A task on the manual clock's queue; guarded by the queue. */
+    private final class Manual implements Scheduled, Comparable<Manual> {
+        final Instant at;
+        final long order;
+        Runnable task;
+        boolean done;
+
+        Manual(Instant at, long order, Runnable task) {
+            this.at = at;
+            this.order = order;
+            this.task = task;
+        }
+
         @Override
-        public int compareTo(Entry o) {
+        public int compareTo(Manual o) {
             int c = at.compareTo(o.at);
             return c != 0 ? c : Long.compare(order, o.order);
         }
+
+        @Override
+        public void cancel() {
+            synchronized (due) {
+                if (!done) {
+                    done = true;
+                    task = null;
+                    due.remove(this);
+                }
+            }
+        }
+
+        @Override
+        public boolean isDone() {
+            synchronized (due) {
+                return done;
+            }
+        }
     }
+
+    private record Timed(ScheduledFuture<?> future) implements Scheduled {
+        @Override
+        public void cancel() {
+            // removed from the timer's queue at once (remove-on-cancel), so a long wait holds nothing
+            future.cancel(false);
+        }
+
+        @Override
+        public boolean isDone() {
+            return future.isDone();
+        }
+    }
+
+    private static final Scheduled NEVER = new Scheduled() {
+        @Override
+        public void cancel() {}
+
+        @Override
+        public boolean isDone() {
+            return true;
+        }
+    };
 
     public ClockScheduler(InstantSource clock) {
         this.clock = clock;
@@ -62,36 +125,42 @@ public final class ClockScheduler implements AutoCloseable {
     }
 
     /** Runs {@code task} at or after {@code at}. */
-    public void schedule(Instant at, Runnable task) {
+    public Scheduled schedule(Instant at, Runnable task) {
         if (manual != null) {
+            Manual m = new Manual(at, order.incrementAndGet(), task);
             synchronized (due) {
-                due.add(new Entry(at, order.incrementAndGet(), task));
+                due.add(m);
             }
             runDue();
-            return;
+            return m;
         }
         long nanos = Duration.between(clock.instant(), at).toNanos();
         // round up to whole microseconds past the instant: never early
         long delay = Math.max(0, nanos) + 1_000;
         try {
-            timer.schedule(task, delay, TimeUnit.NANOSECONDS);
+            return new Timed(timer.schedule(task, delay, TimeUnit.NANOSECONDS));
         } catch (RejectedExecutionException e) {
             // closed: nothing more runs
+            return NEVER;
         }
     }
 
     private void runDue() {
         while (true) {
-            Entry next;
+            Manual next;
+            Runnable task;
             synchronized (due) {
                 next = due.peek();
                 if (next == null || next.at.isAfter(clock.instant())) {
                     return;
                 }
                 due.poll();
+                next.done = true;
+                task = next.task;
+                next.task = null;
             }
             try {
-                runner.execute(next.task);
+                runner.execute(task);
             } catch (RejectedExecutionException e) {
                 return;
             }

@@ -97,6 +97,11 @@ final class RunExecution {
     private Phase phase = Phase.ACTIVE;
     private Outcome outcome;
     private final CompletableFuture<Outcome> done = new CompletableFuture<>();
+    /**
+     * The pokes this turn asked the scheduler for (a timer's end, a deadline), canceled when the turn ends: a run
+     * that suspends for a long sleep leaves nothing of itself in this process. Guarded by itself.
+     */
+    private final List<ClockScheduler.Scheduled> wakeUps = new ArrayList<>();
     /** The scope of the workflow code, which the run's cancellation cancels. */
     final CancelScope rootScope = CancelScope.root(this);
     /** Threads running a step's code: a cancel of the code that runs it interrupts them. */
@@ -132,6 +137,7 @@ final class RunExecution {
         // a run's lag is its first turn's: when later turns were due is not kept (a timer's lateness is measured apart)
         this.telemetry = engine.telemetry.turn(
                 runId, info.queue(), history.started(), history.size() == 1 ? info.availableAt() : null, startedAt);
+        done.whenComplete((o, e) -> cancelWakeUps());
         if (telemetry.on()) {
             done.whenComplete(
                     (o, e) -> telemetry.ended(o == null ? "aborted" : o.name().toLowerCase(Locale.ROOT)));
@@ -429,7 +435,7 @@ final class RunExecution {
             until = deadline;
         }
         if (until != null) {
-            engine.scheduler.schedule(until, this::poke);
+            pokeAt(until);
         }
         block(new BlockedThread(until, signal, generation, null, false, scope));
     }
@@ -438,9 +444,28 @@ final class RunExecution {
     void awaitChild(long generation, CancelScope scope) {
         Instant deadline = info.deadline();
         if (deadline != null) {
-            engine.scheduler.schedule(deadline, this::poke);
+            pokeAt(deadline);
         }
         block(new BlockedThread(deadline, true, generation, null, true, scope));
+    }
+
+    private void pokeAt(Instant at) {
+        ClockScheduler.Scheduled wakeUp = engine.scheduler.schedule(at, this::poke);
+        synchronized (wakeUps) {
+            wakeUps.removeIf(ClockScheduler.Scheduled::isDone);
+            wakeUps.add(wakeUp);
+            if (done.isDone()) {
+                // the turn ended while this was scheduled, after its wake-ups were canceled
+                cancelWakeUps();
+            }
+        }
+    }
+
+    private void cancelWakeUps() {
+        synchronized (wakeUps) {
+            wakeUps.forEach(ClockScheduler.Scheduled::cancel);
+            wakeUps.clear();
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import io.worldflow.runtime.ManualClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.lang.ref.WeakReference;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -144,5 +145,64 @@ class ClockSchedulerTest {
             assertThat(ran(done)).isTrue();
             assertThat(ranAt[0]).isAfterOrEqualTo(due);
         }
+    }
+
+    @Test
+    void aCanceledTaskDoesNotRunAndIsDone() throws InterruptedException {
+        CountDownLatch canceled = new CountDownLatch(1);
+        ClockScheduler.Scheduled task = scheduler.schedule(clock.instant().plusSeconds(10), canceled::countDown);
+        CountDownLatch kept = schedule(Duration.ofSeconds(10), "kept");
+        assertThat(task.isDone()).isFalse();
+
+        task.cancel();
+        clock.advance(Duration.ofSeconds(10));
+
+        assertThat(task.isDone()).isTrue();
+        assertThat(ran(kept)).isTrue();
+        assertThat(stillWaiting(canceled)).isTrue();
+    }
+
+    @Test
+    void aCanceledTaskIsLetGoOnEitherClock() {
+        try (ClockScheduler system = new ClockScheduler(Clock.systemUTC())) {
+            for (ClockScheduler s : List.of(scheduler, system)) {
+                Object held = new Object();
+                WeakReference<Object> ref = new WeakReference<>(held);
+                ClockScheduler.Scheduled task =
+                        s.schedule(s.clock().instant().plus(Duration.ofDays(1)), held::hashCode);
+                held = null;
+
+                task.cancel();
+
+                assertThat(collected(ref))
+                        .as("what a task canceled on " + s.clock() + " refers to")
+                        .isTrue();
+            }
+        }
+    }
+
+    @Test
+    void aTaskThatRanIsDone() throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(1);
+        ClockScheduler.Scheduled task = scheduler.schedule(clock.instant().plusSeconds(1), done::countDown);
+
+        clock.advance(Duration.ofSeconds(1));
+
+        assertThat(ran(done)).isTrue();
+        assertThat(task.isDone()).isTrue();
+        task.cancel(); // too late: nothing happens
+    }
+
+    private static boolean collected(WeakReference<?> ref) {
+        for (int i = 0; i < 50 && ref.get() != null; i++) {
+            System.gc();
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return ref.get() == null;
     }
 }
