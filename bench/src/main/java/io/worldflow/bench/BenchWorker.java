@@ -1,9 +1,16 @@
 package io.worldflow.bench;
 
+import io.worldflow.runtime.JsonCodec;
 import io.worldflow.runtime.WorkerOptions;
 import io.worldflow.runtime.Worldflow;
+import io.worldflow.runtime.WorldflowConfig;
+import io.worldflow.runtime.internal.WorldLoader;
+import io.worldflow.spi.World;
+import io.worldflow.spi.WorldConfig;
 
+import java.time.Clock;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
@@ -25,11 +32,21 @@ public final class BenchWorker {
 
     private BenchWorker() {}
 
+    /** The configured world, opened as the builder would open it (payload encryption aside: not measured here). */
+    private static World openWorld() {
+        WorldConfig config = WorldflowConfig.load(Map.of(), WorldLoader.knownKeys());
+        return WorldLoader.open(config, Clock.systemUTC(), new JsonCodec().eventCodec());
+    }
+
     public static void main(String[] args) {
         int concurrency = Integer.getInteger("bench.worker.concurrency", 100);
         Worldflow.Builder b = Worldflow.builder().fromConfig();
         BenchWorkflows.ALL.forEach(b::register);
         BenchTelemetry.apply(b);
+        StageRecorder stages = Boolean.getBoolean(StageRecorder.PROPERTY) ? new StageRecorder() : null;
+        if (stages != null) {
+            b.world(stages.wrap(openWorld()));
+        }
         Worldflow wf = b.build();
         WorkerOptions options = WorkerOptions.defaults()
                 .withConcurrency(concurrency)
@@ -43,7 +60,7 @@ public final class BenchWorker {
             options = options.withQueues(names);
         }
         wf.startWorker(options);
-        ControlServer control = new ControlServer(new DirectClient(wf, false));
+        ControlServer control = new ControlServer(new DirectClient(wf, false), stages);
         System.out.println(READY + control.port());
         System.out.flush();
         try {

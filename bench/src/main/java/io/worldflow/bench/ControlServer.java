@@ -22,9 +22,12 @@ final class ControlServer implements AutoCloseable {
 
     private final ServerSocket server;
     private final DirectClient client;
+    /** The worker's hop marks, or null when it does not record them. */
+    private final StageRecorder stages;
 
-    ControlServer(DirectClient client) {
+    ControlServer(DirectClient client, StageRecorder stages) {
         this.client = client;
+        this.stages = stages;
         try {
             server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         } catch (IOException e) {
@@ -96,8 +99,17 @@ final class ControlServer implements AutoCloseable {
                 yield sp.firstStartedMicros() + " " + sp.lastFinishedMicros() + " " + sp.runs();
             }
             case "HEAP" -> Long.toString(heapAfterGc());
+            case "MARKS" -> recorder().marksOf(w[1]);
+            case "NOTICES" -> recorder().notices();
             default -> throw new IllegalArgumentException("unknown request " + w[0]);
         };
+    }
+
+    private StageRecorder recorder() {
+        if (stages == null) {
+            throw new IllegalStateException("this worker does not record stages (" + StageRecorder.PROPERTY + ")");
+        }
+        return stages;
     }
 
     static long heapAfterGc() {

@@ -33,6 +33,11 @@ record Figure(String key, String label, String unit, boolean higherBetter, Doubl
     static final String RESTATE = "Restate";
     static final List<String> PEER_NAMES = List.of(OW_PG, OW_SQLITE, DBOS, RESTATE);
 
+    /** A hop of a run's latency ({@link Stages}): ms, no goal, no peer quotes it. */
+    private static Figure hop(String key, String label) {
+        return new Figure(key, label, "ms", false, null, Map.of());
+    }
+
     static final List<Figure> ALL = List.of(
             new Figure("w1.enqueue", "W1 enqueue rate", "runs/s", true, null, Map.of()),
             new Figure(
@@ -96,6 +101,19 @@ record Figure(String key, String label, String unit, boolean higherBetter, Doubl
                             Peer.range(39, 72),
                             RESTATE,
                             Peer.range(27, 34))),
+            hop("w2.stage.submit.p50", "W2 hop: submit returned, p50"),
+            hop("w2.stage.submit.p99", "W2 hop: submit returned, p99"),
+            hop("w2.stage.notice.p50", "W2 hop: worker noticed, p50"),
+            hop("w2.stage.notice.p99", "W2 hop: worker noticed, p99"),
+            new Figure("w2.stage.noticed", "W2 runs a notice brought", "runs", true, null, Map.of()),
+            hop("w2.stage.lease.p50", "W2 hop: leased, p50"),
+            hop("w2.stage.lease.p99", "W2 hop: leased, p99"),
+            hop("w2.stage.first_commit.p50", "W2 hop: first append committed, p50"),
+            hop("w2.stage.first_commit.p99", "W2 hop: first append committed, p99"),
+            hop("w2.stage.last_commit.p50", "W2 hop: last append committed, p50"),
+            hop("w2.stage.last_commit.p99", "W2 hop: last append committed, p99"),
+            hop("w2.stage.seen.p50", "W2 hop: driver saw it end, p50"),
+            hop("w2.stage.seen.p99", "W2 hop: driver saw it end, p99"),
             new Figure("w3.single_cold", "W3 single run, cold", "ms", false, null, Map.of()),
             new Figure(
                     "w3.single_warm",
@@ -165,6 +183,10 @@ record Figure(String key, String label, String unit, boolean higherBetter, Doubl
                             RESTATE,
                             Peer.range(31, 66))),
             new Figure("w4.wall", "W4 total wall", "s", false, null, Map.of()),
+            hop("w4.stage.lease.p50", "W4 due → resumed turn leased, p50"),
+            hop("w4.stage.lease.p99", "W4 due → resumed turn leased, p99"),
+            hop("w4.stage.end.p50", "W4 due → end committed, p50"),
+            hop("w4.stage.end.p99", "W4 due → end committed, p99"),
             new Figure(
                     "cost.commits",
                     "cost: commits per run",

@@ -103,6 +103,16 @@ final class RemoteClient implements BenchClient {
         return new Span(Long.parseLong(p[0]), Long.parseLong(p[1]), Long.parseLong(p[2]));
     }
 
+    /** Run {@code runId}'s hop marks in the worker: {@code leases;commits;wakes} (see {@link StageRecorder}). */
+    String marks(String runId) {
+        return call("MARKS", runId);
+    }
+
+    /** When the world's notices reached the worker (see {@link StageRecorder}). */
+    String notices() {
+        return call("NOTICES");
+    }
+
     /** The worker's heap in use right after a full GC, in bytes. */
     long heapAfterGc() {
         return Long.parseLong(call("HEAP"));

@@ -16,6 +16,9 @@ final class Workloads {
     private static final double MIB = 1024.0 * 1024.0;
     private static final long LONG_WAIT_MS = 30 * 60_000L;
 
+    /** The worker of W2 and W4 notes each run's hops ({@link StageRecorder}). */
+    private static final Map<String, String> STAGES = Map.of(StageRecorder.PROPERTY, "true");
+
     private final Sizes sizes;
     private final Path logDir;
     private final Consumer<String> status;
@@ -98,19 +101,24 @@ final class Workloads {
             if (t.shared()) {
                 s.driver(); // the driver's client is open before the clock starts
             }
-            s.startWorker();
+            WorkerProcess worker = s.startWorker(STAGES);
             Session.sleep(sizes.w2IdleMs());
             BenchClient c = s.client();
             status.accept("W2 " + sizes.w2Runs() + " runs one at a time");
             double[] ms = new double[sizes.w2Runs()];
+            List<Stages.Driven> driven = new ArrayList<>();
             for (int i = 0; i < ms.length; i++) {
                 long t0 = System.nanoTime();
+                long submitAt = BenchWorkflows.epochMicros();
                 String id = c.submit(BenchWorkflows.NOOP3.name(), i);
+                long submitted = BenchWorkflows.epochMicros();
                 s.awaitRuns(List.of(id), 60_000);
                 ms[i] = (System.nanoTime() - t0) / 1e6;
+                driven.add(new Stages.Driven(id, submitAt, submitted, BenchWorkflows.epochMicros()));
             }
             f.put("w2.p50", Stats.percentile(ms, 50));
             f.put("w2.p99", Stats.percentile(ms, 99));
+            f.putAll(Stages.w2(driven, worker.control()));
         }
         return f;
     }
@@ -264,7 +272,7 @@ final class Workloads {
             if (t.shared()) {
                 s.driver();
             }
-            s.startWorker();
+            WorkerProcess worker = s.startWorker(STAGES);
             BenchClient c = s.client();
             status.accept("W4 " + sizes.w4Runs() + " sleeps of " + sizes.w4SleepMs() + " ms");
             long t0 = System.nanoTime();
@@ -281,6 +289,7 @@ final class Workloads {
             f.put("w4.p50", Stats.percentile(late, 50));
             f.put("w4.p99", Stats.percentile(late, 99));
             f.put("w4.wall", wall);
+            f.putAll(Stages.w4(ids, worker.control()));
         }
         return f;
     }

@@ -35,6 +35,11 @@ class SmokeTest {
             "w3.single_warm",
             "w3.batch_wall",
             "w4.wall",
+            "w4.stage.end.p50",
+            "w2.stage.submit.p50",
+            "w2.stage.first_commit.p50",
+            "w2.stage.last_commit.p50",
+            "w2.stage.seen.p50",
             "scale.steps_small",
             "scale.steps_large",
             "scale.ratio",
@@ -79,6 +84,10 @@ class SmokeTest {
             assertThat(results.values("local", key)).as(key).isEmpty();
             assertThat(results.values("aws", key)).as(key).isEmpty();
         }
+        // on Postgres the worker hears of a run from the world's notice (LISTEN/NOTIFY), before it leases it
+        assertThat(results.values("postgres", "w2.stage.noticed"))
+                .singleElement()
+                .satisfies(v -> assertThat(v).isPositive());
         // the replayed history is as long as asked: 3 events per step
         assertThat(results.values("postgres", "scale.replay_events").getFirst())
                 .isGreaterThanOrEqualTo(3.0 * sizes.historySteps());
