@@ -8,6 +8,8 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -101,6 +103,7 @@ final class ControlServer implements AutoCloseable {
             case "HEAP" -> Long.toString(heapAfterGc());
             case "MARKS" -> recorder().marksOf(w[1]);
             case "NOTICES" -> recorder().notices();
+            case "JVMTIMES" -> jvmTimes();
             default -> throw new IllegalArgumentException("unknown request " + w[0]);
         };
     }
@@ -110,6 +113,17 @@ final class ControlServer implements AutoCloseable {
             throw new IllegalStateException("this worker does not record stages (" + StageRecorder.PROPERTY + ")");
         }
         return stages;
+    }
+
+    /** Milliseconds this JVM spent in garbage collection and in JIT compilation so far, space-separated. */
+    private static String jvmTimes() {
+        long gc = 0;
+        for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
+            gc += Math.max(0, b.getCollectionTime());
+        }
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        long compiling = jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
+        return gc + " " + compiling;
     }
 
     static long heapAfterGc() {

@@ -114,6 +114,8 @@ record Figure(String key, String label, String unit, boolean higherBetter, Doubl
             hop("w2.stage.last_commit.p99", "W2 hop: last append committed, p99"),
             hop("w2.stage.seen.p50", "W2 hop: driver saw it end, p50"),
             hop("w2.stage.seen.p99", "W2 hop: driver saw it end, p99"),
+            hop("w2.worker_gc", "W2 worker time in GC"),
+            hop("w2.worker_jit", "W2 worker time in JIT compilers"),
             new Figure("w3.single_cold", "W3 single run, cold", "ms", false, null, Map.of()),
             new Figure(
                     "w3.single_warm",
@@ -187,6 +189,10 @@ record Figure(String key, String label, String unit, boolean higherBetter, Doubl
             hop("w4.stage.lease.p99", "W4 due → resumed turn leased, p99"),
             hop("w4.stage.end.p50", "W4 due → end committed, p50"),
             hop("w4.stage.end.p99", "W4 due → end committed, p99"),
+            hop("w4.tail.lease", "W4 latest 1%: due → leased, median"),
+            hop("w4.tail.end", "W4 latest 1%: due → end committed, median"),
+            hop("w4.worker_gc", "W4 worker time in GC"),
+            hop("w4.worker_jit", "W4 worker time in JIT compilers"),
             new Figure(
                     "cost.commits",
                     "cost: commits per run",

@@ -108,6 +108,11 @@ final class RemoteClient implements BenchClient {
         return call("MARKS", runId);
     }
 
+    /** The worker JVM's milliseconds in GC and in JIT compilation so far, space-separated. */
+    String jvmTimes() {
+        return call("JVMTIMES");
+    }
+
     /** When the world's notices reached the worker (see {@link StageRecorder}). */
     String notices() {
         return call("NOTICES");

@@ -86,30 +86,66 @@ final class Stages {
      * ({@code w4.stage.lease}, negative when the worker leased it ahead of time; left out when the run waited in
      * memory) and to the commit of its end ({@code w4.stage.end}); median and p99 in ms.
      */
-    static Map<String, Double> w4(List<String> runIds, RemoteClient worker) {
-        return w4(runIds, worker::marks);
+    static Map<String, Double> w4(List<String> runIds, double[] lateness, RemoteClient worker) {
+        return w4(runIds, lateness, worker::marks);
     }
 
-    /** {@link #w4(List, RemoteClient)} from each run's marks by run id. */
-    static Map<String, Double> w4(List<String> runIds, Function<String, String> marksOf) {
+    /**
+     * {@link #w4(List, double[], RemoteClient)} from each run's marks by run id. Besides the hops of every run, those of
+     * the runs in the tail ({@code w4.tail.lease}, {@code w4.tail.end}: the medians over the runs at least as late as
+     * the p99 of {@code lateness}, each run's own figure in the order of {@code runIds}): a tail leased on time was
+     * late inside the worker, one leased late waited for the world.
+     */
+    static Map<String, Double> w4(List<String> runIds, double[] lateness, Function<String, String> marksOf) {
+        double p99 = Workloads.Stats.percentile(lateness, 99);
         List<Double> lease = new ArrayList<>();
         List<Double> end = new ArrayList<>();
-        for (String id : runIds) {
-            Marks m = Marks.parse(marksOf.apply(id));
+        List<Double> tailLease = new ArrayList<>();
+        List<Double> tailEnd = new ArrayList<>();
+        for (int i = 0; i < runIds.size(); i++) {
+            Marks m = Marks.parse(marksOf.apply(runIds.get(i)));
             if (m.wakes().length == 0 || m.commits().length == 0) {
                 continue;
             }
+            boolean tail = lateness[i] >= p99;
             long due = m.wakes()[0];
             if (m.leases().length > 1) {
                 // the first lease began the run; the second, the turn after its sleep
-                lease.add((m.leases()[1] - due) / 1_000.0);
+                double ms = (m.leases()[1] - due) / 1_000.0;
+                lease.add(ms);
+                if (tail) {
+                    tailLease.add(ms);
+                }
             }
-            end.add((m.commits()[m.commits().length - 1] - due) / 1_000.0);
+            double ms = (m.commits()[m.commits().length - 1] - due) / 1_000.0;
+            end.add(ms);
+            if (tail) {
+                tailEnd.add(ms);
+            }
         }
         Map<String, Double> f = new LinkedHashMap<>();
         percentiles(f, "w4.stage.lease", lease);
         percentiles(f, "w4.stage.end", end);
+        median(f, "w4.tail.lease", tailLease);
+        median(f, "w4.tail.end", tailEnd);
         return f;
+    }
+
+    /**
+     * The worker JVM's time in garbage collection (the collectors' own count) and in its JIT compilers, summed over
+     * their threads, in ms: read before and after a workload, a tail can be set beside what the JVM did meanwhile.
+     */
+    record JvmTimes(double gcMs, double jitMs) {
+        static JvmTimes of(RemoteClient worker) {
+            String[] p = worker.jvmTimes().split(" ");
+            return new JvmTimes(Double.parseDouble(p[0]), Double.parseDouble(p[1]));
+        }
+
+        /** {@code <workload>.worker_gc} and {@code .worker_jit}: what the worker spent since {@code this}. */
+        Map<String, Double> since(String workload, RemoteClient worker) {
+            JvmTimes now = of(worker);
+            return Map.of(workload + ".worker_gc", now.gcMs - gcMs, workload + ".worker_jit", now.jitMs - jitMs);
+        }
     }
 
     private static long firstAtOrAfter(long[] sorted, long at) {
@@ -119,6 +155,15 @@ final class Stages {
             }
         }
         return -1;
+    }
+
+    private static void median(Map<String, Double> f, String key, List<Double> ms) {
+        if (!ms.isEmpty()) {
+            f.put(
+                    key,
+                    Workloads.Stats.percentile(
+                            ms.stream().mapToDouble(Double::doubleValue).toArray(), 50));
+        }
     }
 
     private static void percentiles(Map<String, Double> f, String key, List<Double> ms) {

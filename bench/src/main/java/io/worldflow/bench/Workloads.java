@@ -104,6 +104,7 @@ final class Workloads {
             WorkerProcess worker = s.startWorker(STAGES);
             Session.sleep(sizes.w2IdleMs());
             BenchClient c = s.client();
+            Stages.JvmTimes jvm = Stages.JvmTimes.of(worker.control());
             status.accept("W2 " + sizes.w2Runs() + " runs one at a time");
             double[] ms = new double[sizes.w2Runs()];
             List<Stages.Driven> driven = new ArrayList<>();
@@ -119,6 +120,7 @@ final class Workloads {
             f.put("w2.p50", Stats.percentile(ms, 50));
             f.put("w2.p99", Stats.percentile(ms, 99));
             f.putAll(Stages.w2(driven, worker.control()));
+            f.putAll(jvm.since("w2", worker.control()));
         }
         return f;
     }
@@ -274,6 +276,7 @@ final class Workloads {
             }
             WorkerProcess worker = s.startWorker(STAGES);
             BenchClient c = s.client();
+            Stages.JvmTimes jvm = Stages.JvmTimes.of(worker.control());
             status.accept("W4 " + sizes.w4Runs() + " sleeps of " + sizes.w4SleepMs() + " ms");
             long t0 = System.nanoTime();
             List<String> ids = new ArrayList<>();
@@ -282,6 +285,7 @@ final class Workloads {
             }
             s.awaitCount(wf, RunStatus.COMPLETED, sizes.w4Runs(), LONG_WAIT_MS);
             double wall = (System.nanoTime() - t0) / 1e9;
+            f.putAll(jvm.since("w4", worker.control()));
             double[] late = new double[ids.size()];
             for (int i = 0; i < late.length; i++) {
                 late[i] = Double.parseDouble(c.result(ids.get(i)));
@@ -289,7 +293,7 @@ final class Workloads {
             f.put("w4.p50", Stats.percentile(late, 50));
             f.put("w4.p99", Stats.percentile(late, 99));
             f.put("w4.wall", wall);
-            f.putAll(Stages.w4(ids, worker.control()));
+            f.putAll(Stages.w4(ids, late, worker.control()));
         }
         return f;
     }
