@@ -99,8 +99,12 @@ public final class BenchWorkflows {
 
     /** The wall clock in epoch microseconds (the same clock in every process of this machine). */
     static long epochMicros() {
-        Instant now = Instant.now();
-        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+        return micros(Instant.now());
+    }
+
+    /** {@code at} in epoch microseconds. */
+    static long micros(Instant at) {
+        return at.getEpochSecond() * 1_000_000L + at.getNano() / 1_000;
     }
 
     /** Scale: a run that sleeps {@code minutes} and then ends. */

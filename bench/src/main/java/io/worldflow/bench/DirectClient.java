@@ -113,16 +113,13 @@ final class DirectClient implements BenchClient {
                     continue;
                 }
                 runs++;
-                first = Math.min(first, micros(log.get(1))); // log[0] is WorkflowStarted, written at submit
-                last = Math.max(last, micros(log.getLast()));
+                first = Math.min(
+                        first, BenchWorkflows.micros(log.get(1).at())); // log[0] is WorkflowStarted, written at submit
+                last = Math.max(last, BenchWorkflows.micros(log.getLast().at()));
             }
             cursor = page.nextCursor();
         } while (cursor != null);
         return new Span(first, last, runs);
-    }
-
-    private static long micros(Event e) {
-        return e.at().getEpochSecond() * 1_000_000L + e.at().getNano() / 1_000;
     }
 
     @Override

@@ -285,7 +285,7 @@ final class PacedWorkloads {
 
         static Windows of(List<Instant> starts, int limit) {
             long[] micros =
-                    starts.stream().mapToLong(PacedWorkloads::micros).sorted().toArray();
+                    starts.stream().mapToLong(BenchWorkflows::micros).sorted().toArray();
             long first = micros[0];
             long span = micros[micros.length - 1] - first;
             int whole = (int) (span / 1_000_000L); // windows 0 .. whole - 1 are whole
@@ -338,9 +338,5 @@ final class PacedWorkloads {
             }
             cursor = page.nextCursor();
         } while (cursor != null);
-    }
-
-    private static long micros(Instant at) {
-        return at.getEpochSecond() * 1_000_000L + at.getNano() / 1_000;
     }
 }

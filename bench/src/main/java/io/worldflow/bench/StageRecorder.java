@@ -64,7 +64,7 @@ final class StageRecorder {
                 m.commits.add(at);
                 for (Event e : a.events()) {
                     if (e instanceof TimerScheduled timer) {
-                        m.wakes.add(micros(timer.fireAt()));
+                        m.wakes.add(BenchWorkflows.micros(timer.fireAt()));
                     }
                 }
             }
@@ -142,10 +142,6 @@ final class StageRecorder {
 
     private static String join(List<Long> values) {
         return values.stream().map(String::valueOf).collect(Collectors.joining(","));
-    }
-
-    private static long micros(Instant at) {
-        return at.getEpochSecond() * 1_000_000L + at.getNano() / 1_000;
     }
 
     /** The call being intercepted, to be carried out by the handler when it chooses. */
