@@ -18,7 +18,7 @@ import java.util.Map;
  *
  * @param append the append
  * @param events its events as one stored record, or null when it has none
- * @param digest the record's {@link LogChain#digest}, or null when it has no events
+ * @param digest the record's {@link LogChain#digest}, or null when it has no events or the world makes it in its write
  * @param error  its error as JSON, or null
  * @param starts the {@code WorkflowStarted} record of each of {@link Append#starts}, in order
  * @param link   the record's link when the world computed it before the write ({@link #withLink}), else null
@@ -30,8 +30,11 @@ public record EncodedAppend(
         starts = List.copyOf(starts);
     }
 
-    /** Each append encoded, in order. */
-    public static List<EncodedAppend> of(EventCodec codec, List<Append> appends) {
+    /**
+     * Each append encoded, in order, with its record's digest when {@code digests} (a world that links records in
+     * its own write, with the database's hash function, needs none).
+     */
+    public static List<EncodedAppend> of(EventCodec codec, List<Append> appends, boolean digests) {
         List<EncodedAppend> out = new ArrayList<>(appends.size());
         for (Append a : appends) {
             List<String> starts = new ArrayList<>(a.starts().size());
@@ -42,7 +45,7 @@ public record EncodedAppend(
             out.add(new EncodedAppend(
                     a,
                     events,
-                    events == null ? null : LogChain.digest(events),
+                    events == null || !digests ? null : LogChain.digest(events),
                     a.error() == null ? null : codec.encodeError(a.error()),
                     starts,
                     null));
@@ -71,7 +74,8 @@ public record EncodedAppend(
      */
     public byte[] link(byte[] head, ChainKey key) {
         Append a = append;
-        return LogChain.link(a.runId(), head, a.expectedSeq(), a.nextSeq() - 1, digest, key);
+        byte[] d = digest != null ? digest : LogChain.digest(events);
+        return LogChain.link(a.runId(), head, a.expectedSeq(), a.nextSeq() - 1, d, key);
     }
 
     /** This append with its record's link computed before the write (a keyed chain where the store cannot). */

@@ -220,7 +220,7 @@ public abstract class JdbcEventLog implements EventLog {
         }
         String first = Failures.run(appends.getFirst().runId());
         String subject = appends.size() == 1 ? first : appends.size() + " runs (first " + first + ")";
-        return append(EncodedAppend.of(codec, appends), subject, null);
+        return append(EncodedAppend.of(codec, appends, digestsBeforeWrite()), subject, null);
     }
 
     /** The appends, and the runs they create that {@code startsToLease} names leased in the same write. */
@@ -237,8 +237,16 @@ public abstract class JdbcEventLog implements EventLog {
                 new StartLeases(startsToLease, workerId, Micros.truncate(now.plus(leaseFor)), Micros.truncate(now));
         String first = Failures.run(appends.getFirst().runId());
         String subject = appends.size() == 1 ? first : appends.size() + " runs (first " + first + ")";
-        List<AppendResult> results = append(EncodedAppend.of(codec, appends), subject, leases);
+        List<AppendResult> results = append(EncodedAppend.of(codec, appends, digestsBeforeWrite()), subject, leases);
         return new LeasedAppends(results, leases.granted());
+    }
+
+    /**
+     * Whether each append's record is hashed ({@link EncodedAppend#digest}) before the write begins, so that the write
+     * only links it: yes, unless the world's write hashes the record itself.
+     */
+    protected boolean digestsBeforeWrite() {
+        return true;
     }
 
     /**

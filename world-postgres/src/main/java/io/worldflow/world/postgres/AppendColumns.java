@@ -45,8 +45,6 @@ final class AppendColumns {
 
     /** Binds the arrays; those of the turns that end only when there are some ({@link #endsTurns}). */
     void bind(Sql.Call call) throws SQLException {
-        List<EncodedAppend> logged =
-                encoded.stream().filter(e -> e.events() != null).toList();
         List<Append> signaled = appends.stream()
                 .flatMap(a -> a.consumedSignals().stream().map(id -> a))
                 .toList();
@@ -68,11 +66,7 @@ final class AppendColumns {
                                 appends,
                                 a -> a.output() == null ? null : a.output().type()))
                 .set("prError", texts(encoded, EncodedAppend::error))
-                .set("prDigest", texts(encoded, e -> LogChain.hex(e.digest())))
-                .set("logRun", texts(logged, e -> e.append().runId()))
-                .set("logSeq", longs(logged, e -> e.append().expectedSeq()))
-                .set("logLast", longs(logged, e -> e.append().nextSeq() - 1))
-                .set("logEvents", texts(logged, EncodedAppend::events))
+                .set("prEvents", texts(encoded, EncodedAppend::events))
                 .set(
                         "sigId",
                         appends.stream()

@@ -57,14 +57,22 @@ final class AppendStatement {
     /**
      * The check and the projection's update: the log's length is the expected one and the run has not finished. The
      * run's head becomes the link of the append's record, computed here over the head the update finds ({@link
-     * #headAfter}), and is returned for the record's row.
+     * #headAfter}), and is returned with the record's seq range and text (null for an append without events) for the
+     * record's row ({@link #LOGGED}).
      */
     private static final String OK = """
-            ok (run_id, cancel_requested, head) AS (
+            ok (run_id, cancel_requested, head, seq, last_seq, events) AS (
                 UPDATE {runs} AS r SET status = %s, log_length = %s, updated_at = %s, output_json = %s, output_type = %s,
                     error = %s, held = NULL, held_since = NULL, head = %s%s
                 WHERE %s AND r.log_length = %s AND r.status NOT IN ('COMPLETED', 'FAILED', 'CANCELED')
-                RETURNING r.run_id, r.cancel_requested, r.head),
+                RETURNING r.run_id, r.cancel_requested, r.head, %s),
+            """;
+    /** The record of each accepted append with events, linked by the head its update made. */
+    private static final String LOGGED = """
+            logged AS (
+                INSERT INTO {event_log} (run_id, seq, last_seq, events, link)
+                SELECT run_id, seq, last_seq, events, head FROM ok WHERE events IS NOT NULL
+                RETURNING seq),
             """;
     /**
      * Ended turns: one with nothing next and nothing requested meanwhile is deleted ({@code removed}); every other one,
@@ -130,20 +138,20 @@ final class AppendStatement {
     }
 
     /**
-     * The run's head after an append of the events {@code seq .. lastSeq} whose record hashes to {@code digestHex}
-     * (hex text, null for an append without events, which leaves the head): {@link LogChain#link}, over the row's
-     * head or, when it has none, the run's {@link LogChain#genesis}; or the link given ({@code givenLinkHex}, not
-     * null) with the append.
+     * The run's head after an append of the events {@code seq .. lastSeq} whose record is the text {@code events}
+     * (null for an append without events, which leaves the head): {@link LogChain#link}, over the row's head or, when
+     * it has none, the run's {@link LogChain#genesis}, the record's digest made here too; or the link given
+     * ({@code givenLinkHex}, not null) with the append.
      */
-    private static String headAfter(String seq, String lastSeq, String digestHex, String givenLinkHex) {
+    private static String headAfter(String seq, String lastSeq, String events, String givenLinkHex) {
         if (givenLinkHex != null) {
-            return "CASE WHEN " + digestHex + " IS NULL THEN r.head ELSE decode(" + givenLinkHex + ", 'hex') END";
+            return "CASE WHEN " + events + " IS NULL THEN r.head ELSE decode(" + givenLinkHex + ", 'hex') END";
         }
         String version = "decode('0" + LogChain.VERSION + "', 'hex')";
         String genesis = version + " || sha256(convert_to('" + LogChain.GENESIS_PREFIX + "' || r.run_id, 'UTF8'))";
-        return "CASE WHEN " + digestHex + " IS NULL THEN r.head ELSE " + version + " || sha256(coalesce(r.head, "
-                + genesis + ") || int8send(" + seq + ") || int8send(" + lastSeq + ") || decode(" + digestHex
-                + ", 'hex')) END";
+        return "CASE WHEN " + events + " IS NULL THEN r.head ELSE " + version + " || sha256(coalesce(r.head, "
+                + genesis + ") || int8send(" + seq + ") || int8send(" + lastSeq + ") || sha256(convert_to(" + events
+                + ", 'UTF8'))) END";
     }
 
     /** Whether each run appears once in the batch, which is then one statement, committed on its own. */
@@ -259,7 +267,6 @@ final class AppendStatement {
                 .set("outputType", output == null ? null : output.type())
                 .set("error", encoded.error())
                 .set("events", encoded.events())
-                .set("digest", LogChain.hex(encoded.digest()))
                 .set("lastSeq", a.nextSeq() - 1)
                 .set("signals", a.consumedSignals().toArray(Long[]::new))
                 .set("finished", finished)
@@ -296,17 +303,14 @@ final class AppendStatement {
                         headAfter(
                                 "CAST(:expected AS bigint)",
                                 "CAST(:lastSeq AS bigint)",
-                                "CAST(:digest AS text)",
+                                "CAST(:events AS text)",
                                 givenLinks ? "CAST(:link AS text)" : null),
                         "",
                         "r.run_id = :runId",
-                        ":expected")
+                        ":expected",
+                        "CAST(:expected AS bigint), CAST(:lastSeq AS bigint), CAST(:events AS text)")
+                + LOGGED
                 + """
-                logged AS (
-                    INSERT INTO {event_log} (run_id, seq, last_seq, events, link)
-                    SELECT run_id, :expected, :lastSeq, CAST(:events AS text), head FROM ok
-                    WHERE CAST(:events AS text) IS NOT NULL
-                    RETURNING seq),
                 consumed AS (
                     DELETE FROM {signals} WHERE run_id IN (SELECT run_id FROM ok) AND id = ANY(CAST(:signals AS bigint[]))
                     RETURNING id),
@@ -337,24 +341,19 @@ final class AppendStatement {
                         "pr.output_json",
                         "pr.output_type",
                         "pr.error",
-                        headAfter("pr.expected", "pr.log_length - 1", "pr.digest", givenLinks ? "pr.link" : null),
+                        headAfter("pr.expected", "pr.log_length - 1", "pr.events", givenLinks ? "pr.link" : null),
                         """
 
                     FROM unnest(%s, CAST(:expected AS bigint[]), CAST(:prStatus AS text[]), CAST(:prLength AS bigint[]),
                                 CAST(:prUpdated AS bigint[]), CAST(:prOutput AS text[]), CAST(:prOutputType AS text[]),
-                                CAST(:prError AS text[]), CAST(:prDigest AS text[])%s)
+                                CAST(:prError AS text[]), CAST(:prEvents AS text[])%s)
                          AS pr (run_id, expected, status, log_length, updated_at, output_json, output_type, error,
-                                digest%s)""".formatted(ids, givenLinks ? ", CAST(:prLink AS text[])" : "", givenLinks ? ", link" : ""),
+                                events%s)""".formatted(ids, givenLinks ? ", CAST(:prLink AS text[])" : "", givenLinks ? ", link" : ""),
                         "r.run_id = ANY(" + ids + ") AND r.run_id = pr.run_id AND r.run_id IN (SELECT run_id FROM cur)",
-                        "pr.expected")
+                        "pr.expected",
+                        "pr.expected, pr.log_length - 1, pr.events")
+                + LOGGED
                 + """
-                logged AS (
-                    INSERT INTO {event_log} (run_id, seq, last_seq, events, link)
-                    SELECT lg.run_id, lg.seq, lg.last_seq, lg.events, ok.head
-                    FROM unnest(CAST(:logRun AS text[]), CAST(:logSeq AS bigint[]), CAST(:logLast AS bigint[]),
-                                CAST(:logEvents AS text[])) AS lg (run_id, seq, last_seq, events)
-                    JOIN ok ON ok.run_id = lg.run_id
-                    RETURNING seq),
                 consumed AS (
                     DELETE FROM {signals} AS s USING unnest(CAST(:sigId AS bigint[]), CAST(:sigRun AS text[])) AS cs (id, run_id)
                     WHERE s.id = cs.id AND s.run_id = cs.run_id AND cs.run_id IN (SELECT run_id FROM ok)

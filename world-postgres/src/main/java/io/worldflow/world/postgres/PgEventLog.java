@@ -254,6 +254,12 @@ final class PgEventLog extends JdbcEventLog {
         return false;
     }
 
+    /** Only a keyed chain's records are hashed here: the append statement hashes the others itself. */
+    @Override
+    protected boolean digestsBeforeWrite() {
+        return chainKey != null;
+    }
+
     /**
      * Appends to different runs without effects on other runs: one self-committing statement. Otherwise one
      * transaction: the rows of every run concerned held first, in id order, then the appends (a statement per round
