@@ -71,6 +71,8 @@ record Figure(String key, String label, String unit, boolean higherBetter, Doubl
                             RESTATE,
                             Peer.range(135, 262))),
             new Figure("w1.worker_cpu", "W1 worker CPU (whole JVM life)", "s", false, null, Map.of()),
+            hop("w1.worker_gc", "W1 worker time in GC (whole JVM life)"),
+            hop("w1.worker_jit", "W1 worker time in JIT compilers (whole JVM life)"),
             new Figure(
                     "w2.p50",
                     "W2 latency p50",

@@ -57,11 +57,14 @@ final class Workloads {
             f.put("w1.throughput", d.throughput);
             f.put("w1.worker_peak_rss", d.measure.peakRssBytes() / MIB);
             f.put("w1.worker_cpu", d.measure.cpuSeconds());
+            f.put("w1.worker_gc", d.jvm.gcMs());
+            f.put("w1.worker_jit", d.jvm.jitMs());
         }
         return f;
     }
 
-    private record Drain(double enqueuePerSecond, double throughput, WorkerProcess.Measure measure) {}
+    private record Drain(
+            double enqueuePerSecond, double throughput, WorkerProcess.Measure measure, Stages.JvmTimes jvm) {}
 
     /**
      * Enqueue, then drain with a worker. {@code drained} (when not null) runs once every run completed, after
@@ -80,6 +83,7 @@ final class Workloads {
         WorkerProcess worker = s.startWorker();
         s.awaitCount(wf, RunStatus.COMPLETED, n, LONG_WAIT_MS);
         WorkerProcess.Measure m = worker.measure();
+        Stages.JvmTimes jvm = Stages.JvmTimes.of(worker.control());
         if (drained != null) {
             s.stopWorker();
             drained.run();
@@ -91,7 +95,7 @@ final class Workloads {
         if (drained == null) {
             s.stopWorker();
         }
-        return new Drain(n / ((t1 - t0) / 1e9), n / span.seconds(), m);
+        return new Drain(n / ((t1 - t0) / 1e9), n / span.seconds(), m, jvm);
     }
 
     /** W2: idle worker, then runs one at a time, submit → seen completed (the world's push, see {@link Session#awaitRuns}). */

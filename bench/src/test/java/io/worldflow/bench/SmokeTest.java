@@ -29,6 +29,7 @@ class SmokeTest {
             "w1.throughput",
             "w1.worker_peak_rss",
             "w1.worker_cpu",
+            "w1.worker_jit",
             "w2.p50",
             "w2.p99",
             "w3.single_cold",
