@@ -9,6 +9,7 @@ import io.worldflow.spi.NewRun;
 import io.worldflow.spi.WorkerAccess;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,18 @@ class ForwardingWorkerAccess implements WorkerAccess {
     public LeasedAppends appendLeasingStarts(
             List<Append> appends, Set<String> startsToLease, String workerId, Duration leaseFor) {
         return access.appendLeasingStarts(appends, startsToLease, workerId, leaseFor);
+    }
+
+    @Override
+    public LeasedRuns moveLeasing(
+            Collection<String> runIds,
+            String from,
+            String to,
+            Instant at,
+            Set<String> toLease,
+            String workerId,
+            Duration leaseFor) {
+        return access.moveLeasing(runIds, from, to, at, toLease, workerId, leaseFor);
     }
 
     @Override

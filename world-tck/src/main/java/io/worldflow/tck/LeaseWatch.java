@@ -7,19 +7,23 @@ import io.worldflow.spi.WorkerAccess;
 import io.worldflow.spi.World;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The kit's world, lent as {@link SharedWorld} lends it, noting which runs a worker leased by asking for due turns and
- * which it was given with the write that created them: how a test tells where a run's first turn came from.
+ * which it was given with the write that created them or admitted them to their queue: how a test tells where a
+ * run's turn came from.
  */
 final class LeaseWatch extends SharedWorld {
 
     private final World world;
     private final Set<String> leasedByAsking = ConcurrentHashMap.newKeySet();
     private final Set<String> leasedAsStarted = ConcurrentHashMap.newKeySet();
+    private final Set<String> leasedAsAdmitted = ConcurrentHashMap.newKeySet();
 
     LeaseWatch(World world) {
         super(world);
@@ -29,6 +33,11 @@ final class LeaseWatch extends SharedWorld {
     /** Runs whose turn a worker got by asking for due turns. */
     Set<String> leasedByAsking() {
         return Set.copyOf(leasedByAsking);
+    }
+
+    /** Runs whose turn came with the move that admitted them to their queue. */
+    Set<String> leasedAsAdmitted() {
+        return Set.copyOf(leasedAsAdmitted);
     }
 
     /** Runs whose first turn came with the append that created them. */
@@ -53,6 +62,20 @@ final class LeaseWatch extends SharedWorld {
                 LeasedAppends out = super.appendLeasingStarts(appends, startsToLease, workerId, leaseFor);
                 out.started().leases().forEach(l -> leasedAsStarted.add(l.runId()));
                 return out;
+            }
+
+            @Override
+            public LeasedRuns moveLeasing(
+                    Collection<String> runIds,
+                    String from,
+                    String to,
+                    Instant at,
+                    Set<String> toLease,
+                    String workerId,
+                    Duration leaseFor) {
+                LeasedRuns leased = super.moveLeasing(runIds, from, to, at, toLease, workerId, leaseFor);
+                leased.leases().forEach(l -> leasedAsAdmitted.add(l.runId()));
+                return leased;
             }
         };
     }

@@ -134,6 +134,30 @@ public abstract class QueueContract extends WorkflowContractSupport {
     }
 
     @Test
+    void runsAWorkerAdmitsBeginThereLeasedWithTheMoveThatAdmitsThem() {
+        boolean leasesMoves = kit().leasesAtCreation();
+        LeaseWatch watch = new LeaseWatch(world);
+        wf = Worldflow.builder().world(watch).clock(clock).register(quick).build();
+        // where moves lease, the worker asks for due turns only when told of some, never just in case
+        wf.startWorker((leasesMoves ? workerOptions().withPollInterval(Duration.ofMinutes(1)) : workerOptions())
+                .withWorkerId("tck-admits")
+                .withQueues(Set.of("default", Q)));
+        wf.queues().define(QueueSpec.named(Q).withConcurrency(2));
+        List<String> runs = List.of("run-1", "run-2", "run-3", "run-4", "run-5");
+        runs.forEach(id -> startIn(quick, id, StartOptions.queue(Q)));
+
+        runs.forEach(id -> awaitStatus(id, RunStatus.COMPLETED));
+        assertThat(began).containsExactlyInAnyOrderElementsOf(runs);
+        if (leasesMoves) {
+            assertThat(watch.leasedAsAdmitted()).containsExactlyInAnyOrderElementsOf(runs);
+            assertThat(watch.leasedByAsking()).doesNotContainAnyElementsOf(runs);
+        } else {
+            assertThat(watch.leasedAsAdmitted()).isEmpty();
+            assertThat(watch.leasedByAsking()).containsAll(runs);
+        }
+    }
+
+    @Test
     void runsOfOneKeyRunOneAtATimeInSubmissionOrderWhileOtherKeysGoOn() {
         worldflow();
         startIn(hold, "a-1", StartOptions.queue(Q).withKey("customer-a"));

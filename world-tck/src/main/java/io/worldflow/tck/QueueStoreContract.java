@@ -3,6 +3,7 @@ package io.worldflow.tck;
 import io.worldflow.RunStatus;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.Lease;
+import io.worldflow.spi.LeasedRuns;
 import io.worldflow.spi.NewRun;
 import io.worldflow.spi.QueueStore;
 import io.worldflow.spi.StoredQueue;
@@ -259,6 +260,105 @@ public abstract class QueueStoreContract extends WorldContractSupport {
         assertThat(leasePayments()).isEmpty();
         clock.set(later);
         assertThat(leasePayments()).extracting(Lease::runId).containsExactly("order-1");
+    }
+
+    // ---- admitted runs leased to the admitting worker ----
+
+    /** Whether this path leases the turns it moves ({@link WorldConformanceKit#leasesAtCreation}). */
+    private boolean leasesMoves(AccessPath path) {
+        return path == AccessPath.WORLD && kit().leasesAtCreation();
+    }
+
+    @ParameterizedTest
+    @EnumSource(AccessPath.class)
+    void moveLeasingLeasesTheNamedMovedTurnsToTheMovingWorkerAlone(AccessPath path) {
+        create(waiting("order-1", "k", 0, now()));
+        create(waiting("order-2", "k", 0, now()));
+        create(waiting("order-3", "k", 0, now()));
+        create(newRun("plain", PAY, 0, now()));
+        clock.advance(Duration.ofSeconds(5));
+
+        LeasedRuns out = path.of(world)
+                .moveLeasing(
+                        List.of("order-1", "order-2", "plain", "missing"),
+                        WAIT,
+                        PAY,
+                        now(),
+                        Set.of("order-1", "plain", "missing"),
+                        "worker-a",
+                        LEASE);
+
+        assertThat(tasks().waiting(WAIT, 10)).extracting(WaitingTurn::runId).containsExactly("order-3");
+        if (!leasesMoves(path)) {
+            assertThat(out.leases())
+                    .as("a path that does not lease moves leases nothing")
+                    .isEmpty();
+            assertThat(out.runs()).isEmpty();
+            assertThat(leasePayments())
+                    .extracting(Lease::runId)
+                    .containsExactlyInAnyOrder("order-1", "order-2", "plain");
+            return;
+        }
+        assertThat(out.leases())
+                .as("only the named turn that was moved is leased: not one of its own queue, not a missing run")
+                .singleElement()
+                .satisfies(l -> {
+                    assertThat(l.runId()).isEqualTo("order-1");
+                    assertThat(l.queue()).isEqualTo(PAY);
+                    assertThat(l.token()).isNotBlank();
+                    assertThat(l.expiresAt()).isEqualTo(now().plus(LEASE));
+                    assertThat(l.deliveries()).isEqualTo(1);
+                });
+        Lease lease = out.leases().getFirst();
+        List<Lease> others = leasePayments();
+        assertThat(others)
+                .as("the leased turn is nobody else's; the others moved are anyone's")
+                .extracting(Lease::runId)
+                .containsExactlyInAnyOrder("order-2", "plain");
+        others.forEach(l -> tasks().complete(l, null));
+        assertThat(path.of(world)
+                        .moveLeasing(List.of("order-1"), WAIT, PAY, now(), Set.of("order-1"), "w", LEASE)
+                        .leases())
+                .as("moved already, and leased")
+                .isEmpty();
+        clock.advance(LEASE.dividedBy(2));
+        Lease extended = tasks().extend(lease, LEASE).orElseThrow();
+        clock.set(extended.expiresAt().plus(MS));
+        Lease again = leasePayments().getFirst();
+        assertThat(again.runId()).as("delivered again when its lease lapses").isEqualTo("order-1");
+        assertThat(again.deliveries()).isEqualTo(2);
+        assertThat(tasks().extend(lease, LEASE)).as("the lapsed lease is stale").isEmpty();
+    }
+
+    @ParameterizedTest
+    @EnumSource(AccessPath.class)
+    void moveLeasingToALaterTimeLeasesNothingAndTheTurnIsDueThen(AccessPath path) {
+        create(waiting("order-1", null, 0, now()));
+        Instant later = now().plus(Duration.ofMinutes(1));
+
+        LeasedRuns out =
+                path.of(world).moveLeasing(List.of("order-1"), WAIT, PAY, later, Set.of("order-1"), "worker-a", LEASE);
+
+        assertThat(out.leases()).isEmpty();
+        assertThat(tasks().waiting(WAIT, 10)).isEmpty();
+        assertThat(leasePayments()).isEmpty();
+        clock.set(later);
+        assertThat(leasePayments()).extracting(Lease::runId).containsExactly("order-1");
+    }
+
+    @ParameterizedTest
+    @EnumSource(AccessPath.class)
+    void moveLeasingForNoTimeOrLessIsRefusedAndMovesNothing(AccessPath path) {
+        create(waiting("order-1", null, 0, now()));
+        for (Duration bad : List.of(Duration.ZERO, Duration.ofSeconds(-1))) {
+            assertThatThrownBy(() -> path.of(world)
+                            .moveLeasing(List.of("order-1"), WAIT, PAY, now(), Set.of("order-1"), "worker-a", bad))
+                    .as("moveLeasing for %s", bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("leaseFor");
+        }
+        assertThat(tasks().waiting(WAIT, 10)).extracting(WaitingTurn::runId).containsExactly("order-1");
+        assertThat(leasePayments()).isEmpty();
     }
 
     @Test

@@ -42,9 +42,10 @@ public abstract class WorldConformanceKit {
 
     /**
      * Whether its {@link io.worldflow.spi.WorkerAccess#createLeased} and
-     * {@link io.worldflow.spi.WorkerAccess#appendLeasingStarts} lease a new run's turn to the caller. A world whose
-     * access creates only (as {@link io.worldflow.spi.PlainWorkerAccess} does) says false, and the kit checks that its
-     * turns are then leased the usual way.
+     * {@link io.worldflow.spi.WorkerAccess#appendLeasingStarts} lease a new run's turn to the caller, and its
+     * {@link io.worldflow.spi.WorkerAccess#moveLeasing} a moved one. A world whose access creates and moves only (as
+     * {@link io.worldflow.spi.PlainWorkerAccess} does) says false, and the kit checks that its turns are then leased
+     * the usual way.
      */
     protected boolean leasesAtCreation() {
         return false;

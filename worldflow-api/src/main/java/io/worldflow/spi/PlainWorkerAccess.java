@@ -3,6 +3,7 @@ package io.worldflow.spi;
 import io.worldflow.RunNotFoundException;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,6 +62,23 @@ public class PlainWorkerAccess implements WorkerAccess {
         Objects.requireNonNull(workerId, "workerId");
         TaskQueue.checkLease(leaseFor, null);
         return LeasedAppends.none(world.eventLog().append(appends));
+    }
+
+    /** Moves only: the moved turns are leased the usual way. */
+    @Override
+    public LeasedRuns moveLeasing(
+            Collection<String> runIds,
+            String from,
+            String to,
+            Instant at,
+            Set<String> toLease,
+            String workerId,
+            Duration leaseFor) {
+        Objects.requireNonNull(toLease, "toLease");
+        Objects.requireNonNull(workerId, "workerId");
+        TaskQueue.checkLease(leaseFor, null);
+        world.taskQueue().move(runIds, from, to, at);
+        return new LeasedRuns(List.of(), Map.of());
     }
 
     /** False: the appends of a world that says nothing else are taken to leave the process. */

@@ -1,6 +1,7 @@
 package io.worldflow.spi;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,26 @@ public interface WorkerAccess {
      */
     LeasedAppends appendLeasingStarts(
             List<Append> appends, Set<String> startsToLease, String workerId, Duration leaseFor);
+
+    /**
+     * Moves turns as {@link TaskQueue#move} does and, where the store can, leases to {@code workerId} for
+     * {@code leaseFor} in the same write the moved turns of the runs in {@code toLease}, when they are due by now: runs
+     * that a worker admits to a queue it serves then begin there at once, without a notice to every worker, a race for
+     * the lease and a read. Nobody is told of a leased turn; the others are announced as {@link TaskQueue#move}
+     * announces them. The lease is like any other ({@link #createLeased}).
+     *
+     * @return the leases granted, each on a moved turn of a run in {@code toLease}, with the runs read along with them
+     *     where the store could (the worker reads the others with {@link #load})
+     * @throws IllegalArgumentException when {@code leaseFor} is not positive (nothing is moved)
+     */
+    LeasedRuns moveLeasing(
+            Collection<String> runIds,
+            String from,
+            String to,
+            Instant at,
+            Set<String> toLease,
+            String workerId,
+            Duration leaseFor);
 
     /**
      * Whether {@link EventLog#append} does its work in the calling process without waiting on another (an embedded

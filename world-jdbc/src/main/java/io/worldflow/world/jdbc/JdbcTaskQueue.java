@@ -1,6 +1,7 @@
 package io.worldflow.world.jdbc;
 
 import io.worldflow.spi.Lease;
+import io.worldflow.spi.LeasedRuns;
 import io.worldflow.spi.TaskQueue;
 
 import java.sql.ResultSet;
@@ -13,6 +14,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -30,6 +32,7 @@ public abstract class JdbcTaskQueue implements TaskQueue {
     private final Sql extend;
     private final Sql waiting;
     private final Sql move;
+    private final Sql moveLeased;
 
     /**
      * @param extend sets {@code lease_expires} to {@code :expires} on the row of {@code :runId} still leased with
@@ -46,6 +49,11 @@ public abstract class JdbcTaskQueue implements TaskQueue {
                 + " LIMIT :limit"));
         this.move = Sql.of(d.tables("UPDATE {tasks} SET queue = :to, available_at = :at WHERE run_id"
                 + d.inTexts(":ids") + " AND queue = :from AND lease_token IS NULL RETURNING run_id"));
+        this.moveLeased = Sql.of(d.tables("UPDATE {tasks} SET queue = :to, available_at = :at, lease_token = "
+                + d.newLeaseToken() + ", lease_owner = :owner, lease_expires = :expires, deliveries = deliveries + 1,"
+                + " requested_at = CASE WHEN requested_at <= :now THEN NULL ELSE requested_at END WHERE run_id"
+                + d.inTexts(":ids") + " AND queue = :from AND lease_token IS NULL"
+                + " RETURNING run_id, lease_token, queue, lease_expires, deliveries, priority, available_at"));
     }
 
     /**
@@ -131,6 +139,63 @@ public abstract class JdbcTaskQueue implements TaskQueue {
             }
             return moved;
         });
+    }
+
+    /**
+     * Moves as {@link #move} does, and in the same write leases to {@code owner} the moved turns of the runs in
+     * {@code toLease} when they are due by now ({@link io.worldflow.spi.WorkerAccess#moveLeasing}): only the turns
+     * moved without a lease are announced.
+     */
+    public final LeasedRuns moveLeasing(
+            Collection<String> runIds,
+            String from,
+            String to,
+            Instant at,
+            Set<String> toLease,
+            String owner,
+            Duration leaseFor) {
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(to, "to");
+        Objects.requireNonNull(at, "at");
+        Objects.requireNonNull(toLease, "toLease");
+        Objects.requireNonNull(owner, "owner");
+        TaskQueue.checkLease(leaseFor, null);
+        Instant now = clock.instant();
+        Set<String> ids = new LinkedHashSet<>(runIds);
+        List<String> leasing = at.isAfter(now)
+                ? List.of()
+                : ids.stream().filter(toLease::contains).toList();
+        if (leasing.isEmpty()) {
+            move(ids, from, to, at);
+            return new LeasedRuns(List.of(), Map.of());
+        }
+        leasing.forEach(ids::remove);
+        List<String> plain = List.copyOf(ids);
+        Instant expires = Micros.truncate(now.plus(leaseFor));
+        List<Leased> leased = db.write("move turns", leasing.size() + plain.size() + " runs", tx -> {
+            List<Leased> got = tx.call(moveLeased)
+                    .set("to", to)
+                    .set("at", Micros.of(at))
+                    .set("owner", owner)
+                    .set("expires", Micros.of(expires))
+                    .set("now", Micros.of(now))
+                    .set("ids", db.dialect().texts(leasing))
+                    .set("from", from)
+                    .list(Leased::read);
+            if (!plain.isEmpty()
+                    && tx.call(move)
+                                    .set("to", to)
+                                    .set("at", Micros.of(at))
+                                    .set("ids", db.dialect().texts(plain))
+                                    .set("from", from)
+                                    .list(rs -> rs.getString(1))
+                                    .size()
+                            > 0) {
+                tx.wakeAt(Micros.truncate(at));
+            }
+            return got;
+        });
+        return new LeasedRuns(Leased.inOrder(leased), Map.of());
     }
 
     /** A turn with what orders it for leasing: highest priority first, then earliest due, then run id. */

@@ -62,6 +62,9 @@ public interface SqlDialect {
     /** Texts as one parameter's value, for {@link #inTexts}. */
     Object texts(Collection<String> values);
 
+    /** An expression that makes a new lease token in a statement, a different one for each row it writes. */
+    String newLeaseToken();
+
     /**
      * An aggregate of the rows' {@code key} and {@code value} columns into a JSON object as text; null or {@code {}}
      * for no rows.

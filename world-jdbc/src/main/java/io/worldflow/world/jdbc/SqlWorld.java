@@ -17,6 +17,7 @@ import io.worldflow.spi.WorkerAccess;
 import io.worldflow.spi.World;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,7 @@ import java.util.Set;
 public abstract class SqlWorld implements World {
 
     private final JdbcEventLog eventLog;
-    private final TaskQueue taskQueue;
+    private final JdbcTaskQueue taskQueue;
     private final Signals signals;
     private final RunQueries runQueries;
     private final WorkerAccess workerAccess;
@@ -39,7 +40,8 @@ public abstract class SqlWorld implements World {
     private final QueueStore queues;
 
     /** @param appendsInProcess whether the database runs in this process ({@link WorkerAccess#appendsInProcess}) */
-    protected SqlWorld(JdbcEventLog eventLog, TaskQueue taskQueue, RunQueries runQueries, boolean appendsInProcess) {
+    protected SqlWorld(
+            JdbcEventLog eventLog, JdbcTaskQueue taskQueue, RunQueries runQueries, boolean appendsInProcess) {
         this.eventLog = eventLog;
         this.taskQueue = taskQueue;
         this.signals = eventLog.signals();
@@ -122,6 +124,18 @@ public abstract class SqlWorld implements World {
         public LeasedAppends appendLeasingStarts(
                 List<Append> appends, Set<String> startsToLease, String workerId, Duration leaseFor) {
             return eventLog.appendLeasingStarts(appends, startsToLease, workerId, leaseFor);
+        }
+
+        @Override
+        public LeasedRuns moveLeasing(
+                Collection<String> runIds,
+                String from,
+                String to,
+                Instant at,
+                Set<String> toLease,
+                String workerId,
+                Duration leaseFor) {
+            return taskQueue.moveLeasing(runIds, from, to, at, toLease, workerId, leaseFor);
         }
 
         @Override

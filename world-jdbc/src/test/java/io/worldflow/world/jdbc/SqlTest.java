@@ -244,6 +244,11 @@ class SqlTest {
         }
 
         @Override
+        public String newLeaseToken() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public void makeDue(Tx tx, String runId, String queue, int priority, Instant at, Instant now) {
             throw new UnsupportedOperationException();
         }

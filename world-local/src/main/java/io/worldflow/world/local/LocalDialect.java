@@ -192,4 +192,9 @@ enum LocalDialect implements SqlDialect {
         }
         return json.append(']').toString();
     }
+
+    @Override
+    public String newLeaseToken() {
+        return "lower(hex(randomblob(16)))";
+    }
 }

@@ -111,6 +111,11 @@ final class PgDialect implements SqlDialect {
         return values.toArray(String[]::new);
     }
 
+    @Override
+    public String newLeaseToken() {
+        return PgTaskQueue.LEASE_TOKEN;
+    }
+
     /** The signal and its key as data-modifying parts of one {@code WITH}, which returns no rows. */
     @Override
     public Optional<String> storeSignalInBatch() {

@@ -54,6 +54,13 @@ public final class QueueRunner {
     private final Map<String, Set<String>> ended = new ConcurrentHashMap<>();
     private final DedupClaims dedup;
     private volatile Runnable poke = () -> {};
+    private volatile Mover mover;
+
+    /** How admitted runs' turns reach their queue. */
+    @FunctionalInterface
+    interface Mover {
+        void move(List<String> runIds, String from, String to, Instant at);
+    }
 
     /** A queue's state as last read, or none, and when it was read (by the clock of the process, in nanoseconds). */
     private record Cached(Optional<QueueBody> body, long readAt) {}
@@ -64,10 +71,19 @@ public final class QueueRunner {
         this.clock = clock;
         this.declaredOnly = declaredOnly;
         this.dedup = new DedupClaims(world, clock);
+        this.mover = world.taskQueue()::move;
     }
 
     static String waitingQueue(String queue) {
         return queue + WAITING;
+    }
+
+    /**
+     * How the turns of the runs admitted in this process reach their queue: the worker of this process moves them and
+     * leases those it has room for ({@link WorkerLoop#moveAdmitted}).
+     */
+    void movedBy(Mover value) {
+        this.mover = value;
     }
 
     /** Who admits runs in this process: told when there may be runs to admit. */
@@ -243,7 +259,7 @@ public final class QueueRunner {
     /**
      * One round of admission.
      *
-     * @return when a run held back by the rate limit alone may start, or null
+     * @return when the rate limit lets the next run start, while that is to come, or null
      */
     Instant admit(String name) {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -277,9 +293,10 @@ public final class QueueRunner {
                 ended.get(name).removeAll(endedHere);
             }
             if (!d.admit().isEmpty()) {
-                world.taskQueue().move(d.admit(), waitingQueue(name), name, now);
+                mover.move(d.admit(), waitingQueue(name), name, now);
             }
-            return d.retryAt();
+            // a round that only gave places back read no waiting runs: the rate limit's next start is still to come
+            return d.retryAt() != null ? d.retryAt() : Admission.nextStart(d.next() != null ? d.next() : body, now);
         }
         log.debug("queue {}: admission lost {} races in a row; trying again later", name, ATTEMPTS);
         return null;

@@ -121,6 +121,7 @@ public final class WorkerLoop implements AutoCloseable {
         this.tasks = engine.world.taskQueue();
         engine.worker = this;
         engine.committer.startHere(this);
+        engine.queues.movedBy(this::moveAdmitted);
         engine.telemetry.activeTurns(active::size);
         this.subscription = tasks.subscribe(this::dueAt);
         this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -449,10 +450,17 @@ public final class WorkerLoop implements AutoCloseable {
             return out.results();
         }
 
+        /** The moves, the reserved runs' turns leased here in the same write. */
+        void move(List<String> runIds, String from, String to, Instant at) {
+            granted = engine.world
+                    .workerAccess()
+                    .moveLeasing(runIds, from, to, at, slots.keySet(), settings.workerId(), settings.lease());
+        }
+
         /**
-         * The write of the reserved runs is over, committed or not: those leased here begin from what this process
-         * holds, without a wake-up, a lease and a read (off the caller's thread); the others give their slots back
-         * and are leased like any other turn.
+         * The write of the reserved runs is over, committed or not: those leased here begin, from what this process
+         * holds or else read in one go, without a wake-up and a lease (off the caller's thread); the others give their
+         * slots back and are leased like any other turn.
          */
         void begin() {
             Map<String, Lease> leases = new HashMap<>();
@@ -460,7 +468,7 @@ public final class WorkerLoop implements AutoCloseable {
             List<Fresh> fresh = new ArrayList<>();
             slots.forEach((runId, slot) -> {
                 Lease lease = leases.get(runId);
-                if (lease == null || !granted.runs().containsKey(runId)) {
+                if (lease == null) {
                     finished(runId, slot);
                 } else if (stopping) {
                     handBack(lease);
@@ -478,22 +486,55 @@ public final class WorkerLoop implements AutoCloseable {
 
     /** A slot for a run about to be created and leased here, or null when it should not be. */
     private Slot reserve(NewRun run) {
-        if (stopping
-                || run.waits()
-                || !settings.queues().contains(run.queue())
+        if (run.waits()
                 || run.availableAt().isAfter(engine.clock.instant())
                 || engine.registry.find(run.workflow()).isEmpty()) {
+            return null;
+        }
+        return reserve(run.runId(), run.queue());
+    }
+
+    /** A slot for a turn of {@code queue} that a write of this process is about to lease here, or null. */
+    private Slot reserve(String runId, String queue) {
+        if (stopping || !settings.queues().contains(queue)) {
             return null;
         }
         synchronized (slots) {
             if (!slots.mayStartHere(held())) {
                 return null;
             }
-            if (shares.any() && !shares.mayBegin(run.queue(), inFlight())) {
+            if (shares.any() && !shares.mayBegin(queue, inFlight())) {
                 return null;
             }
-            Slot slot = new Slot(run.queue());
-            return active.putIfAbsent(run.runId(), slot) == null ? slot : null;
+            Slot slot = new Slot(queue);
+            return active.putIfAbsent(runId, slot) == null ? slot : null;
+        }
+    }
+
+    /**
+     * Moves the turns of runs that this process's admission let into queue {@code to} ({@link QueueRunner#admit}), and
+     * has the world lease here in the same write as many of them as this worker has free slots for
+     * ({@link io.worldflow.spi.WorkerAccess#moveLeasing}): those begin here at once, without a notice that wakes every
+     * worker to race for them; the others are announced and leased like any other turn.
+     */
+    void moveAdmitted(List<String> runIds, String from, String to, Instant at) {
+        Reserved reserved = new Reserved();
+        if (!at.isAfter(engine.clock.instant())) {
+            for (String runId : runIds) {
+                Slot slot = reserve(runId, to);
+                if (slot != null) {
+                    reserved.slots.put(runId, slot);
+                }
+            }
+        }
+        if (reserved.slots.isEmpty()) {
+            tasks.move(runIds, from, to, at);
+            return;
+        }
+        try {
+            reserved.move(runIds, from, to, at);
+        } finally {
+            reserved.begin();
         }
     }
 

@@ -7,6 +7,7 @@ import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.DueNotifier;
 import io.worldflow.spi.EventLog;
 import io.worldflow.spi.LeasedAppends;
+import io.worldflow.spi.LeasedRuns;
 import io.worldflow.spi.LoadedRun;
 import io.worldflow.spi.NewRun;
 import io.worldflow.spi.PlainWorkerAccess;
@@ -196,6 +197,19 @@ public final class AwsWorld implements World {
             StartLeases leases = new StartLeases(startsToLease, now, now.plus(leaseFor));
             List<AppendResult> results = eventLog.append(appends, leases);
             return new LeasedAppends(results, leases.granted());
+        }
+
+        @Override
+        public LeasedRuns moveLeasing(
+                Collection<String> runIds,
+                String from,
+                String to,
+                Instant at,
+                Set<String> toLease,
+                String workerId,
+                Duration leaseFor) {
+            Objects.requireNonNull(workerId, "workerId");
+            return new LeasedRuns(taskQueue.moveLeasing(runIds, from, to, at, toLease, leaseFor), Map.of());
         }
     }
 

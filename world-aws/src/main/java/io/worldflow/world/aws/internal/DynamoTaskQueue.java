@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -276,9 +277,7 @@ final class DynamoTaskQueue implements TaskQueue {
                     TurnState done = mutate(
                             runId,
                             "moving the turn of run " + runId + " to queue " + to,
-                            (item, turn) -> turn.hasTurn() && !turn.isLeased() && from.equals(turn.queue())
-                                    ? turn.move(to, atMicros)
-                                    : null);
+                            (item, turn) -> movable(turn, from) ? turn.move(to, atMicros) : null);
                     if (done != null) {
                         moved.add(runId);
                         store.turnDue(to, runId, atMicros);
@@ -289,10 +288,79 @@ final class DynamoTaskQueue implements TaskQueue {
     }
 
     /**
+     * Moves as {@link #move} does, leasing the moved turns of the runs in {@code toLease} in the same conditional write
+     * when they are due by now ({@link io.worldflow.spi.WorkerAccess#moveLeasing}): only the turns moved without a lease
+     * are announced, and the leased runs are kept as a lease keeps them, for the worker's load.
+     */
+    List<Lease> moveLeasing(
+            Collection<String> runIds, String from, String to, Instant at, Set<String> toLease, Duration leaseFor) {
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(to, "to");
+        Objects.requireNonNull(toLease, "toLease");
+        TaskQueue.checkLease(leaseFor, null);
+        Instant now = store.clock.instant();
+        long atMicros = micros(Objects.requireNonNull(at, "at"));
+        Instant expiresAt = now.plus(leaseFor);
+        boolean due = !at.isAfter(now);
+        List<Lease> leased = Collections.synchronizedList(new ArrayList<>());
+        Store.eachAtOnce(
+                new LinkedHashSet<>(runIds),
+                runId -> {
+                    boolean lease = due && toLease.contains(runId);
+                    String what = "moving the turn of run " + runId + " to queue " + to;
+                    if (!lease) {
+                        if (mutate(runId, what, (item, turn) -> movable(turn, from) ? turn.move(to, atMicros) : null)
+                                != null) {
+                            store.turnDue(to, runId, atMicros);
+                        }
+                        return;
+                    }
+                    String token = UUID.randomUUID().toString();
+                    Map<String, AttributeValue> item = mutateReturning(
+                            runId,
+                            what,
+                            (i, turn) -> movable(turn, from)
+                                    ? turn.move(to, atMicros).lease(token, micros(expiresAt))
+                                    : null);
+                    if (item != null) {
+                        store.held.leased(item, true); // the worker loads the run from it, as after a lease
+                        TurnState next = TurnState.of(item);
+                        leased.add(new Lease(runId, token, next.queue(), expiresAt, next.deliveries()));
+                    }
+                },
+                "moving turns from queue " + from + " to " + to);
+        return List.copyOf(leased);
+    }
+
+    private static boolean movable(TurnState turn, String from) {
+        return turn.hasTurn() && !turn.isLeased() && from.equals(turn.queue());
+    }
+
+    /**
      * Reads the run, asks {@code change} for its next turn (null: leave it), and writes it if the turn did
      * not change meanwhile, retrying otherwise. Returns the written turn, or null when nothing was written.
      */
     TurnState mutate(String runId, String what, BiFunction<Map<String, AttributeValue>, TurnState, TurnState> change) {
+        Written w = write(runId, what, change, false);
+        return w == null ? null : w.turn();
+    }
+
+    /** As {@link #mutate}, returning the run's item as written, or null when nothing was written. */
+    private Map<String, AttributeValue> mutateReturning(
+            String runId, String what, BiFunction<Map<String, AttributeValue>, TurnState, TurnState> change) {
+        Written w = write(runId, what, change, true);
+        return w == null ? null : w.item();
+    }
+
+    /** A turn written, and the run's item as written when it was asked for (else null). */
+    private record Written(TurnState turn, Map<String, AttributeValue> item) {}
+
+    /** The work of {@link #mutate}; null when nothing was written. */
+    private Written write(
+            String runId,
+            String what,
+            BiFunction<Map<String, AttributeValue>, TurnState, TurnState> change,
+            boolean returnItem) {
         store.held.forget(runId); // what this process keeps of the run is not kept up to date here
         for (int attempt = 1; ; attempt++) {
             Map<String, AttributeValue> item = store.run(runId);
@@ -308,8 +376,18 @@ final class DynamoTaskQueue implements TaskQueue {
             next.writeTo(u, runId, store.shards);
             turn.expectOn(u);
             try {
-                AwsFailures.call(what, () -> store.dynamo.updateItem(u.request()));
-                return next;
+                if (!returnItem) {
+                    AwsFailures.call(what, () -> store.dynamo.updateItem(u.request()));
+                    return new Written(next, null);
+                }
+                return new Written(
+                        next,
+                        AwsFailures.call(
+                                        what,
+                                        () -> store.dynamo.updateItem(u.request().toBuilder()
+                                                .returnValues(ReturnValue.ALL_NEW)
+                                                .build()))
+                                .attributes());
             } catch (ConditionalCheckFailedException lostRace) {
                 if (attempt >= Store.MAX_RACES) {
                     throw Store.tooManyRaces(what);

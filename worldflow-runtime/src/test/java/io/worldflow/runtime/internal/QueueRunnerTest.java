@@ -1,0 +1,149 @@
+package io.worldflow.runtime.internal;
+
+import io.worldflow.QueueSpec;
+import io.worldflow.spi.QueueStore;
+import io.worldflow.spi.StoredQueue;
+import io.worldflow.spi.TaskQueue;
+import io.worldflow.spi.TaskQueue.WaitingTurn;
+import io.worldflow.spi.World;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Rounds of admission against a world that keeps one queue and its waiting turns in memory: what a round stores,
+ * moves, and answers about when to look next.
+ */
+class QueueRunnerTest {
+
+    private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
+    private static final String Q = "q";
+    private static final QueueSpec ONE_A_SECOND = QueueSpec.named(Q).withRateLimit(1, Duration.ofSeconds(1));
+
+    private final Map<String, StoredQueue> queues = new ConcurrentHashMap<>();
+    private final List<WaitingTurn> waiting = new ArrayList<>();
+    private final List<List<String>> moves = new ArrayList<>();
+    private final QueueRunner runner = new QueueRunner(world(), InstantSource.fixed(NOW), false);
+
+    private void store(QueueBody body) {
+        queues.put(Q, new StoredQueue(Q, body.encode(), 1, NOW));
+    }
+
+    private QueueBody stored() {
+        return QueueBody.decode(Q, queues.get(Q).body());
+    }
+
+    @Test
+    void aRoundThatOnlyGivesAPlaceBackStillAnswersWhenTheRateLimitLetsTheNextRunStart() {
+        Instant nextStart = NOW.plusMillis(500);
+        store(QueueBody.of(ONE_A_SECOND).with(List.of(new QueueBody.Place("a", null, NOW)), nextStart));
+        waiting.add(new WaitingTurn("b", null, 0, NOW.minusSeconds(1)));
+        runner.ended("a", Q);
+
+        Instant next = runner.admit(Q);
+
+        assertThat(stored().admitted())
+                .as("the ended run's place is given back")
+                .isEmpty();
+        assertThat(moves).as("the rate limit lets no run start yet").isEmpty();
+        assertThat(next)
+                .as("a worker with no other round planned must look again when the next run may start")
+                .isEqualTo(nextStart);
+    }
+
+    @Test
+    void aRoundThatAdmitsAnswersWhenTheNextWaitingRunMayStart() {
+        store(QueueBody.of(ONE_A_SECOND));
+        waiting.add(new WaitingTurn("a", null, 0, NOW.minusSeconds(1)));
+        waiting.add(new WaitingTurn("b", null, 0, NOW.minusSeconds(1)));
+
+        Instant next = runner.admit(Q);
+
+        assertThat(moves).containsExactly(List.of("a"));
+        assertThat(stored().admitted()).extracting(QueueBody.Place::run).containsExactly("a");
+        assertThat(next).isEqualTo(stored().nextStart()).isAfter(NOW);
+    }
+
+    @Test
+    void admittedRunsReachTheirQueueThroughTheMoverOfTheProcess() {
+        store(QueueBody.of(QueueSpec.named(Q).withConcurrency(2)));
+        waiting.add(new WaitingTurn("a", null, 0, NOW.minusSeconds(1)));
+        waiting.add(new WaitingTurn("b", null, 0, NOW.minusSeconds(1)));
+        List<String> movedHere = new ArrayList<>();
+        runner.movedBy((runIds, from, to, at) -> {
+            assertThat(from).isEqualTo(QueueRunner.waitingQueue(Q));
+            assertThat(to).isEqualTo(Q);
+            assertThat(at).isEqualTo(NOW);
+            movedHere.addAll(runIds);
+        });
+
+        assertThat(runner.admit(Q)).as("no rate limit: nothing to wait for").isNull();
+
+        assertThat(movedHere).containsExactly("a", "b");
+        assertThat(moves).as("not moved by the world's plain move").isEmpty();
+    }
+
+    /** A world of a queue store and the waiting turns alone; anything else it is asked is a failure of the test. */
+    private World world() {
+        QueueStore store = new QueueStore() {
+            @Override
+            public boolean create(StoredQueue queue) {
+                return queues.putIfAbsent(queue.name(), queue) == null;
+            }
+
+            @Override
+            public boolean replace(StoredQueue queue) {
+                StoredQueue now = queues.get(queue.name());
+                return now != null && now.version() == queue.version() - 1 && queues.replace(queue.name(), now, queue);
+            }
+
+            @Override
+            public boolean delete(String name) {
+                return queues.remove(name) != null;
+            }
+
+            @Override
+            public Optional<StoredQueue> get(String name) {
+                return Optional.ofNullable(queues.get(name));
+            }
+
+            @Override
+            public List<StoredQueue> list(String afterName, int limit) {
+                throw new UnsupportedOperationException();
+            }
+        };
+        TaskQueue tasks = (TaskQueue) Proxy.newProxyInstance(
+                TaskQueue.class.getClassLoader(), new Class<?>[] {TaskQueue.class}, (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "waiting" -> {
+                            return waiting.stream().limit((int) args[1]).toList();
+                        }
+                        case "move" -> {
+                            @SuppressWarnings("unchecked")
+                            List<String> ids = List.copyOf((java.util.Collection<String>) args[0]);
+                            moves.add(ids);
+                            return java.util.Set.copyOf(ids);
+                        }
+                        default -> throw new UnsupportedOperationException(method.getName());
+                    }
+                });
+        return (World) Proxy.newProxyInstance(
+                World.class.getClassLoader(),
+                new Class<?>[] {World.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "queues" -> store;
+                    case "taskQueue" -> tasks;
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+    }
+}
