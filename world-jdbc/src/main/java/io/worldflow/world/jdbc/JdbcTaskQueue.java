@@ -195,8 +195,12 @@ public abstract class JdbcTaskQueue implements TaskQueue {
             }
             return got;
         });
+        leasedByMove(leased.size());
         return new LeasedRuns(Leased.inOrder(leased), Map.of());
     }
+
+    /** Notes {@code count} turns leased by {@link #moveLeasing}, as a world counts those its leases take. */
+    protected void leasedByMove(int count) {}
 
     /** A turn with what orders it for leasing: highest priority first, then earliest due, then run id. */
     public record Turn(String runId, int priority, long availableAt) {

@@ -278,6 +278,12 @@ final class PgTaskQueue extends JdbcTaskQueue {
         return Leased.inOrder(leased);
     }
 
+    /** Turns leased as they are admitted leave dead row versions behind as any lease does: they count alike. */
+    @Override
+    protected void leasedByMove(int count) {
+        vacuum.leased(count);
+    }
+
     /** The vacuum of the tasks table this queue's leases drive (tests). */
     TaskVacuum vacuum() {
         return vacuum;

@@ -2,15 +2,18 @@ package io.worldflow.world.postgres;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.worldflow.spi.Lease;
+import io.worldflow.spi.LeasedRuns;
 import io.worldflow.spi.TaskQueue;
 import io.worldflow.spi.World;
 import io.worldflow.world.jdbc.Micros;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -51,6 +54,29 @@ class TaskVacuumTest extends PgTestSupport {
                         "blocks a lease of 10 due turns reads after %s turns ended, vacuumed (%s) or not (%s)",
                         TaskVacuum.TURNS, clean, stepping)
                 .isLessThan(stepping / 3);
+    }
+
+    @Test
+    void turnsLeasedAsTheyAreAdmittedCountAsLeasedTurns() throws Exception {
+        String schema = freshSchema();
+        World world = open(config(schema));
+        PgTaskQueue queue = (PgTaskQueue) world.taskQueue();
+        String waitIn = QUEUE + "\u001fwaiting";
+        fill(schema, TaskVacuum.TURNS, "admitted", waitIn);
+        List<String> ids = new ArrayList<>();
+        for (int i = 1; i <= TaskVacuum.TURNS; i++) {
+            ids.add("admitted-" + i);
+        }
+        for (int from = 0; from < ids.size(); from += 500) {
+            List<String> batch = ids.subList(from, Math.min(ids.size(), from + 500));
+            LeasedRuns leased = world.workerAccess()
+                    .moveLeasing(batch, waitIn, QUEUE, clock.instant(), Set.copyOf(batch), "w", LEASE);
+            assertThat(leased.leases()).hasSameSizeAs(batch);
+            leased.leases().forEach(l -> queue.complete(l, null));
+        }
+
+        waitFor(() -> queue.vacuum().vacuums() == 1);
+        assertThat(vacuumCount(schema)).isEqualTo(1);
     }
 
     @Test
@@ -114,11 +140,20 @@ class TaskVacuumTest extends PgTestSupport {
 
     /** {@code count} turns due now in the default queue. */
     private void fill(String schema, int count, String prefix) throws Exception {
+        fill(schema, count, prefix, QUEUE);
+    }
+
+    /** {@code count} turns due now in {@code queue}. */
+    private void fill(String schema, int count, String prefix, String queue) throws Exception {
         try (Connection c = TestPostgres.shared().connect();
-                Statement st = c.createStatement()) {
-            st.execute("INSERT INTO " + schema + ".wf_tasks (run_id, queue, priority, available_at)"
-                    + " SELECT '" + prefix + "-' || i, '" + QUEUE + "', 0, " + Micros.of(clock.instant()) + " - i"
-                    + " FROM generate_series(1, " + count + ") i");
+                PreparedStatement st = c.prepareStatement("INSERT INTO " + schema
+                        + ".wf_tasks (run_id, queue, priority, available_at) SELECT ? || '-' || i, ?, 0, ? - i"
+                        + " FROM generate_series(1, ?) i")) {
+            st.setString(1, prefix);
+            st.setString(2, queue);
+            st.setLong(3, Micros.of(clock.instant()));
+            st.setInt(4, count);
+            st.execute();
         }
     }
 
