@@ -127,18 +127,21 @@ public abstract class JdbcTaskQueue implements TaskQueue {
         if (ids.isEmpty()) {
             return Set.of();
         }
-        return db.write("move turns", ids.size() + " runs", tx -> {
-            Set<String> moved = new HashSet<>(tx.call(move)
-                    .set("to", to)
-                    .set("at", Micros.of(at))
-                    .set("ids", db.dialect().texts(ids))
-                    .set("from", from)
-                    .list(rs -> rs.getString(1)));
-            if (!moved.isEmpty()) {
-                tx.wakeAt(Micros.truncate(at));
-            }
-            return moved;
-        });
+        return db.write("move turns", ids.size() + " runs", tx -> moveAnnounced(tx, ids, from, to, at));
+    }
+
+    /** Moves the turns unleased, announcing them when any moved; returns the runs moved. */
+    private Set<String> moveAnnounced(Tx tx, List<String> ids, String from, String to, Instant at) throws SQLException {
+        Set<String> moved = new HashSet<>(tx.call(move)
+                .set("to", to)
+                .set("at", Micros.of(at))
+                .set("ids", db.dialect().texts(ids))
+                .set("from", from)
+                .list(rs -> rs.getString(1)));
+        if (!moved.isEmpty()) {
+            tx.wakeAt(Micros.truncate(at));
+        }
+        return moved;
     }
 
     /**
@@ -182,16 +185,8 @@ public abstract class JdbcTaskQueue implements TaskQueue {
                     .set("ids", db.dialect().texts(leasing))
                     .set("from", from)
                     .list(Leased::read);
-            if (!plain.isEmpty()
-                    && tx.call(move)
-                                    .set("to", to)
-                                    .set("at", Micros.of(at))
-                                    .set("ids", db.dialect().texts(plain))
-                                    .set("from", from)
-                                    .list(rs -> rs.getString(1))
-                                    .size()
-                            > 0) {
-                tx.wakeAt(Micros.truncate(at));
+            if (!plain.isEmpty()) {
+                moveAnnounced(tx, plain, from, to, at);
             }
             return got;
         });

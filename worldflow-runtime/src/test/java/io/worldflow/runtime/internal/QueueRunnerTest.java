@@ -13,9 +13,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -130,9 +132,9 @@ class QueueRunnerTest {
                         }
                         case "move" -> {
                             @SuppressWarnings("unchecked")
-                            List<String> ids = List.copyOf((java.util.Collection<String>) args[0]);
+                            List<String> ids = List.copyOf((Collection<String>) args[0]);
                             moves.add(ids);
-                            return java.util.Set.copyOf(ids);
+                            return Set.copyOf(ids);
                         }
                         default -> throw new UnsupportedOperationException(method.getName());
                     }
