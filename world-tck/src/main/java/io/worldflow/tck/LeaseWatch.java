@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The kit's world, lent as {@link SharedWorld} lends it, noting which runs a worker leased by asking for due turns and
@@ -24,6 +25,7 @@ final class LeaseWatch extends SharedWorld {
     private final Set<String> leasedByAsking = ConcurrentHashMap.newKeySet();
     private final Set<String> leasedAsStarted = ConcurrentHashMap.newKeySet();
     private final Set<String> leasedAsAdmitted = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger asks = new AtomicInteger();
 
     LeaseWatch(World world) {
         super(world);
@@ -33,6 +35,11 @@ final class LeaseWatch extends SharedWorld {
     /** Runs whose turn a worker got by asking for due turns. */
     Set<String> leasedByAsking() {
         return Set.copyOf(leasedByAsking);
+    }
+
+    /** How many times a worker has asked for due turns and been answered. */
+    int asks() {
+        return asks.get();
     }
 
     /** Runs whose turn came with the move that admitted them to their queue. */
@@ -53,6 +60,7 @@ final class LeaseWatch extends SharedWorld {
                     String workerId, Set<String> queues, int max, Duration leaseFor, Duration lookahead) {
                 LeasedRuns leased = super.leaseAndLoad(workerId, queues, max, leaseFor, lookahead);
                 leased.leases().forEach(l -> leasedByAsking.add(l.runId()));
+                asks.incrementAndGet();
                 return leased;
             }
 
