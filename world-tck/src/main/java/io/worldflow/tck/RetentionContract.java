@@ -373,7 +373,8 @@ public abstract class RetentionContract extends WorldContractSupport {
         assertThat(purged + reopened.size())
                 .as("each run deleted or reopened, not both")
                 .isEqualTo(runs);
-        assertThat(reopened).doesNotContainAnyElementsOf(notFound);
+        // either side may have won every race on a busy machine, so either set may be empty
+        assertThat(reopened).filteredOn(notFound::contains).isEmpty();
         for (int i = 0; i < runs; i++) {
             String id = "run-" + i;
             if (reopened.contains(id)) {

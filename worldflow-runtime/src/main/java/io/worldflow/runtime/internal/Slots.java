@@ -29,23 +29,10 @@ final class Slots {
     }
 
     /** The lease asked for {@code asked} turns and got {@code got}, now held; or it failed ({@code got} < 0). */
-    synchronized void leased(int asked, int got) {
+    void leased(int asked, int got) {
         leasing = 0;
         if (got >= 0) {
             backlog = got >= asked;
-        }
-        notifyAll();
-    }
-
-    /**
-     * Waits up to {@code nanos} for the loop's lease in progress, if any, to end. A run's end wakes both the loop,
-     * which leases for the freed slot, and admission, which lets the next run of the queue in: without this wait the
-     * admitted run would find the slot taken by a lease that, with nothing else due, comes back empty.
-     */
-    synchronized void awaitLease(long nanos) throws InterruptedException {
-        long deadline = System.nanoTime() + nanos;
-        for (long left = nanos; leasing > 0 && left > 0; left = deadline - System.nanoTime()) {
-            wait(Math.max(1, left / 1_000_000));
         }
     }
 

@@ -41,9 +41,6 @@ public final class WorkerLoop implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerLoop.class);
     private static final int MAX_LEASE_BATCH = 64;
-    /** How long admission waits for the loop's lease in progress before moving the runs it admits. */
-    private static final Duration LEASE_AWAIT = Duration.ofMillis(100);
-
     /** How long a nearly full worker waits for more free slots before leasing. */
     private static final Duration GATHER = Duration.ofMillis(5);
     /**
@@ -523,7 +520,6 @@ public final class WorkerLoop implements AutoCloseable {
     void moveAdmitted(List<String> runIds, String from, String to, Instant at) {
         Reserved reserved = new Reserved();
         if (!at.isAfter(engine.clock.instant())) {
-            awaitLease();
             for (String runId : runIds) {
                 Slot slot = reserve(runId, to);
                 if (slot != null) {
@@ -539,17 +535,6 @@ public final class WorkerLoop implements AutoCloseable {
             reserved.move(runIds, from, to, at);
         } finally {
             reserved.begin();
-        }
-    }
-
-    /** Lets the loop's lease in progress end (briefly: a lease is one read), so that it frees the slots it took. */
-    private void awaitLease() {
-        synchronized (slots) {
-            try {
-                slots.awaitLease(LEASE_AWAIT.toNanos());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 

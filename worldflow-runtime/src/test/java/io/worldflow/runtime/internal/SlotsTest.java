@@ -50,47 +50,6 @@ class SlotsTest {
     }
 
     @Test
-    void aRunWaitingForTheLeaseInProgressGetsTheSlotsItDidNotFill() throws Exception {
-        slots.beginLeasing(0);
-        slots.leased(4, 0);
-        slots.beginLeasing(0);
-        Thread loop = Thread.ofVirtual().start(() -> {
-            pause(50);
-            slots.leased(4, 0);
-        });
-
-        long began = System.nanoTime();
-        synchronized (slots) {
-            assertThat(slots.mayStartHere(0))
-                    .as("the lease in progress took every slot")
-                    .isFalse();
-            slots.awaitLease(java.time.Duration.ofSeconds(10).toNanos());
-            assertThat(slots.mayStartHere(0)).isTrue();
-        }
-        assertThat(System.nanoTime() - began).as("woken as the lease ended").isLessThan(5_000_000_000L);
-        loop.join();
-    }
-
-    @Test
-    void waitingForALeaseGivesUpAfterItsTime() throws Exception {
-        slots.beginLeasing(0);
-        long began = System.nanoTime();
-        synchronized (slots) {
-            slots.awaitLease(20_000_000L);
-            assertThat(slots.mayStartHere(0)).isFalse();
-        }
-        assertThat(System.nanoTime() - began).isGreaterThanOrEqualTo(20_000_000L);
-    }
-
-    private static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    @Test
     void aFailedLeaseFreesItsSlotsAndLeavesTheBacklogAsItWas() {
         slots.beginLeasing(0);
         slots.leased(4, 0);
