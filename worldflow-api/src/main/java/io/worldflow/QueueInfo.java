@@ -8,7 +8,8 @@ import java.util.Objects;
  *
  * @param spec      its limits
  * @param waiting   runs waiting to be admitted (counted up to {@link #COUNT_LIMIT}; more show as that many)
- * @param running   runs admitted and not yet ended
+ * @param running   runs admitted and not yet ended (under a rate limit, a run may be admitted up to 400 ms before its
+ *     start)
  * @param throttled of the waiting runs, those whose start time has come: held back by the limits alone
  * @param updatedAt when the queue's limits or admissions last changed
  */

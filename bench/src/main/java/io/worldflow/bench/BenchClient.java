@@ -2,6 +2,8 @@ package io.worldflow.bench;
 
 import io.worldflow.RunStatus;
 
+import java.time.Instant;
+
 /**
  * What the driver does with a world: the client calls of the workloads. Over a world that several
  * processes share it is the driver's own {@link io.worldflow.runtime.Worldflow} ({@link DirectClient}); over
@@ -12,8 +14,8 @@ interface BenchClient extends AutoCloseable {
     /** Starts a run of a bench workflow; returns its id. One call, one run. */
     String submit(String workflow, int input);
 
-    /** Starts a run of a bench workflow in {@code queue}; returns its id. */
-    String submit(String workflow, int input, String queue);
+    /** Starts a run of a bench workflow in {@code queue}, due at {@code availableAt}; returns its id. */
+    String submit(String workflow, int input, String queue, Instant availableAt);
 
     /** Sends the run a signal whose payload is a number. */
     void signal(String runId, String name, long payload);

@@ -15,6 +15,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 
 /**
  * The worker JVM's control port (loopback only): one line per request, one line per answer, served from
@@ -81,7 +82,7 @@ final class ControlServer implements AutoCloseable {
             case "PING" -> "PONG";
             case "SUBMIT" ->
                 w.length > 3
-                        ? client.submit(w[1], Integer.parseInt(w[2]), w[3])
+                        ? client.submit(w[1], Integer.parseInt(w[2]), w[3], Instant.parse(w[4]))
                         : client.submit(w[1], Integer.parseInt(w[2]));
             case "SIGNAL" -> {
                 client.signal(w[1], w[2], Long.parseLong(w[3]));

@@ -12,6 +12,7 @@ import io.worldflow.event.Event;
 import io.worldflow.runtime.Worldflow;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -44,8 +45,8 @@ final class DirectClient implements BenchClient {
     }
 
     @Override
-    public String submit(String workflow, int input, String queue) {
-        return wf.submit(workflow, input, StartOptions.queue(queue));
+    public String submit(String workflow, int input, String queue, Instant availableAt) {
+        return wf.submit(workflow, input, StartOptions.queue(queue).withAvailableAt(availableAt));
     }
 
     @Override

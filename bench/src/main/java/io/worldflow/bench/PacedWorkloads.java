@@ -42,6 +42,11 @@ final class PacedWorkloads {
     /** W8's rate-limited queue. */
     static final String QUEUE = "metered";
 
+    /** W8: the runs are due this long after their submits begin, plus {@link #FEED_MS_PER_RUN} per run. */
+    private static final long FEED_LEAD_MS = 2_000;
+
+    private static final long FEED_MS_PER_RUN = 2;
+
     private static final long LONG_WAIT_MS = 30 * 60_000L;
     /** W7: time to create the schedules and start the worker JVM before the first fire time, plus 5 ms per schedule. */
     private static final long LEAD_MS = 5_000;
@@ -214,8 +219,9 @@ final class PacedWorkloads {
 
     /**
      * W8: a queue limited to {@code w8Rate} starts per second, served by two worker JVMs where the world lets several
-     * processes in (one otherwise), fed its runs one call at a time once the workers are up (feeding is far faster than
-     * the limit, so the queue is never short of runs); then the starts in every whole second after the first, counted
+     * processes in (one otherwise), fed its runs one call at a time once the workers are up, all due at one instant after
+     * the last submit (so the queue is never short of runs); then the starts in every whole second after the first,
+     * counted
      * from the first start. The workers start first so that a second JVM starting up is not counted against the limit.
      */
     Map<String, Double> w8(Target t) {
@@ -230,9 +236,16 @@ final class PacedWorkloads {
                 s.startWorker(Map.of(WorkerOptions.QUEUES, StartOptions.DEFAULT_QUEUE + "," + QUEUE));
             }
             status.accept("W8 " + n + " runs at " + rate + " starts/s, " + workers + " worker(s)");
+            // every run due at one instant, once all are in: the limit alone paces them from a full queue, whatever the
+            // rate of one thread's submits from a driver JVM that has not warmed up (at first below the limit)
+            Instant due = Instant.now().plusMillis(FEED_LEAD_MS + (long) n * FEED_MS_PER_RUN);
             BenchClient c = s.client();
             for (int i = 0; i < n; i++) {
-                c.submit(wf, i, QUEUE);
+                c.submit(wf, i, QUEUE, due);
+            }
+            if (Instant.now().isAfter(due)) {
+                throw new IllegalStateException("W8: submitting " + n + " runs took past the instant they were due ("
+                        + due + "): the queue was short of runs, which would be counted against its limit");
             }
             awaitCompleted(s, wf, n);
             s.stopWorker();

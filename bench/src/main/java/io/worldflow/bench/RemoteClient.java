@@ -11,6 +11,7 @@ import java.io.Writer;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 
 /**
  * The workloads' client calls, forwarded over a loopback socket to the worker JVM, which makes them on its
@@ -58,8 +59,8 @@ final class RemoteClient implements BenchClient {
     }
 
     @Override
-    public String submit(String workflow, int input, String queue) {
-        return call("SUBMIT", workflow, Integer.toString(input), queue);
+    public String submit(String workflow, int input, String queue, Instant availableAt) {
+        return call("SUBMIT", workflow, Integer.toString(input), queue, availableAt.toString());
     }
 
     @Override

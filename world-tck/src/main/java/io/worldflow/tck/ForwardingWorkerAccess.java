@@ -59,6 +59,11 @@ class ForwardingWorkerAccess implements WorkerAccess {
     }
 
     @Override
+    public boolean leasesMoves() {
+        return access.leasesMoves();
+    }
+
+    @Override
     public boolean appendsInProcess() {
         return access.appendsInProcess();
     }

@@ -211,6 +211,48 @@ public abstract class QueueContract extends WorkflowContractSupport {
     }
 
     @Test
+    void aWorkerAdmitsRateLimitedRunsAheadAndBeginsEachAtItsStart() {
+        boolean leasesMoves = kit().leasesAtCreation();
+        LeaseWatch watch = new LeaseWatch(world);
+        wf = Worldflow.builder().world(watch).clock(clock).register(quick).build();
+        wf.startWorker(workerOptions().withWorkerId("tck-ahead").withQueues(Set.of("default", Q)));
+        long end = System.nanoTime() + WAIT.toNanos();
+        while (watch.asks() == 0 && System.nanoTime() < end) {
+            pause(5); // a worker holds runs ahead only once its first lease found its queues drained
+        }
+        // one start per 200 ms: the first now, the next two within the 400 ms a worker admits ahead, the last beyond
+        wf.queues().define(QueueSpec.named(Q).withRateLimit(5, Duration.ofSeconds(1)));
+        for (int i = 1; i <= 4; i++) {
+            startIn(quick, "tick-" + i, StartOptions.queue(Q));
+        }
+
+        awaitStatus("tick-1", RunStatus.COMPLETED);
+        if (leasesMoves) {
+            end = System.nanoTime() + WAIT.toNanos();
+            while (!watch.leasedAsAdmitted().contains("tick-3") && System.nanoTime() < end) {
+                pause(5);
+            }
+            assertThat(watch.leasedAsAdmitted())
+                    .as("admitted and leased here before their starts, with the clock standing still")
+                    .contains("tick-1", "tick-2", "tick-3")
+                    .doesNotContain("tick-4");
+        }
+        // a late round may start a run up to 25 ms before its interval: tick-2's start is 175 ms on
+        assertStaysFor("tick-2", Duration.ofMillis(300), RunStatus.PENDING);
+        clock.advance(Duration.ofMillis(174));
+        assertStaysFor("tick-2", Duration.ofMillis(200), RunStatus.PENDING);
+        clock.advance(Duration.ofMillis(1));
+        awaitStatus("tick-2", RunStatus.COMPLETED);
+        assertStaysFor("tick-3", Duration.ofMillis(200), RunStatus.PENDING);
+        clock.advance(Duration.ofMillis(200));
+        awaitStatus("tick-3", RunStatus.COMPLETED);
+        assertStaysFor("tick-4", Duration.ofMillis(200), RunStatus.PENDING);
+        clock.advance(Duration.ofMillis(200));
+        awaitStatus("tick-4", RunStatus.COMPLETED);
+        assertThat(began).containsExactly("tick-1", "tick-2", "tick-3", "tick-4");
+    }
+
+    @Test
     void limitsAreStoredInTheWorldAndHoldAcrossWorkers() {
         worldflow();
         Worldflow other = start(Worldflow.builder(), "tck-queues-other");

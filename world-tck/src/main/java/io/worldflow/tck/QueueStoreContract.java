@@ -289,6 +289,9 @@ public abstract class QueueStoreContract extends WorldContractSupport {
                         LEASE);
 
         assertThat(tasks().waiting(WAIT, 10)).extracting(WaitingTurn::runId).containsExactly("order-3");
+        assertThat(path.of(world).leasesMoves())
+                .as("the path says whether its moves lease, as they do")
+                .isEqualTo(leasesMoves(path));
         if (!leasesMoves(path)) {
             assertThat(out.leases())
                     .as("a path that does not lease moves leases nothing")

@@ -81,6 +81,12 @@ public class PlainWorkerAccess implements WorkerAccess {
         return new LeasedRuns(List.of(), Map.of());
     }
 
+    /** False: {@link #moveLeasing} only moves. */
+    @Override
+    public boolean leasesMoves() {
+        return false;
+    }
+
     /** False: the appends of a world that says nothing else are taken to leave the process. */
     @Override
     public boolean appendsInProcess() {

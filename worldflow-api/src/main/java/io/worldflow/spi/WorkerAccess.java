@@ -76,6 +76,13 @@ public interface WorkerAccess {
             Duration leaseFor);
 
     /**
+     * Whether {@link #moveLeasing} leases the turns it is asked to (when they are due by now), or only moves them, as
+     * {@link PlainWorkerAccess} does. A worker admits runs of a rate-limited queue ahead of their starts only where
+     * moves lease: it holds each such run, leased, until its start, so that no other worker begins it earlier.
+     */
+    boolean leasesMoves();
+
+    /**
      * Whether {@link EventLog#append} does its work in the calling process without waiting on another (an embedded
      * database). The runtime then lets a workflow thread that is about to wait for an append carry the batch out
      * itself when no commit is in flight, instead of waking a committing thread and being woken by it. A store reached

@@ -127,6 +127,11 @@ public abstract class SqlWorld implements World {
         }
 
         @Override
+        public boolean leasesMoves() {
+            return true;
+        }
+
+        @Override
         public LeasedRuns moveLeasing(
                 Collection<String> runIds,
                 String from,

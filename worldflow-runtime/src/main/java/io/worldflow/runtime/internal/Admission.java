@@ -21,7 +21,9 @@ import java.util.Set;
  * lists them (priority, then submission); a run whose start time has not come is passed over; the queue's concurrency
  * stops the round; a key at its limit is passed over, and so are that key's later runs, so that a key's runs start in
  * order; the rate limit admits one run per interval, with a little slack so that a round that comes late does not
- * lose its turn.
+ * lose its turn. A worker with free slots admits a rate-limited queue's runs a little ahead of their starts
+ * ({@link Ahead}): each takes its place at once and starts at its own instant of the limit's schedule, so that how
+ * long a round takes, which grows with the load on the world, does not move the starts.
  */
 final class Admission {
 
@@ -31,17 +33,41 @@ final class Admission {
     private Admission() {}
 
     /**
-     * @param admit   the runs to move to their queue now (newly admitted, and admitted before but still waiting)
-     * @param next    the state to store, or null when it is unchanged
-     * @param retryAt when a run held back by the rate limit alone may start, or null
+     * How far ahead of its start a run of a rate-limited queue may be admitted, and how many such runs at most: the
+     * slots free in the admitting worker, which holds each until its start.
      */
-    record Decision(List<String> admit, QueueBody next, Instant retryAt) {}
+    record Ahead(Duration horizon, int room) {
+
+        /** Runs are admitted only when they may start. */
+        static final Ahead NONE = new Ahead(Duration.ZERO, 0);
+
+        /** How far ahead runs are admitted now: not at all without room for them. */
+        Duration reach() {
+            return room > 0 ? horizon : Duration.ZERO;
+        }
+
+        /**
+         * How long before the next start to look again: when a quarter of the horizon has passed, so that a round may
+         * come three quarters of the horizon late before a start is missed.
+         */
+        Duration lead() {
+            return reach().minus(reach().dividedBy(4));
+        }
+    }
+
+    /**
+     * @param admit   the runs to move to their queue now (newly admitted, and admitted before but still waiting)
+     * @param later   those of them that are to start later, by when they start
+     * @param next    the state to store, or null when it is unchanged
+     * @param retryAt when to look again for runs held back by the rate limit alone, or null
+     */
+    record Decision(List<String> admit, Map<String, Instant> later, QueueBody next, Instant retryAt) {}
 
     /**
      * How many runs the queue could admit now at most, whatever their keys: its free places and, under a rate limit,
      * the starts it may make now. A round that finds none reads no waiting runs.
      */
-    static int room(QueueBody body, Collection<String> ended, Instant now) {
+    static int room(QueueBody body, Collection<String> ended, Instant now, Ahead ahead) {
         QueueSpec spec = body.spec();
         int held = 0;
         for (QueueBody.Place p : body.admitted()) {
@@ -55,10 +81,11 @@ final class Admission {
             return free;
         }
         Instant base = rateBase(body, now);
-        if (base.isAfter(now)) {
+        Instant until = now.plus(ahead.reach());
+        if (base.isAfter(until)) {
             return 0;
         }
-        long starts = Duration.between(base, now).dividedBy(rate.interval()) + 1;
+        long starts = Duration.between(base, until).dividedBy(rate.interval()) + 1;
         return (int) Math.min(free, starts);
     }
 
@@ -73,25 +100,33 @@ final class Admission {
         return body.nextStart() == null || body.nextStart().isBefore(earliest) ? earliest : body.nextStart();
     }
 
-    /** When the rate limit lets the next run start: the queue's next start, or null when it may start now or has none. */
-    static Instant nextStart(QueueBody body, Instant now) {
-        return body.spec().rateLimit() != null
-                        && body.nextStart() != null
-                        && body.nextStart().isAfter(now)
-                ? body.nextStart()
-                : null;
+    /**
+     * When to look again for the rate limit's next start: at that start, or, admitting ahead, {@link Ahead#lead} before
+     * it (so that a round admits a quarter of a horizon's runs, not one); null when it may start now or has none.
+     */
+    static Instant nextStart(QueueBody body, Instant now, Ahead ahead) {
+        if (body.spec().rateLimit() == null || body.nextStart() == null) {
+            return null;
+        }
+        return lookAgain(body.nextStart(), now, ahead);
     }
 
-    static Decision decide(QueueBody body, List<WaitingTurn> waiting, Collection<String> ended, Instant now) {
+    private static Instant lookAgain(Instant start, Instant now, Ahead ahead) {
+        Instant at = start.minus(ahead.lead());
+        return at.isAfter(now) ? at : start.isAfter(now) ? start : null;
+    }
+
+    static Decision decide(
+            QueueBody body, List<WaitingTurn> waiting, Collection<String> ended, Instant now, Ahead ahead) {
         QueueSpec spec = body.spec();
         Set<String> gone = new HashSet<>(ended);
         List<QueueBody.Place> places = new ArrayList<>();
         Map<String, Integer> perKey = new HashMap<>();
-        Set<String> admittedIds = new HashSet<>();
+        Map<String, Instant> admittedIds = new HashMap<>();
         for (QueueBody.Place p : body.admitted()) {
             if (!gone.contains(p.run())) {
                 places.add(p);
-                admittedIds.add(p.run());
+                admittedIds.put(p.run(), p.at());
                 if (p.key() != null) {
                     perKey.merge(p.key(), 1, Integer::sum);
                 }
@@ -102,13 +137,21 @@ final class Admission {
         Instant nextStart = body.nextStart();
         Instant base = rate == null ? null : rateBase(body, now);
         int limit = limit(spec);
+        Instant until = now.plus(ahead.reach());
+        int aheadLeft = ahead.room();
         Set<String> blockedKeys = new HashSet<>();
         Set<String> admit = new LinkedHashSet<>();
+        Map<String, Instant> later = new HashMap<>();
         Instant retryAt = null;
         int newly = 0;
         for (WaitingTurn w : waiting) {
-            if (admittedIds.contains(w.runId())) {
-                admit.add(w.runId()); // admitted by an earlier round whose move did not happen
+            if (admittedIds.containsKey(w.runId())) {
+                // admitted by an earlier round whose move did not happen: it starts when that round said
+                admit.add(w.runId());
+                Instant start = admittedIds.get(w.runId());
+                if (start != null && start.isAfter(now)) {
+                    later.put(w.runId(), start);
+                }
                 continue;
             }
             if (w.availableAt().isAfter(now) || gone.contains(w.runId())) {
@@ -124,15 +167,21 @@ final class Admission {
                     continue;
                 }
             }
+            Instant start = now;
             if (base != null) {
-                if (base.isAfter(now)) {
-                    retryAt = base;
+                if (base.isAfter(until) || (base.isAfter(now) && aheadLeft == 0)) {
+                    retryAt = lookAgain(base, now, ahead);
                     break;
+                }
+                if (base.isAfter(now)) {
+                    start = base;
+                    later.put(w.runId(), start);
+                    aheadLeft--;
                 }
                 base = base.plus(rate.interval());
             }
-            places.add(new QueueBody.Place(w.runId(), key, now));
-            admittedIds.add(w.runId());
+            places.add(new QueueBody.Place(w.runId(), key, start));
+            admittedIds.put(w.runId(), start);
             if (key != null) {
                 perKey.merge(key, 1, Integer::sum);
             }
@@ -146,6 +195,6 @@ final class Admission {
             }
         }
         QueueBody next = changed ? body.with(places, nextStart) : null;
-        return new Decision(List.copyOf(admit), next, retryAt);
+        return new Decision(List.copyOf(admit), Map.copyOf(later), next, retryAt);
     }
 }

@@ -82,10 +82,14 @@ final class Looks {
         scheduler.schedule(at, this::woke);
     }
 
+    /**
+     * On the scheduler's thread, which must not wait on the world: a look reads and writes it, and every timer of the
+     * process (a run's start, a sleeping run's wake-up) waits behind whatever runs there.
+     */
     private void woke() {
         synchronized (this) {
             planned = null;
         }
-        run();
+        poke();
     }
 }

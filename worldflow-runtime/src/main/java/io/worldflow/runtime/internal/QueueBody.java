@@ -20,7 +20,7 @@ record QueueBody(int v, QueueSpec spec, List<Place> admitted, Instant nextStart)
         admitted = admitted == null ? List.of() : List.copyOf(admitted);
     }
 
-    /** An admitted run, its key (or null) and when it was admitted. */
+    /** An admitted run, its key (or null) and when it was admitted, or is to start when admitted ahead of it. */
     record Place(String run, String key, Instant at) {}
 
     static QueueBody of(QueueSpec spec) {

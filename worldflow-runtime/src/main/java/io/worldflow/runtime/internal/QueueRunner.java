@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntSupplier;
 
 /**
  * Queues with limits. A run started in one waits with its first turn in the queue's waiting queue (a name no worker
@@ -39,6 +40,12 @@ public final class QueueRunner {
     /** How many waiting runs a round looks at. */
     static final int WINDOW = 500;
 
+    /**
+     * How far ahead of their starts a worker admits runs of a rate-limited queue ({@link Admission.Ahead}): longer than
+     * the rounds that a loaded world slows most, short enough that the slots held for the runs are not missed.
+     */
+    static final Duration AHEAD = Duration.ofMillis(400);
+
     /** How long a queue's limits read from the world are used before they are read again. */
     static final Duration FRESH = Duration.ofSeconds(1);
 
@@ -55,11 +62,16 @@ public final class QueueRunner {
     private final DedupClaims dedup;
     private volatile Runnable poke = () -> {};
     private volatile Mover mover;
+    private volatile IntSupplier aheadRoom = () -> 0;
 
     /** How admitted runs' turns reach their queue. */
     @FunctionalInterface
     interface Mover {
-        void move(List<String> runIds, String from, String to, Instant at);
+        /**
+         * Moves the turns of {@code runIds} from queue {@code from} to {@code to} {@code at} (now); those in
+         * {@code later} are not to begin before the instant it gives them.
+         */
+        void move(List<String> runIds, String from, String to, Instant at, Map<String, Instant> later);
     }
 
     /** A queue's state as last read, or none, and when it was read (by the clock of the process, in nanoseconds). */
@@ -71,7 +83,7 @@ public final class QueueRunner {
         this.clock = clock;
         this.declaredOnly = declaredOnly;
         this.dedup = new DedupClaims(world, clock);
-        this.mover = world.taskQueue()::move;
+        this.mover = (runIds, from, to, at, later) -> world.taskQueue().move(runIds, from, to, at);
     }
 
     static String waitingQueue(String queue) {
@@ -80,10 +92,12 @@ public final class QueueRunner {
 
     /**
      * How the turns of the runs admitted in this process reach their queue: the worker of this process moves them and
-     * leases those it has room for ({@link WorkerLoop#moveAdmitted}).
+     * leases those it has room for ({@link WorkerLoop#moveAdmitted}); it holds up to {@code room} runs admitted ahead
+     * of their starts, and begins each at its start.
      */
-    void movedBy(Mover value) {
+    void movedBy(Mover value, IntSupplier room) {
         this.mover = value;
+        this.aheadRoom = room;
     }
 
     /** Who admits runs in this process: told when there may be runs to admit. */
@@ -238,12 +252,31 @@ public final class QueueRunner {
         }
     }
 
-    /** A run of this process ended: its place, if it holds one, is given back in the next round. */
+    /**
+     * A run of this process ended: its place, if it holds one, is given back in the next round, at once where a place
+     * may hold a run back (a concurrency limit, an ordering key). Under a rate limit alone, places only count runs in
+     * flight, and the rounds the limit brings anyway give them back: a round per run's end would cost the world four
+     * calls a run.
+     */
     void ended(String runId, String queue) {
-        if (known(queue).isPresent()) {
+        Optional<QueueBody> body = known(queue);
+        if (body.isPresent()) {
             ended.computeIfAbsent(queue, q -> ConcurrentHashMap.newKeySet()).add(runId);
-            poke.run();
+            QueueSpec spec = body.get().spec();
+            if (spec.rateLimit() == null || spec.concurrency() > 0 || keyed(body.get(), runId)) {
+                poke.run();
+            }
         }
+    }
+
+    /** Whether the run's place, as last read here, has an ordering key, or is not known here yet. */
+    private static boolean keyed(QueueBody body, String runId) {
+        for (QueueBody.Place p : body.admitted()) {
+            if (p.run().equals(runId)) {
+                return p.key() != null;
+            }
+        }
+        return true;
     }
 
     /** How many turns of the queue one worker may execute at once; 0 for no limit. */
@@ -270,18 +303,19 @@ public final class QueueRunner {
             QueueBody body = decode(stored.get());
             Set<String> endedHere = Set.copyOf(ended.getOrDefault(name, Set.of()));
             Instant now = clock.instant();
-            int room = Admission.room(body, endedHere, now);
+            Admission.Ahead ahead = new Admission.Ahead(AHEAD, aheadRoom.getAsInt());
+            int room = Admission.room(body, endedHere, now, ahead);
             if (room == 0 && endedHere.isEmpty()) {
-                return Admission.nextStart(body, now); // full, or the rate limit's next start is to come
+                return Admission.nextStart(body, now, ahead); // full, or the rate limit's next start is to come
             }
             // the next runs in line, and some beyond them in case keys hold some back
             List<WaitingTurn> waiting =
                     room == 0 ? List.of() : world.taskQueue().waiting(waitingQueue(name), window(room));
-            Admission.Decision d = Admission.decide(body, waiting, endedHere, now);
+            Admission.Decision d = Admission.decide(body, waiting, endedHere, now, ahead);
             if (d.admit().size() < room && waiting.size() == window(room) && waiting.size() < WINDOW) {
                 // keys at their limit held back the runs read: look further down the line
                 waiting = world.taskQueue().waiting(waitingQueue(name), WINDOW);
-                d = Admission.decide(body, waiting, endedHere, now);
+                d = Admission.decide(body, waiting, endedHere, now, ahead);
             }
             if (d.next() != null) {
                 if (!world.queues().replace(stored.get().next(d.next().encode(), now))) {
@@ -293,10 +327,12 @@ public final class QueueRunner {
                 ended.get(name).removeAll(endedHere);
             }
             if (!d.admit().isEmpty()) {
-                mover.move(d.admit(), waitingQueue(name), name, now);
+                mover.move(d.admit(), waitingQueue(name), name, now, d.later());
             }
             // a round that only gave places back read no waiting runs: the rate limit's next start is still to come
-            return d.retryAt() != null ? d.retryAt() : Admission.nextStart(d.next() != null ? d.next() : body, now);
+            return d.retryAt() != null
+                    ? d.retryAt()
+                    : Admission.nextStart(d.next() != null ? d.next() : body, now, ahead);
         }
         log.debug("queue {}: admission lost {} races in a row; trying again later", name, ATTEMPTS);
         return null;

@@ -36,6 +36,11 @@ final class Slots {
         }
     }
 
+    /** How many runs started in this process may take a slot now, with {@code held} runs held. */
+    int roomHere(int held) {
+        return backlog ? 0 : Math.max(0, concurrency - held - leasing);
+    }
+
     /** Whether a run started in this process may take a slot now, with {@code held} runs held. */
     boolean mayStartHere(int held) {
         return !backlog && held + leasing < concurrency;

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -121,7 +122,7 @@ public final class WorkerLoop implements AutoCloseable {
         this.tasks = engine.world.taskQueue();
         engine.worker = this;
         engine.committer.startHere(this);
-        engine.queues.movedBy(this::moveAdmitted);
+        engine.queues.movedBy(this::moveAdmitted, this::roomAhead);
         engine.telemetry.activeTurns(active::size);
         this.subscription = tasks.subscribe(this::dueAt);
         this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -289,7 +290,7 @@ public final class WorkerLoop implements AutoCloseable {
                     }
                     Slot slot = begin(l);
                     if (slot != null) {
-                        fresh.add(new Fresh(slot, l));
+                        fresh.add(new Fresh(slot, l, null));
                     }
                 }
                 doneLeasing(want, leases.size());
@@ -415,7 +416,7 @@ public final class WorkerLoop implements AutoCloseable {
             handBack(created.lease());
             finished(run.runId(), slot);
         } else {
-            load(slot, created.lease(), new LoadedRun(created.run(), List.of(run.startedEvent())));
+            load(slot, created.lease(), new LoadedRun(created.run(), List.of(run.startedEvent())), null);
         }
         return created;
     }
@@ -439,6 +440,9 @@ public final class WorkerLoop implements AutoCloseable {
     /** Slots held for runs that appends of this process are about to create, to begin here ({@link #reserveStarts}). */
     final class Reserved {
         private final Map<String, Slot> slots = new LinkedHashMap<>();
+        /** When the runs admitted ahead of their starts begin. */
+        private Map<String, Instant> starts = Map.of();
+
         private LeasedRuns granted = new LeasedRuns(List.of(), Map.of());
 
         /** The appends, the reserved runs they create leased here in the same write. */
@@ -474,7 +478,7 @@ public final class WorkerLoop implements AutoCloseable {
                     handBack(lease);
                     finished(runId, slot);
                 } else {
-                    fresh.add(new Fresh(slot, lease));
+                    fresh.add(new Fresh(slot, lease, starts.get(runId)));
                 }
             });
             if (!fresh.isEmpty()) {
@@ -517,8 +521,9 @@ public final class WorkerLoop implements AutoCloseable {
      * ({@link io.worldflow.spi.WorkerAccess#moveLeasing}): those begin here at once, without a notice that wakes every
      * worker to race for them; the others are announced and leased like any other turn.
      */
-    void moveAdmitted(List<String> runIds, String from, String to, Instant at) {
+    void moveAdmitted(List<String> runIds, String from, String to, Instant at, Map<String, Instant> later) {
         Reserved reserved = new Reserved();
+        reserved.starts = later;
         if (!at.isAfter(engine.clock.instant())) {
             for (String runId : runIds) {
                 Slot slot = reserve(runId, to);
@@ -527,14 +532,55 @@ public final class WorkerLoop implements AutoCloseable {
                 }
             }
         }
+        List<String> moveNow = new ArrayList<>(runIds.size());
+        Map<Instant, List<String>> moveLater = new TreeMap<>();
+        for (String runId : runIds) {
+            Instant start = later.get(runId);
+            if (start == null || reserved.slots.containsKey(runId)) {
+                moveNow.add(runId);
+            } else {
+                moveLater.computeIfAbsent(start, s -> new ArrayList<>()).add(runId);
+            }
+        }
+        // a run admitted ahead of its start that found no slot here is moved when it may start: moved now, the first
+        // worker to lease it would begin it at once (if this process ends first, a later round or the audit moves it)
+        moveLater.forEach((start, ids) -> engine.scheduler.schedule(
+                start, () -> Thread.ofVirtual().name("wf-admit").start(() -> moveAtStart(ids, from, to))));
         if (reserved.slots.isEmpty()) {
-            tasks.move(runIds, from, to, at);
+            if (!moveNow.isEmpty()) {
+                tasks.move(moveNow, from, to, at);
+            }
             return;
         }
         try {
-            reserved.move(runIds, from, to, at);
+            reserved.move(moveNow, from, to, at);
         } finally {
             reserved.begin();
+        }
+    }
+
+    private void moveAtStart(List<String> runIds, String from, String to) {
+        try {
+            tasks.move(runIds, from, to, engine.clock.instant());
+        } catch (RuntimeException e) {
+            log.warn(
+                    "moving {} admitted runs to queue {} failed ({}); the queue's audit moves them",
+                    runIds.size(),
+                    to,
+                    e.toString());
+        }
+    }
+
+    /**
+     * How many runs admitted ahead of their starts this worker could hold now: its slots free for runs started here,
+     * where the world leases the turns it moves (elsewhere another worker could begin them before their starts).
+     */
+    private int roomAhead() {
+        if (stopping || !engine.world.workerAccess().leasesMoves()) {
+            return 0;
+        }
+        synchronized (slots) {
+            return slots.roomHere(held());
         }
     }
 
@@ -574,7 +620,8 @@ public final class WorkerLoop implements AutoCloseable {
     }
 
     /** A turn that starts here from the run's log (the run is not in memory). */
-    private record Fresh(Slot slot, Lease lease) {}
+    /** A turn leased here, and when it may begin if that is later than its lease (null: at once). */
+    private record Fresh(Slot slot, Lease lease, Instant notBefore) {}
 
     /**
      * Starts the fresh turns of one lease batch, off the leasing thread so that the next batch is leased
@@ -599,7 +646,7 @@ public final class WorkerLoop implements AutoCloseable {
             }
         }
         for (Fresh f : fresh) {
-            load(f.slot(), f.lease(), loaded.get(f.lease().runId()));
+            load(f.slot(), f.lease(), loaded.get(f.lease().runId()), f.notBefore());
         }
     }
 
@@ -651,8 +698,11 @@ public final class WorkerLoop implements AutoCloseable {
         }
     }
 
-    /** Starts a turn; {@code preloaded} is the run as read with its lease, or null to read it now. */
-    private void load(Slot slot, Lease lease, LoadedRun preloaded) {
+    /**
+     * Starts a turn; {@code preloaded} is the run as read with its lease, or null to read it now; {@code notBefore} is
+     * when the turn may begin if later than the run's own start (a run admitted ahead of its start), or null.
+     */
+    private void load(Slot slot, Lease lease, LoadedRun preloaded, Instant notBefore) {
         String runId = lease.runId();
         try {
             Optional<RunInfo> found = preloaded != null
@@ -689,12 +739,14 @@ public final class WorkerLoop implements AutoCloseable {
                 }
                 finished(runId, slot);
             });
-            if (!exec.terminated()
-                    && info.availableAt() != null
-                    && info.availableAt().isAfter(engine.clock.instant())) {
+            Instant begins = info.availableAt();
+            if (notBefore != null && (begins == null || notBefore.isAfter(begins))) {
+                begins = notBefore;
+            }
+            if (!exec.terminated() && begins != null && begins.isAfter(engine.clock.instant())) {
                 // a delayed start claimed ahead of its time: the workflow code starts no earlier than asked (a
                 // terminated run, whose code never starts, ends at once)
-                engine.scheduler.schedule(info.availableAt(), exec::start);
+                engine.scheduler.schedule(begins, exec::start);
             } else {
                 exec.start();
             }
@@ -736,7 +788,7 @@ public final class WorkerLoop implements AutoCloseable {
             }
             active.remove(runId, slot);
         } else {
-            Thread.ofVirtual().name("wf-load-" + runId).start(() -> load(slot, next, null));
+            Thread.ofVirtual().name("wf-load-" + runId).start(() -> load(slot, next, null, null));
         }
     }
 

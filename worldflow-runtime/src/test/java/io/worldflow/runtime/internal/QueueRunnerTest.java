@@ -82,17 +82,81 @@ class QueueRunnerTest {
         waiting.add(new WaitingTurn("a", null, 0, NOW.minusSeconds(1)));
         waiting.add(new WaitingTurn("b", null, 0, NOW.minusSeconds(1)));
         List<String> movedHere = new ArrayList<>();
-        runner.movedBy((runIds, from, to, at) -> {
-            assertThat(from).isEqualTo(QueueRunner.waitingQueue(Q));
-            assertThat(to).isEqualTo(Q);
-            assertThat(at).isEqualTo(NOW);
-            movedHere.addAll(runIds);
-        });
+        runner.movedBy(
+                (runIds, from, to, at, later) -> {
+                    assertThat(from).isEqualTo(QueueRunner.waitingQueue(Q));
+                    assertThat(to).isEqualTo(Q);
+                    assertThat(at).isEqualTo(NOW);
+                    assertThat(later).isEmpty();
+                    movedHere.addAll(runIds);
+                },
+                () -> 10);
 
         assertThat(runner.admit(Q)).as("no rate limit: nothing to wait for").isNull();
 
         assertThat(movedHere).containsExactly("a", "b");
         assertThat(moves).as("not moved by the world's plain move").isEmpty();
+    }
+
+    @Test
+    void aWorkerWithRoomIsGivenRunsAheadOfTheirStartsWithTheirStarts() {
+        store(QueueBody.of(QueueSpec.named(Q).withRateLimit(100, Duration.ofSeconds(1))));
+        for (int i = 0; i < 50; i++) {
+            waiting.add(new WaitingTurn("r" + i, null, 0, NOW.minusSeconds(1)));
+        }
+        List<String> movedHere = new ArrayList<>();
+        Map<String, Instant> starts = new ConcurrentHashMap<>();
+        runner.movedBy(
+                (runIds, from, to, at, later) -> {
+                    movedHere.addAll(runIds);
+                    starts.putAll(later);
+                },
+                () -> 100);
+
+        Instant next = runner.admit(Q);
+
+        // 100 a second: one per 10 ms; the slack's starts now, then those of the horizon ahead
+        int now = (int) (Admission.SLACK.toMillis() / 10) + 1;
+        int ahead = (int) (QueueRunner.AHEAD.toMillis() / 10);
+        assertThat(movedHere).hasSize(now + ahead);
+        assertThat(starts).hasSize(ahead).containsEntry("r" + now, NOW.plusMillis(5));
+        assertThat(stored().admitted()).hasSize(now + ahead);
+        assertThat(next)
+                .as("the next round when a quarter of the horizon has passed")
+                .isEqualTo(stored().nextStart()
+                        .minus(QueueRunner.AHEAD.multipliedBy(3).dividedBy(4)));
+    }
+
+    @Test
+    void aRunsEndCallsForARoundAtOnceOnlyWhereItsPlaceMayHoldARunBack() {
+        java.util.concurrent.atomic.AtomicInteger pokes = new java.util.concurrent.atomic.AtomicInteger();
+        runner.admittedBy(pokes::incrementAndGet);
+        List<QueueBody.Place> places =
+                List.of(new QueueBody.Place("plain", null, NOW), new QueueBody.Place("keyed", "customer-7", NOW));
+        store(QueueBody.of(ONE_A_SECOND).with(places, null));
+        runner.spec(Q); // read as a worker's rounds read it
+
+        runner.ended("plain", Q);
+        assertThat(pokes)
+                .as("a rate limit alone: the limit's own rounds give the place back")
+                .hasValue(0);
+        runner.ended("keyed", Q);
+        assertThat(pokes).as("the key's next run waits for this place").hasValue(1);
+        runner.ended("unknown-here", Q);
+        assertThat(pokes).as("a place not known here may be keyed").hasValue(2);
+
+        store(QueueBody.of(ONE_A_SECOND.withConcurrency(5)).with(places, null));
+        runner.spec(Q);
+        runner.ended("plain", Q);
+        assertThat(pokes)
+                .as("a concurrency limit: the place may let a waiting run in")
+                .hasValue(3);
+
+        Instant next = runner.admit(Q);
+        assertThat(stored().admitted())
+                .as("the round that comes gives every ended run's place back")
+                .isEmpty();
+        assertThat(next).isNull();
     }
 
     /** A world of a queue store and the waiting turns alone; anything else it is asked is a failure of the test. */

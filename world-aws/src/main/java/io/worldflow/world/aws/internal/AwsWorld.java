@@ -200,6 +200,11 @@ public final class AwsWorld implements World {
         }
 
         @Override
+        public boolean leasesMoves() {
+            return true;
+        }
+
+        @Override
         public LeasedRuns moveLeasing(
                 Collection<String> runIds,
                 String from,
