@@ -22,6 +22,15 @@ class AdmissionTest {
         return new WaitingTurn(run, key, 0, NOW.minusSeconds(1));
     }
 
+    /** Runs r0 … r99, due, without keys. */
+    private static List<WaitingTurn> hundredWaiting() {
+        List<WaitingTurn> many = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            many.add(w("r" + i, null));
+        }
+        return many;
+    }
+
     private static QueueBody body(QueueSpec spec, String... admitted) {
         List<QueueBody.Place> places = new ArrayList<>();
         for (String a : admitted) {
@@ -146,10 +155,7 @@ class AdmissionTest {
         // 200 per second: one every 5 ms; a round 20 ms late may start the runs it owes, a round after an idle second
         // starts no more than the slack's worth
         QueueBody b = body(QueueSpec.named("q").withRateLimit(200, Duration.ofSeconds(1)));
-        List<WaitingTurn> many = new ArrayList<>();
-        for (int i = 0; i < 100; i++) {
-            many.add(w("r" + i, null));
-        }
+        List<WaitingTurn> many = hundredWaiting();
 
         Admission.Decision burst = Admission.decide(b, many, Set.of(), NOW, NONE);
 
@@ -159,10 +165,7 @@ class AdmissionTest {
     @Test
     void aWorkerWithRoomAdmitsRunsAheadEachAtItsOwnStartAndLooksAgainAQuarterOfAHorizonLater() {
         QueueBody b = body(QueueSpec.named("q").withRateLimit(200, Duration.ofSeconds(1)));
-        List<WaitingTurn> many = new ArrayList<>();
-        for (int i = 0; i < 100; i++) {
-            many.add(w("r" + i, null));
-        }
+        List<WaitingTurn> many = hundredWaiting();
 
         Admission.Decision d =
                 Admission.decide(b, many, Set.of(), NOW, new Admission.Ahead(Duration.ofMillis(200), 100));
@@ -187,10 +190,7 @@ class AdmissionTest {
     @Test
     void runsAreAdmittedAheadOnlyUpToTheRoomOfTheWorkerThatHoldsThem() {
         QueueBody b = body(QueueSpec.named("q").withRateLimit(200, Duration.ofSeconds(1)));
-        List<WaitingTurn> many = new ArrayList<>();
-        for (int i = 0; i < 100; i++) {
-            many.add(w("r" + i, null));
-        }
+        List<WaitingTurn> many = hundredWaiting();
 
         Admission.Decision d = Admission.decide(b, many, Set.of(), NOW, new Admission.Ahead(Duration.ofMillis(200), 3));
 
