@@ -178,7 +178,7 @@ public final class Committer implements AutoCloseable {
         }
         // runs the batch creates that may begin in this process's worker hold their slots until the write is over
         WorkerLoop here = worker;
-        WorkerLoop.Reserved reserved = here == null ? null : here.reserveStarts(starts(list));
+        LeasingWrites.Reserved reserved = here == null ? null : here.reserveStarts(starts(list));
         List<AppendResult> results;
         long began = System.nanoTime();
         try {
@@ -216,7 +216,7 @@ public final class Committer implements AutoCloseable {
      * Writes the batch with each run's pipelined appends joined. A world that refuses the joined form for good (an
      * append past its size limit, where each one alone fits) is given them as they were queued.
      */
-    private List<AppendResult> write(List<Append> queued, WorkerLoop.Reserved reserved) {
+    private List<AppendResult> write(List<Append> queued, LeasingWrites.Reserved reserved) {
         PipelinedAppends joined = new PipelinedAppends(queued);
         if (joined.appends.size() == queued.size()) {
             return send(queued, reserved);
@@ -233,7 +233,7 @@ public final class Committer implements AutoCloseable {
     }
 
     /** The appends, with the runs they create that {@code reserved} holds slots for leased in the same write. */
-    private List<AppendResult> send(List<Append> appends, WorkerLoop.Reserved reserved) {
+    private List<AppendResult> send(List<Append> appends, LeasingWrites.Reserved reserved) {
         return reserved == null ? eventLog.append(appends) : reserved.append(appends);
     }
 

@@ -92,7 +92,7 @@ public final class QueueRunner {
 
     /**
      * How the turns of the runs admitted in this process reach their queue: the worker of this process moves them and
-     * leases those it has room for ({@link WorkerLoop#moveAdmitted}); it holds up to {@code room} runs admitted ahead
+     * leases those it has room for ({@link LeasingWrites#moveAdmitted}); it holds up to {@code room} runs admitted ahead
      * of their starts, and begins each at its start.
      */
     void movedBy(Mover value, IntSupplier room) {
