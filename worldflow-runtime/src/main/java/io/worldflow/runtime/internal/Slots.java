@@ -43,6 +43,6 @@ final class Slots {
 
     /** Whether a run started in this process may take a slot now, with {@code held} runs held. */
     boolean mayStartHere(int held) {
-        return !backlog && held + leasing < concurrency;
+        return roomHere(held) > 0;
     }
 }

@@ -171,12 +171,7 @@ public final class WorkerLoop implements AutoCloseable {
     /** A signal may have arrived for a run in memory that waits for one: let it look again. */
     private void pokeSignalWaiters() {
         pokeSignalWaiters = false;
-        List<RunExecution> waiting = new ArrayList<>();
-        for (RunExecution e : turns.inMemory()) {
-            if (e.hasSignalWaiters()) {
-                waiting.add(e);
-            }
-        }
+        List<RunExecution> waiting = turns.signalWaiters();
         if (!waiting.isEmpty()) {
             Thread.startVirtualThread(() -> waiting.forEach(RunExecution::poke));
         }

@@ -13,10 +13,10 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -117,12 +117,16 @@ final class WorkerTurns {
         return slot == null ? null : slot.exec;
     }
 
-    /** The turns in memory here now. */
-    List<RunExecution> inMemory() {
-        return active.values().stream()
-                .map(slot -> slot.exec)
-                .filter(Objects::nonNull)
-                .toList();
+    /** The turns in memory here whose code waits for a signal. */
+    List<RunExecution> signalWaiters() {
+        List<RunExecution> waiting = new ArrayList<>();
+        for (Slot slot : active.values()) {
+            RunExecution e = slot.exec;
+            if (e != null && e.hasSignalWaiters()) {
+                waiting.add(e);
+            }
+        }
+        return waiting;
     }
 
     /** Whether some queue limits how many of its turns this worker executes at once. */
