@@ -10,6 +10,9 @@ import org.junit.jupiter.api.Test;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -159,5 +162,26 @@ class PayloadEncryptionTest {
                         .orElseThrow()
                         .current())
                 .isEqualTo("k2");
+    }
+
+    /** A key provider's key that AES-GCM cannot use is refused when the codec is made, not by the first run. */
+    @Test
+    void aProvidersKeyThatCannotSealIsRefusedWhenTheCodecIsMade() {
+        PayloadKeys unusable = new PayloadKeys() {
+            @Override
+            public String current() {
+                return "kms-7";
+            }
+
+            @Override
+            public Optional<SecretKey> key(String keyId) {
+                // 5 bytes: no AES key size
+                return Optional.of(new SecretKeySpec(new byte[5], "AES"));
+            }
+        };
+        assertThatThrownBy(() -> new JsonCodec().encrypting(unusable))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("'kms-7'")
+                .hasMessageContaining("cannot seal and open");
     }
 }

@@ -6,12 +6,13 @@ import io.worldflow.runtime.PayloadKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.crypto.Cipher;
@@ -63,6 +64,10 @@ public final class PayloadCipher {
 
     private static final int IV_BYTES = 12;
     private static final int TAG_BITS = 128;
+    private static final int TAG_BYTES = TAG_BITS / 8;
+    private static final Base64.Encoder BASE64 = Base64.getUrlEncoder().withoutPadding();
+    /** Past this many payload types, associated data is built per call rather than kept. */
+    private static final int MAX_AAD_CACHED = 256;
 
     private final PayloadKeys keys;
     private final Kind kind;
@@ -70,9 +75,16 @@ public final class PayloadCipher {
     private final Queue<Cipher> idle = new ConcurrentLinkedQueue<>();
     private final AtomicLong issued = new AtomicLong();
     private volatile Epoch epoch;
+    /** The key sealing last used, kept while it stays the current one: a key provider is asked once per key id. */
+    private volatile Sealing sealing;
+    /** The associated data of each payload type seen, built once (types are few: the code's own classes). */
+    private final Map<String, byte[]> aads = new ConcurrentHashMap<>();
 
     /** The IVs' prefix for counter values {@code number << 32} up to the next epoch's. */
     private record Epoch(long number, byte[] prefix) {}
+
+    /** A key id, its key, and the text every value sealed with it starts with. */
+    private record Sealing(String id, SecretKey key, String start) {}
 
     public PayloadCipher(PayloadKeys keys, Kind kind) {
         this.keys = keys;
@@ -81,6 +93,17 @@ public final class PayloadCipher {
         if (keys.key(keys.current()).isEmpty()) {
             throw new io.worldflow.ConfigurationException(
                     "the current payload key '" + keys.current() + "' is not among the keys");
+        }
+        // one round trip now: a key the provider cannot use is a configuration error reported here, not by the first
+        // run to store a payload, and the provider's one-time setup is done before any run waits for it (the cipher
+        // made for it is kept for the first payload)
+        try {
+            open(seal("null", null), null, "a check of the current key");
+        } catch (RuntimeException e) {
+            throw new io.worldflow.ConfigurationException(
+                    "the current payload key '" + keys.current() + "' cannot seal and open a payload with"
+                            + " AES-GCM: " + e.getMessage(),
+                    e);
         }
         if (kind == Kind.PAYLOAD) {
             log.info("payloads are encrypted at rest under key '{}'", keys.current());
@@ -105,20 +128,17 @@ public final class PayloadCipher {
 
     /** {@code json} sealed under the current key. */
     public String seal(String json, String type) {
-        String id = keys.current();
-        SecretKey key = keys.key(id).orElseThrow();
-        byte[] iv = nextIv();
+        Sealing with = sealing();
+        byte[] clear = json.getBytes(StandardCharsets.UTF_8);
+        // the IV, then the ciphertext and its tag written after it by the cipher: one array, encoded once
+        byte[] out = new byte[IV_BYTES + clear.length + TAG_BYTES];
+        nextIv(out);
         Cipher c = take();
         try {
-            c.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, iv));
+            c.init(Cipher.ENCRYPT_MODE, with.key(), new GCMParameterSpec(TAG_BITS, out, 0, IV_BYTES));
             c.updateAAD(aad(type));
-            byte[] sealed = c.doFinal(json.getBytes(StandardCharsets.UTF_8));
-            byte[] out = ByteBuffer.allocate(iv.length + sealed.length)
-                    .put(iv)
-                    .put(sealed)
-                    .array();
-            return kind.prefix + id + ":"
-                    + Base64.getUrlEncoder().withoutPadding().encodeToString(out) + "\"";
+            c.doFinal(clear, 0, clear.length, out, IV_BYTES);
+            return with.start() + BASE64.encodeToString(out) + "\"";
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM refused a key or an IV of its own", e);
         } finally {
@@ -126,7 +146,19 @@ public final class PayloadCipher {
         }
     }
 
-    private byte[] nextIv() {
+    private Sealing sealing() {
+        String id = keys.current();
+        Sealing last = sealing;
+        if (last != null && last.id().equals(id)) {
+            return last;
+        }
+        Sealing now = new Sealing(id, keys.key(id).orElseThrow(), kind.prefix + id + ":");
+        sealing = now;
+        return now;
+    }
+
+    /** Writes the next IV into the first {@value #IV_BYTES} bytes of {@code out}. */
+    private void nextIv(byte[] out) {
         while (true) {
             long n = issued.getAndIncrement();
             Epoch e = epoch;
@@ -134,10 +166,12 @@ public final class PayloadCipher {
                 e = advance(n >>> 32);
             }
             if ((n >>> 32) == e.number()) {
-                return ByteBuffer.allocate(IV_BYTES)
-                        .put(e.prefix())
-                        .putInt((int) n)
-                        .array();
+                byte[] prefix = e.prefix();
+                System.arraycopy(prefix, 0, out, 0, prefix.length);
+                for (int i = 0; i < 4; i++) {
+                    out[prefix.length + i] = (byte) (n >>> (24 - 8 * i));
+                }
+                return;
             }
             // a counter value of an epoch already left behind: its prefix is gone, take another
         }
@@ -176,11 +210,16 @@ public final class PayloadCipher {
      */
     public String open(String sealed, String type, String what) {
         String id = keyId(sealed);
-        SecretKey key = keys.key(id)
-                .orElseThrow(() -> new PayloadKeyException(
-                        what + " is encrypted under key '" + id + "', which is not among the payload keys ("
-                                + PayloadKeys.KEYS + ")",
-                        id));
+        Sealing last = sealing;
+        // the key sealing uses while it is still the current one; any other is asked for, so that a key the provider
+        // no longer holds is refused
+        SecretKey key = last != null && last.id().equals(id) && id.equals(keys.current())
+                ? last.key()
+                : keys.key(id)
+                        .orElseThrow(() -> new PayloadKeyException(
+                                what + " is encrypted under key '" + id + "', which is not among the payload keys ("
+                                        + PayloadKeys.KEYS + ")",
+                                id));
         try {
             byte[] all = Base64.getUrlDecoder()
                     .decode(sealed.substring(PREFIX_LENGTH + id.length() + 1, sealed.length() - 1));
@@ -201,6 +240,15 @@ public final class PayloadCipher {
     }
 
     private byte[] aad(String type) {
-        return (kind.aad + (type == null ? "" : type)).getBytes(StandardCharsets.UTF_8);
+        String t = type == null ? "" : type;
+        byte[] known = aads.get(t);
+        if (known != null) {
+            return known;
+        }
+        byte[] built = (kind.aad + t).getBytes(StandardCharsets.UTF_8);
+        if (aads.size() < MAX_AAD_CACHED) {
+            aads.put(t, built);
+        }
+        return built;
     }
 }
