@@ -1,5 +1,6 @@
 package io.worldflow.runtime.internal;
 
+import io.worldflow.ConfigurationException;
 import io.worldflow.PayloadKeyException;
 import io.worldflow.SerializationException;
 import io.worldflow.runtime.PayloadKeys;
@@ -91,8 +92,7 @@ public final class PayloadCipher {
         this.kind = kind;
         this.epoch = new Epoch(0, prefix());
         if (keys.key(keys.current()).isEmpty()) {
-            throw new io.worldflow.ConfigurationException(
-                    "the current payload key '" + keys.current() + "' is not among the keys");
+            throw new ConfigurationException("the current payload key '" + keys.current() + "' is not among the keys");
         }
         // one round trip now: a key the provider cannot use is a configuration error reported here, not by the first
         // run to store a payload, and the provider's one-time setup is done before any run waits for it (the cipher
@@ -100,7 +100,7 @@ public final class PayloadCipher {
         try {
             open(seal("null", null), null, "a check of the current key");
         } catch (RuntimeException e) {
-            throw new io.worldflow.ConfigurationException(
+            throw new ConfigurationException(
                     "the current payload key '" + keys.current() + "' cannot seal and open a payload with"
                             + " AES-GCM: " + e.getMessage(),
                     e);
