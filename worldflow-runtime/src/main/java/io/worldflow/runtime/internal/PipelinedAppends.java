@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * One batch's appends with those a run pipelined joined into one: a run whose branches each write (a hundred children
@@ -30,18 +31,24 @@ final class PipelinedAppends {
     PipelinedAppends(List<Append> queued) {
         this.queued = queued;
         this.carriedBy = new int[queued.size()];
-        Map<String, Integer> lastOfRun = new HashMap<>();
+        // each run's appends are gathered first and joined once: joining them pair by pair would copy and check the
+        // growing append again at every step, a cost quadratic in a run's appends in the batch
+        List<Joining> joinings = new ArrayList<>();
+        Map<String, Joining> lastOfRun = new HashMap<>();
         for (int i = 0; i < queued.size(); i++) {
             Append next = queued.get(i);
-            Integer at = lastOfRun.get(next.runId());
-            if (at != null && joinable(appends.get(at), next)) {
-                appends.set(at, joined(appends.get(at), next));
-                carriedBy[i] = at;
+            Joining at = lastOfRun.get(next.runId());
+            if (at != null && at.takes(next)) {
+                at.add(next);
             } else {
-                lastOfRun.put(next.runId(), appends.size());
-                carriedBy[i] = appends.size();
-                appends.add(next);
+                at = new Joining(joinings.size(), next);
+                lastOfRun.put(next.runId(), at);
+                joinings.add(at);
             }
+            carriedBy[i] = at.index;
+        }
+        for (Joining j : joinings) {
+            appends.add(j.joined());
         }
     }
 
@@ -56,50 +63,69 @@ final class PipelinedAppends {
         return out;
     }
 
-    /**
-     * Whether {@code next} continues {@code first} directly: its events follow, and {@code first} neither ends the
-     * turn nor hands its signals on (both belong at the end of what is written); runs started twice stay apart, as a
-     * second start of an id is a write of its own that leaves the run untouched.
-     */
-    private static boolean joinable(Append first, Append next) {
-        if (first.turnEnd() != null
-                || first.carrySignalsTo() != null
-                || first.status().isTerminal()
-                || next.expectedSeq() != first.nextSeq()) {
-            return false;
-        }
-        if (first.starts().isEmpty() || next.starts().isEmpty()) {
-            return true;
-        }
-        Set<String> ids = new HashSet<>();
-        first.starts().forEach(r -> ids.add(r.runId()));
-        return next.starts().stream().map(NewRun::runId).noneMatch(ids::contains);
-    }
+    /** One run's appends that go to the world as one: the first, and those that continue it directly. */
+    private static final class Joining {
 
-    private static Append joined(Append first, Append next) {
-        return new Append(
-                first.runId(),
-                first.expectedSeq(),
-                concat(first.events(), next.events()),
-                next.status(),
-                concat(first.consumedSignals(), next.consumedSignals()),
-                next.turnEnd(),
-                concat(first.starts(), next.starts()),
-                concat(first.signals(), next.signals()),
-                concat(first.cancels(), next.cancels()),
-                next.carrySignalsTo());
-    }
+        final int index;
+        private final List<Append> parts = new ArrayList<>(1);
+        private final Set<String> started = new HashSet<>();
 
-    private static <T> List<T> concat(List<T> a, List<T> b) {
-        if (a.isEmpty()) {
-            return b;
+        Joining(int index, Append first) {
+            this.index = index;
+            add(first);
         }
-        if (b.isEmpty()) {
-            return a;
+
+        private Append last() {
+            return parts.getLast();
         }
-        List<T> all = new ArrayList<>(a.size() + b.size());
-        all.addAll(a);
-        all.addAll(b);
-        return all;
+
+        /**
+         * Whether {@code next} continues the appends so far directly: its events follow, and the last neither ends
+         * the turn nor hands its signals on (both belong at the end of what is written); runs started twice stay
+         * apart, as a second start of an id is a write of its own that leaves the run untouched.
+         */
+        boolean takes(Append next) {
+            Append last = last();
+            if (last.turnEnd() != null
+                    || last.carrySignalsTo() != null
+                    || last.status().isTerminal()
+                    || next.expectedSeq() != last.nextSeq()) {
+                return false;
+            }
+            return next.starts().stream().map(NewRun::runId).noneMatch(started::contains);
+        }
+
+        void add(Append next) {
+            parts.add(next);
+            next.starts().forEach(r -> started.add(r.runId()));
+        }
+
+        /** The appends as one, made once: the last one's status, turn end and hand-on, everything else in order. */
+        Append joined() {
+            if (parts.size() == 1) {
+                return parts.getFirst();
+            }
+            Append first = parts.getFirst();
+            Append last = last();
+            return new Append(
+                    first.runId(),
+                    first.expectedSeq(),
+                    all(Append::events),
+                    last.status(),
+                    all(Append::consumedSignals),
+                    last.turnEnd(),
+                    all(Append::starts),
+                    all(Append::signals),
+                    all(Append::cancels),
+                    last.carrySignalsTo());
+        }
+
+        private <T> List<T> all(Function<Append, List<T>> part) {
+            List<T> out = new ArrayList<>();
+            for (Append a : parts) {
+                out.addAll(part.apply(a));
+            }
+            return out;
+        }
     }
 }

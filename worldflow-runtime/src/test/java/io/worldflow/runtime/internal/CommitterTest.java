@@ -27,6 +27,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -203,6 +205,34 @@ class CommitterTest {
         assertThat(joined.turnEnd()).isNotNull();
         assertThat(log.appended.get(3).expectedSeq()).isEqualTo(7);
         assertThat(committer.counts()).containsExactly(2L, 6L);
+    }
+
+    @Test
+    void aHundredAppendsOfOneRunEachStartingAChildGoAsOneThatStartsThemAllInOrder() throws Exception {
+        List<Append> appends = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            appends.add(
+                    steps("p", 1 + i, 1, false).withEffects(List.of(child("p/kid/" + i)), List.of(), List.of(), null));
+        }
+        // a second start of an id already started in the batch is a write of its own
+        appends.add(steps("p", 101, 1, false).withEffects(List.of(child("p/kid/7")), List.of(), List.of(), null));
+        List<CompletableFuture<AppendResult>> queued = queuedTogether(appends.toArray(Append[]::new));
+
+        assertThat(queued.stream().map(f -> f.join().logLength()).toList())
+                .isEqualTo(LongStream.rangeClosed(2, 102).boxed().toList());
+        assertThat(log.batches.get(1)).containsExactly("p", "p");
+        Append joined = log.appended.get(1);
+        assertThat(joined.expectedSeq()).isEqualTo(1);
+        assertThat(joined.events()).hasSize(100);
+        assertThat(joined.starts())
+                .extracting(NewRun::runId)
+                .isEqualTo(IntStream.range(0, 100).mapToObj(i -> "p/kid/" + i).toList());
+        assertThat(log.appended.get(2).expectedSeq()).isEqualTo(101);
+        assertThat(log.appended.get(2).starts()).extracting(NewRun::runId).containsExactly("p/kid/7");
+    }
+
+    private static NewRun child(String id) {
+        return new NewRun(id, "kid", Payload.NULL, Instant.EPOCH, Instant.EPOCH, null, "q", 0, "p");
     }
 
     @Test
