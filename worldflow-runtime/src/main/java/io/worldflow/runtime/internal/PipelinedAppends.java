@@ -68,7 +68,8 @@ final class PipelinedAppends {
 
         final int index;
         private final List<Append> parts = new ArrayList<>(1);
-        private final Set<String> started = new HashSet<>();
+        /** The ids of the runs the parts start; null while they start none (most appends). */
+        private Set<String> started;
 
         Joining(int index, Append first) {
             this.index = index;
@@ -92,12 +93,17 @@ final class PipelinedAppends {
                     || next.expectedSeq() != last.nextSeq()) {
                 return false;
             }
-            return next.starts().stream().map(NewRun::runId).noneMatch(started::contains);
+            return started == null || next.starts().stream().map(NewRun::runId).noneMatch(started::contains);
         }
 
         void add(Append next) {
             parts.add(next);
-            next.starts().forEach(r -> started.add(r.runId()));
+            if (!next.starts().isEmpty()) {
+                if (started == null) {
+                    started = new HashSet<>();
+                }
+                next.starts().forEach(r -> started.add(r.runId()));
+            }
         }
 
         /** The appends as one, made once: the last one's status, turn end and hand-on, everything else in order. */
