@@ -15,6 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -137,6 +139,66 @@ class MetricsTest {
                         .count())
                 .isZero();
         assertThat(meters.get("worldflow.runs.active").gauge().value()).isZero();
+    }
+
+    @Test
+    void aWorkersMetersReadZeroBeforeItsFirstRun() {
+        MeterRegistry meters = new SimpleMeterRegistry();
+        try (Worldflow wf = Worldflow.builder()
+                .meterRegistry(meters)
+                .register(billing)
+                .register(failing)
+                .property("worldflow.local.path", tmp + "/z.db")
+                .build()) {
+            // a client alone registers no workflow's meters: it does not know which queues its runs will use
+            assertThat(meters.find("worldflow.runs.started").counters()).isEmpty();
+
+            wf.startWorker(WorkerOptions.defaults().withQueues(Set.of("default", "bulk")));
+            for (String workflow : List.of("billing", "failing")) {
+                for (String queue : List.of("default", "bulk")) {
+                    Tags tags = Tags.of("world", "local", "workflow", workflow, "queue", queue);
+                    assertThat(meters.get("worldflow.runs.started")
+                                    .tags(tags)
+                                    .counter()
+                                    .count())
+                            .isZero();
+                    assertThat(meters.get("worldflow.runs.ended")
+                                    .tags(tags)
+                                    .tag("outcome", "completed")
+                                    .counter()
+                                    .count())
+                            .isZero();
+                    assertThat(meters.get("worldflow.steps.attempts")
+                                    .tags(tags)
+                                    .tag("outcome", "success")
+                                    .timer()
+                                    .count())
+                            .isZero();
+                }
+            }
+            assertThat(meters.get("worldflow.leases.renewed")
+                            .tag("queue", "bulk")
+                            .counter()
+                            .count())
+                    .isZero();
+            // only the queues the worker serves
+            assertThat(meters.find("worldflow.runs.started")
+                            .tag("queue", "other")
+                            .counters())
+                    .isEmpty();
+
+            // the meters registered at the start are the ones the runs count on
+            assertThat(wf.start(billing, "acme").result(Duration.ofSeconds(20))).isEqualTo("inv-acme sent");
+            assertThat(meters.find("worldflow.runs.started")
+                            .tag("workflow", "billing")
+                            .counters())
+                    .hasSize(2);
+            assertThat(meters.get("worldflow.runs.started")
+                            .tags(Tags.of("workflow", "billing", "queue", "default"))
+                            .counter()
+                            .count())
+                    .isEqualTo(1);
+        }
     }
 
     @Test

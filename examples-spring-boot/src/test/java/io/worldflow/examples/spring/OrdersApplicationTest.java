@@ -124,8 +124,13 @@ class OrdersApplicationTest {
         worldflow.handle("order-" + id, Receipt.class).result(Duration.ofSeconds(20));
 
         assertThat(worldflow.meterRegistry()).containsSame(meters);
-        assertThat(meters.get("worldflow.runs.started").counter().count()).isPositive();
+        assertThat(meters.get("worldflow.runs.started")
+                        .tag("workflow", OrderWorkflow.NAME)
+                        .counter()
+                        .count())
+                .isPositive();
         assertThat(meters.get("worldflow.runs.ended")
+                        .tag("workflow", OrderWorkflow.NAME)
                         .tag("outcome", "completed")
                         .counter()
                         .count())

@@ -90,6 +90,7 @@ public final class WorkerLoop implements AutoCloseable {
         engine.committer.startHere(this);
         engine.queues.movedBy(writes::moveAdmitted, turns::roomAhead);
         engine.telemetry.activeTurns(turns::size);
+        engine.telemetry.serving(engine.registry.names(), settings.queues());
         this.subscription = tasks.subscribe(this::dueAt);
         this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "worldflow-heartbeat");

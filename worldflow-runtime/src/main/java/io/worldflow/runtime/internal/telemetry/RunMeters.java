@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
+import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +31,9 @@ final class RunMeters {
     static final String LEASES_RENEWED = "worldflow.leases.renewed";
     static final String LEASES_LOST = "worldflow.leases.lost";
     static final String TIMER_LATENESS = "worldflow.timers.lateness";
+
+    /** The most workflow and queue pairs whose meters a worker registers when it starts. */
+    private static final int MAX_SERVED = 256;
 
     private final MeterRegistry registry;
     private final String world;
@@ -69,14 +73,34 @@ final class RunMeters {
     }
 
     void lease(String queue, boolean kept) {
-        Counter[] c = leases.computeIfAbsent(queue == null ? "" : queue, q -> {
+        leases(queue)[kept ? 0 : 1].increment();
+    }
+
+    private Counter[] leases(String queue) {
+        return leases.computeIfAbsent(queue == null ? "" : queue, q -> {
             Tags tags = Tags.of("world", world, "queue", q);
             return new Counter[] {
                 counter(registry, LEASES_RENEWED, "leases on turns extended", tags),
                 counter(registry, LEASES_LOST, "leases on running turns found taken by another worker", tags)
             };
         });
-        c[kept ? 0 : 1].increment();
+    }
+
+    /**
+     * Registers the meters of each of {@code workflows} on each of {@code queues}, and each queue's lease counters, up to
+     * {@value #MAX_SERVED} pairs (past that, the rest are registered on first use, as any meter is).
+     */
+    void serving(Collection<String> workflows, Collection<String> queues) {
+        int pairs = 0;
+        for (String queue : queues) {
+            leases(queue);
+            for (String workflow : workflows) {
+                if (pairs++ == MAX_SERVED) {
+                    return;
+                }
+                of(workflow, queue);
+            }
+        }
     }
 
     void activeTurns(Supplier<Number> count) {

@@ -7,6 +7,7 @@ import io.worldflow.spi.NewRun;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.function.Supplier;
 
 /**
@@ -86,6 +87,17 @@ public final class Telemetry {
     public void leaseRenewal(String queue, boolean kept) {
         if (meters != null) {
             meters.lease(queue, kept);
+        }
+    }
+
+    /**
+     * A worker of this process serves {@code workflows} on {@code queues}: their meters are registered now, so that they
+     * read zero from the start instead of appearing with their first count (a rate over a counter that appears at its
+     * first increment misses that increment), and the first runs do not pay for registering them.
+     */
+    public void serving(Collection<String> workflows, Collection<String> queues) {
+        if (meters != null) {
+            meters.serving(workflows, queues);
         }
     }
 
