@@ -40,15 +40,20 @@ class SmokeTest {
             "w2.stage.submit.p50",
             "w2.stage.first_commit.p50",
             "w2.stage.last_commit.p50",
-            "w2.stage.seen.p50",
             "scale.steps_small",
             "scale.steps_large",
             "scale.ratio",
             "scale.replay_events",
             "scale.sleepers_heap",
             "scale.sleepers_rss");
-    /** Lateness after a timer's due time, in whole milliseconds: 0 is a fine answer. */
-    static final List<String> NOT_NEGATIVE = List.of("w4.p50", "w4.p99", "scale.replay_cold", "scale.replay");
+    /**
+     * Figures where 0 is a fine answer: lateness after a timer's due time, in whole milliseconds; replay times; and the
+     * hop from the worker's last commit to the driver seeing the run end, which is 0 when the world's notice of the end
+     * reaches the driver before the worker's own commit call has returned (a race of two processes woken by one commit,
+     * which a cold worker can lose in most of the smoke test's twenty runs).
+     */
+    static final List<String> NOT_NEGATIVE =
+            List.of("w4.p50", "w4.p99", "scale.replay_cold", "scale.replay", "w2.stage.seen.p50");
 
     static final List<String> POSTGRES_ONLY =
             List.of("cost.commits", "cost.wal_bytes", "cost.wal_syncs", "cost.throughput");
