@@ -41,7 +41,10 @@ final class ChildrenCrashMain {
     static final Workflow<Integer, Integer> PARENT = Workflow.define("crash.parent", Integer.class, (ctx, n) -> {
         List<Integer> kids = IntStream.range(0, n).boxed().toList();
         List<String> done = ctx.parallel("kids", kids, (b, i) -> {
-            b.sleep("pace", Duration.ofMillis(15L * i)); // children start over a while, so a kill lands among them
+            // children start over a while, so a kill lands among them: the first child's work comes some 20 ms after
+            // the first start and the last start 2.4 s after it, wide enough for a machine busy enough to fire timers
+            // hundreds of ms late, which starts many children at once
+            b.sleep("pace", Duration.ofMillis(100L * i));
             return b.child("kid", CHILD, ctx.runId() + "#" + i);
         });
         return done.size();
