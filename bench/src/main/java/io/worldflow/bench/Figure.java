@@ -151,6 +151,7 @@ record Figure(String key, String label, String unit, boolean higherBetter, Doubl
                             Peer.range(700, 1000))),
             new Figure("w5.single_cold", "W5 parent of 100 children, cold", "ms", false, null, Map.of()),
             new Figure("w5.single_warm", "W5 parent of 100 children, warm", "ms", false, null, Map.of()),
+            new Figure("w5.batch_wall", "W5 20 parents at once, wall", "ms", false, null, Map.of()),
             new Figure("loop.first_tenth", "Loop, first tenth of 10,000 continues", "ms", false, null, Map.of()),
             new Figure("loop.last_tenth", "Loop, last tenth of 10,000 continues", "ms", false, null, Map.of()),
             new Figure("loop.ratio", "Loop, last tenth / first tenth", "x", false, null, Map.of()),
