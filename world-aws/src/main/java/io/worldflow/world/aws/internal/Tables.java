@@ -1,36 +1,20 @@
 package io.worldflow.world.aws.internal;
 
-import io.worldflow.WorldException;
-import io.worldflow.world.aws.AwsWorldProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.CreateGlobalSecondaryIndexAction;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
-import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
-import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
-import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
-import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.LimitExceededException;
 import software.amazon.awssdk.services.dynamodb.model.Projection;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
-import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
-import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
-import software.amazon.awssdk.services.dynamodb.model.TableDescription;
-import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The seven tables and their indexes; creates what is missing (when allowed) and waits until it is active. The partition
@@ -79,15 +63,12 @@ public record Tables(
     private static final List<String> LISTED = List.of(RunItem.WORKFLOW, RunItem.STATUS, RunItem.CREATED);
 
     /**
-     * How long opening waits for DynamoDB to build an index added to an existing table. A small table takes
-     * minutes; a large one may take longer, and is then waited for again by the next opening.
+     * Makes sure every table exists and is active, creating what is missing when allowed, and adds the indexes a table
+     * made by an earlier version lacks ({@link TableSetup}).
      */
-    private static final Duration INDEX_BUILD_WAIT = Duration.ofMinutes(15);
-
-    /** The indexes opening adds to a runs table made before them, and waits for. */
-    private static final List<Wanted> ADDED_LATER = List.of(
-            new Wanted(parentIndex(), "lists a run's child runs"),
-            new Wanted(waitingIndex(), "lists the turns that wait in a queue to be admitted"));
+    public void ensure(DynamoDbClient dynamo, AwsSettings settings) {
+        new TableSetup(this, dynamo, settings).ensure();
+    }
 
     public static Tables named(String prefix) {
         return new Tables(
@@ -100,84 +81,7 @@ public record Tables(
                 prefix + "search");
     }
 
-    /** Makes sure every table exists and is active. */
-    public void ensure(DynamoDbClient dynamo, AwsSettings settings) {
-        TableDescription runsTable = ensure(dynamo, settings, runsTable());
-        try {
-            ensureHeldIndex(dynamo, settings, runsTable);
-        } catch (SdkException e) {
-            throw cannotAdd(runs, BY_HELD, e);
-        }
-        try {
-            ensureIndexes(dynamo, settings, runsTable, ADDED_LATER);
-        } catch (SdkException e) {
-            throw cannotAdd(runs, BY_PARENT + " or " + BY_WAITING, e);
-        }
-        ensure(dynamo, settings, eventsTable());
-        ensure(dynamo, settings, signalsTable());
-        ensure(dynamo, settings, signalKeysTable());
-        ensure(dynamo, settings, schedulesTable());
-        ensure(dynamo, settings, queuesTable());
-        // a new table to tables made before search attributes: created whole, its index with it; a table made by hand
-        // without its index gains it as the runs table gains its own
-        TableDescription searchTable = ensure(dynamo, settings, searchTable());
-        try {
-            ensureIndexes(
-                    dynamo,
-                    settings,
-                    searchTable,
-                    List.of(new Wanted(valueIndex(), "finds runs by a search attribute")));
-        } catch (SdkException e) {
-            throw cannotAdd(search, BY_VALUE, e);
-        }
-    }
-
-    private static TableDescription ensure(DynamoDbClient dynamo, AwsSettings settings, CreateTableRequest request) {
-        String name = request.tableName();
-        try {
-            TableDescription t;
-            try {
-                t = dynamo.describeTable(b -> b.tableName(name)).table();
-            } catch (ResourceNotFoundException missing) {
-                if (!settings.createResources()) {
-                    throw new WorldException(
-                            "AWS world: DynamoDB table " + name + " does not exist and "
-                                    + AwsWorldProvider.CREATE_RESOURCES
-                                    + " is false; create it (see the world-aws README) or "
-                                    + "allow creating it",
-                            false,
-                            missing);
-                }
-                try {
-                    dynamo.createTable(request);
-                    log.info("created DynamoDB table {}", name);
-                } catch (ResourceInUseException raced) {
-                    log.debug("table {} is being created by another process", name);
-                }
-                t = dynamo.describeTable(b -> b.tableName(name)).table();
-            }
-            if (t.tableStatus() != TableStatus.ACTIVE) {
-                TableDescription created = t;
-                t = dynamo.waiter()
-                        .waitUntilTableExists(b -> b.tableName(name))
-                        .matched()
-                        .response()
-                        .map(DescribeTableResponse::table)
-                        .orElse(created);
-            }
-            return t;
-        } catch (SdkException e) {
-            throw new WorldException(
-                    "AWS world: cannot reach DynamoDB table " + name + " at the endpoint set by "
-                            + settings.dynamoEndpointKey() + " ("
-                            + (settings.dynamoEndpoint() == null ? settings.region() : settings.dynamoEndpoint())
-                            + "): " + AwsFailures.describe(e),
-                    AwsFailures.isTransient(e),
-                    e);
-        }
-    }
-
-    private CreateTableRequest runsTable() {
+    CreateTableRequest runsTable() {
         List<GlobalSecondaryIndex> indexes = new ArrayList<>();
         indexes.add(index(BY_CREATED, "all", "ck", LISTED));
         indexes.add(index(BY_STATUS, "st", "ck", LISTED));
@@ -220,166 +124,24 @@ public record Tables(
                 .build();
     }
 
-    private static GlobalSecondaryIndex heldIndex() {
+    static GlobalSecondaryIndex heldIndex() {
         return index(BY_HELD, RunItem.HELD_KEY, "ck", LISTED);
     }
 
-    private static GlobalSecondaryIndex parentIndex() {
+    static GlobalSecondaryIndex parentIndex() {
         return index(BY_PARENT, RunItem.PARENT, "ck", LISTED);
     }
 
     /** Keys only: {@link DynamoTaskQueue#waiting} reads the runs behind a page consistently ({@link IndexQuery}). */
-    private static GlobalSecondaryIndex waitingIndex() {
+    static GlobalSecondaryIndex waitingIndex() {
         return keysOnly(BY_WAITING, TurnState.QUEUE, TurnState.WAIT_KEY);
     }
 
-    /** An index a runs table made by an earlier version may lack, and what it serves, for messages. */
-    private record Wanted(GlobalSecondaryIndex index, String serves) {
-
-        String name() {
-            return index.indexName();
-        }
-
-        /** How to add it by hand: its keys and projection, as UpdateTable takes them. */
-        String shape() {
-            Projection p = index.projection();
-            return "hash key " + index.keySchema().get(0).attributeName() + ", sort key "
-                    + index.keySchema().get(1).attributeName() + ", both strings; "
-                    + (p.projectionType() == ProjectionType.KEYS_ONLY
-                            ? "keys only"
-                            : "projecting " + String.join(", ", p.nonKeyAttributes()));
-        }
-    }
-
-    /**
-     * Adds the index of held runs to a runs table created before it existed. DynamoDB builds it in the background;
-     * until then a query for held runs fails with a clear error, and everything else works as before.
-     */
-    private void ensureHeldIndex(DynamoDbClient dynamo, AwsSettings settings, TableDescription t) {
-        if (t.globalSecondaryIndexes().stream().anyMatch(i -> i.indexName().equals(BY_HELD))) {
-            return;
-        }
-        if (!settings.createResources()) {
-            log.warn(
-                    "DynamoDB table {} has no index {}: listing held runs fails until it is added (see the world-aws "
-                            + "README)",
-                    runs,
-                    BY_HELD);
-            return;
-        }
-        requestIndex(dynamo, runs, heldIndex());
-    }
-
-    /**
-     * Adds the indexes of child runs and of waiting turns to a runs table created before them (and the index of values
-     * to a search table made without it), and waits until DynamoDB has built them: DynamoDB refuses to read an index it
-     * is still filling, and a world once open should answer every query. Without leave to change the table, a missing
-     * index stops the opening, naming it, rather than the first query that needs it failing later.
-     */
-    private void ensureIndexes(DynamoDbClient dynamo, AwsSettings settings, TableDescription opened, List<Wanted> all) {
-        String table = opened.tableName();
-        long deadline = System.nanoTime() + INDEX_BUILD_WAIT.toNanos();
-        TableDescription t = opened;
-        Set<String> told = new HashSet<>();
-        for (int round = 0; ; round++) {
-            List<String> building = new ArrayList<>();
-            for (Wanted wanted : all) {
-                IndexStatus status = status(t, wanted.name());
-                if (status == IndexStatus.ACTIVE) {
-                    continue;
-                }
-                if (status == null) {
-                    if (!settings.createResources()) {
-                        throw new WorldException(
-                                "AWS world: DynamoDB table " + table + " has no index " + wanted.name() + ", which "
-                                        + wanted.serves() + ", and " + AwsWorldProvider.CREATE_RESOURCES
-                                        + " is false; add it with UpdateTable (" + wanted.shape()
-                                        + "; see the world-aws README) or allow adding it",
-                                false,
-                                null);
-                    }
-                    // refused while the table is busy (another index being added, perhaps by another process): the
-                    // next round finds the index there, or asks again
-                    requestIndex(dynamo, table, wanted.index());
-                } else if (told.add(wanted.name())) {
-                    log.info("waiting for DynamoDB to build index {} of table {} ({})", wanted.name(), table, status);
-                }
-                building.add(wanted.name() + " (" + (status == null ? "not begun" : status) + ")");
-            }
-            if (building.isEmpty()) {
-                return;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new WorldException(
-                        "AWS world: index " + String.join(", ", building) + " of DynamoDB table " + table
-                                + " is not active after " + INDEX_BUILD_WAIT.toMinutes()
-                                + " minutes; DynamoDB goes on building it: open the world again later",
-                        true,
-                        null);
-            }
-            pause(round);
-            t = dynamo.describeTable(b -> b.tableName(table)).table();
-        }
-    }
-
-    /** The status of the table's index, or null when it has none of that name. */
-    private static IndexStatus status(TableDescription t, String index) {
-        return t.globalSecondaryIndexes().stream()
-                .filter(i -> i.indexName().equals(index))
-                .map(GlobalSecondaryIndexDescription::indexStatus)
-                .findFirst()
-                .orElse(null);
-    }
-
-    /**
-     * Asks DynamoDB to add an index to a table, which it then builds in the background. DynamoDB takes one index
-     * change at a time: while another is under way (perhaps by another process opening the world) the request is
-     * refused, and left for later.
-     */
-    private static void requestIndex(DynamoDbClient dynamo, String table, GlobalSecondaryIndex index) {
-        try {
-            dynamo.updateTable(b -> b.tableName(table)
-                    .attributeDefinitions(index.keySchema().stream()
-                            .map(k -> attr(k.attributeName()))
-                            .toList())
-                    .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
-                            .create(CreateGlobalSecondaryIndexAction.builder()
-                                    .indexName(index.indexName())
-                                    .keySchema(index.keySchema())
-                                    .projection(index.projection())
-                                    .build())
-                            .build()));
-            log.info("adding index {} to DynamoDB table {}", index.indexName(), table);
-        } catch (ResourceInUseException | LimitExceededException busy) {
-            log.debug(
-                    "index {} of table {} is not added now, the table is busy: {}",
-                    index.indexName(),
-                    table,
-                    busy.getMessage());
-        }
-    }
-
-    private static void pause(int round) {
-        try {
-            Thread.sleep(Math.min(5_000L, 50L << Math.min(round, 7)));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new WorldException("AWS world: interrupted while waiting for a DynamoDB index", true, e);
-        }
-    }
-
-    private static WorldException cannotAdd(String table, String index, SdkException e) {
-        return new WorldException(
-                "AWS world: cannot add index " + index + " to DynamoDB table " + table + ": " + AwsFailures.describe(e),
-                AwsFailures.isTransient(e),
-                e);
-    }
-
-    private CreateTableRequest eventsTable() {
+    CreateTableRequest eventsTable() {
         return byRun(events, attr("k"));
     }
 
-    private CreateTableRequest signalsTable() {
+    CreateTableRequest signalsTable() {
         return byRun(
                 signals,
                 AttributeDefinition.builder()
@@ -388,7 +150,7 @@ public record Tables(
                         .build());
     }
 
-    private CreateTableRequest signalKeysTable() {
+    CreateTableRequest signalKeysTable() {
         return byRun(signalKeys, attr("key"));
     }
 
@@ -421,11 +183,11 @@ public record Tables(
         return table.build();
     }
 
-    private CreateTableRequest schedulesTable() {
+    CreateTableRequest schedulesTable() {
         return recordsTable(schedules, keysOnly(BY_WAKE, VersionedItems.ALL, VersionedItems.WAKE_KEY));
     }
 
-    private CreateTableRequest queuesTable() {
+    CreateTableRequest queuesTable() {
         return recordsTable(queues);
     }
 
@@ -435,11 +197,11 @@ public record Tables(
      * ({@link DynamoPurge}); the index, one partition per value of an attribute, holds keys only: a search reads the
      * runs it finds in full anyway.
      */
-    private CreateTableRequest searchTable() {
+    CreateTableRequest searchTable() {
         return byRun(search, attr(SearchIndex.KEY), valueIndex());
     }
 
-    private static GlobalSecondaryIndex valueIndex() {
+    static GlobalSecondaryIndex valueIndex() {
         return keysOnly(BY_VALUE, SearchIndex.KEY, SearchIndex.CREATED_KEY);
     }
 
@@ -477,7 +239,7 @@ public record Tables(
                 .build();
     }
 
-    private static AttributeDefinition attr(String name) {
+    static AttributeDefinition attr(String name) {
         return AttributeDefinition.builder()
                 .attributeName(name)
                 .attributeType(ScalarAttributeType.S)
