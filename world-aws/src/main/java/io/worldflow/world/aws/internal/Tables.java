@@ -1,7 +1,5 @@
 package io.worldflow.world.aws.internal;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -17,9 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The seven tables and their indexes; creates what is missing (when allowed) and waits until it is active. The partition
- * keys many items share ({@code all}, {@code st}, {@code wf}, {@code tq}, {@code hk}, {@code av}) hold one of several
- * shard keys each ({@link Shards}).
+ * The seven tables and their indexes, by name and shape ({@link TableSetup} makes them exist when a world opens).
+ * The partition keys many items share ({@code all}, {@code st}, {@code wf}, {@code tq}, {@code hk}, {@code av}) hold
+ * one of several shard keys each ({@link Shards}).
  *
  * <ul>
  *   <li>{@code <prefix>runs}: key {@code id}; one item per run (projection, turn state, signal counter).
@@ -45,8 +43,6 @@ import java.util.List;
  */
 public record Tables(
         String runs, String events, String signals, String signalKeys, String schedules, String queues, String search) {
-
-    private static final Logger log = LoggerFactory.getLogger(Tables.class);
 
     static final String BY_CREATED = "byCreated";
     static final String BY_STATUS = "byStatus";
