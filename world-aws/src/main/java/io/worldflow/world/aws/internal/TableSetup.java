@@ -90,10 +90,10 @@ final class TableSetup {
         } catch (SdkException e) {
             throw cannotAdd(tables.runs(), Tables.BY_PARENT + " or " + Tables.BY_WAITING, e);
         }
-        TableDescription searchTable = null;
-        for (Found f : found.subList(1, found.size())) {
-            searchTable = active(f);
+        for (Found f : found.subList(1, found.size() - 1)) {
+            active(f);
         }
+        TableDescription searchTable = active(found.getLast());
         try {
             ensureIndexes(searchTable, List.of(new Wanted(Tables.valueIndex(), "finds runs by a search attribute")));
         } catch (SdkException e) {
