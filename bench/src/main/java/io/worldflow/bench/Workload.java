@@ -13,7 +13,10 @@ enum Workload {
     W3,
     /** Sleep: lateness of a 1 s durable sleep. */
     W4,
-    /** Children: a parent with 100 child runs (as many as W3's branches), each a noop3; three single runs, then 20 at once. */
+    /**
+     * Children: a parent with 100 child runs (as many as W3's branches), each a noop3; three single runs, then 20 at
+     * once.
+     */
     W5,
     /** Race: a signal against a one-hour timer, as many runs as W4, one at a time; signal → seen completed. */
     W6,

@@ -107,13 +107,12 @@ final class TableSetup {
      */
     private record Found(String name, TableDescription table, ResourceNotFoundException missing) {}
 
-    /** The table as DynamoDB describes it, asked for first when it is missing and allowed (it may not be active yet). */
+    /** The table as DynamoDB describes it, asked for first when missing and allowed (it may not be active yet). */
     private Found describeOrCreate(CreateTableRequest request) {
         String name = request.tableName();
         try {
             try {
-                return new Found(
-                        name, dynamo.describeTable(b -> b.tableName(name)).table(), null);
+                return new Found(name, describe(name), null);
             } catch (ResourceNotFoundException missing) {
                 if (!settings.createResources()) {
                     return new Found(name, null, missing);
@@ -124,8 +123,7 @@ final class TableSetup {
                 } catch (ResourceInUseException raced) {
                     log.debug("table {} is being created by another process", name);
                 }
-                return new Found(
-                        name, dynamo.describeTable(b -> b.tableName(name)).table(), null);
+                return new Found(name, describe(name), null);
             }
         } catch (SdkException e) {
             throw unreachable(name, e);
@@ -160,7 +158,7 @@ final class TableSetup {
                     log.info("waiting for DynamoDB table {} to become active ({})", name, t.tableStatus());
                 }
                 pause(round);
-                t = dynamo.describeTable(b -> b.tableName(name)).table();
+                t = describe(name);
             }
             return t;
         } catch (SdkException e) {
@@ -263,8 +261,12 @@ final class TableSetup {
                         null);
             }
             pause(round);
-            t = dynamo.describeTable(b -> b.tableName(table)).table();
+            t = describe(table);
         }
+    }
+
+    private TableDescription describe(String table) {
+        return dynamo.describeTable(b -> b.tableName(table)).table();
     }
 
     /** The status of the table's index, or null when it has none of that name. */
