@@ -66,12 +66,10 @@ abstract class AwsConformance extends WorldConformanceKit {
     protected String storedText(String storageId) {
         StringBuilder out = new StringBuilder();
         try (DynamoDbClient dynamo = dynamoClient()) {
-            for (String table : dynamo.listTablesPaginator().tableNames()) {
-                if (table.startsWith(tables(storageId))) {
-                    dynamo.scanPaginator(b -> b.tableName(table))
-                            .items()
-                            .forEach(item -> out.append(item).append('\n'));
-                }
+            for (String table : ReusedTables.tables(dynamo, tables(storageId))) {
+                dynamo.scanPaginator(b -> b.tableName(table))
+                        .items()
+                        .forEach(item -> out.append(item).append('\n'));
             }
         }
         return out.toString();

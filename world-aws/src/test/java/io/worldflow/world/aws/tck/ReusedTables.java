@@ -44,12 +44,17 @@ final class ReusedTables {
      * another test. A failure leaves the prefix out of use.
      */
     static void give(Class<?> services, DynamoDbClient dynamo, String prefix) {
-        for (String table : dynamo.listTablesPaginator().tableNames()) {
-            if (table.startsWith(prefix)) {
-                empty(dynamo, table);
-            }
+        for (String table : tables(dynamo, prefix)) {
+            empty(dynamo, table);
         }
         FREE.computeIfAbsent(services, c -> new ConcurrentLinkedDeque<>()).push(prefix);
+    }
+
+    /** The tables whose names begin with {@code prefix}. */
+    static List<String> tables(DynamoDbClient dynamo, String prefix) {
+        return dynamo.listTablesPaginator().tableNames().stream()
+                .filter(table -> table.startsWith(prefix))
+                .toList();
     }
 
     private static void empty(DynamoDbClient dynamo, String table) {
