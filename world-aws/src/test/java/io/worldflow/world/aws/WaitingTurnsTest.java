@@ -7,13 +7,22 @@ import io.worldflow.spi.NewRun;
 import io.worldflow.spi.TaskQueue;
 import io.worldflow.spi.TaskQueue.WaitingTurn;
 import io.worldflow.spi.World;
+import io.worldflow.spi.WorldContext;
+import io.worldflow.world.aws.internal.AwsWorld;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DeleteGlobalSecondaryIndexAction;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
 import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,13 +30,19 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.zip.CRC32;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * Turns that wait in a queue to be admitted, listed from the {@code byWaiting} index: in leasing order across more than
- * one page of it, and from a runs table made before the index existed.
+ * one page of it, never a run without those submitted before it when shards are read at different moments, and from
+ * a runs table made before the index existed.
  */
 class WaitingTurnsTest {
 
@@ -80,6 +95,131 @@ class WaitingTurnsTest {
             List<Lease> leased = tasks.lease("worker-a", Set.of(PAY), 10, LEASE);
 
             assertThat(leased).extracting(Lease::runId).containsExactly("order-3");
+        }
+    }
+
+    @Test
+    void aRunSubmittedAfterAnotherIsNotListedWithoutItWhenTheirShardsAreReadAtDifferentMoments() throws Exception {
+        try (AwsWorlds worlds = new AwsWorlds()) {
+            String[] ids = idsInTwoShards(SHARDS);
+            String earlier = ids[0];
+            String later = ids[1];
+            ShardReads reads = new ShardReads(shardKey(WAIT, earlier), shardKey(WAIT, later));
+            World world = AwsWorld.open(
+                    new WorldContext(
+                            worlds.config().with(AwsWorldProvider.INDEX_SHARDS, Integer.toString(SHARDS)),
+                            worlds.clock,
+                            worlds.codec.eventCodec()),
+                    List.of(reads));
+            try {
+                Instant t = worlds.clock.instant();
+                reads.arm();
+                CompletableFuture<List<WaitingTurn>> listing =
+                        CompletableFuture.supplyAsync(() -> world.taskQueue().waiting(WAIT, 10));
+                assertThat(reads.earlierShardRead.await(20, TimeUnit.SECONDS))
+                        .as("the earlier run's shard was read")
+                        .isTrue();
+                assertThat(reads.laterShardHeld.await(20, TimeUnit.SECONDS))
+                        .as("the later run's shard is about to be read")
+                        .isTrue();
+                // one posting of a customer, then the next: each submitted once the one before was stored
+                world.eventLog().create(waiting(earlier, "customer-1", 0, t, t));
+                world.eventLog().create(waiting(later, "customer-1", 0, t, t));
+                reads.release();
+
+                assertThat(listing.get(20, TimeUnit.SECONDS))
+                        .as("the later run, read in its shard after both were stored, is not listed without the"
+                                + " earlier one, which its shard was read too early to show")
+                        .isEmpty();
+                assertThat(world.taskQueue().waiting(WAIT, 10))
+                        .extracting(WaitingTurn::runId)
+                        .containsExactly(earlier, later);
+            } finally {
+                reads.release();
+                world.close();
+            }
+        }
+    }
+
+    private static final int SHARDS = 16;
+
+    /** Two run ids in leasing order (same priority and due time, so by id) whose turns are in different shards. */
+    private static String[] idsInTwoShards(int shards) {
+        String first = "posting-1";
+        for (int i = 2; ; i++) {
+            String second = "posting-" + i;
+            if (shard(first, shards) != shard(second, shards) && first.compareTo(second) < 0) {
+                return new String[] {first, second};
+            }
+        }
+    }
+
+    /** The shard of an id as the world-aws README gives it: CRC-32 of its UTF-8 bytes, modulo the shard count. */
+    private static int shard(String id, int shards) {
+        CRC32 crc = new CRC32();
+        crc.update(id.getBytes(StandardCharsets.UTF_8));
+        return (int) (crc.getValue() % shards);
+    }
+
+    /** The index key a queue's entry for run {@code id} is written under: the queue, U+001E and the shard, but 0. */
+    private static String shardKey(String queue, String id) {
+        int shard = shard(id, SHARDS);
+        return shard == 0 ? queue : queue + "\u001E" + shard;
+    }
+
+    /**
+     * Holds the first query of the later run's shard of the waiting-turns index until released, and tells when the
+     * earlier run's shard has been read: the two shards of one listing read at moments far apart.
+     */
+    private static final class ShardReads implements ExecutionInterceptor {
+
+        private final String earlierKey;
+        private final String laterKey;
+        private final AtomicBoolean armed = new AtomicBoolean();
+        private final AtomicBoolean holding = new AtomicBoolean();
+        final CountDownLatch earlierShardRead = new CountDownLatch(1);
+        final CountDownLatch laterShardHeld = new CountDownLatch(1);
+        private final CountDownLatch released = new CountDownLatch(1);
+
+        ShardReads(String earlierKey, String laterKey) {
+            this.earlierKey = earlierKey;
+            this.laterKey = laterKey;
+        }
+
+        void arm() {
+            armed.set(true);
+        }
+
+        void release() {
+            released.countDown();
+        }
+
+        @Override
+        public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+            if (armed.get() && laterKey.equals(waitingShard(context.request())) && holding.compareAndSet(false, true)) {
+                laterShardHeld.countDown();
+                try {
+                    released.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        @Override
+        public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
+            if (armed.get() && earlierKey.equals(waitingShard(context.request()))) {
+                earlierShardRead.countDown();
+            }
+        }
+
+        /** The shard key a query of the waiting-turns index reads, or null for any other request. */
+        private static String waitingShard(SdkRequest request) {
+            if (request instanceof QueryRequest query && "byWaiting".equals(query.indexName())) {
+                AttributeValue key = query.expressionAttributeValues().get(":q");
+                return key == null ? null : key.s();
+            }
+            return null;
         }
     }
 

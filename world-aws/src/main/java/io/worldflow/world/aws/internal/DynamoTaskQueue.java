@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -250,15 +251,39 @@ final class DynamoTaskQueue implements TaskQueue {
                 "#q = :q",
                 Map.of("#q", TurnState.QUEUE),
                 Map.of(":q", s(queue)));
-        return query
-                .readShards(store, ":q", TurnState.WAIT_KEY, limit, "reading the waiting turns of queue " + queue)
-                .stream()
+        String what = "reading the waiting turns of queue " + queue;
+        List<Map<String, AttributeValue>> items = query.readShards(store, ":q", TurnState.WAIT_KEY, limit, what);
+        if (store.shards.count() > 1) {
+            items = settled(items, query.readShards(store, ":q", TurnState.WAIT_KEY, limit, what));
+        }
+        return items.stream()
                 .map(item -> new WaitingTurn(
                         str(item, RunItem.ID),
                         str(item, RunItem.ORDER_KEY),
                         (int) num(item, RunItem.PRIORITY, 0),
                         Attrs.instant(item, TurnState.AVAILABLE)))
                 .toList();
+    }
+
+    /**
+     * The turns of a second read of every shard, up to the first one that the first read did not see. The shards are
+     * read side by side, not as one snapshot: a shard read early may miss a run that was created just before another
+     * run that a shard read later shows, and the queue would admit the later run first (two runs of one ordering key
+     * submitted one after the other, started out of order). A run that the first read saw existed before the second
+     * read began, and so did every run submitted before it, which the second read therefore sees, in front of it; a
+     * run only the second read saw, and all behind it, wait for the next round.
+     */
+    private static List<Map<String, AttributeValue>> settled(
+            List<Map<String, AttributeValue>> first, List<Map<String, AttributeValue>> second) {
+        Set<String> seen = new HashSet<>();
+        for (Map<String, AttributeValue> item : first) {
+            seen.add(str(item, RunItem.ID));
+        }
+        int upTo = 0;
+        while (upTo < second.size() && seen.contains(str(second.get(upTo), RunItem.ID))) {
+            upTo++;
+        }
+        return second.subList(0, upTo);
     }
 
     /**
