@@ -5,14 +5,22 @@ import io.worldflow.spi.WorldProvider;
 import io.worldflow.tck.WorldConformanceKit;
 import io.worldflow.world.aws.AwsWorldProvider;
 import io.worldflow.world.aws.internal.LogItemTamper;
+import org.junit.jupiter.api.AfterEach;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The conformance kit on the AWS world, one table and queue prefix per storage id, on the services a subclass names:
  * the in-process emulators ({@link AwsConformanceTest}) or LocalStack in a container ({@link
- * AwsConformanceOnContainers}).
+ * AwsConformanceOnContainers}). A storage's tables are those of an earlier test, emptied, when one is free ({@link
+ * ReusedTables}); its queues are always its own.
  */
 abstract class AwsConformance extends WorldConformanceKit {
+
+    /** The table prefix each storage id of this test was given. */
+    private final Map<String, String> tables = new ConcurrentHashMap<>();
 
     /** The world's configuration over these services, with this prefix for its tables and queues. */
     protected abstract WorldConfig configWithPrefix(String prefix);
@@ -33,7 +41,24 @@ abstract class AwsConformance extends WorldConformanceKit {
 
     @Override
     protected WorldConfig config(String storageId) {
-        return configWithPrefix(storageId + "_");
+        return configWithPrefix(tables(storageId)).with(AwsWorldProvider.QUEUE_PREFIX, storageId + "-");
+    }
+
+    private String tables(String storageId) {
+        return tables.computeIfAbsent(storageId, id -> {
+            String free = ReusedTables.take(getClass());
+            return free == null ? id + "_" : free;
+        });
+    }
+
+    /** Runs after the test's own cleanup has closed its worlds: its tables are emptied for the next test. */
+    @AfterEach
+    void emptyTables() {
+        try (DynamoDbClient dynamo = dynamoClient()) {
+            for (String prefix : tables.values()) {
+                ReusedTables.give(getClass(), dynamo, prefix);
+            }
+        }
     }
 
     /** Every item of every table of the storage's prefix, as the SDK writes an item as text. */
@@ -41,12 +66,10 @@ abstract class AwsConformance extends WorldConformanceKit {
     protected String storedText(String storageId) {
         StringBuilder out = new StringBuilder();
         try (DynamoDbClient dynamo = dynamoClient()) {
-            for (String table : dynamo.listTablesPaginator().tableNames()) {
-                if (table.startsWith(storageId + "_")) {
-                    dynamo.scanPaginator(b -> b.tableName(table))
-                            .items()
-                            .forEach(item -> out.append(item).append('\n'));
-                }
+            for (String table : ReusedTables.tables(dynamo, tables(storageId))) {
+                dynamo.scanPaginator(b -> b.tableName(table))
+                        .items()
+                        .forEach(item -> out.append(item).append('\n'));
             }
         }
         return out.toString();
@@ -56,7 +79,7 @@ abstract class AwsConformance extends WorldConformanceKit {
     @Override
     protected void tamper(String storageId, String runId, Tamper how, long seq) {
         try (DynamoDbClient dynamo = dynamoClient()) {
-            new LogItemTamper(dynamo, storageId + "_").tamper(runId, how, seq);
+            new LogItemTamper(dynamo, tables(storageId)).tamper(runId, how, seq);
         }
     }
 }
