@@ -17,13 +17,18 @@ import java.util.stream.IntStream;
 
 /**
  * Parents that each start children side by side, in a JVM of its own so that a test can kill it with SIGKILL while
- * children are being started: {@code ChildrenCrashMain <db> <ledger> <parents> <children>}. Each child's step
- * writes a line to the ledger; the process exits once every parent has its result.
+ * children are being started: {@code ChildrenCrashMain <db> <ledger> <parents> <children> <gate>}. Each child's step
+ * writes a line to the ledger; each parent's last child starts only once the file {@code gate} exists, so that a worker
+ * killed before the test makes it has not started every child, however late its timers fire; the process exits once
+ * every parent has its result.
  */
 final class ChildrenCrashMain {
 
     /** Where the children write their work: set before any workflow runs. */
     private static volatile Path ledger;
+
+    /** The file whose existence lets each parent start its last child: set before any workflow runs. */
+    private static volatile Path gate;
 
     static final Workflow<String, String> CHILD = Workflow.define("crash.child", String.class, (ctx, name) -> {
         ctx.sleep("settle", Duration.ofMillis(20));
@@ -45,10 +50,21 @@ final class ChildrenCrashMain {
             // the first start and the last start 2.4 s after it, wide enough for a machine busy enough to fire timers
             // hundreds of ms late, which starts many children at once
             b.sleep("pace", Duration.ofMillis(100L * i));
+            if (i == n - 1) {
+                b.step("gate", ChildrenCrashMain::awaitGate);
+            }
             return b.child("kid", CHILD, ctx.runId() + "#" + i);
         });
         return done.size();
     });
+
+    /** Waits until the gate file exists: for ever in the worker the test kills, at once in the one after it. */
+    private static boolean awaitGate() throws InterruptedException {
+        while (!Files.exists(gate)) {
+            Thread.sleep(5);
+        }
+        return true;
+    }
 
     private ChildrenCrashMain() {}
 
@@ -57,6 +73,7 @@ final class ChildrenCrashMain {
         ledger = Path.of(args[1]);
         int parents = Integer.parseInt(args[2]);
         int children = Integer.parseInt(args[3]);
+        gate = Path.of(args[4]);
         try (Worldflow wf = Worldflow.builder()
                 .property("worldflow.local.path", db.toString())
                 .property("worldflow.worker.lease", "2s")
