@@ -51,11 +51,25 @@ final class TableSetup {
     private final Tables tables;
     private final DynamoDbClient dynamo;
     private final AwsSettings settings;
+    private final Duration tableCreateWait;
+    private final Duration indexBuildWait;
 
     TableSetup(Tables tables, DynamoDbClient dynamo, AwsSettings settings) {
+        this(tables, dynamo, settings, TABLE_CREATE_WAIT, INDEX_BUILD_WAIT);
+    }
+
+    /** With other limits than the default waits for a table and for an index, for tests of what happens past them. */
+    TableSetup(
+            Tables tables,
+            DynamoDbClient dynamo,
+            AwsSettings settings,
+            Duration tableCreateWait,
+            Duration indexBuildWait) {
         this.tables = tables;
         this.dynamo = dynamo;
         this.settings = settings;
+        this.tableCreateWait = tableCreateWait;
+        this.indexBuildWait = indexBuildWait;
     }
 
     /**
@@ -143,14 +157,14 @@ final class TableSetup {
                     false,
                     found.missing());
         }
-        long deadline = System.nanoTime() + TABLE_CREATE_WAIT.toNanos();
+        long deadline = System.nanoTime() + tableCreateWait.toNanos();
         TableDescription t = found.table();
         try {
             for (int round = 0; t.tableStatus() != TableStatus.ACTIVE; round++) {
                 if (System.nanoTime() - deadline > 0) {
                     throw new WorldException(
                             "AWS world: DynamoDB table " + name + " is " + t.tableStatus() + ", not active, after "
-                                    + TABLE_CREATE_WAIT.toMinutes() + " minutes; open the world again later",
+                                    + spoken(tableCreateWait) + "; open the world again later",
                             true,
                             null);
                 }
@@ -221,7 +235,7 @@ final class TableSetup {
      */
     private void ensureIndexes(TableDescription opened, List<Wanted> all) {
         String table = opened.tableName();
-        long deadline = System.nanoTime() + INDEX_BUILD_WAIT.toNanos();
+        long deadline = System.nanoTime() + indexBuildWait.toNanos();
         TableDescription t = opened;
         Set<String> told = new HashSet<>();
         for (int round = 0; ; round++) {
@@ -255,8 +269,8 @@ final class TableSetup {
             if (System.nanoTime() - deadline > 0) {
                 throw new WorldException(
                         "AWS world: index " + String.join(", ", building) + " of DynamoDB table " + table
-                                + " is not active after " + INDEX_BUILD_WAIT.toMinutes()
-                                + " minutes; DynamoDB goes on building it: open the world again later",
+                                + " is not active after " + spoken(indexBuildWait)
+                                + "; DynamoDB goes on building it: open the world again later",
                         true,
                         null);
             }
@@ -304,6 +318,11 @@ final class TableSetup {
                     table,
                     busy.getMessage());
         }
+    }
+
+    /** A wait as a message says it: in whole minutes, or in milliseconds when shorter than a minute. */
+    static String spoken(Duration wait) {
+        return wait.toMinutes() > 0 ? wait.toMinutes() + " minutes" : wait.toMillis() + " ms";
     }
 
     private static void pause(int round) {
