@@ -5,6 +5,8 @@ import io.worldflow.runtime.ManualClock;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldConfig;
 import io.worldflow.spi.WorldContext;
+import io.worldflow.world.aws.internal.AwsWorld;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +25,16 @@ final class AwsWorlds implements AutoCloseable {
 
     World open() {
         return open(config());
+    }
+
+    /** A world of this prefix with {@code shards} index shards and these SDK interceptors; the caller closes it. */
+    AwsWorld openSharded(int shards, ExecutionInterceptor... interceptors) {
+        return AwsWorld.open(
+                new WorldContext(
+                        config().with(AwsWorldProvider.INDEX_SHARDS, String.valueOf(shards)),
+                        clock,
+                        codec.eventCodec()),
+                List.of(interceptors));
     }
 
     World open(WorldConfig config) {

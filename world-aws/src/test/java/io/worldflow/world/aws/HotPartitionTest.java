@@ -8,7 +8,6 @@ import io.worldflow.StartOptions;
 import io.worldflow.Workflow;
 import io.worldflow.runtime.WorkerOptions;
 import io.worldflow.runtime.Worldflow;
-import io.worldflow.spi.WorldContext;
 import io.worldflow.world.aws.internal.AwsWorld;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -74,12 +73,7 @@ class HotPartitionTest {
         try (AwsWorlds worlds = new AwsWorlds();
                 DynamoDbClient reader = Emulators.shared().dynamoClient()) {
             IndexWrites writes = new IndexWrites(reader);
-            AwsWorld world = AwsWorld.open(
-                    new WorldContext(
-                            worlds.config().with(AwsWorldProvider.INDEX_SHARDS, String.valueOf(shards)),
-                            worlds.clock,
-                            worlds.codec.eventCodec()),
-                    List.of(writes));
+            AwsWorld world = worlds.openSharded(shards, writes);
             try (Worldflow wf = Worldflow.builder()
                     .world(world)
                     .clock(worlds.clock)

@@ -7,8 +7,6 @@ import io.worldflow.spi.NewRun;
 import io.worldflow.spi.TaskQueue;
 import io.worldflow.spi.TaskQueue.WaitingTurn;
 import io.worldflow.spi.World;
-import io.worldflow.spi.WorldContext;
-import io.worldflow.world.aws.internal.AwsWorld;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.interceptor.Context;
@@ -105,12 +103,7 @@ class WaitingTurnsTest {
             String earlier = ids[0];
             String later = ids[1];
             ShardReads reads = new ShardReads(shardKey(WAIT, earlier), shardKey(WAIT, later));
-            World world = AwsWorld.open(
-                    new WorldContext(
-                            worlds.config().with(AwsWorldProvider.INDEX_SHARDS, Integer.toString(SHARDS)),
-                            worlds.clock,
-                            worlds.codec.eventCodec()),
-                    List.of(reads));
+            World world = worlds.openSharded(SHARDS, reads);
             try {
                 Instant t = worlds.clock.instant();
                 reads.arm();
