@@ -26,6 +26,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,7 @@ final class DynamoEventLog implements EventLog {
     private final DynamoPurge purge;
     private final AppendWithEffects withEffects;
     private final StoredLogs storedLogs;
+    private final KeyOrder keyOrder;
 
     DynamoEventLog(Store store, SignalCleanup cleanup, DynamoSignals signals) {
         this.store = store;
@@ -60,6 +62,7 @@ final class DynamoEventLog implements EventLog {
         this.purge = new DynamoPurge(store);
         this.withEffects = new AppendWithEffects(store, this, signals);
         this.storedLogs = new StoredLogs(store);
+        this.keyOrder = new KeyOrder(store);
     }
 
     /** One transaction's items: {@code first}, then a put of each event page. */
@@ -105,22 +108,26 @@ final class DynamoEventLog implements EventLog {
                     .lease(token, micros(expiresAt))
                     .putOn(item, run.runId(), store.shards);
         }
-        List<TransactWriteItem> items = withPages(
-                TransactWriteItem.builder()
-                        .put(Put.builder()
-                                .tableName(store.tables.runs())
-                                .item(item)
-                                .conditionExpression("attribute_not_exists(#id)")
-                                .expressionAttributeNames(Map.of("#id", RunItem.ID))
-                                .build())
-                        .build(),
-                started.items(link));
-        items.addAll(SearchIndex.created(store.tables.search(), run, store.shards));
         for (int attempt = 1; ; attempt++) {
+            Map<String, AttributeValue> written = item;
+            TransactWriteItem linked = null;
+            if (KeyOrder.chained(run)) {
+                // read at every attempt: a run of the same key created meanwhile has moved the link on
+                String prev = keyOrder.last(run);
+                if (prev != null) {
+                    written = new HashMap<>(item);
+                    written.put(RunItem.PREV, s(prev));
+                }
+                linked = keyOrder.link(run, prev);
+            }
+            List<TransactWriteItem> writes = creation(run, written, started.items(link));
+            if (linked != null) {
+                writes.add(linked);
+            }
             try {
                 AwsFailures.run(
                         "creating run " + run.runId(),
-                        () -> store.dynamo.transactWriteItems(b -> b.transactItems(items)));
+                        () -> store.dynamo.transactWriteItems(b -> b.transactItems(writes)));
                 RunInfo info = run.createdInfo(t -> Attrs.instant(micros(t)));
                 if (token == null) {
                     store.turnDue(run.turnQueue(), run.runId(), micros(run.availableAt()));
@@ -139,6 +146,23 @@ final class DynamoEventLog implements EventLog {
                 Store.backoff(attempt);
             }
         }
+    }
+
+    /** The writes that create the run whose item is {@code item}: the item, its log's first pages, its search keys. */
+    private List<TransactWriteItem> creation(
+            NewRun run, Map<String, AttributeValue> item, List<Map<String, AttributeValue>> pages) {
+        List<TransactWriteItem> items = withPages(
+                TransactWriteItem.builder()
+                        .put(Put.builder()
+                                .tableName(store.tables.runs())
+                                .item(item)
+                                .conditionExpression("attribute_not_exists(#id)")
+                                .expressionAttributeNames(Map.of("#id", RunItem.ID))
+                                .build())
+                        .build(),
+                pages);
+        items.addAll(SearchIndex.created(store.tables.search(), run, store.shards));
+        return items;
     }
 
     RunInfo info(String runId) {

@@ -32,8 +32,8 @@ import static io.worldflow.world.aws.internal.Attrs.str;
  *   before the cutoff and no live claim is there. From then on the run cannot be reopened (a reopen is conditioned on
  *   no claim), and no other purge works on it.</li>
  *   <li>Its log pages, signals, signal keys (its revoked signal URLs among them) and search attributes' items
- *   ({@link SearchIndex}) are deleted ({@code BatchWriteItem}, 25 at a time); a revocation is refused from the claim
- *   on, so none is added behind it.</li>
+ *   ({@link SearchIndex}) are deleted ({@code BatchWriteItem}, 25 at a time), and its ordering key's link while that
+ *   names it ({@link KeyOrder#forget}); a revocation is refused from the claim on, so none is added behind it.</li>
  *   <li>Its item goes last, conditioned on still holding this claim, and so its entries in every index with it. Until
  *   then the id cannot be created again, so a new run never meets an old run's pages.</li>
  * </ol>
@@ -61,9 +61,11 @@ final class DynamoPurge {
     private static final int WRITE_ROUNDS = 10;
 
     private final Store store;
+    private final KeyOrder keyOrder;
 
     DynamoPurge(Store store) {
         this.store = store;
+        this.keyOrder = new KeyOrder(store);
     }
 
     int purge(Instant finishedBefore, int limit) {
@@ -85,7 +87,7 @@ final class DynamoPurge {
                     if (deleted == limit) {
                         break;
                     }
-                    if (finishedBefore(item, before) && unclaimed(item) && delete(str(item, RunItem.ID), before)) {
+                    if (finishedBefore(item, before) && unclaimed(item) && delete(item, before)) {
                         deleted++;
                     }
                 }
@@ -131,7 +133,8 @@ final class DynamoPurge {
     }
 
     /** Deletes the run, as the class comment says; false when another writer changed or took it first. */
-    private boolean delete(String runId, long before) {
+    private boolean delete(Map<String, AttributeValue> item, long before) {
+        String runId = str(item, RunItem.ID);
         String claim = Attrs.pad(store.nowMicros()) + ":" + UUID.randomUUID();
         Update take = new Update(store.tables.runs(), RunItem.key(runId)).set(CLAIM, s(claim));
         RunItem.finished(take, false);
@@ -146,6 +149,7 @@ final class DynamoPurge {
         deleteAll(store.tables.signals(), runId, DynamoSignals.RUN, DynamoSignals.ID);
         deleteAll(store.tables.signalKeys(), runId, DynamoSignals.RUN, DynamoSignals.KEY);
         deleteAll(store.tables.search(), runId, SearchIndex.RUN, SearchIndex.KEY);
+        keyOrder.forget(item);
         try {
             AwsFailures.call(
                     "deleting finished run " + runId,

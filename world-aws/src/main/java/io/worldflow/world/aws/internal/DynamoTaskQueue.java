@@ -47,11 +47,13 @@ final class DynamoTaskQueue implements TaskQueue {
     static final int WINDOW = 100;
 
     private final Store store;
+    private final KeyOrder keyOrder;
     private final WakeConsumer consumer;
     private final boolean consumeWakes;
 
     DynamoTaskQueue(Store store, WakeConsumer consumer, boolean consumeWakes) {
         this.store = store;
+        this.keyOrder = new KeyOrder(store);
         this.consumer = consumer;
         this.consumeWakes = consumeWakes;
     }
@@ -256,7 +258,7 @@ final class DynamoTaskQueue implements TaskQueue {
         if (store.shards.count() > 1) {
             items = settled(items, query.readShards(store, ":q", TurnState.WAIT_KEY, limit, what));
         }
-        return items.stream()
+        return keyOrder.listed(queue, items, what).stream()
                 .map(item -> new WaitingTurn(
                         str(item, RunItem.ID),
                         str(item, RunItem.ORDER_KEY),

@@ -87,6 +87,11 @@ final class RunItem {
     static final String PARENT = "par";
     /** The run's ordering key within its queue ({@link NewRun#key}), when it has one; listed with its waiting turn. */
     static final String ORDER_KEY = "oKey";
+    /**
+     * The run created with the same ordering key in the same waiting queue just before this one, when there was one and
+     * this run waited to be admitted ({@link KeyOrder}).
+     */
+    static final String PREV = "oPrev";
 
     static final String SIGNAL_SEQ = "sigSeq";
     static final String CONSUMED = "cs";
