@@ -208,11 +208,21 @@ class FaultsTest {
                 .with(AwsWorldProvider.SQS_ENDPOINT, proxy.endpoint())
                 .with(AwsWorldProvider.MAX_ATTEMPTS, "2"));
         Workflow<String, String> w = threeSteps();
-        Worldflow wf = worker(world, "w", w);
+        worker(world, "w", w);
+        // started by a client without a worker, so that the run's turn is announced (a run started where its worker
+        // runs is leased as it is created, and needs no wake-up at all)
+        Worldflow client =
+                Worldflow.builder().world(world).clock(worlds.clock).register(w).build();
+        closing.add(client);
 
-        RunHandle<String> run = wf.start(w, "x");
+        RunHandle<String> run = client.start(w, "x");
 
         assertThat(run.result(WAIT)).isEqualTo("a1b1c1");
+        // wake-ups are sent off the caller's thread: the refusal may come after the run has ended
+        long end = System.nanoTime() + WAIT.toNanos();
+        while (proxy.injected().isEmpty() && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
         assertThat(proxy.injected()).as("wake-ups were really refused").isNotEmpty();
     }
 }
