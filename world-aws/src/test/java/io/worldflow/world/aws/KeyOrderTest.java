@@ -54,67 +54,53 @@ class KeyOrderTest {
 
     @Test
     void aKeyWhoseEarlierRunTheIndexDoesNotShowYetIsHeldBackWhileOtherKeysAreListed() {
-        try (AwsWorlds worlds = new AwsWorlds()) {
-            IndexLag lag = new IndexLag();
-            World world = worlds.openSharded(1, lag);
-            try {
-                Instant t = worlds.clock.instant();
-                world.eventLog().create(waiting("posting-1", "customer-1", 0, t));
-                world.eventLog().create(waiting("posting-2", "customer-1", 0, t.plusMillis(1)));
-                world.eventLog().create(waiting("posting-3", "customer-1", 0, t.plusMillis(2)));
-                world.eventLog().create(waiting("refund-1", "customer-2", 0, t.plusMillis(3)));
-                world.eventLog().create(waiting("report-1", null, 0, t.plusMillis(4)));
-                lag.hide("posting-1");
+        onLaggingIndex((world, lag, t) -> {
+            world.eventLog().create(waiting("posting-1", "customer-1", 0, t));
+            world.eventLog().create(waiting("posting-2", "customer-1", 0, t.plusMillis(1)));
+            world.eventLog().create(waiting("posting-3", "customer-1", 0, t.plusMillis(2)));
+            world.eventLog().create(waiting("refund-1", "customer-2", 0, t.plusMillis(3)));
+            world.eventLog().create(waiting("report-1", null, 0, t.plusMillis(4)));
+            lag.hide("posting-1");
 
-                assertThat(world.taskQueue().waiting(WAIT, 10))
-                        .as("customer-1's later postings wait until the index shows the first; the others go on")
-                        .extracting(WaitingTurn::runId)
-                        .containsExactly("refund-1", "report-1");
+            assertThat(world.taskQueue().waiting(WAIT, 10))
+                    .as("customer-1's later postings wait until the index shows the first; the others go on")
+                    .extracting(WaitingTurn::runId)
+                    .containsExactly("refund-1", "report-1");
 
-                lag.hide("posting-2");
-                lag.show("posting-1");
+            lag.hide("posting-2");
+            lag.show("posting-1");
 
-                assertThat(world.taskQueue().waiting(WAIT, 10))
-                        .as("the first posting is listed, the third waits for the second")
-                        .extracting(WaitingTurn::runId)
-                        .containsExactly("posting-1", "refund-1", "report-1");
+            assertThat(world.taskQueue().waiting(WAIT, 10))
+                    .as("the first posting is listed, the third waits for the second")
+                    .extracting(WaitingTurn::runId)
+                    .containsExactly("posting-1", "refund-1", "report-1");
 
-                lag.show("posting-2");
+            lag.show("posting-2");
 
-                assertThat(world.taskQueue().waiting(WAIT, 10))
-                        .extracting(WaitingTurn::runId)
-                        .containsExactly("posting-1", "posting-2", "posting-3", "refund-1", "report-1");
-            } finally {
-                world.close();
-            }
-        }
+            assertThat(world.taskQueue().waiting(WAIT, 10))
+                    .extracting(WaitingTurn::runId)
+                    .containsExactly("posting-1", "posting-2", "posting-3", "refund-1", "report-1");
+        });
     }
 
     @Test
     void anEarlierRunAdmittedOrBehindInLeasingOrderHoldsNothingBack() {
-        try (AwsWorlds worlds = new AwsWorlds()) {
-            IndexLag lag = new IndexLag();
-            World world = worlds.openSharded(1, lag);
-            try {
-                Instant t = worlds.clock.instant();
-                world.eventLog().create(waiting("posting-1", "customer-1", 0, t));
-                world.eventLog().create(waiting("posting-2", "customer-1", 0, t.plusMillis(1)));
-                world.eventLog().create(waiting("urgent-1", "customer-2", 0, t.plusMillis(2)));
-                world.eventLog().create(waiting("urgent-2", "customer-2", 9, t.plusMillis(3)));
-                assertThat(world.taskQueue().move(List.of("posting-1"), WAIT, PAY, t))
-                        .containsExactly("posting-1");
-                // what the index may still show or not show of runs that left the waiting queue or wait behind
-                lag.hide("posting-1");
-                lag.hide("urgent-1");
+        onLaggingIndex((world, lag, t) -> {
+            world.eventLog().create(waiting("posting-1", "customer-1", 0, t));
+            world.eventLog().create(waiting("posting-2", "customer-1", 0, t.plusMillis(1)));
+            world.eventLog().create(waiting("urgent-1", "customer-2", 0, t.plusMillis(2)));
+            world.eventLog().create(waiting("urgent-2", "customer-2", 9, t.plusMillis(3)));
+            assertThat(world.taskQueue().move(List.of("posting-1"), WAIT, PAY, t))
+                    .containsExactly("posting-1");
+            // what the index may still show or not show of runs that left the waiting queue or wait behind
+            lag.hide("posting-1");
+            lag.hide("urgent-1");
 
-                assertThat(world.taskQueue().waiting(WAIT, 10))
-                        .as("posting-1 was admitted; urgent-1 comes after urgent-2, which has a higher priority")
-                        .extracting(WaitingTurn::runId)
-                        .containsExactly("urgent-2", "posting-2");
-            } finally {
-                world.close();
-            }
-        }
+            assertThat(world.taskQueue().waiting(WAIT, 10))
+                    .as("posting-1 was admitted; urgent-1 comes after urgent-2, which has a higher priority")
+                    .extracting(WaitingTurn::runId)
+                    .containsExactly("urgent-2", "posting-2");
+        });
     }
 
     @Test
@@ -213,6 +199,21 @@ class KeyOrderTest {
             assertThat(chain).hasSize(runs);
             assertThat(world.taskQueue().waiting(WAIT, 100)).hasSize(runs);
             world.close();
+        }
+    }
+
+    /** A test given a world of one shard whose waiting-turn index answers through {@code lag}, and the clock's time. */
+    @FunctionalInterface
+    private interface LaggingTest {
+        void run(World world, IndexLag lag, Instant t);
+    }
+
+    private static void onLaggingIndex(LaggingTest test) {
+        try (AwsWorlds worlds = new AwsWorlds()) {
+            IndexLag lag = new IndexLag();
+            try (World world = worlds.openSharded(1, lag)) {
+                test.run(world, lag, worlds.clock.instant());
+            }
         }
     }
 
