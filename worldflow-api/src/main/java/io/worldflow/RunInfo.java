@@ -25,6 +25,7 @@ import java.util.Objects;
  * @param heldSince       when the run was first held since it last made progress, or null when it is not held
  * @param parent          the run that started it as a child, or null
  * @param searchAttributes its search attributes now (set at its start and by its workflow); empty for none
+ * @param key             the ordering key it was started with in its queue ({@link StartOptions#withKey}), or null
  */
 public record RunInfo(
         String runId,
@@ -44,7 +45,8 @@ public record RunInfo(
         ErrorInfo held,
         Instant heldSince,
         String parent,
-        SearchAttributes searchAttributes) {
+        SearchAttributes searchAttributes,
+        String key) {
 
     /**
      * A request to cancel a run.
@@ -70,6 +72,48 @@ public record RunInfo(
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(createdAt, "createdAt");
         searchAttributes = searchAttributes == null ? SearchAttributes.empty() : searchAttributes;
+    }
+
+    /** A run without an ordering key. */
+    public RunInfo(
+            String runId,
+            String workflow,
+            RunStatus status,
+            Payload input,
+            Payload output,
+            ErrorInfo error,
+            Instant createdAt,
+            Instant updatedAt,
+            Instant availableAt,
+            Instant deadline,
+            String queue,
+            int priority,
+            long logLength,
+            CancelRequest cancelRequest,
+            ErrorInfo held,
+            Instant heldSince,
+            String parent,
+            SearchAttributes searchAttributes) {
+        this(
+                runId,
+                workflow,
+                status,
+                input,
+                output,
+                error,
+                createdAt,
+                updatedAt,
+                availableAt,
+                deadline,
+                queue,
+                priority,
+                logLength,
+                cancelRequest,
+                held,
+                heldSince,
+                parent,
+                searchAttributes,
+                null);
     }
 
     /** A run without search attributes. */
@@ -109,6 +153,7 @@ public record RunInfo(
                 held,
                 heldSince,
                 parent,
+                null,
                 null);
     }
 
@@ -147,6 +192,7 @@ public record RunInfo(
                 cancelRequest,
                 held,
                 heldSince,
+                null,
                 null,
                 null);
     }

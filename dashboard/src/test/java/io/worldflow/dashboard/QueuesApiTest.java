@@ -149,6 +149,17 @@ class QueuesApiTest {
         JsonNode elsewhere = t.get("/api/runs/elsewhere").json();
         assertThat(elsewhere.path("status").asText()).isEqualTo("PENDING");
         assertThat(elsewhere.path("waitingInQueue").isNull()).isTrue();
+
+        // a run started with an ordering key shows it; one started without shows none
+        t.wf.start(
+                "approval",
+                "keyed",
+                StartOptions.queue("ledger").withId("keyed").withKey("customer-7"));
+        JsonNode keyed = t.get("/api/runs/keyed").json();
+        assertThat(keyed.path("key").asText()).isEqualTo("customer-7");
+        assertThat(keyed.path("waitingInQueue").path("name").asText()).isEqualTo("ledger");
+        assertThat(waiting.has("key")).isTrue();
+        assertThat(waiting.path("key").isNull()).isTrue();
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.worldflow.dashboard;
 
 import io.worldflow.QueueSpec;
 import io.worldflow.RunStatus;
+import io.worldflow.StartOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -114,6 +115,16 @@ class QueuesBrowserTest {
         pages.waiting().until(ExpectedConditions.textToBe(By.id("status"), "WAITING"));
         assertThat(browser.findElements(By.cssSelector("#waits li[data-wait='queue']")))
                 .isEmpty();
+
+        // one started with an ordering key, while every place is taken, says which key it waits its turn with
+        t.wf.start(
+                "approval",
+                "keyed",
+                StartOptions.queue("ledger").withId("keyed").withKey("customer-7"));
+        browser.get(t.dashboard.url() + "/run.html?id=keyed");
+        pages.waiting().until(ExpectedConditions.textToBe(By.id("status"), "PENDING"));
+        assertThat(pages.text(By.cssSelector("#waits li[data-wait='queue']")))
+                .startsWith("admission by queue ledger after the earlier runs of key customer-7 (at most 3 at once;");
     }
 
     @Test

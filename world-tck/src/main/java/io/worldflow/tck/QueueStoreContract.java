@@ -1,5 +1,7 @@
 package io.worldflow.tck;
 
+import io.worldflow.RunInfo;
+import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.Lease;
@@ -24,6 +26,7 @@ import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Queues as a world keeps them: versioned records written by compare and set, listed by name, kept across a reopen;
@@ -185,6 +188,25 @@ public abstract class QueueStoreContract extends WorldContractSupport {
         assertThat(leasePayments()).isEmpty();
         assertThat(tasks().waiting(WAIT, 10)).containsExactly(new WaitingTurn("order-1", "customer-7", 0, now()));
         assertThat(tasks().waiting(PAY, 10)).isEmpty();
+    }
+
+    @Test
+    void aRunShowsTheOrderingKeyItWasCreatedWithWhileItWaitsAndAfterItEnds() {
+        RunInfo created = create(waiting("order-1", "customer-7", 0, now()));
+        create(waiting("order-2", null, 0, now()));
+
+        assertThat(created.key()).isEqualTo("customer-7");
+        assertThat(info("order-1").key()).isEqualTo("customer-7");
+        assertThat(info("order-2").key()).isNull();
+        assertThat(queries().list(RunQuery.all().withWorkflow(WORKFLOW)).runs())
+                .extracting(RunInfo::runId, RunInfo::key)
+                .containsExactlyInAnyOrder(tuple("order-1", "customer-7"), tuple("order-2", null));
+
+        tasks().move(List.of("order-1"), WAIT, PAY, now());
+        finish("order-1");
+
+        assertThat(info("order-1").status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(info("order-1").key()).as("kept once the run has no turn").isEqualTo("customer-7");
     }
 
     @ParameterizedTest

@@ -337,7 +337,8 @@ public record NewRun(
                 null,
                 null,
                 parent,
-                searchAttributes);
+                searchAttributes,
+                key);
     }
 
     /** The first event of its log, which {@link EventLog#create} writes at seq 0. */

@@ -204,13 +204,18 @@ abstract class CliScenarioTest {
         assertThat(show)
                 .containsPattern("status +WAITING")
                 .containsPattern("waits on +signal 'approval'")
-                .containsPattern("attributes +customer=beta");
-        assertThat(ok("showNap").out()).containsPattern("waits on +timer 'nap' at ");
+                .containsPattern("attributes +customer=beta")
+                .containsPattern("key +beta");
+        assertThat(ok("showNap").out())
+                .containsPattern("waits on +timer 'nap' at ")
+                .as("a run started without an ordering key shows none")
+                .doesNotContainPattern("(?m)^key ");
         assertThat(ok("showFailed").out())
                 .containsPattern("status +FAILED")
                 .contains("java.lang.IllegalStateException: card declined for order 9");
         JsonNode json = JSON.readTree(ok("showJson").out());
         assertThat(json.path("run").path("status").asText()).isEqualTo("WAITING");
+        assertThat(json.path("run").path("key").asText()).isEqualTo("beta");
         assertThat(json.path("waits").get(0).path("kind").asText()).isEqualTo("signal");
         assertThat(json.path("waits").get(0).path("name").asText()).isEqualTo("approval");
     }

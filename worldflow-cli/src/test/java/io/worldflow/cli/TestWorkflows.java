@@ -71,7 +71,12 @@ final class TestWorkflows {
      */
     void startRuns(Worldflow wf) {
         wf.start(greet, "ada", StartOptions.id("greet-1").withSearchAttribute(CUSTOMER, "acme"));
-        wf.start(approval, "invoice 7", StartOptions.id("approval-1").withSearchAttribute(CUSTOMER, "beta"));
+        wf.start(
+                approval,
+                "invoice 7",
+                StartOptions.id("approval-1")
+                        .withSearchAttribute(CUSTOMER, "beta")
+                        .withKey("beta"));
         wf.start(approval, "invoice 8", StartOptions.id("approval-2").withSearchAttribute(CUSTOMER, "beta"));
         wf.start(checkout, "order 9", StartOptions.id("checkout-1"));
         wf.start(nap, "zzz", StartOptions.id("nap-1"));

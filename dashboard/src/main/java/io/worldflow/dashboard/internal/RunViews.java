@@ -87,6 +87,7 @@ final class RunViews {
         m.put("availableAt", r.availableAt());
         m.put("deadline", r.deadline());
         m.put("queue", r.queue());
+        m.put("key", r.key());
         m.put("waitingInQueue", queue == null ? null : QueueViews.view(queue));
         m.put("priority", r.priority());
         m.put("logLength", r.logLength());

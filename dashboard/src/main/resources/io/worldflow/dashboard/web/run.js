@@ -129,7 +129,7 @@
       waits.push(el('li', { 'data-wait': 'held' }, el('strong', {}, 'held'), ' since ' + time(r.heldSince)
         + ': nothing goes on until a worker whose code matches the history starts'));
     }
-    if (r.waitingInQueue) waits.push(queueWait(r.waitingInQueue));
+    if (r.waitingInQueue) waits.push(queueWait(r.waitingInQueue, r.key));
     r.signalWaits.forEach(w => waits.push(el('li', { 'data-wait': 'signal', 'data-name': w.name },
       'signal ', el('strong', {}, w.name), w.timeoutAt ? ' until ' + time(w.timeoutAt) : '')));
     (r.childWaits || []).forEach(c => waits.push(el('li', { 'data-wait': 'child' }, 'child run ',
@@ -148,11 +148,13 @@
         el('td', { class: 'detail' }, s.error || ''))));
   }
 
-  // a pending run in a queue with limits starts when the queue admits it: which queue, its limits and how full it is
-  function queueWait(q) {
+  // a pending run in a queue with limits starts when the queue admits it: which queue, its limits and how full it is,
+  // and the ordering key it waits its turn with, if any
+  function queueWait(q, key) {
     const limits = [q.concurrency ? 'at most ' + q.concurrency + ' at once' : null,
       q.rateLimit ? q.rateLimit.starts + ' starts per ' + q.rateLimit.per : null].filter(Boolean);
     return el('li', { 'data-wait': 'queue', 'data-queue': q.name }, 'admission by queue ', queueLink(q.name),
+      key ? ' after the earlier runs of key ' + key : '',
       ' (' + (limits.length ? limits.join(', ') : 'runs of one key ' + q.keyConcurrency + ' at a time') + '; '
         + q.running + ' running, ' + q.waiting + (q.waitingCapped ? '+' : '') + ' waiting)');
   }

@@ -171,8 +171,8 @@ public abstract class JdbcEventLog implements EventLog {
     /**
      * Binds a new run's columns to a statement that inserts its {@code runs} row: {@code :runId}, {@code :workflow},
      * {@code :inputJson}, {@code :inputType}, {@code :createdAt}, {@code :availableAt}, {@code :deadline},
-     * {@code :queue}, {@code :priority}, {@code :parent} and {@code :search} (its search attributes as its row keeps
-     * them, {@link SearchIndex#json}).
+     * {@code :queue}, {@code :priority}, {@code :parent}, {@code :search} (its search attributes as its row keeps
+     * them, {@link SearchIndex#json}) and {@code :orderKey} (its ordering key, {@link NewRun#key}).
      */
     protected static Sql.Call bindRun(Sql.Call call, NewRun run) throws SQLException {
         return call.set("runId", run.runId())
@@ -185,7 +185,8 @@ public abstract class JdbcEventLog implements EventLog {
                 .set("queue", run.queue())
                 .set("priority", run.priority())
                 .set("parent", run.parent())
-                .set("search", SearchIndex.json(run.searchAttributes()));
+                .set("search", SearchIndex.json(run.searchAttributes()))
+                .set("orderKey", run.key());
     }
 
     /** Binds a new run's first turn's {@code :turnQueue} and {@code :flowKey} ({@link NewRun#turnQueue}). */

@@ -18,12 +18,12 @@ public final class RunRows {
     public static final String COLUMNS = "run_id, workflow, status, input_json, input_type, output_json, output_type,"
             + " error, created_at, updated_at, available_at, deadline, queue, priority, log_length, cancel_requested,"
             + " held, cancel_reason, cancel_requested_at, held_since, parent_run_id, cancel_terminate, cancel_actor,"
-            + " search_attributes";
+            + " search_attributes, order_key";
     /** {@link #COLUMNS} of the {@code runs} table named {@code r} in a join. */
     public static final String COLUMNS_OF_R = COLUMNS.replaceAll("(\\w+)", "r.$1");
 
     /** How many columns {@link #COLUMNS} names. */
-    public static final int COLUMN_COUNT = 24;
+    public static final int COLUMN_COUNT = 25;
 
     private final String world;
     private final EventCodec codec;
@@ -70,7 +70,8 @@ public final class RunRows {
                 error(rs.getString(o + 17)),
                 Micros.read(rs, o + 20),
                 rs.getString(o + 21),
-                SearchIndex.read(world, runId, rs.getString(o + 24)));
+                SearchIndex.read(world, runId, rs.getString(o + 24)),
+                rs.getString(o + 25));
     }
 
     /** The stored status; one this version does not know is a damaged row, named with its run. */

@@ -38,7 +38,8 @@ final class Migrations implements MigrationDialect {
             "V12__actors.sql",
             "V13__log_chain.sql",
             "V14__revoked_urls.sql",
-            "V15__search_attributes.sql");
+            "V15__search_attributes.sql",
+            "V16__run_order_key.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

@@ -77,7 +77,8 @@ class OpeningTest extends LocalWorldTestSupport {
                         "V12__actors.sql",
                         "V13__log_chain.sql",
                         "V14__revoked_urls.sql",
-                        "V15__search_attributes.sql");
+                        "V15__search_attributes.sql",
+                        "V16__run_order_key.sql");
                 for (int version = 1; version <= scripts.size(); version++) {
                     assertThat(rs.next()).isTrue();
                     assertThat(rs.getInt(1)).isEqualTo(version);
@@ -237,13 +238,13 @@ class OpeningTest extends LocalWorldTestSupport {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dbFile());
                 Statement st = c.createStatement()) {
             st.execute(
-                    "INSERT INTO schema_version (version, description, applied_at) VALUES (16, 'V16__future.sql', 0)");
+                    "INSERT INTO schema_version (version, description, applied_at) VALUES (17, 'V17__future.sql', 0)");
         }
 
         assertThatThrownBy(() -> open(config()))
                 .isInstanceOf(SchemaVersionException.class)
                 .hasMessageContaining(dbFile().toString())
-                .hasMessageContaining("16");
+                .hasMessageContaining("17");
         // the failed open let go of the file: the next attempt fails the same way, not as "in use"
         assertThatThrownBy(() -> open(config())).isInstanceOf(SchemaVersionException.class);
         world = null;

@@ -37,7 +37,8 @@ final class Migrations implements MigrationDialect {
             "V13__actors.sql",
             "V14__log_chain.sql",
             "V15__revoked_urls.sql",
-            "V16__search_attributes.sql");
+            "V16__search_attributes.sql",
+            "V17__run_order_key.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

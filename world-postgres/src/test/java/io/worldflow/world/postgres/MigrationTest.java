@@ -50,7 +50,7 @@ class MigrationTest extends PgTestSupport {
 
         open(config(schema));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
         assertThat(tables(schema))
                 .containsExactlyInAnyOrder(
                         "wf_event_log",
@@ -73,7 +73,7 @@ class MigrationTest extends PgTestSupport {
 
         World second = open(config(schema));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
         assertThat(second.eventLog().read("r1", 0)).hasSize(1);
     }
 
@@ -104,7 +104,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
         assertThat(tables(schema)).contains("wf_event_log").doesNotContain("wf_events");
         assertThat(world.eventLog().read("r1", 0)).containsExactly(started, marker);
         assertThat(world.eventLog().read("r1", 1)).containsExactly(marker);
@@ -145,7 +145,7 @@ class MigrationTest extends PgTestSupport {
         World world = open(config);
         world.eventLog().create(newRun("new"));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
         assertThat(world.eventLog().read("old", 0)).containsExactly(started, marker);
         assertThat(world.eventLog().read("old", 1)).containsExactly(marker);
         assertThat(world.workerAccess().load(List.of("old")).get("old").events())
@@ -190,7 +190,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
         RunQueries queries = world.runQueries();
         assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.COMPLETED))))
                 .containsExactly("done");
@@ -238,7 +238,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
         // leasing changes no indexed column (nor one an index's predicate reads): its updates can be HOT
         assertThat(indexDefinitions(schema, "wf_tasks"))
                 .hasSize(3)
@@ -282,7 +282,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
         assertThat(world.eventLog().purgeFinished(clock.instant(), 10)).isEqualTo(3);
         assertThat(ids(world.runQueries().list(RunQuery.all()))).containsExactly("busy");
         assertThat(world.eventLog().read("busy", 0)).hasSize(1);
@@ -335,7 +335,8 @@ class MigrationTest extends PgTestSupport {
         a.eventLog().create(newRun("r1"));
 
         assertThat(b.runQueries().get("r1")).isEmpty();
-        assertThat(versions(schema, "other_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        assertThat(versions(schema, "other_"))
+                .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
         assertThat(tables(schema)).contains("wf_runs", "other_runs");
     }
 
@@ -389,7 +390,7 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
         StoredFixtures.assertTimelinesReadBack(
                 world, getClass().getResourceAsStream("/fixtures/postgres-timelines.json"));
     }
@@ -398,13 +399,13 @@ class MigrationTest extends PgTestSupport {
     void aSchemaOfANewerVersionIsRefusedClearly() {
         String schema = freshSchema();
         open(config(schema)).close();
-        TestPostgres.shared().execute("INSERT INTO " + schema + ".wf_schema_version VALUES (17, 'V17__future.sql', 0)");
+        TestPostgres.shared().execute("INSERT INTO " + schema + ".wf_schema_version VALUES (18, 'V18__future.sql', 0)");
 
         assertThatThrownBy(() -> open(config(schema)))
                 .isInstanceOf(SchemaVersionException.class)
                 .satisfies(e -> assertThat(((WorldException) e).isTransient()).isFalse())
-                .hasMessageContaining("schema version 17")
-                .hasMessageContaining("supports up to 16")
+                .hasMessageContaining("schema version 18")
+                .hasMessageContaining("supports up to 17")
                 .hasMessageContaining(schema + ".wf_");
     }
 
@@ -450,7 +451,7 @@ class MigrationTest extends PgTestSupport {
         }
 
         assertThat(worlds).hasSize(workers);
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
         worlds.getFirst().eventLog().create(newRun("r1"));
         assertThat(worlds.getLast().eventLog().read("r1", 0)).hasSize(1);
     }
@@ -481,7 +482,7 @@ class MigrationTest extends PgTestSupport {
         }
         for (int i = 0; i < workers; i++) {
             assertThat(versions(schema, "p" + i + "_"))
-                    .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+                    .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
         }
     }
 
@@ -496,10 +497,10 @@ class MigrationTest extends PgTestSupport {
                 Statement st = c.createStatement()) {
             st.execute(sql);
         }
-        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
         World world = open(config);
 
-        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
         assertThat(world.eventLog().create(newRun("r1")).created()).isTrue();
         assertThat(world.eventLog().read("r1", 0)).hasSize(1);
     }

@@ -9,6 +9,7 @@ import java.util.Map;
  * One run's state as its projection holds it; what it waits on, its parent and its schedule are read from its events
  * ({@link RunWaits}), so that both ways of reaching a run show the same.
  *
+ * @param key           the ordering key it was started with in its queue, or null
  * @param error         the failure's summary once it failed, else null
  * @param heldReason    why the run is held, or null when it is not
  * @param cancelRequest the cancellation asked for and not yet carried out, or null
@@ -22,6 +23,7 @@ public record RunDetail(
         Instant updatedAt,
         Instant deadline,
         String queue,
+        String key,
         int priority,
         long logLength,
         String error,
@@ -48,6 +50,7 @@ public record RunDetail(
                 r.updatedAt(),
                 r.deadline(),
                 r.queue(),
+                r.key(),
                 r.priority(),
                 r.logLength(),
                 r.error() == null ? null : r.error().summary(),

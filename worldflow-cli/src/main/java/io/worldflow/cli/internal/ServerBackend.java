@@ -79,6 +79,7 @@ public final class ServerBackend implements Backend {
                 ServerQueries.instant(r.path("updatedAt")),
                 ServerQueries.instant(r.path("deadline")),
                 ServerQueries.text(r.path("queue")),
+                ServerQueries.text(r.path("key")),
                 r.path("priority").asInt(),
                 r.path("logLength").asLong(),
                 ServerQueries.error(r.path("error")),

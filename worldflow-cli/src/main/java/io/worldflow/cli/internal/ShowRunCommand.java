@@ -63,6 +63,9 @@ final class ShowRunCommand extends BackendCommand {
         lines.put("created", run.createdAt());
         lines.put("updated", run.updatedAt());
         lines.put("queue", run.queue() + " (priority " + run.priority() + ")");
+        if (run.key() != null) {
+            lines.put("key", run.key());
+        }
         if (run.deadline() != null) {
             lines.put("deadline", run.deadline());
         }

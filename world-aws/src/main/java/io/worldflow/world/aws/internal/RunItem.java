@@ -279,7 +279,8 @@ final class RunItem {
                 held,
                 held == null ? null : instant(item, HELD_SINCE),
                 str(item, PARENT),
-                SearchIndex.of(item));
+                SearchIndex.of(item),
+                str(item, ORDER_KEY));
     }
 
     private static Payload payload(
