@@ -270,10 +270,10 @@ final class DynamoTaskQueue implements TaskQueue {
     /**
      * The turns of a second read of every shard, up to the first one that the first read did not see. The shards are
      * read side by side, not as one snapshot: a shard read early may miss a run that was created just before another
-     * run that a shard read later shows, and the queue would admit the later run first (two runs of one ordering key
-     * submitted one after the other, started out of order). A run that the first read saw existed before the second
-     * read began, and so did every run submitted before it, which the second read therefore sees, in front of it; a
-     * run only the second read saw, and all behind it, wait for the next round.
+     * run that a shard read later shows, and the queue would admit the later run first, whatever their keys. A run
+     * that the first read saw existed before the second read began, and so did every run submitted before it, which
+     * the second read therefore sees, in front of it; a run only the second read saw, and all behind it, wait for the
+     * next round. (Runs of one ordering key are also kept in order by {@link KeyOrder}, against an index that lags.)
      */
     private static List<Map<String, AttributeValue>> settled(
             List<Map<String, AttributeValue>> first, List<Map<String, AttributeValue>> second) {

@@ -52,13 +52,9 @@ final class KeyOrder {
 
     /** The run last created with the run's key in its queue, read consistently, or null for none. */
     String last(NewRun run) {
-        Map<String, AttributeValue> link = AwsFailures.call(
-                "reading the run last created with key " + run.key() + " in queue " + run.queue(),
-                () -> store.dynamo
-                        .getItem(b -> b.tableName(store.tables.runs())
-                                .key(RunItem.key(linkId(run.queue(), run.key())))
-                                .consistentRead(true))
-                        .item());
+        Map<String, AttributeValue> link = store.runsItem(
+                linkId(run.queue(), run.key()),
+                "reading the run last created with key " + run.key() + " in queue " + run.queue());
         return link == null ? null : str(link, LAST);
     }
 

@@ -77,11 +77,15 @@ final class Store {
 
     /** The run's item, read consistently, or null. */
     Map<String, AttributeValue> run(String runId) {
+        return runsItem(runId, "reading run " + runId);
+    }
+
+    /** The item of the runs table with key {@code id} (a run's, or another kept there), read consistently, or null. */
+    Map<String, AttributeValue> runsItem(String id, String what) {
         Map<String, AttributeValue> item = AwsFailures.call(
-                "reading run " + runId,
-                () -> dynamo.getItem(b -> b.tableName(tables.runs())
-                                .key(RunItem.key(runId))
-                                .consistentRead(true))
+                what,
+                () -> dynamo.getItem(b ->
+                                b.tableName(tables.runs()).key(RunItem.key(id)).consistentRead(true))
                         .item());
         return item == null || item.isEmpty() ? null : item;
     }
