@@ -104,4 +104,33 @@ class CliJarIT {
         assertThat(beside.exit()).as("%s", beside).isEqualTo(ExitCodes.NOT_FOUND);
         assertThat(beside.errLines()).containsExactly("worldflow: run 'nope' does not exist");
     }
+
+    @Test
+    void theScriptSaysWhichJavaIsTooOldAndUsesANewerOneOnThePath() throws Exception {
+        // a Java 17 home whose java, if it were run, would leave a mark: its release file must be enough to refuse it
+        Path old = Files.createDirectories(tmp.resolve("jdk-17/bin"));
+        Files.writeString(old.resolveSibling("release"), "JAVA_VERSION=\"17.0.15\"\n");
+        Path mark = tmp.resolve("old-java-ran");
+        Files.writeString(old.resolve("java"), "#!/bin/sh\ntouch " + mark + "\nexit 99\n");
+        old.resolve("java").toFile().setExecutable(true);
+        String oldJava = old.resolve("java").toString();
+
+        CliResult refused = exec(
+                List.of(SCRIPT.toString(), "--version"),
+                Map.of("JAVA_HOME", old.getParent().toString(), "PATH", old + ":/usr/bin:/bin"));
+        assertThat(refused.exit()).as("%s", refused).isEqualTo(ExitCodes.USAGE);
+        assertThat(refused.errLines()).hasSize(1);
+        assertThat(refused.errLines()[0])
+                .startsWith("worldflow: needs Java 21 or newer, and " + oldJava + " is Java 17: set JAVA_HOME to a"
+                        + " Java 21 or newer");
+        assertThat(refused.out()).isEmpty();
+
+        Path newer = Path.of(System.getProperty("java.home"), "bin");
+        CliResult fromPath = exec(
+                List.of(SCRIPT.toString(), "--version"),
+                Map.of("JAVA_HOME", old.getParent().toString(), "PATH", newer + ":/usr/bin:/bin"));
+        assertThat(fromPath.exit()).as("%s", fromPath).isZero();
+        assertThat(fromPath.out()).startsWith("worldflow 0.1.0-SNAPSHOT");
+        assertThat(mark).as("the old java never ran").doesNotExist();
+    }
 }
