@@ -55,21 +55,35 @@ public final class TimelineText {
         return out.toString();
     }
 
-    /** What one event says, in a line: the step and its result, the signal and its payload, the error's summary. */
+    /**
+     * What one event says, in a line: the step and its result, the signal and its payload, the error's summary, and
+     * who caused it when something outside the run did (a start, a signal, a cancellation, a retry).
+     */
     public static String detail(Event e) {
         return switch (e) {
             case WorkflowStarted s ->
-                s.workflow() + " " + s.input().json() + (s.parent() == null ? "" : ", child of " + s.parent())
-                        + (s.continuedFrom() == null ? "" : ", continues " + s.continuedFrom());
+                by(
+                                s.workflow() + " " + s.input().json()
+                                        + (s.parent() == null ? "" : ", child of " + s.parent())
+                                        + (s.continuedFrom() == null ? "" : ", continues " + s.continuedFrom()),
+                                s.actor())
+                        + (s.scheduledFor() == null ? "" : " for its fire at " + s.scheduledFor());
             case WorkflowCompleted c -> c.output().json();
             case WorkflowFailed f -> f.error().summary();
-            case WorkflowCancelRequested c -> c.reason() == null ? "" : c.reason();
+            case WorkflowCancelRequested c ->
+                by(
+                        (c.terminate() ? "terminate" : "")
+                                + (c.terminate() && c.reason() != null ? ": " : "")
+                                + (c.reason() == null ? "" : c.reason()),
+                        c.actor());
             case WorkflowCanceled c -> "";
             case WorkflowContinuedAsNew c ->
                 "continued as " + c.successorRunId() + " with " + c.input().json();
             case WorkflowRetried r ->
-                (r.stepId() == null ? "from the last step" : "from step " + r.stepId())
-                        + (r.reason() == null ? "" : " (" + r.reason() + ")");
+                by(
+                        (r.stepId() == null ? "from the last step" : "from step " + r.stepId())
+                                + (r.reason() == null ? "" : " (" + r.reason() + ")"),
+                        r.actor());
             case StepScheduled s -> s.stepId();
             case StepStarted s -> s.stepId() + " attempt " + s.attempt();
             case StepCompleted c -> c.stepId() + " -> " + c.result().json();
@@ -80,7 +94,7 @@ public final class TimelineText {
             case TimerScheduled t -> t.timerId() + " fires at " + t.fireAt();
             case TimerFired t -> t.timerId();
             case SignalRequested s -> s.name() + (s.timeoutAt() == null ? "" : " until " + s.timeoutAt());
-            case SignalReceived s -> s.name() + " " + s.payload().json();
+            case SignalReceived s -> by(s.name() + " " + s.payload().json(), s.actor());
             case SignalTimedOut s -> s.name();
             case ParallelStarted p -> p.parallelId() + " x" + p.branches();
             case ParallelCompleted p -> p.parallelId();
@@ -96,5 +110,10 @@ public final class TimelineText {
             case RaceWon w -> w.raceId() + " won by " + w.winnerId();
             case PrimitiveCanceled c -> c.primitiveId() + " canceled: " + c.reason();
         };
+    }
+
+    /** {@code text}, then who caused the event ({@link io.worldflow.Actors}) when that is known. */
+    private static String by(String text, String actor) {
+        return actor == null ? text : text + (text.isEmpty() ? "" : ", ") + "by " + actor;
     }
 }
