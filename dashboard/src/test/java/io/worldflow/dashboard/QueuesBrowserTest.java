@@ -15,6 +15,7 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -75,6 +76,17 @@ class QueuesBrowserTest {
         pages.awaitText(cell("ledger", "running"), "1");
         pages.awaitText(cell("ledger", "waiting"), "4");
         pages.awaitText(cell("ledger", "throttled"), "3");
+        pages.awaitText(cell("ledger", "changedBy"), "application");
+        // each cell sits under the heading of what it shows
+        List<String> headings = browser.findElements(By.cssSelector("#queues thead th")).stream()
+                .map(th -> th.getAttribute("data-field"))
+                .toList();
+        List<String> fields = browser.findElements(By.cssSelector("#queues tr[data-queue='ledger'] td")).stream()
+                .map(td -> td.getAttribute("data-field"))
+                .toList();
+        assertThat(fields).hasSameSizeAs(headings);
+        assertThat(fields.subList(0, fields.size() - 1)).doesNotContainNull();
+        assertThat(headings).isEqualTo(fields);
         assertThat(pages.text(By.cssSelector("#queues tbody"))).contains(BrowserTest.HOSTILE_ID);
         assertThat(browser.findElements(By.cssSelector("#queues img")))
                 .as("a queue name never becomes markup")
@@ -104,6 +116,7 @@ class QueuesBrowserTest {
         pages.awaitText(By.id("action-result"), "Queue ledger: limits saved.");
         assertThat(t.wf.queues().describe("ledger").orElseThrow().spec().concurrency())
                 .isEqualTo(3);
+        pages.awaitText(cell("ledger", "changedBy"), "dashboard:admin");
         t.awaitRun("w2", r -> r.status() == RunStatus.WAITING);
         pages.awaitText(cell("ledger", "concurrency"), "3");
         pages.awaitText(cell("ledger", "running"), "3");

@@ -266,6 +266,11 @@ class RolesTest {
                 .isEqualTo("dashboard:ada");
         assertThat(t.wf.queues().describe("ledger").orElseThrow().spec().concurrency())
                 .isEqualTo(9);
+        assertThat(t.wf.queues().describe("ledger").orElseThrow().changedBy()).isEqualTo("dashboard:ada");
+        com.fasterxml.jackson.databind.JsonNode ledger =
+                as(VIEWER, "GET", "/api/queues/ledger", null).json();
+        assertThat(ledger.path("changedBy").asText()).isEqualTo("dashboard:ada");
+        assertThat(ledger.path("changedAt").asText()).isNotBlank();
     }
 
     @Test

@@ -1,6 +1,8 @@
 package io.worldflow.tck;
 
 import io.worldflow.Actors;
+import io.worldflow.QueueInfo;
+import io.worldflow.QueueSpec;
 import io.worldflow.RetryPolicy;
 import io.worldflow.RunStatus;
 import io.worldflow.ScheduleSpec;
@@ -15,6 +17,8 @@ import io.worldflow.runtime.Worldflow;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -151,6 +155,38 @@ public abstract class ActorContract extends WorkflowContractSupport {
         String fired = wf.schedules().describe("tck-actor-hourly").lastRunId();
         assertThat(eventsOf(fired, WorkflowStarted.class).getFirst().actor())
                 .isEqualTo(Actors.schedule("tck-actor-hourly"));
+    }
+
+    @Test
+    void aQueuesLimitsRecordWhoSetThemAndWhenAndItsAdmissionsDoNot() {
+        String q = "tck-actor-queue";
+        wf = Worldflow.builder()
+                .world(world)
+                .clock(clock)
+                .actor("billing-service")
+                .register(approval)
+                .build();
+        wf.startWorker(workerOptions().withQueues(Set.of(StartOptions.DEFAULT_QUEUE, q)));
+        wf.queues().define(QueueSpec.named(q).withConcurrency(1));
+        QueueInfo created = wf.queues().describe(q).orElseThrow();
+        assertThat(created.changedBy()).isEqualTo("billing-service");
+        assertThat(created.changedAt()).isEqualTo(clock.instant());
+
+        clock.advance(Duration.ofMinutes(1));
+        Instant changed = clock.instant();
+        try (var as = wf.actingAs("ops:ana")) {
+            wf.queues().define(QueueSpec.named(q).withConcurrency(2));
+        }
+        clock.advance(Duration.ofMinutes(1));
+        wf.start(approval, "queued", StartOptions.queue(q).withId("tck-actor-queued"));
+        awaitStatus("tck-actor-queued", RunStatus.WAITING);
+
+        QueueInfo after = wf.queues().describe(q).orElseThrow();
+        assertThat(after.running()).as("the run was admitted").isEqualTo(1);
+        assertThat(after.updatedAt()).as("its admission wrote the queue").isAfter(changed);
+        assertThat(after.changedBy()).as("an admission is no one's change").isEqualTo("ops:ana");
+        assertThat(after.changedAt()).isEqualTo(changed);
+        assertThat(after.spec().concurrency()).isEqualTo(2);
     }
 
     @Test

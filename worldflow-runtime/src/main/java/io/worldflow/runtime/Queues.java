@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The world's queues with limits: global and per-worker concurrency, a rate limit, and how many runs of one key run at
@@ -20,14 +21,19 @@ public final class Queues {
     public static final String DECLARED_ONLY = "worldflow.queues.declared-only";
 
     private final QueueRunner runner;
+    private final Supplier<String> actor;
 
-    Queues(QueueRunner runner) {
+    Queues(QueueRunner runner, Supplier<String> actor) {
         this.runner = runner;
+        this.actor = actor;
     }
 
-    /** Stores the queue's limits (creating it, or changing the limits of one that exists); they apply at once here. */
+    /**
+     * Stores the queue's limits (creating it, or changing the limits of one that exists); they apply at once here. The
+     * queue keeps who set them ({@link Worldflow#actor()}) and when: {@link QueueInfo#changedBy()}.
+     */
     public QueueSpec define(QueueSpec spec) {
-        return runner.define(Objects.requireNonNull(spec, "spec"));
+        return runner.define(Objects.requireNonNull(spec, "spec"), actor.get());
     }
 
     /** The queue's limits and where it stands: how many runs wait, run, and are held back by the limits alone. */

@@ -127,7 +127,7 @@ public final class Worldflow implements AutoCloseable {
         this.audit = new Audit(world, ChainKey.fromConfig(config).orElse(null));
         this.queueRunner =
                 new QueueRunner(world, clock, Boolean.parseBoolean(config.get(Queues.DECLARED_ONLY, "false")));
-        this.queues = new Queues(queueRunner);
+        this.queues = new Queues(queueRunner, this::actor);
         this.starts = new RunStarts(world, codec, clock, queueRunner, () -> worker, telemetry);
         this.schedules = new Schedules(
                 new ScheduleRunner(

@@ -30,6 +30,8 @@ final class QueueViews {
         m.put("running", q.running());
         m.put("throttled", q.throttled());
         m.put("updatedAt", q.updatedAt());
+        m.put("changedBy", q.changedBy());
+        m.put("changedAt", q.changedAt());
         return m;
     }
 

@@ -31,7 +31,7 @@ final class QueuesApi {
      * them, as the world keeps them.
      */
     private static final Set<String> READ_ONLY =
-            Set.of("name", "waiting", "waitingCapped", "running", "throttled", "updatedAt");
+            Set.of("name", "waiting", "waitingCapped", "running", "throttled", "updatedAt", "changedBy", "changedAt");
 
     private final Worldflow wf;
     private final Bodies bodies;

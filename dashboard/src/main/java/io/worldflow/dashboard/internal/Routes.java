@@ -106,7 +106,7 @@ public final class Routes implements AutoCloseable {
 
         r.get("/api/queues", queues::list);
         r.get("/api/queues/{name}", queues::get);
-        r.put("/api/queues/{name}", queues::put);
+        r.put("/api/queues/{name}", asCaller(queues::put));
 
         r.get("/metrics", metrics::scrape);
         r.get("/api/metrics/history", metrics::history);
@@ -118,7 +118,10 @@ public final class Routes implements AutoCloseable {
         r.error(405, "*", this::notFound);
     }
 
-    /** The action, recorded as the request's caller's ({@link Actors#dashboard}): in a run's log, or a schedule's. */
+    /**
+     * The action, recorded as the request's caller's ({@link Actors#dashboard}): in a run's log, a schedule's or a
+     * queue's.
+     */
     private Handler asCaller(Handler action) {
         return ctx -> {
             Caller caller = ctx.attribute(Auth.CALLER);

@@ -22,7 +22,7 @@
     const edit = el('button', { type: 'button', 'data-action': 'edit', 'data-needs': 'admin' }, 'Edit');
     edit.addEventListener('click', () => fill(q));
     return el('tr', { 'data-queue': q.name, class: q.name === wanted ? 'selected' : null },
-      el('td', {}, q.name),
+      cell('name', q.name),
       cell('concurrency', q.concurrency === 0 ? 'no limit' : String(q.concurrency)),
       cell('workerConcurrency', q.workerConcurrency === 0 ? 'no limit' : String(q.workerConcurrency)),
       cell('keyConcurrency', String(q.keyConcurrency)),
@@ -30,7 +30,8 @@
       cell('running', String(q.running)),
       cell('waiting', waiting(q), q.waitingCapped ? 'counted up to ' + q.waiting : null),
       cell('throttled', String(q.throttled)),
-      el('td', {}, time(q.updatedAt)),
+      cell('changedBy', q.changedBy || '—', q.changedAt ? 'at ' + time(q.changedAt) : null),
+      cell('updatedAt', time(q.updatedAt)),
       el('td', { class: 'buttons' }, edit));
   }
 

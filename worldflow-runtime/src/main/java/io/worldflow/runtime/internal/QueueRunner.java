@@ -107,21 +107,22 @@ public final class QueueRunner {
 
     // ---------------------------------------------------------------- limits
 
-    /** Stores the queue's limits, keeping who holds its places. */
-    public QueueSpec define(QueueSpec spec) {
+    /** Stores the queue's limits as set by {@code who}, keeping who holds its places. */
+    public QueueSpec define(QueueSpec spec, String who) {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             Instant now = clock.instant();
             Optional<StoredQueue> stored = world.queues().get(spec.name());
             boolean written;
             QueueBody body;
             if (stored.isEmpty()) {
-                body = QueueBody.of(spec);
+                body = QueueBody.of(spec).withSpec(spec, who, now);
                 written = world.queues().create(new StoredQueue(spec.name(), body.encode(), 1, now));
             } else {
-                body = decode(stored.get()).withSpec(spec);
+                body = decode(stored.get()).withSpec(spec, who, now);
                 written = world.queues().replace(stored.get().next(body.encode(), now));
             }
             if (written) {
+                log.info("queue '{}' limits set by {}: {}", spec.name(), who, spec);
                 remember(spec.name(), body);
                 poke.run(); // looser limits may admit runs now
                 return spec;
@@ -165,7 +166,9 @@ public final class QueueRunner {
                 waiting.size(),
                 body.admitted().size(),
                 throttled,
-                stored.get().updatedAt()));
+                stored.get().updatedAt(),
+                body.changedBy(),
+                body.changedAt()));
     }
 
     private Optional<QueueBody> read(String name) {
