@@ -187,6 +187,11 @@ public abstract class ActorContract extends WorkflowContractSupport {
         assertThat(after.changedBy()).as("an admission is no one's change").isEqualTo("ops:ana");
         assertThat(after.changedAt()).isEqualTo(changed);
         assertThat(after.spec().concurrency()).isEqualTo(2);
+
+        // the same limits set again (as an application declaring its queues at each start does) are no change
+        wf.queues().define(QueueSpec.named(q).withConcurrency(2));
+        assertThat(wf.queues().describe(q).orElseThrow().changedBy()).isEqualTo("ops:ana");
+        assertThat(wf.queues().describe(q).orElseThrow().changedAt()).isEqualTo(changed);
     }
 
     @Test

@@ -30,7 +30,8 @@ public final class Queues {
 
     /**
      * Stores the queue's limits (creating it, or changing the limits of one that exists); they apply at once here. The
-     * queue keeps who set them ({@link Worldflow#actor()}) and when: {@link QueueInfo#changedBy()}.
+     * queue keeps who set them ({@link Worldflow#actor()}) and when: {@link QueueInfo#changedBy()}. Limits equal to
+     * the stored ones change nothing, so an application that declares its queues at each start keeps who set them.
      */
     public QueueSpec define(QueueSpec spec) {
         return runner.define(Objects.requireNonNull(spec, "spec"), actor.get());

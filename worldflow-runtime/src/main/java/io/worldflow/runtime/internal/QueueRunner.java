@@ -118,7 +118,15 @@ public final class QueueRunner {
                 body = QueueBody.of(spec).withSpec(spec, who, now);
                 written = world.queues().create(new StoredQueue(spec.name(), body.encode(), 1, now));
             } else {
-                body = decode(stored.get()).withSpec(spec, who, now);
+                QueueBody was = decode(stored.get());
+                if (was.spec().equals(spec) && was.changedBy() != null) {
+                    // the same limits again (an application declaring its queues at each start): nothing changes, and
+                    // the queue keeps who set them and when
+                    remember(spec.name(), was);
+                    poke.run();
+                    return spec;
+                }
+                body = was.withSpec(spec, who, now);
                 written = world.queues().replace(stored.get().next(body.encode(), now));
             }
             if (written) {
