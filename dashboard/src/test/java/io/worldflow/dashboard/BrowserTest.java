@@ -500,6 +500,7 @@ class BrowserTest {
         assertThat(browser.findElement(By.id("failure")).getText())
                 .contains("card declined for order-9")
                 .contains("IllegalStateException");
+        assertThat(browser.findElement(By.id("failure-section")).isDisplayed()).isTrue();
         assertThat(browser.findElement(By.id("send-signal")).isEnabled()).isFalse();
 
         t.cardWorks.set(true);
@@ -510,6 +511,9 @@ class BrowserTest {
                 .until(ExpectedConditions.presenceOfElementLocated(
                         By.cssSelector("#events tr[data-type='WorkflowRetried']")));
         assertThat(browser.findElement(By.id("output")).getText()).isEqualTo("\"charged order-9\"");
+        assertThat(browser.findElement(By.id("failure-section")).isDisplayed())
+                .as("the failure the retry got past is no longer shown as the run's")
+                .isFalse();
         screenshot("dashboard-retried-run.png");
     }
 }

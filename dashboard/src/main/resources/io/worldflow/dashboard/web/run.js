@@ -117,6 +117,8 @@
     renderOutput();
     document.getElementById('failure').textContent = r.error
       ? r.error.type + ': ' + (r.error.message || '') + '\n\n' + (r.error.stackTrace || '') : '';
+    // a run that has not failed (or failed and was retried) shows no failure section at all
+    document.getElementById('failure-section').hidden = !r.error;
     renderHold(r);
     const finished = ['COMPLETED', 'FAILED', 'CANCELED'].includes(r.status);
     document.getElementById('cancel').disabled = finished;
