@@ -3,6 +3,7 @@ package io.worldflow.cli;
 import io.worldflow.cli.internal.CancelCommand;
 import io.worldflow.cli.internal.Failures;
 import io.worldflow.cli.internal.MigrateCommand;
+import io.worldflow.cli.internal.QueuesCommand;
 import io.worldflow.cli.internal.ReplayCommand;
 import io.worldflow.cli.internal.RetryCommand;
 import io.worldflow.cli.internal.RootCommand;
@@ -34,6 +35,7 @@ public final class WorldflowCli {
             RetryCommand.class,
             VerifyCommand.class,
             SchedulesCommand.class,
+            QueuesCommand.class,
             SchemaCommand.class,
             ReplayCommand.class,
             MigrateCommand.class,

@@ -2,6 +2,7 @@ package io.worldflow.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.worldflow.QueueSpec;
 import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
 import io.worldflow.ScheduleSpec;
@@ -74,6 +75,7 @@ abstract class CliScenarioTest {
         wf = flows.open(worldProperties());
         flows.startRuns(wf);
         wf.schedules().create(ScheduleSpec.every("hourly", Duration.ofHours(1), flows.greet, "on time"));
+        wf.queues().define(QueueSpec.named("ledger").withConcurrency(1));
         greetEvents = wf.events("greet-1");
         greetTimeline = TimelineText.render(greetEvents);
         if (!live()) {
@@ -137,6 +139,16 @@ abstract class CliScenarioTest {
         c.put("badJson", cli("signal", "nap-1", "approval", "--json", "{\"by\":"));
         c.put("signalFinished", cli("signal", "greet-1", "approval", "--json", "{}"));
         c.put("unknownSchedule", cli("schedules", "pause", "nightly"));
+        c.put("queues", cli("queues", "list"));
+        c.put("queueSet", cli("queues", "set", "ledger", "--concurrency", "3", "--rate", "20/PT1S"));
+        c.put("queueJson", cli("queues", "show", "ledger", "--json"));
+        c.put("queueNew", cli("queues", "set", "imports", "--key-concurrency", "2"));
+        c.put("queueNoRate", cli("queues", "set", "ledger", "--no-rate"));
+        c.put("queueUnknown", cli("queues", "show", "nope"));
+        c.put("queueBadRate", cli("queues", "set", "ledger", "--rate", "fast"));
+        c.put("queueNegative", cli("queues", "set", "ledger", "--concurrency", "-1"));
+        c.put("queueNothing", cli("queues", "set", "ledger"));
+        c.put("queueBoth", cli("queues", "set", "ledger", "--rate", "5/PT1S", "--no-rate"));
         c.putAll(extraCommands());
         return c;
     }
@@ -271,6 +283,44 @@ abstract class CliScenarioTest {
         String runId = started.substring("started run ".length());
         TestWorkflows.awaitStatus(wf, runId, RunStatus.COMPLETED);
         assertThat(wf.schedules().describe("hourly").paused()).isFalse();
+    }
+
+    @Test
+    void listsShowsAndSetsQueuesLimitsRecordingWhoSetThem() throws IOException {
+        assertThat(ok("queues").out()).containsPattern("ledger +1 +no limit +1 +none +0 +0 +0 +application");
+        assertThat(ok("queueSet").out())
+                .containsPattern("concurrency +3\n")
+                .containsPattern("per key +1\n")
+                .containsPattern("rate +20 per PT1S\n")
+                .containsPattern("set by +" + actor() + "\n");
+        JsonNode ledger = JSON.readTree(ok("queueJson").out());
+        assertThat(ledger.path("concurrency").asInt()).isEqualTo(3);
+        assertThat(ledger.path("rateStarts").asInt()).isEqualTo(20);
+        assertThat(ledger.path("ratePer").asText()).isEqualTo("PT1S");
+        assertThat(ledger.path("changedBy").asText()).isEqualTo(actor());
+        assertThat(ok("queueNew").out())
+                .containsPattern("queue +imports\n")
+                .containsPattern("concurrency +no limit\n")
+                .containsPattern("per key +2\n");
+        assertThat(ok("queueNoRate").out())
+                .as("the limits not given are kept")
+                .containsPattern("concurrency +3\n")
+                .containsPattern("rate +none\n");
+
+        assertThat(failed("queueUnknown", ExitCodes.NOT_FOUND)).isEqualTo("worldflow: queue 'nope' does not exist");
+        assertThat(failed("queueBadRate", ExitCodes.USAGE))
+                .isEqualTo("worldflow: --rate must be STARTS/PERIOD with an ISO-8601 period, such as 20/PT1S, was"
+                        + " 'fast'");
+        assertThat(failed("queueNegative", ExitCodes.USAGE))
+                .isEqualTo("worldflow: concurrency must be 0 (no limit) to 1000, was -1");
+        assertThat(failed("queueNothing", ExitCodes.USAGE)).startsWith("worldflow: give at least one limit to set");
+        assertThat(failed("queueBoth", ExitCodes.USAGE)).isEqualTo("worldflow: give --rate or --no-rate, not both");
+        QueueSpec stored = wf.queues().describe("ledger").orElseThrow().spec();
+        assertThat(stored.concurrency())
+                .as("the refused commands changed nothing")
+                .isEqualTo(3);
+        assertThat(stored.rateLimit()).isNull();
+        assertThat(wf.queues().describe("ledger").orElseThrow().changedBy()).isEqualTo(actor());
     }
 
     @Test

@@ -72,6 +72,9 @@ class ServerCliTest extends CliScenarioTest {
         c.put(
                 "viewerSignal",
                 List.of("--server", url(), "--token", VIEWER_TOKEN, "signal", "nap-1", "wake", "--json", "{}"));
+        c.put(
+                "viewerQueueSet",
+                List.of("--server", url(), "--token", VIEWER_TOKEN, "queues", "set", "ledger", "--concurrency", "9"));
         c.put("unreachable", List.of("--server", "http://127.0.0.1:" + closedPort(), "runs", "list"));
         c.put("notHttp", List.of("--server", "ftp://127.0.0.1", "runs", "list"));
         c.put("deleteSchedule", cli("schedules", "delete", "hourly"));
@@ -100,6 +103,8 @@ class ServerCliTest extends CliScenarioTest {
         assertThat(failed("noToken", ExitCodes.UNAVAILABLE))
                 .isEqualTo("worldflow: the server at " + url() + " needs a token: give --token or set WORLDFLOW_TOKEN");
         assertThat(failed("viewerSignal", ExitCodes.UNAVAILABLE))
+                .startsWith("worldflow: the server at " + url() + " refused: 'vera' has the role viewer;");
+        assertThat(failed("viewerQueueSet", ExitCodes.UNAVAILABLE))
                 .startsWith("worldflow: the server at " + url() + " refused: 'vera' has the role viewer;");
         assertThat(failed("unreachable", ExitCodes.UNAVAILABLE)).startsWith("worldflow: cannot reach the server at ");
         assertThat(failed("notHttp", ExitCodes.USAGE)).startsWith("worldflow: --server must be the dashboard's http");

@@ -2,6 +2,7 @@ package io.worldflow.cli.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.worldflow.ChainReport;
+import io.worldflow.QueueSpec;
 import io.worldflow.RunQuery;
 import io.worldflow.event.Event;
 
@@ -61,6 +62,15 @@ public interface Backend extends AutoCloseable {
     Optional<String> trigger(String id);
 
     void deleteSchedule(String id);
+
+    /** Every queue with limits, in name order. */
+    List<QueueView> queues();
+
+    /** @throws CliException with {@link io.worldflow.cli.ExitCodes#NOT_FOUND} when there is no such queue */
+    QueueView queue(String name);
+
+    /** Stores the queue's limits (creating it when there is none), returning it as it then stands. */
+    QueueView defineQueue(QueueSpec spec);
 
     @Override
     void close();

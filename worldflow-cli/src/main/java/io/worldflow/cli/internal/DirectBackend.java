@@ -2,9 +2,11 @@ package io.worldflow.cli.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.worldflow.ChainReport;
+import io.worldflow.QueueSpec;
 import io.worldflow.RunNotFoundException;
 import io.worldflow.RunPage;
 import io.worldflow.RunQuery;
+import io.worldflow.cli.ExitCodes;
 import io.worldflow.event.Event;
 import io.worldflow.runtime.JsonCodec;
 import io.worldflow.runtime.Worldflow;
@@ -24,6 +26,25 @@ public final class DirectBackend implements Backend {
 
     DirectBackend(Worldflow wf) {
         this.wf = wf;
+    }
+
+    @Override
+    public List<QueueView> queues() {
+        return wf.queues().list().stream().map(QueueView::of).toList();
+    }
+
+    @Override
+    public QueueView queue(String name) {
+        return wf.queues()
+                .describe(name)
+                .map(QueueView::of)
+                .orElseThrow(() -> new CliException(ExitCodes.NOT_FOUND, "queue '" + name + "' does not exist"));
+    }
+
+    @Override
+    public QueueView defineQueue(QueueSpec spec) {
+        wf.queues().define(spec);
+        return queue(spec.name());
     }
 
     /** The Worldflow this reads through, for a command that needs more of it than runs (replaying, migrating). */

@@ -87,6 +87,12 @@ final class HttpApi {
                 .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))));
     }
 
+    JsonNode put(String path, String body) {
+        return json(text(request(path)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))));
+    }
+
     private HttpRequest.Builder request(String path) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(root + path))
                 .timeout(REQUEST_TIMEOUT)

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.worldflow.ChainReport;
+import io.worldflow.QueueSpec;
 import io.worldflow.RunQuery;
 import io.worldflow.cli.ExitCodes;
 import io.worldflow.event.Event;
@@ -192,12 +193,62 @@ public final class ServerBackend implements Backend {
     }
 
     @Override
+    public List<QueueView> queues() {
+        List<QueueView> all = new ArrayList<>();
+        api.get("/api/queues").path("queues").forEach(q -> all.add(queue(q)));
+        return all;
+    }
+
+    @Override
+    public QueueView queue(String name) {
+        return queue(api.get(queuePath(name)));
+    }
+
+    @Override
+    public QueueView defineQueue(QueueSpec spec) {
+        ObjectNode body = mapper.createObjectNode()
+                .put("concurrency", spec.concurrency())
+                .put("workerConcurrency", spec.workerConcurrency())
+                .put("keyConcurrency", spec.keyConcurrency());
+        if (spec.rateLimit() != null) {
+            body.putObject("rateLimit")
+                    .put("starts", spec.rateLimit().starts())
+                    .put("per", spec.rateLimit().per().toString());
+        } else {
+            body.putNull("rateLimit");
+        }
+        return queue(api.put(queuePath(spec.name()), body.toString()));
+    }
+
+    @Override
     public void close() {
         // HttpClient holds nothing that must be released before the process ends
     }
 
     private static String runPath(String runId) {
         return "/api/runs/" + HttpApi.segment(runId);
+    }
+
+    private static String queuePath(String name) {
+        return "/api/queues/" + HttpApi.segment(name);
+    }
+
+    private static QueueView queue(JsonNode q) {
+        JsonNode rate = q.path("rateLimit");
+        return new QueueView(
+                q.path("name").asText(),
+                q.path("concurrency").asInt(),
+                q.path("workerConcurrency").asInt(),
+                q.path("keyConcurrency").asInt(),
+                rate.isObject() ? rate.path("starts").asInt() : null,
+                rate.isObject() ? rate.path("per").asText() : null,
+                q.path("running").asInt(),
+                q.path("waiting").asInt(),
+                q.path("waitingCapped").asBoolean(),
+                q.path("throttled").asInt(),
+                ServerQueries.instant(q.path("updatedAt")),
+                ServerQueries.text(q.path("changedBy")),
+                ServerQueries.instant(q.path("changedAt")));
     }
 
     private static String schedulePath(String id) {
