@@ -3,6 +3,7 @@ package io.worldflow.cli.internal;
 import io.worldflow.QueueInfo;
 import io.worldflow.QueueSpec;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -48,6 +49,6 @@ public record QueueView(
     /** The limits it has, to change some of them. */
     QueueSpec spec() {
         QueueSpec spec = new QueueSpec(name, concurrency, workerConcurrency, keyConcurrency, null);
-        return rateStarts == null ? spec : spec.withRateLimit(rateStarts, java.time.Duration.parse(ratePer));
+        return rateStarts == null ? spec : spec.withRateLimit(rateStarts, Duration.parse(ratePer));
     }
 }
