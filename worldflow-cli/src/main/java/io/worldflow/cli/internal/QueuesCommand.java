@@ -9,8 +9,6 @@ import picocli.CommandLine.Parameters;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
-import java.util.List;
-import java.util.Map;
 
 /**
  * {@code worldflow queues …}: the world's queues with limits, read and changed. A change made here holds for every
@@ -30,40 +28,31 @@ public final class QueuesCommand extends CommandGroup {
 
         @Override
         protected int run(Backend backend) {
-            List<QueueView> all = backend.queues();
-            if (json.on) {
-                JsonOutput.print(out(), Map.of("queues", all));
-                return ExitCodes.OK;
-            }
-            if (all.isEmpty()) {
-                out().println("no queues with limits");
-                out().flush();
-                return ExitCodes.OK;
-            }
-            Table table = new Table(
-                    "QUEUE",
-                    "CONCURRENCY",
-                    "PER WORKER",
-                    "PER KEY",
-                    "RATE",
-                    "RUNNING",
-                    "WAITING",
-                    "THROTTLED",
-                    "SET BY");
-            for (QueueView q : all) {
-                table.row(
-                        q.name(),
-                        limit(q.concurrency()),
-                        limit(q.workerConcurrency()),
-                        String.valueOf(q.keyConcurrency()),
-                        rate(q),
-                        String.valueOf(q.running()),
-                        waiting(q),
-                        String.valueOf(q.throttled()),
-                        q.changedBy());
-            }
-            table.print(out());
-            return ExitCodes.OK;
+            return printList(
+                    json.on,
+                    "queues",
+                    backend.queues(),
+                    "no queues with limits",
+                    new Table(
+                            "QUEUE",
+                            "CONCURRENCY",
+                            "PER WORKER",
+                            "PER KEY",
+                            "RATE",
+                            "RUNNING",
+                            "WAITING",
+                            "THROTTLED",
+                            "SET BY"),
+                    (table, q) -> table.row(
+                            q.name(),
+                            limit(q.concurrency()),
+                            limit(q.workerConcurrency()),
+                            String.valueOf(q.keyConcurrency()),
+                            rate(q),
+                            String.valueOf(q.running()),
+                            waiting(q),
+                            String.valueOf(q.throttled()),
+                            q.changedBy()));
         }
     }
 

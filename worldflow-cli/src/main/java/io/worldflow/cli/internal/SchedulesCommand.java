@@ -5,9 +5,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-import java.util.List;
-import java.util.Map;
-
 /**
  * {@code worldflow schedules …}: the world's schedules, read and paused, resumed, triggered or deleted. Creating and
  * changing them stays with the application's code, which declares them with their workflows.
@@ -33,29 +30,20 @@ public final class SchedulesCommand extends CommandGroup {
 
         @Override
         protected int run(Backend backend) {
-            List<ScheduleView> all = backend.schedules();
-            if (json.on) {
-                JsonOutput.print(out(), Map.of("schedules", all));
-                return ExitCodes.OK;
-            }
-            if (all.isEmpty()) {
-                out().println("no schedules");
-                out().flush();
-                return ExitCodes.OK;
-            }
-            Table table = new Table("SCHEDULE", "WORKFLOW", "WHEN", "ZONE", "PAUSED", "NEXT", "LAST RUN");
-            for (ScheduleView s : all) {
-                table.row(
-                        s.id(),
-                        s.workflow(),
-                        when(s),
-                        s.zone(),
-                        s.paused() ? "yes" : "no",
-                        s.nextFireAt(),
-                        s.lastRunId());
-            }
-            table.print(out());
-            return ExitCodes.OK;
+            return printList(
+                    json.on,
+                    "schedules",
+                    backend.schedules(),
+                    "no schedules",
+                    new Table("SCHEDULE", "WORKFLOW", "WHEN", "ZONE", "PAUSED", "NEXT", "LAST RUN"),
+                    (table, s) -> table.row(
+                            s.id(),
+                            s.workflow(),
+                            when(s),
+                            s.zone(),
+                            s.paused() ? "yes" : "no",
+                            s.nextFireAt(),
+                            s.lastRunId()));
         }
     }
 
