@@ -207,6 +207,10 @@ class BrowserTest {
                 .contains("approval")
                 .contains("WAITING");
         assertThat(text(By.cssSelector("#waits li[data-wait='child']"))).contains("family-1/approve");
+        // a parent that only starts a child has no steps, and no result while it waits: each box says so
+        assertThat(text(By.cssSelector("#steps tr[data-empty='steps']"))).isEqualTo("no steps yet");
+        assertThat(text(By.cssSelector("#output [data-empty='not-ended']")))
+                .isEqualTo("none yet: the run has not ended");
         waiting()
                 .until(ExpectedConditions.presenceOfElementLocated(
                         By.cssSelector("#timeline svg g[data-kind='child'] rect.bar.child.open")));
@@ -225,6 +229,8 @@ class BrowserTest {
         waiting().until(ExpectedConditions.textToBe(By.id("status"), "COMPLETED"));
         assertThat(text(By.cssSelector("#children tr[data-run-id='family-1/approve']")))
                 .contains("COMPLETED");
+        assertThat(text(By.id("output"))).isEqualTo("\"parent of prepared family-1, approved by the parent's page\"");
+        assertThat(text(By.cssSelector("#steps tr[data-empty='steps']"))).isEqualTo("no steps");
         assertThat(text(By.cssSelector("#events tr[data-type='ChildWorkflowCompleted']")))
                 .contains("family-1/approve")
                 .contains("approved by the parent's page");
@@ -501,6 +507,9 @@ class BrowserTest {
                 .contains("card declined for order-9")
                 .contains("IllegalStateException");
         assertThat(browser.findElement(By.id("failure-section")).isDisplayed()).isTrue();
+        assertThat(text(By.cssSelector("#output [data-empty='no-result']"))).isEqualTo("none: the run failed");
+        assertThat(browser.findElements(By.cssSelector("#steps tr[data-step='charge']")))
+                .hasSize(1);
         assertThat(browser.findElement(By.id("send-signal")).isEnabled()).isFalse();
 
         t.cardWorks.set(true);

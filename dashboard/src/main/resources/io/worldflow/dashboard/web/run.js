@@ -9,6 +9,7 @@
   let run = null;
 
   const json = v => JSON.stringify(v, null, 2);
+  const ENDED = ['COMPLETED', 'FAILED', 'CANCELED'];
   // a link to another run's page: a parent or a child of this one
   const runLink = (id, rel) => el('a', { href: 'run.html?id=' + encodeURIComponent(id), 'data-rel': rel }, id);
   // a link to the schedule that started this run, on the schedules page
@@ -77,7 +78,7 @@
         el('td', { class: 'detail', title: payloadTypes(e) }, detail(e)),
         // who caused it from outside the run: the application, a dashboard caller, a signal URL, a schedule
         el('td', { 'data-field': 'actor' }, e.actor || ''))));
-    WFTimeline.draw(document.getElementById('timeline'), events, run && ['COMPLETED', 'FAILED', 'CANCELED'].includes(run.status));
+    WFTimeline.draw(document.getElementById('timeline'), events, run && ENDED.includes(run.status));
     renderOutput();
   }
 
@@ -87,8 +88,14 @@
     const last = events.length ? events[events.length - 1] : null;
     if (last && last.type === 'WorkflowContinuedAsNew') {
       output.replaceChildren('continued as ', runLink(last.successorRunId, 'successor-output'));
+    } else if (!run || !ENDED.includes(run.status)) {
+      // a run that has not ended has no result yet: said so, rather than an empty box that reads like a null result
+      output.replaceChildren(el('span', { class: 'muted', 'data-empty': 'not-ended' }, 'none yet: the run has not ended'));
+    } else if (run.status !== 'COMPLETED') {
+      output.replaceChildren(el('span', { class: 'muted', 'data-empty': 'no-result' },
+        'none: the run ' + (run.status === 'FAILED' ? 'failed' : 'was canceled')));
     } else {
-      output.textContent = !run || run.output === null ? '' : json(run.output);
+      output.textContent = json(run.output);
     }
   }
 
@@ -120,7 +127,7 @@
     // a run that has not failed (or failed and was retried) shows no failure section at all
     document.getElementById('failure-section').hidden = !r.error;
     renderHold(r);
-    const finished = ['COMPLETED', 'FAILED', 'CANCELED'].includes(r.status);
+    const finished = ENDED.includes(r.status);
     document.getElementById('cancel').disabled = finished;
     document.getElementById('terminate').disabled = finished;
     document.getElementById('retry').disabled = r.status !== 'FAILED';
@@ -145,9 +152,13 @@
     document.getElementById('waits').replaceChildren(...(waits.length ? waits : [el('li', { class: 'muted' }, 'nothing')]));
     const nameInput = document.getElementById('signal-name');
     if (!nameInput.value && r.signalWaits.length) nameInput.value = r.signalWaits[0].name;
-    document.querySelector('#steps tbody').replaceChildren(...r.steps.map(s =>
+    const steps = r.steps.map(s =>
       el('tr', { 'data-step': s.stepId }, el('td', {}, s.stepId), el('td', {}, s.state), el('td', {}, s.attempts),
-        el('td', { class: 'detail' }, s.error || ''))));
+        el('td', { class: 'detail' }, s.error || '')));
+    // a run without steps (a parent that only starts children, a run not yet begun) says so under the headings
+    document.querySelector('#steps tbody').replaceChildren(...(steps.length ? steps
+      : [el('tr', { 'data-empty': 'steps' }, el('td', { class: 'muted', colspan: '4' },
+        finished ? 'no steps' : 'no steps yet'))]));
   }
 
   // a pending run in a queue with limits starts when the queue admits it: which queue, its limits and how full it is,
