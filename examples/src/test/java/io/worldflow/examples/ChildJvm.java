@@ -50,7 +50,6 @@ final class ChildJvm {
         return cmd;
     }
 
-    /** Runs the command, its output to {@code out}, and waits at most {@code limit} for it to end by itself. */
     /** Waits until {@code file} has {@code lines} lines, while {@code p} still runs (90 seconds at most). */
     static void awaitLines(Path file, int lines, Process p) throws IOException, InterruptedException {
         long end = System.nanoTime() + Duration.ofSeconds(90).toNanos();
@@ -67,6 +66,7 @@ final class ChildJvm {
         throw new AssertionError("the process did not write " + lines + " lines to " + file + " in time");
     }
 
+    /** Runs the command, its output to {@code out}, and waits at most {@code limit} for it to end by itself. */
     static Result run(List<String> cmd, Path out, Duration limit) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)

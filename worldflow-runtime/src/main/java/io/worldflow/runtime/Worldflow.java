@@ -754,10 +754,6 @@ public final class Worldflow implements AutoCloseable {
         }
 
         /**
-         * @throws io.worldflow.ConfigurationException when configuration is invalid or names an unknown world
-         * @throws io.worldflow.WorldException         when the world cannot be opened
-         */
-        /**
          * A schedule this application declares: {@link #build} creates it, or changes it to this spec when it differs,
          * so that every worker starting with the same declaration keeps one schedule (written once).
          */
@@ -777,6 +773,12 @@ public final class Worldflow implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Opens the world, registers the workflows and stores the declared queues and schedules.
+         *
+         * @throws io.worldflow.ConfigurationException when configuration is invalid or names an unknown world
+         * @throws io.worldflow.WorldException         when the world cannot be opened
+         */
         public Worldflow build() {
             Registry registry = new Registry();
             workflows.forEach(registry::register);

@@ -44,15 +44,15 @@ final class Auth {
         this.authenticator = authenticator;
     }
 
-    /**
-     * Lets a request that needs {@code needed} through, noting its caller on it, or throws 401 (no or a wrong
-     * credential) or 403 (a role below {@code needed}). Reads pass without credentials when reads are public.
-     */
     /** Whether the request's caller, as {@link #require} found it, may see secrets in clear: an admin. */
     static boolean seesSecrets(Context ctx) {
         return ctx.attribute(CALLER) instanceof Caller c && c.role() == Role.ADMIN;
     }
 
+    /**
+     * Lets a request that needs {@code needed} through, noting its caller on it, or throws 401 (no or a wrong
+     * credential) or 403 (a role below {@code needed}). Reads pass without credentials when reads are public.
+     */
     Caller require(Context ctx, Role needed) {
         Optional<Caller> caller;
         try {
