@@ -1,7 +1,6 @@
 package io.worldflow.dashboard;
 
 import io.javalin.Javalin;
-import io.javalin.http.staticfiles.Location;
 import io.worldflow.dashboard.internal.Routes;
 import io.worldflow.runtime.Worldflow;
 
@@ -38,11 +37,6 @@ public final class Dashboard implements AutoCloseable {
             config.http.maxRequestSize = settings.maxBodyBytes();
             config.jetty.host = settings.host();
             config.jetty.port = settings.port();
-            config.staticFiles.add(files -> {
-                files.hostedPath = "/";
-                files.directory = "/io/worldflow/dashboard/web";
-                files.location = Location.CLASSPATH;
-            });
             routes.install(config.routes);
         });
     }

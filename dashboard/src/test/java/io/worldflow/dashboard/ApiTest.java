@@ -792,6 +792,40 @@ class ApiTest {
     }
 
     @Test
+    void everyPageScriptAndStyleIsServedWithItsTypeAndATagThatSparesARepeatedDownload() {
+        Map<String, String> types = Map.of(
+                "/", "text/html",
+                "/index.html", "text/html",
+                "/run.html", "text/html",
+                "/login.html", "text/html",
+                "/queues.html", "text/html",
+                "/schedules.html", "text/html",
+                "/app.css", "text/css",
+                "/run.js", "text/javascript",
+                "/timeline.js", "text/javascript");
+        types.forEach((path, type) -> {
+            TestDashboard.Reply file =
+                    t.send(HttpRequest.newBuilder(t.uri(path)).GET());
+            assertThat(file.status()).as(path).isEqualTo(200);
+            assertThat(file.raw().headers().firstValue("Content-Type"))
+                    .as(path)
+                    .hasValueSatisfying(v -> assertThat(v).startsWith(type));
+            String tag = file.raw().headers().firstValue("ETag").orElseThrow();
+            TestDashboard.Reply again = t.send(HttpRequest.newBuilder(t.uri(path))
+                    .header("If-None-Match", tag)
+                    .GET());
+            assertThat(again.status()).as(path + " again with its tag").isEqualTo(304);
+            assertThat(again.body()).isEmpty();
+        });
+        assertThat(t.send(HttpRequest.newBuilder(t.uri("/run.html")).GET()).body())
+                .contains("<script src=\"/run.js\" defer></script>");
+        TestDashboard.Reply missing =
+                t.send(HttpRequest.newBuilder(t.uri("/nothing.js")).GET());
+        assertThat(missing.status()).isEqualTo(404);
+        assertThat(missing.body()).contains("no such route: GET /nothing.js");
+    }
+
+    @Test
     void theLoginLinkSetsAStrictHttpOnlyCookieThatAuthorizesReads() {
         TestDashboard.Reply login = t.send(
                 HttpRequest.newBuilder(t.uri("/?token=" + TestDashboard.TOKEN)).GET());

@@ -19,6 +19,8 @@ import io.worldflow.dashboard.DashboardSettings;
 import io.worldflow.dashboard.Role;
 import io.worldflow.runtime.SignalEndpoint;
 import io.worldflow.runtime.Worldflow;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -34,7 +36,7 @@ import java.util.function.Supplier;
 /** Every route of the dashboard, its access rule, and how failures become JSON errors. */
 public final class Routes implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(Routes.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(Routes.class);
     private static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
             + "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
@@ -47,6 +49,7 @@ public final class Routes implements AutoCloseable {
     private final LiveUpdates live;
     private final MetricsApi metrics;
     private final boolean publicReads;
+    private final WebFiles web;
     private volatile SignalEndpoint signalEndpoint;
 
     /** @param authenticator the application's own authentication, or null */
@@ -61,6 +64,7 @@ public final class Routes implements AutoCloseable {
         this.live = new LiveUpdates(wf, runs);
         this.metrics = new MetricsApi(wf, settings);
         this.publicReads = publicReads;
+        this.web = new WebFiles();
     }
 
     public void install(RoutesConfig r) {
@@ -112,6 +116,7 @@ public final class Routes implements AutoCloseable {
         r.get("/api/metrics/history", metrics::history);
 
         r.post("/signals/{runId}/{name}", this::signedSignal);
+        web.install(r);
 
         r.exception(Exception.class, this::failure);
         r.error(404, "*", this::notFound);
@@ -236,7 +241,7 @@ public final class Routes implements AutoCloseable {
             case HttpResponseException h when h.getStatus() == 413 -> new Failure(413, "body_too_large", message);
             case HttpResponseException h -> new Failure(h.getStatus(), "http_" + h.getStatus(), message);
             default -> {
-                LOG.log(System.Logger.Level.ERROR, "request " + ctx.method().name() + " " + ctx.path() + " failed", e);
+                LOG.error("request " + ctx.method().name() + " " + ctx.path() + " failed", e);
                 yield new Failure(500, "internal_error", "the server failed; see its log");
             }
         };
