@@ -1,5 +1,8 @@
 package io.worldflow.dashboard;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.AppenderBase;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.worldflow.ConfigurationException;
 import io.worldflow.QueueSpec;
@@ -13,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
@@ -20,9 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -43,23 +44,18 @@ class RolesTest {
 
     TestDashboard t;
     final List<String> logged = new CopyOnWriteArrayList<>();
-    final Logger authLog = Logger.getLogger("io.worldflow.dashboard.internal.Auth");
-    final Handler capture = new Handler() {
+    final Logger authLog = (Logger) LoggerFactory.getLogger("io.worldflow.dashboard.internal.Auth");
+    final AppenderBase<ILoggingEvent> capture = new AppenderBase<>() {
         @Override
-        public void publish(LogRecord record) {
-            logged.add(record.getMessage());
+        protected void append(ILoggingEvent event) {
+            logged.add(event.getFormattedMessage());
         }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
     };
 
     @BeforeEach
     void start() {
-        authLog.addHandler(capture);
+        capture.start();
+        authLog.addAppender(capture);
         t = new TestDashboard(
                 dir,
                 false,
@@ -76,7 +72,7 @@ class RolesTest {
     @AfterEach
     void stop() {
         t.close();
-        authLog.removeHandler(capture);
+        authLog.detachAppender(capture);
     }
 
     TestDashboard.Reply as(String token, String method, String path, String json) {

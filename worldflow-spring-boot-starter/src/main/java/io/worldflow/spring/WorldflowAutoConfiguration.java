@@ -2,6 +2,7 @@ package io.worldflow.spring;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
+import io.worldflow.ConfigurationException;
 import io.worldflow.dashboard.Authenticator;
 import io.worldflow.dashboard.Dashboard;
 import io.worldflow.dashboard.DashboardSettings;
@@ -17,11 +18,14 @@ import io.worldflow.spring.internal.WorkerLifecycle;
 import io.worldflow.spring.internal.WorkflowBeans;
 import io.worldflow.spring.internal.WorldflowHealth;
 import io.worldflow.spring.internal.WorldflowProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
@@ -61,6 +65,7 @@ public class WorldflowAutoConfiguration {
     public static final String SIGNAL_ENDPOINT_ENABLED = "worldflow.signal.endpoint.enabled";
 
     private static final String POSTGRES = "postgres";
+    private static final Logger LOG = LoggerFactory.getLogger(WorldflowAutoConfiguration.class);
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
@@ -142,8 +147,38 @@ public class WorldflowAutoConfiguration {
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean
         Dashboard worldflowDashboard(Worldflow worldflow, ObjectProvider<Authenticator> authenticator) {
-            return Dashboard.start(
+            Dashboard dashboard = Dashboard.start(
                     worldflow, DashboardSettings.fromConfig(worldflow.config()), authenticator.getIfAvailable());
+            // a token made up at start exists nowhere else: its login link is the only way in; a configured one is
+            // the operator's secret and stays out of the log
+            if (dashboard.settings().generated()) {
+                LOG.info(
+                        "Worldflow dashboard on {}; no {} is configured, so this start's admin token is in the login"
+                                + " link: {}",
+                        dashboard.url(),
+                        DashboardSettings.TOKEN,
+                        dashboard.loginUrl());
+            } else {
+                LOG.info("Worldflow dashboard on {}", dashboard.url());
+            }
+            return dashboard;
+        }
+    }
+
+    /**
+     * {@value #DASHBOARD_ENABLED} without the dashboard's module: the context does not start, rather than run without
+     * the dashboard it was asked for.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnMissingClass("io.worldflow.dashboard.Dashboard")
+    @ConditionalOnProperty(name = DASHBOARD_ENABLED, havingValue = "true")
+    static class DashboardMissing {
+
+        @Bean
+        Object worldflowDashboard() {
+            throw new ConfigurationException(DASHBOARD_ENABLED
+                    + " is true, but the dashboard is not on the class path: add the dependency"
+                    + " io.worldflow:worldflow-dashboard (the starter does not bring it)");
         }
     }
 

@@ -1,5 +1,7 @@
 package io.worldflow.spring;
 
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.AppenderBase;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
@@ -17,6 +19,7 @@ import io.worldflow.runtime.Worldflow;
 import io.worldflow.spring.internal.WorkerLifecycle;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -34,6 +37,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -283,6 +288,7 @@ class WorldflowAutoConfigurationTest {
     @Test
     void servesTheDashboardOnItsOwnPortWhenEnabled() throws Exception {
         int[] port = new int[1];
+        List<String> logged = capture(WorldflowAutoConfiguration.class);
         runner().withPropertyValues(
                         "worldflow.dashboard.enabled=true",
                         "worldflow.dashboard.port=0",
@@ -306,6 +312,55 @@ class WorldflowAutoConfigurationTest {
                                 HttpResponse.BodyHandlers.ofString()))
                 .isInstanceOf(java.io.IOException.class);
         runner().run(context -> assertThat(context).doesNotHaveBean(Dashboard.class));
+        assertThat(logged).anyMatch(l -> l.startsWith("Worldflow dashboard on http://127.0.0.1:" + port[0]));
+        assertThat(logged)
+                .as("a configured token is the operator's secret")
+                .noneMatch(l -> l.contains("spring-dashboard-token-1234"));
+    }
+
+    @Test
+    void aDashboardWithoutAConfiguredTokenLogsTheLoginLinkWithTheTokenMadeForThisStart() {
+        List<String> logged = capture(WorldflowAutoConfiguration.class);
+        runner().withPropertyValues("worldflow.dashboard.enabled=true", "worldflow.dashboard.port=0")
+                .run(context -> {
+                    Dashboard dashboard = context.getBean(Dashboard.class);
+                    assertThat(dashboard.settings().generated()).isTrue();
+                    assertThat(logged)
+                            .anyMatch(l -> l.contains("no worldflow.dashboard.token is configured")
+                                    && l.endsWith(dashboard.loginUrl().toString()));
+                });
+    }
+
+    @Test
+    void theDashboardEnabledWithoutItsModuleStopsTheContextNamingTheDependency() {
+        ApplicationContextRunner withoutDashboard = new ApplicationContextRunner()
+                .withClassLoader(
+                        new FilteredClassLoader("org.springframework.boot.actuate.health", "io.worldflow.dashboard"))
+                .withConfiguration(AutoConfigurations.of(WorldflowAutoConfiguration.class))
+                .withPropertyValues("worldflow.local.path=" + dir.resolve("no-dashboard.db"));
+        withoutDashboard.withPropertyValues("worldflow.dashboard.enabled=true").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(configurationError(context.getStartupFailure()))
+                    .hasMessage("worldflow.dashboard.enabled is true, but the dashboard is not on the class path: add"
+                            + " the dependency io.worldflow:worldflow-dashboard (the starter does not bring it)");
+        });
+        withoutDashboard.run(context -> assertThat(context).hasNotFailed().hasSingleBean(Worldflow.class));
+    }
+
+    /** What {@code type}'s logger logs from now on, as formatted messages. */
+    private static List<String> capture(Class<?> type) {
+        List<String> logged = new CopyOnWriteArrayList<>();
+        AppenderBase<ILoggingEvent> appender = new AppenderBase<>() {
+            @Override
+            protected void append(ILoggingEvent event) {
+                logged.add(event.getFormattedMessage());
+            }
+        };
+        appender.start();
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(type);
+        logger.setLevel(ch.qos.logback.classic.Level.INFO);
+        logger.addAppender(appender);
+        return logged;
     }
 
     @Test

@@ -42,11 +42,16 @@ public final class DashboardMain {
                         "worldflow-dashboard-shutdown"));
         System.out.println("Worldflow dashboard on " + dashboard.url() + " over the "
                 + wf.config().get("worldflow.world", "local") + " world");
+        // a configured token is a secret of the operator's, kept out of the output (which often ends up in a log
+        // store); a generated one exists nowhere else, so the link is the only way in
         if (dashboard.settings().generated()) {
             System.out.println(
                     "No " + DashboardSettings.TOKEN + " was configured; this run's token is in the login link:");
+            System.out.println("Log in: " + dashboard.loginUrl());
+        } else {
+            System.out.println(
+                    "Log in: " + dashboard.url() + "/login.html with the configured " + DashboardSettings.TOKEN);
         }
-        System.out.println("Log in: " + dashboard.loginUrl());
         stopped.await();
     }
 }

@@ -43,7 +43,6 @@ class DashboardJarIT {
                 JAVA,
                 "-Dworldflow.local.path=" + dir.resolve("jar.db"),
                 "-Dworldflow.dashboard.port=0",
-                "-Dworldflow.dashboard.token=jar-token-0123456789",
                 "-jar",
                 JAR.toString());
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -59,14 +58,24 @@ class DashboardJarIT {
                 }
             }
             assertThat(login).as("output: %s", output).isNotNull();
+            // no token configured: the one made for this start is in the link, the only place it is shown
+            assertThat(output).anyMatch(l -> l.startsWith("No worldflow.dashboard.token was configured"));
             URI root = URI.create(login.substring(0, login.indexOf("/?token=")));
-            HttpResponse<String> counts = HttpClient.newHttpClient()
-                    .send(
-                            HttpRequest.newBuilder(URI.create(root + "/api/counts"))
-                                    .header("Authorization", "Bearer jar-token-0123456789")
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
+            String token = login.substring(login.indexOf("/?token=") + "/?token=".length());
+            HttpClient http = HttpClient.newHttpClient();
+            HttpResponse<String> counts = http.send(
+                    HttpRequest.newBuilder(URI.create(root + "/api/counts"))
+                            .header("Authorization", "Bearer " + token)
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(counts.statusCode()).isEqualTo(200);
+            // the UI's files are read from inside the jar
+            for (String page : List.of("/", "/run.html", "/app.js", "/app.css")) {
+                HttpResponse<String> file = http.send(
+                        HttpRequest.newBuilder(URI.create(root + page)).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(file.statusCode()).as(page).isEqualTo(200);
+                assertThat(file.body()).as(page).isNotBlank();
+            }
 
             p.toHandle().destroy(); // SIGTERM, leaving the output to read to its end
             while ((line = out.readLine()) != null) {

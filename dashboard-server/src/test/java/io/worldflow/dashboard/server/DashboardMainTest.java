@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -14,9 +15,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,20 +44,24 @@ class DashboardMainTest {
                 "-Dworldflow.dashboard.token=standalone-token-0123456789",
                 DashboardMain.class.getName()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        List<String> output = new ArrayList<>();
-        String login = null;
-        try (BufferedReader out =
-                new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while (login == null && (line = out.readLine()) != null) {
-                output.add(line);
-                if (line.startsWith("Log in: ")) {
-                    login = line.substring("Log in: ".length());
+        List<String> output = new CopyOnWriteArrayList<>();
+        Thread reader = Thread.ofPlatform().daemon().start(() -> {
+            try (BufferedReader out =
+                    new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    output.add(line);
                 }
+            } catch (IOException e) {
+                output.add("(reading failed: " + e + ")");
             }
-            assertThat(login).as("output: %s", output).isNotNull().endsWith("/?token=standalone-token-0123456789");
+        });
+        try {
+            String login = awaitLine(output, p, l -> l.startsWith("Log in: "));
+            // a configured token is not printed: the link is the login page, and the operator brings the token
+            assertThat(login).endsWith("/login.html with the configured worldflow.dashboard.token");
             assertThat(output).as("JDK warnings").noneMatch(l -> l.contains("WARNING: A restricted method"));
-            URI root = URI.create(login.substring(0, login.indexOf("/?token=")));
+            URI root = URI.create(login.substring("Log in: ".length(), login.indexOf("/login.html")));
             assertThat(root.getHost()).isEqualTo("127.0.0.1");
 
             HttpClient http = HttpClient.newHttpClient();
@@ -85,10 +93,17 @@ class DashboardMainTest {
                     .contains("worldflow_runs{status=\"COMPLETED\",world=\"local\"} 0.0")
                     .contains("worldflow_runs_pending_lag_seconds{world=\"local\"} 0.0");
             assertThat(anonymousMetrics.statusCode()).isEqualTo(401);
+            // the refusals are logged through the bundled logback, in its format, like every other line
+            awaitLine(
+                    output, p, l -> l.matches(".* WARN  Auth - refused GET /metrics from .*it needs the role viewer"));
 
             p.destroy();
             assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
             assertThat(p.exitValue()).isEqualTo(143);
+            reader.join(Duration.ofSeconds(10));
+            assertThat(output)
+                    .as("no line outside logback's format, and never the configured token")
+                    .noneMatch(l -> l.startsWith("WARNING:") || l.contains("standalone-token-0123456789"));
         } finally {
             p.destroyForcibly();
         }
@@ -98,6 +113,24 @@ class DashboardMainTest {
                 .build()) {
             assertThat(wf.runs(RunQuery.all()).runs()).isEmpty();
         }
+    }
+
+    /** The first line of {@code output} that {@code wanted} accepts, waited for while {@code p} runs. */
+    private static String awaitLine(List<String> output, Process p, Predicate<String> wanted)
+            throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < end) {
+            for (String line : output) {
+                if (wanted.test(line)) {
+                    return line;
+                }
+            }
+            if (!p.isAlive()) {
+                break;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no such line in the output (process alive: " + p.isAlive() + "): " + output);
     }
 
     /** This JVM's native-access and unsafe-access flags (the parent pom's worldflow.jvm.flags): the child gets them too. */

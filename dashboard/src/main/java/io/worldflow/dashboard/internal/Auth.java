@@ -6,6 +6,8 @@ import io.worldflow.dashboard.Caller;
 import io.worldflow.dashboard.DashboardSettings;
 import io.worldflow.dashboard.DashboardToken;
 import io.worldflow.dashboard.Role;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -26,7 +28,7 @@ final class Auth {
     /** The request attribute that holds its {@link Caller} once authorized. */
     static final String CALLER = "worldflow.caller";
 
-    private static final System.Logger LOG = System.getLogger(Auth.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(Auth.class);
 
     private record Known(byte[] token, Caller caller) {}
 
@@ -129,10 +131,8 @@ final class Auth {
     }
 
     private static void refused(Context ctx, String who, Role needed) {
-        LOG.log(
-                System.Logger.Level.WARNING,
-                "refused " + ctx.method().name() + " " + ctx.path() + " from " + who + " (from " + ctx.ip()
-                        + "): it needs the role " + needed.label());
+        LOG.warn("refused " + ctx.method().name() + " " + ctx.path() + " from " + who + " (from " + ctx.ip()
+                + "): it needs the role " + needed.label());
     }
 
     private static String presented(Context ctx) {

@@ -6,6 +6,8 @@ import io.worldflow.RunPage;
 import io.worldflow.RunQuery;
 import io.worldflow.event.Event;
 import io.worldflow.runtime.Worldflow;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.Map;
@@ -24,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class LiveUpdates implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(LiveUpdates.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(LiveUpdates.class);
 
     private final Worldflow wf;
     private final RunsApi runs;
@@ -98,7 +100,7 @@ final class LiveUpdates implements AutoCloseable {
                 }
             }
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "live update failed; the stream is closed", e);
+            LOG.debug("live update failed; the stream is closed", e);
             watches.remove(client);
             client.close();
         }

@@ -4,6 +4,8 @@ import io.javalin.http.Context;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.worldflow.dashboard.DashboardSettings;
 import io.worldflow.runtime.Worldflow;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -20,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class MetricsApi implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(MetricsApi.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(MetricsApi.class);
     /** How old a sample of the minute in progress may be when a page asks for the hour. */
     private static final Duration FRESH = Duration.ofSeconds(1);
 
@@ -84,12 +86,12 @@ final class MetricsApi implements AutoCloseable {
             history.tick();
             if (failing) {
                 failing = false;
-                LOG.log(System.Logger.Level.INFO, "the dashboard samples its metrics again");
+                LOG.info("the dashboard samples its metrics again");
             }
         } catch (RuntimeException e) {
             if (!failing && !closed) {
                 failing = true;
-                LOG.log(System.Logger.Level.WARNING, "the dashboard could not sample its metrics: " + e);
+                LOG.warn("the dashboard could not sample its metrics: " + e);
             }
         }
     }
