@@ -28,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The application as it ships: Spring Boot's executable jar, a jar of jars, run with {@code java -jar}. Resources are
  * read differently there than from a class path of folders and jars, which the other tests use: an order runs through
  * the application's own API and signal URL, Actuator reports Worldflow up, and the embedded dashboard serves its pages
- * and API from inside the nested jar, logging the login link with the token made for this start.
+ * and API from inside the nested jar, logging the login link with the token made for this start; Prometheus scrapes the
+ * application's meters through Actuator and through the dashboard.
  */
 class ExecutableJarIT {
 
@@ -101,6 +102,15 @@ class ExecutableJarIT {
                     .header("Authorization", "Bearer " + token));
             assertThat(run.path("status").asText()).isEqualTo("COMPLETED");
 
+            // the application's registry, scraped by Prometheus through Actuator and through the dashboard
+            String completed = "worldflow_runs_ended_total{outcome=\"completed\",queue=\"default\","
+                    + "workflow=\"order.spring.v1\",world=\"local\"} 1.0";
+            assertThat(text(HttpRequest.newBuilder(URI.create(app + "/actuator/prometheus"))))
+                    .contains(completed);
+            assertThat(text(HttpRequest.newBuilder(URI.create(dashboard + "/metrics"))
+                            .header("Authorization", "Bearer " + token)))
+                    .contains(completed);
+
             p.destroy(); // SIGTERM: the context closes, the worker and the dashboard with it
             assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("exited on SIGTERM").isTrue();
             assertThat(p.exitValue()).as("output: %s", output).isEqualTo(143);
@@ -110,11 +120,15 @@ class ExecutableJarIT {
     }
 
     private JsonNode send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return json.readTree(text(request));
+    }
+
+    private String text(HttpRequest.Builder request) throws IOException, InterruptedException {
         HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode())
                 .as("%s: %s", request.build().uri(), response.body())
                 .isEqualTo(200);
-        return json.readTree(response.body());
+        return response.body();
     }
 
     private JsonNode awaitStatus(String app, String id, String status) throws IOException, InterruptedException {
