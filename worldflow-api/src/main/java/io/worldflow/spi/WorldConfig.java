@@ -123,9 +123,16 @@ public final class WorldConfig {
                 throw new NumberFormatException(text);
             }
             long n = Long.parseLong(t.substring(0, split));
-            return switch (t.substring(split).strip()) {
+            String unit = t.substring(split).strip();
+            if (unit.isEmpty()) {
+                // no unit is read as neither: a Spring application reads a bare number as milliseconds, other tools
+                // as seconds, and a grace of 10000 taken for ten seconds would be almost three hours
+                throw new ConfigurationException(key + " must be a duration with its unit, such as " + n + "ms or " + n
+                        + "s, was '" + text + "'");
+            }
+            return switch (unit) {
                 case "ms" -> Duration.ofMillis(n);
-                case "s", "" -> Duration.ofSeconds(n);
+                case "s" -> Duration.ofSeconds(n);
                 case "m" -> Duration.ofMinutes(n);
                 case "h" -> Duration.ofHours(n);
                 case "d" -> Duration.ofDays(n);

@@ -80,7 +80,6 @@ class WorldConfigTest {
         "PT30S, PT30S",
         "pt1m30s, PT1M30S",
         "P2D, PT48H",
-        "45, PT45S",
         "10 s, PT10S",
         "'  7m ', PT7M",
         "0s, PT0S",
@@ -95,6 +94,16 @@ class WorldConfigTest {
         assertThat(WorldConfig.of(Map.of()).getDuration(KEY, Duration.ofSeconds(3)))
                 .isEqualTo(Duration.ofSeconds(3));
         assertThat(with(KEY, " ").getDuration(KEY, Duration.ofSeconds(3))).isEqualTo(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void aNumberWithoutAUnitIsRefusedRatherThanGuessed() {
+        assertThatThrownBy(() -> with(KEY, "10000").getDuration(KEY, Duration.ZERO))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessage(KEY + " must be a duration with its unit, such as 10000ms or 10000s, was '10000'");
+        assertThatThrownBy(() -> with(KEY, " 45 ").getDuration(KEY, Duration.ZERO))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("45ms or 45s");
     }
 
     @ParameterizedTest
