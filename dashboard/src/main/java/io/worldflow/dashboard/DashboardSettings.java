@@ -1,7 +1,10 @@
 package io.worldflow.dashboard;
 
 import io.worldflow.ConfigurationException;
+import io.worldflow.runtime.WorldflowConfig;
 import io.worldflow.spi.WorldConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -53,10 +56,18 @@ public record DashboardSettings(
     /** The name of the caller who presents {@link #token}. */
     public static final String ADMIN_NAME = "admin";
 
+    /**
+     * Every key of {@code worldflow.dashboard.}: these, and {@code worldflow.dashboard.enabled}, which the Spring Boot
+     * starter reads to start a dashboard at all.
+     */
+    static final List<String> KEYS =
+            List.of(HOST, PORT, TOKEN, PUBLIC_READS, MAX_BODY, TOKENS, WORLD_METERS, "worldflow.dashboard.enabled");
+
     /** The keys with dashes, so that their {@code WORLDFLOW_*} environment variables are found. */
     public static final List<String> DASHED_KEYS = List.of(PUBLIC_READS, MAX_BODY, WORLD_METERS);
 
     private static final int MIN_TOKEN_LENGTH = DashboardToken.MIN_LENGTH;
+    private static final Logger LOG = LoggerFactory.getLogger(DashboardSettings.class);
 
     public DashboardSettings {
         Objects.requireNonNull(host, "host");
@@ -100,6 +111,8 @@ public record DashboardSettings(
 
     /** From configuration; without {@value #TOKEN}, a random token is made for this process. */
     public static DashboardSettings fromConfig(WorldConfig config) {
+        // a misspelt key would leave its setting at the default without a word
+        WorldflowConfig.unknownKeys(config, "worldflow.dashboard.", KEYS).forEach(LOG::warn);
         String token = config.get(TOKEN).map(String::strip).orElse(null);
         boolean generated = token == null || token.isEmpty();
         if (generated) {

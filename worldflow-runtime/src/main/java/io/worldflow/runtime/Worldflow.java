@@ -33,6 +33,7 @@ import io.worldflow.runtime.internal.ScheduleLoop;
 import io.worldflow.runtime.internal.ScheduleRunner;
 import io.worldflow.runtime.internal.SignalUrls;
 import io.worldflow.runtime.internal.Successors;
+import io.worldflow.runtime.internal.UnknownKeys;
 import io.worldflow.runtime.internal.WorkerLoop;
 import io.worldflow.runtime.internal.WorldLoader;
 import io.worldflow.runtime.internal.telemetry.Telemetry;
@@ -700,7 +701,11 @@ public final class Worldflow implements AutoCloseable {
             return this;
         }
 
-        /** Declares a configuration key with dashes, so that its {@code WORLDFLOW_*} environment variable is found. */
+        /**
+         * Declares a configuration key the application or one of its modules reads: its {@code WORLDFLOW_*}
+         * environment variable is found although the key has dashes, and {@link #build} does not warn of it as a key
+         * nothing reads.
+         */
         public Builder knownKey(String key) {
             knownKeys.add(Objects.requireNonNull(key, "key"));
             return this;
@@ -786,6 +791,7 @@ public final class Worldflow implements AutoCloseable {
             List<String> keys = new ArrayList<>(WorldLoader.knownKeys());
             keys.addAll(knownKeys);
             WorldConfig config = WorldflowConfig.load(properties, keys);
+            UnknownKeys.warn(config, knownKeys);
             JsonCodec base = codec != null ? codec : new JsonCodec();
             JsonCodec c = PayloadKeys.fromConfig(config)
                     .map(k -> PayloadKeys.encryptsPayloads(config) ? base.encrypting(k) : base.sealingSecrets(k))

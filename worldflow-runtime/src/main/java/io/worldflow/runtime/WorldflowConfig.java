@@ -1,12 +1,14 @@
 package io.worldflow.runtime;
 
 import io.worldflow.ConfigurationException;
+import io.worldflow.runtime.internal.UnknownKeys;
 import io.worldflow.spi.WorldConfig;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -125,6 +127,15 @@ public final class WorldflowConfig {
             out.put(key, value);
         });
         return out;
+    }
+
+    /**
+     * For a module that reads keys of a namespace of its own ({@code worldflow.dashboard.}): a warning for each key of
+     * {@code config} in it that is none of {@code known}, naming the known key it most looks like. The runtime warns
+     * of its own namespaces' and the worlds' unknown keys when it is built.
+     */
+    public static List<String> unknownKeys(WorldConfig config, String namespace, Collection<String> known) {
+        return UnknownKeys.check(config, namespace, known);
     }
 
     /** {@code worldflow.local.busy-timeout} → {@code WORLDFLOW_LOCAL_BUSY_TIMEOUT}. */

@@ -78,6 +78,8 @@ public class WorldflowAutoConfiguration {
             ObjectProvider<WorldflowBuilderCustomizer> customizers) {
         Map<String, String> properties = WorldflowProperties.of(environment);
         Worldflow.Builder builder = Worldflow.builder().properties(properties);
+        // the starter's own keys, so that the builder does not warn of them as keys nothing reads
+        List.of(WORKER_ENABLED, SIGNAL_ENDPOINT_ENABLED).forEach(builder::knownKey);
         // what the world will see, system properties and WORLDFLOW_* variables included
         WorldConfig config = WorldflowConfig.load(properties, List.of());
         if (POSTGRES.equals(config.get(WorldflowConfig.WORLD, "local"))

@@ -130,6 +130,22 @@ class WorldflowAutoConfigurationTest {
     }
 
     @Test
+    void aMisspeltKeyIsWarnedOfAndTheStartersOwnKeysAreNot() {
+        List<String> logged = capture(io.worldflow.runtime.internal.UnknownKeys.class);
+        runner().withPropertyValues(
+                        "worldflow.worker.enabled=true",
+                        "worldflow.signal.endpoint.enabled=true",
+                        "worldflow.worker.concurrancy=5")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(logged)
+                            .containsExactly("configuration key worldflow.worker.concurrancy changes nothing: neither"
+                                    + " Worldflow nor a world on the class path reads it; did you mean"
+                                    + " worldflow.worker.concurrency?");
+                });
+    }
+
+    @Test
     void anUnknownWorldStopsTheContextWithWorldflowsMessage() {
         runner().withPropertyValues("worldflow.world=moon").run(context -> {
             assertThat(context).hasFailed();
