@@ -13,6 +13,7 @@ import io.worldflow.RunStatus;
 import io.worldflow.StartOptions;
 import io.worldflow.Workflow;
 import io.worldflow.WorkflowCanceledException;
+import io.worldflow.WorldflowException;
 import io.worldflow.event.ChildWorkflowCanceled;
 import io.worldflow.event.ChildWorkflowCompleted;
 import io.worldflow.event.ChildWorkflowFailed;
@@ -347,6 +348,44 @@ public abstract class ChildWorkflowContract extends WorkflowContractSupport {
         assertThat(message).contains("taken-1").contains("tck.child.square").contains("tck.child.napper");
         assertThat(wf.runs(RunQuery.all().withWorkflow("tck.child.napper")).runs())
                 .isEmpty();
+    }
+
+    @Test
+    void twoChildCallsOfOneRunGivenOneIdAreRefusedRatherThanLeftWaiting() {
+        Workflow<Integer, List<String>> parent = Workflow.define("tck.child.sameid", Integer.class, (ctx, n) -> {
+            List<String> out = new java.util.ArrayList<>(ctx.parallel(
+                    "ship",
+                    List.of(1, 2, 3),
+                    (branch, i) -> attempt(() -> branch.child(
+                            "kid", square, i, ChildOptions.defaults().withId("same-" + n)))));
+            out.add(attempt(
+                    () -> ctx.child("again", square, 9, ChildOptions.defaults().withId("same-" + n))));
+            return out;
+        });
+        worldflow(parent, square);
+
+        List<String> out = wf.handle(wf.start(parent, 7).id(), List.class).result(WAIT);
+        // one branch started the child and got its square; the other two calls, and the later one, were refused
+        assertThat(out).hasSize(4);
+        assertThat(out.subList(0, 3)).filteredOn(s -> s.startsWith("ok ")).hasSize(1);
+        assertThat(out.subList(0, 3))
+                .filteredOn(s -> s.startsWith("refused: "))
+                .hasSize(2)
+                .allSatisfy(s -> assertThat(s).contains("run id 'same-7' is the child that 'ship/"));
+        assertThat(out.get(3))
+                .startsWith("refused: child 'again' of run ")
+                .contains("run id 'same-7' is the child that 'ship/")
+                .contains("give each child call an id of its own");
+        assertThat(wf.runs(RunQuery.all().withWorkflow("tck.child.square")).runs())
+                .hasSize(1);
+    }
+
+    private static String attempt(java.util.function.Supplier<Integer> child) {
+        try {
+            return "ok " + child.get();
+        } catch (WorldflowException e) {
+            return "refused: " + e.getMessage();
+        }
     }
 
     @Test

@@ -74,6 +74,7 @@ final class ChildCall<I, O> {
         }
         if (started == null) {
             checkRegistered();
+            checkOwnId(childRunId);
             ctx.live();
             boolean withRecord = start(childRunId, input);
             ParentClosePolicy policy = options.parentClosePolicy();
@@ -88,6 +89,30 @@ final class ChildCall<I, O> {
             }
         }
         return new Begun(childRunId, false);
+    }
+
+    /**
+     * Each child call of a run needs a child of its own: a second call given the id of the first's child would wait
+     * for an end that only the first hears, for ever. The history holds the children of earlier turns; this turn's
+     * starts, side by side in branches too, are claimed as they happen.
+     */
+    private void checkOwnId(String childRunId) {
+        String holder = null;
+        for (History.Recorded r : exec.history.children()) {
+            ChildWorkflowStarted s = r.first(ChildWorkflowStarted.class);
+            if (s != null && s.childRunId().equals(childRunId) && !r.id.equals(id)) {
+                holder = r.id;
+                break;
+            }
+        }
+        if (holder == null) {
+            holder = exec.children.claim(childRunId, id);
+        }
+        if (holder != null) {
+            throw new WorldflowException("child '" + id + "' of run '" + exec.runId + "' cannot start: run id '"
+                    + childRunId + "' is the child that '" + holder + "' of this run started; give each child call"
+                    + " an id of its own, or none (the id derived from the call's place is unique)");
+        }
     }
 
     /**

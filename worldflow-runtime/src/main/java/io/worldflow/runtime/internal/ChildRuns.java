@@ -14,6 +14,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,6 +35,8 @@ final class ChildRuns {
     static final String RESERVED_PREFIX = "@";
 
     private final Map<String, ParentClosePolicy> open = new LinkedHashMap<>();
+    /** The child call that started each child run in this turn. */
+    private final Map<String, String> startedBy = new HashMap<>();
 
     /** The children the history shows started and not ended; this turn adds the ones it starts. */
     ChildRuns(History history) {
@@ -117,6 +120,15 @@ final class ChildRuns {
     long busyNanos(Duration stickyWait) {
         long last = activity;
         return last == 0 ? 0 : stickyWait.toNanos() - (System.nanoTime() - last);
+    }
+
+    /**
+     * Claims {@code childRunId} for the child call {@code primitiveId} of this turn: null when it is that call's, else
+     * the call that holds it.
+     */
+    synchronized String claim(String childRunId, String primitiveId) {
+        String holder = startedBy.putIfAbsent(childRunId, primitiveId);
+        return holder == null || holder.equals(primitiveId) ? null : holder;
     }
 
     synchronized void opened(String childRunId, ParentClosePolicy policy) {
