@@ -33,14 +33,31 @@ public record ErrorInfo(String type, String message, String stackTrace, List<Str
         StringWriter out = new StringWriter();
         error.printStackTrace(new PrintWriter(out));
         String trace = out.toString();
+        List<String> causes = new ArrayList<>();
+        for (Throwable c = error; c != null && causes.size() < 16; c = c.getCause()) {
+            if (c != error) {
+                causes.add(c.getClass().getName());
+            }
+            // a step's failure replayed from the log carries the step's error as recorded, not as an object: its
+            // cause is read from the record, so that a run fails with the same causes whether replayed or not
+            if (c instanceof StepFailedException replayed && replayed.getCause() == null) {
+                causes.add(replayed.error().type());
+                causes.addAll(replayed.error().causeTypes());
+                trace = trace + "Caused by: " + replayed.error().stackTrace();
+                break;
+            }
+            if (c == c.getCause()) {
+                break;
+            }
+        }
         if (trace.length() > MAX_STACK_CHARS) {
             trace = trace.substring(0, MAX_STACK_CHARS) + "\n\t... (truncated)";
         }
-        List<String> causes = new ArrayList<>();
-        for (Throwable c = error.getCause(); c != null && c != c.getCause() && causes.size() < 16; c = c.getCause()) {
-            causes.add(c.getClass().getName());
-        }
-        return new ErrorInfo(error.getClass().getName(), error.getMessage(), trace, causes);
+        return new ErrorInfo(
+                error.getClass().getName(),
+                error.getMessage(),
+                trace,
+                causes.size() > 16 ? causes.subList(0, 16) : causes);
     }
 
     /** {@code type: message}, or just the type. */

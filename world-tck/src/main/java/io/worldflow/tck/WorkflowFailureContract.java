@@ -175,6 +175,43 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
     }
 
     @Test
+    void aStepFailureRethrownAfterAReplayFailsTheRunWithTheSameCausesAsWithout() {
+        StepOptions once = StepOptions.retry(RetryPolicy.none());
+        Workflow<Boolean, String> w = Workflow.define("tck.step-fails-later", Boolean.class, (ctx, replayed) -> {
+            try {
+                return ctx.step("charge", once, () -> {
+                    throw new IllegalStateException("card declined", new java.io.IOException("gateway down"));
+                });
+            } catch (StepFailedException e) {
+                if (replayed) {
+                    // the turn ends here: the next one replays the failed step from the log before rethrowing it
+                    ctx.sleep("pause", Duration.ofHours(1));
+                }
+                throw e;
+            }
+        });
+        worldflow(w);
+        RunHandle<String> live = wf.start(w, false);
+        RunHandle<String> later = wf.start(w, true);
+        assertThatThrownBy(() -> live.result(WAIT)).isInstanceOf(WorkflowFailedException.class);
+        awaitStatus(later.id(), RunStatus.SLEEPING);
+        restart(w);
+        clock.advance(Duration.ofHours(1));
+        assertThatThrownBy(() -> wf.handle(later.id(), String.class).result(WAIT))
+                .isInstanceOf(WorkflowFailedException.class);
+
+        for (String id : List.of(live.id(), later.id())) {
+            ErrorInfo error = wf.run(id).orElseThrow().error();
+            assertThat(error.type()).as(id).isEqualTo(StepFailedException.class.getName());
+            assertThat(error.causeTypes())
+                    .as(id)
+                    .containsExactly(IllegalStateException.class.getName(), java.io.IOException.class.getName());
+            assertThat(error.isA(IllegalStateException.class)).isTrue();
+            assertThat(error.stackTrace()).as(id).contains("Caused by: java.lang.IllegalStateException: card declined");
+        }
+    }
+
+    @Test
     void aNonRetryableErrorFailsAtOnce() {
         Workflow<String, String> w = Workflow.define(
                 "tck.non-retryable",
