@@ -157,7 +157,9 @@ public interface WorkflowContext {
 
     /**
      * Waits until every one of {@code futures} has ended; then throws the first failure among them, in their order,
-     * as its {@code get} would.
+     * as its {@code get} would. An empty list returns at once.
+     *
+     * @throws IllegalArgumentException when a future is not of this run, or is given twice
      */
     void allOf(List<? extends DurableFuture<?>> futures);
 

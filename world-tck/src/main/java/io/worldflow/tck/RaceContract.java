@@ -286,6 +286,22 @@ public abstract class RaceContract extends WorkflowContractSupport {
     }
 
     @Test
+    void allOfNoFutureReturnsAtOnceAndOfOneFutureTwiceIsAClearError() {
+        Workflow<String, String> w = Workflow.define("tck.race.allofnone", String.class, (ctx, in) -> {
+            ctx.allOf(List.of());
+            DurableFuture<String> a = ctx.stepAsync("a", () -> "A");
+            try {
+                ctx.allOf(List.of(a, a));
+                return "no error";
+            } catch (IllegalArgumentException e) {
+                return e.getMessage() + "; " + a.get();
+            }
+        });
+        worldflow(w);
+        assertThat(wf.start(w, "x").result(WAIT)).isEqualTo("allOf is given future 'a' twice; A");
+    }
+
+    @Test
     void aRaceOfNoFutureOrOfOneFutureTwiceIsAClearErrorAndRecordsNoRace() {
         java.util.concurrent.atomic.AtomicReference<DurableFuture<?>> foreign =
                 new java.util.concurrent.atomic.AtomicReference<>();

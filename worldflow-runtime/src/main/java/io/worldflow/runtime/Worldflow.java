@@ -542,7 +542,8 @@ public final class Worldflow implements AutoCloseable {
     }
 
     /**
-     * Requests cancellation with a reason, recorded in the run's {@code WorkflowCancelRequested} event.
+     * Requests cancellation with a reason, recorded in the run's {@code WorkflowCancelRequested} event. A run's
+     * cancellation is requested once: a later request keeps the first one's reason.
      *
      * @throws RunNotFoundException              when the run does not exist
      * @throws io.worldflow.RunFinishedException when it has finished
@@ -557,7 +558,8 @@ public final class Worldflow implements AutoCloseable {
      * recorded); one in another process stops at its next write; a run sleeping or waiting ends at its next turn,
      * which is due at once. Its children are closed as their parent-close policies say, and its parent is told it was
      * canceled. The reason is recorded in its {@code WorkflowCancelRequested} event, and {@link RunInfo#cancelRequest()}
-     * says it was a termination.
+     * says it was a termination; after an earlier {@link #cancel}, the request keeps that cancel's reason and becomes
+     * a termination.
      *
      * @throws RunNotFoundException              when the run does not exist
      * @throws io.worldflow.RunFinishedException when it has finished

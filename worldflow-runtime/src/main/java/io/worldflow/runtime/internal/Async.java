@@ -208,7 +208,10 @@ final class Async {
 
     /** Waits for every one of {@code futures} to end; then their failures, if any, are thrown as {@code get} throws. */
     static void allOf(RunContext ctx, List<? extends DurableFuture<?>> futures) {
-        List<Pending<?>> all = own(ctx, "allOf", "allOf", futures);
+        if (Objects.requireNonNull(futures, "futures").isEmpty()) {
+            return; // every one of none has ended: a list built from data may be empty
+        }
+        List<Pending<?>> all = own(ctx, "allOf", null, futures);
         ctx.exec.awaitInMemory(ctx.cancel, () -> all.stream().allMatch(Pending::settled));
         for (Pending<?> p : all) {
             p.get();
@@ -290,18 +293,20 @@ final class Async {
     private static List<Pending<?>> own(
             RunContext ctx, String what, String name, List<? extends DurableFuture<?>> futures) {
         Objects.requireNonNull(futures, "futures");
+        // a race is named, allOf is not
+        String named = name == null ? what : what + " '" + name + "'";
         if (futures.isEmpty()) {
-            throw new IllegalArgumentException(what + " '" + name + "' needs at least one future");
+            throw new IllegalArgumentException(named + " needs at least one future");
         }
         List<Pending<?>> all = new ArrayList<>(futures.size());
         var seen = new HashSet<DurableFuture<?>>();
         for (DurableFuture<?> f : futures) {
             if (!(f instanceof Pending<?> p) || p.exec() != ctx.exec) {
-                throw new IllegalArgumentException(what + " '" + name + "' is given a future that is not of this run: "
-                        + (f == null ? "null" : f.id()));
+                throw new IllegalArgumentException(
+                        named + " is given a future that is not of this run: " + (f == null ? "null" : f.id()));
             }
             if (!seen.add(f)) {
-                throw new IllegalArgumentException(what + " '" + name + "' is given future '" + f.id() + "' twice");
+                throw new IllegalArgumentException(named + " is given future '" + f.id() + "' twice");
             }
             all.add(p);
         }
