@@ -1,8 +1,5 @@
 package io.worldflow.dashboard;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.AppenderBase;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.worldflow.ConfigurationException;
 import io.worldflow.QueueSpec;
@@ -16,14 +13,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -43,19 +38,13 @@ class RolesTest {
     Path dir;
 
     TestDashboard t;
-    final List<String> logged = new CopyOnWriteArrayList<>();
-    final Logger authLog = (Logger) LoggerFactory.getLogger("io.worldflow.dashboard.internal.Auth");
-    final AppenderBase<ILoggingEvent> capture = new AppenderBase<>() {
-        @Override
-        protected void append(ILoggingEvent event) {
-            logged.add(event.getFormattedMessage());
-        }
-    };
+    LogCapture authLog;
+    List<String> logged;
 
     @BeforeEach
     void start() {
-        capture.start();
-        authLog.addAppender(capture);
+        authLog = new LogCapture("io.worldflow.dashboard.internal.Auth");
+        logged = authLog.lines;
         t = new TestDashboard(
                 dir,
                 false,
@@ -72,7 +61,7 @@ class RolesTest {
     @AfterEach
     void stop() {
         t.close();
-        authLog.detachAppender(capture);
+        authLog.close();
     }
 
     TestDashboard.Reply as(String token, String method, String path, String json) {
