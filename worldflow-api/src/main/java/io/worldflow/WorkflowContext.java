@@ -184,7 +184,9 @@ public interface WorkflowContext {
      * no moment with neither, a replay never starts a second, and the signals this run had not taken go to the
      * successor. The successor's id is this chain's first id followed by {@code ~2}, {@code ~3}, …; its log begins
      * anew, so a workflow that loops for years keeps a short log. Signals and result waits addressed to a run that
-     * continued follow it to its successor. Never returns: call it as {@code return ctx.continueAsNew(next);}.
+     * continued follow it to its successor. Never returns: call it as {@code return ctx.continueAsNew(next);}. It
+     * unwinds the code by throwing an {@link Error} of Worldflow's own; code that catches it ({@code catch
+     * (Throwable t)}) does not undo it: however the code then ends, the run continues as new with this input.
      *
      * @throws IllegalArgumentException when {@code input} is not of the workflow's input type
      * @throws IllegalStateException    when called from a branch or a scope rather than the workflow's own code

@@ -182,4 +182,26 @@ public abstract class ContinueAsNewContract extends WorkflowContractSupport {
                 .hasMessageContaining("tck.can.counter");
         assertThat(wf.run("can-taken~2").orElseThrow().workflow()).isEqualTo("tck.can.counter");
     }
+
+    @Test
+    void aRunWhoseCodeCatchesTheContinuationStillContinuesAsNew() {
+        Workflow<Integer, String> careless = Workflow.define("tck.can.careless", Integer.class, (ctx, n) -> {
+            if (n > 1) {
+                return "round " + n;
+            }
+            try {
+                return ctx.continueAsNew(n + 1);
+            } catch (Throwable everything) {
+                // a catch-all around the call: what continueAsNew throws to unwind the code is caught too
+                return "swallowed";
+            }
+        });
+        worldflow(careless);
+
+        assertThat(wf.start(careless, 1, StartOptions.id("can-careless")).result(WAIT))
+                .isEqualTo("round 2");
+        assertThat(wf.run("can-careless").orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(wf.run("can-careless~2").orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(eventsOf("can-careless", WorkflowContinuedAsNew.class)).hasSize(1);
+    }
 }

@@ -437,7 +437,7 @@ final class RunContext implements WorkflowContext {
                     + input.getClass().getName());
         }
         exec.beginLive(cancel, null); // the run's cancellation and deadline, with no primitive of its own
-        throw new ContinueAsNew(input);
+        throw exec.continueAsNew(new ContinueAsNew(input));
     }
 
     // ---------------------------------------------------------------- recorded values

@@ -2,6 +2,7 @@ package io.worldflow.runtime.internal;
 
 import io.worldflow.DeadlineExceededException;
 import io.worldflow.NonDeterministicWorkflowException;
+import io.worldflow.PayloadKeyException;
 import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
 import io.worldflow.SearchAttributes;
@@ -111,6 +112,8 @@ final class RunExecution {
     private volatile boolean canceling;
     private volatile boolean deadlinePassed;
     private volatile NonDeterministicWorkflowException nondeterminism;
+    /** What the code continued as new with, once it has; the first call decides. */
+    private volatile ContinueAsNew continuing;
     /** What this turn reports of itself: its span, current on the code's threads, and its meters. */
     final TurnTelemetry telemetry;
     /** When this turn began, by the engine's clock. */
@@ -234,10 +237,37 @@ final class RunExecution {
             new RunEnding(this).continued(root, next.input);
             return;
         } catch (Throwable error) {
-            new RunEnding(this).failed(error);
+            ContinueAsNew next = continuing;
+            if (next != null && !holds(error)) {
+                new RunEnding(this).continued(root, next.input);
+            } else {
+                new RunEnding(this).failed(error);
+            }
             return;
         }
-        new RunEnding(this).returned(root, output);
+        ContinueAsNew next = continuing;
+        if (next != null) {
+            // the code caught what continueAsNew threw (a catch of Throwable) and went on: the run still continues
+            new RunEnding(this).continued(root, next.input);
+        } else {
+            new RunEnding(this).returned(root, output);
+        }
+    }
+
+    /** Whether {@code error} holds the run rather than ends it: a history the code contradicts, an unreadable input. */
+    private boolean holds(Throwable error) {
+        return nondeterminism != null || error instanceof HeldException || error instanceof PayloadKeyException;
+    }
+
+    /**
+     * Notes that the workflow's code continues as new with {@code next}: the run's end is decided then, even if the code
+     * catches what {@code continueAsNew} throws to unwind it.
+     */
+    ContinueAsNew continueAsNew(ContinueAsNew next) {
+        if (continuing == null) {
+            continuing = next;
+        }
+        return continuing;
     }
 
     void spawn(String name, Runnable body) {
