@@ -132,6 +132,33 @@ public abstract class ContinueAsNewContract extends WorkflowContractSupport {
     }
 
     @Test
+    void retentionKeepsAChainThatStillRunsSoItsFirstIdLeadsToItsLastRun() {
+        Workflow<Integer, String> kept = Workflow.define(
+                "tck.can.kept",
+                Integer.class,
+                (ctx, round) ->
+                        round < 3 ? ctx.continueAsNew(round + 1) : "got " + ctx.awaitSignal("go", String.class));
+        worldflow(kept);
+        RunHandle<String> run = wf.start(kept, 1, StartOptions.id("can-kept"));
+        awaitStatus("can-kept~3", RunStatus.WAITING);
+        clock.advance(Duration.ofDays(1));
+
+        assertThat(world.eventLog().purgeFinished(clock.instant(), 100)).isZero();
+
+        assertThat(wf.run("can-kept").orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(wf.run("can-kept~2").orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+        wf.signal("can-kept", "go", "x");
+        assertThat(run.result(WAIT)).isEqualTo("got x");
+        assertThat(wf.handle("can-kept", String.class).result(WAIT)).isEqualTo("got x");
+
+        clock.advance(Duration.ofDays(1));
+        assertThat(world.eventLog().purgeFinished(clock.instant(), 100)).isEqualTo(3);
+        for (String id : List.of("can-kept", "can-kept~2", "can-kept~3")) {
+            assertThat(wf.run(id)).as(id).isEmpty();
+        }
+    }
+
+    @Test
     void aChildThatContinuesAsNewReturnsItsLastResultToItsParent() {
         Workflow<String, Integer> parent = Workflow.define(
                 "tck.can.parent", String.class, (ctx, in) -> ctx.child("count", counter, new int[] {1, 0, 3}));

@@ -6,6 +6,7 @@ import io.worldflow.RunQuery;
 import io.worldflow.RunStatus;
 import io.worldflow.event.Event;
 import io.worldflow.event.WorkflowCanceled;
+import io.worldflow.event.WorkflowContinuedAsNew;
 import io.worldflow.event.WorkflowFailed;
 import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
@@ -258,6 +259,93 @@ public abstract class RetentionContract extends WorldContractSupport {
         assertThat(info("retried").status()).isEqualTo(RunStatus.PENDING);
         assertThat(log().read("retried", 0)).hasSize(3).last().isEqualTo(retried);
         assertThat(lease("w", 10)).extracting(Lease::runId).containsExactly("retried");
+    }
+
+    // ---------------------------------------------------------------- continue-as-new chains
+
+    /** Ends the running run by handing over to {@code successor}, as continue-as-new does: one append. */
+    private void continueAs(String runId, String successor) {
+        NewRun next = new NewRun(
+                successor,
+                WORKFLOW,
+                payload("next"),
+                now(),
+                now(),
+                null,
+                QUEUE,
+                0,
+                null,
+                runId,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
+        long seq = length(runId);
+        Append handOver = new Append(
+                        runId,
+                        seq,
+                        List.of(new WorkflowContinuedAsNew(runId, seq, now(), successor, next.input())),
+                        RunStatus.COMPLETED)
+                .withEffects(List.of(next), List.of(), List.of(), successor);
+        assertThat(append(handOver).appended())
+                .as("%s handed over to %s", runId, successor)
+                .isTrue();
+        markRunning(successor);
+    }
+
+    @Test
+    void aChainThatContinuedAsNewStaysWhileItsLastRunDoesAndThenGoesNewestFirst() {
+        create("chain");
+        markRunning("chain");
+        continueAs("chain", "chain~2");
+        continueAs("chain~2", "chain~3");
+        completed("alone");
+        // a run that only looks like a successor is a run of its own
+        completed("alone~2");
+        clock.advance(AGE);
+
+        assertThat(log().purgeFinished(now(), 100)).isEqualTo(2);
+
+        assertGone("alone");
+        assertGone("alone~2");
+        for (String id : List.of("chain", "chain~2")) {
+            assertThat(info(id).status()).as(id).isEqualTo(RunStatus.COMPLETED);
+            assertThat(log().read(id, 0)).as(id).last().isInstanceOf(WorkflowContinuedAsNew.class);
+        }
+        assertThat(info("chain~3").status()).isEqualTo(RunStatus.RUNNING);
+
+        // the last run ends: the chain goes from its end, as far as the limit allows in each call
+        finish("chain~3");
+        clock.advance(AGE);
+        assertThat(log().purgeFinished(now(), 2)).isEqualTo(2);
+        assertGone("chain~3");
+        assertGone("chain~2");
+        assertThat(info("chain").status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(log().purgeFinished(now(), 2)).isEqualTo(1);
+        assertGone("chain");
+    }
+
+    @Test
+    void aFinishedChainGoesWholeInOneCall() {
+        create("long-chain");
+        markRunning("long-chain");
+        String last = "long-chain";
+        for (int n = 2; n <= 12; n++) {
+            continueAs(last, "long-chain~" + n);
+            last = "long-chain~" + n;
+        }
+        finish(last);
+        clock.advance(AGE);
+
+        assertThat(log().purgeFinished(now(), 100)).isEqualTo(12);
+
+        assertGone("long-chain");
+        for (int n = 2; n <= 12; n++) {
+            assertGone("long-chain~" + n);
+        }
+        assertThat(log().purgeFinished(now(), 100)).isZero();
     }
 
     // ---------------------------------------------------------------- batches and concurrency

@@ -108,6 +108,11 @@ public interface EventLog {
      * again as a new run. A run's finishing time is its projection's {@code updatedAt} while it has a terminal status.
      *
      * <p>A run that has not finished (held or not), or finished at or after {@code finishedBefore}, is left as it is.
+     * So is a run that continued as new (its ending append started a run whose {@link NewRun#continuedFrom} names it
+     * and carried its signals there, {@link Append#carrySignalsTo}) while that successor is there: a chain goes newest
+     * first, once its last run is old enough, so that every id of a chain still kept leads to the chain's last run.
+     * When this call deletes a successor, the run it continued is its next candidate, and so on back to the first,
+     * while the limit allows: a chain of any length goes in one call.
      * The status is checked as the run is deleted, so a failed run reopened meanwhile ({@link #reopen}) stays. Many
      * callers may purge at once: each run is deleted by one of them and counted by that one only, and none fails
      * because another deleted a run first. Where the store allows, a run goes in one transaction; where it does not,

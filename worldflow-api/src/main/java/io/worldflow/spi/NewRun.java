@@ -23,7 +23,8 @@ import java.util.function.UnaryOperator;
  * @param queue       the queue its turns go to
  * @param priority    higher first
  * @param parent      the run that starts it as a child, or null
- * @param continuedFrom the run it continues ({@code continueAsNew}), or null
+ * @param continuedFrom the run it continues ({@code continueAsNew}): the run whose ending append starts it and carries
+ *                    its signals to it ({@link Append#carrySignalsTo}); null for any other run
  * @param schedule    the schedule that starts it, or null
  * @param scheduledFor the schedule's fire time that starts it, or null
  * @param turnQueue   the queue its first turn goes to: {@code queue}, or for a run that waits to be admitted by its

@@ -9,8 +9,9 @@ import java.util.Objects;
 /**
  * Which finished runs a worker deletes in the background, and how: every {@code interval} of the engine's clock it
  * deletes the runs that finished (completed, failed or were canceled) longer than {@code keepFor} ago, {@code batch}
- * at a time. Deleted runs are gone whole: their history, result, signals and entries in every list. By default runs
- * are kept for ever.
+ * at a time. Deleted runs are gone whole: their history, result, signals and entries in every list. The runs of a
+ * continue-as-new chain are kept while a later run of the chain is, so that the chain's first id keeps reaching its
+ * newest run. By default runs are kept for ever.
  *
  * @param keepFor  how long a finished run is kept, or null to keep runs for ever
  * @param interval how often the worker looks for runs to delete

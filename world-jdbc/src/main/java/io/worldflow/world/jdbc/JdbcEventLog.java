@@ -171,7 +171,7 @@ public abstract class JdbcEventLog implements EventLog {
     /**
      * Binds a new run's columns to a statement that inserts its {@code runs} row: {@code :runId}, {@code :workflow},
      * {@code :inputJson}, {@code :inputType}, {@code :createdAt}, {@code :availableAt}, {@code :deadline},
-     * {@code :queue}, {@code :priority}, {@code :parent}, {@code :search} (its search attributes as its row keeps
+     * {@code :queue}, {@code :priority}, {@code :parent}, {@code :continuedFrom}, {@code :search} (its search attributes as its row keeps
      * them, {@link SearchIndex#json}) and {@code :orderKey} (its ordering key, {@link NewRun#key}).
      */
     protected static Sql.Call bindRun(Sql.Call call, NewRun run) throws SQLException {
@@ -185,6 +185,7 @@ public abstract class JdbcEventLog implements EventLog {
                 .set("queue", run.queue())
                 .set("priority", run.priority())
                 .set("parent", run.parent())
+                .set("continuedFrom", run.continuedFrom())
                 .set("search", SearchIndex.json(run.searchAttributes()))
                 .set("orderKey", run.key());
     }

@@ -23,9 +23,10 @@ final class LocalEventLog extends JdbcEventLog {
 
     private static final Sql INSERT_RUN = Sql.of("""
             INSERT INTO runs (run_id, workflow, status, input_json, input_type, created_at, updated_at, available_at,
-                              deadline, queue, priority, log_length, parent_run_id, head, search_attributes, order_key)
+                              deadline, queue, priority, log_length, parent_run_id, continued_from, head, search_attributes,
+                              order_key)
             VALUES (:runId, :workflow, 'PENDING', :inputJson, :inputType, :createdAt, :createdAt, :availableAt,
-                    :deadline, :queue, :priority, 1, :parent, :head, :search, :orderKey)
+                    :deadline, :queue, :priority, 1, :parent, :continuedFrom, :head, :search, :orderKey)
             ON CONFLICT (run_id) DO NOTHING""");
 
     private final AppendBatch batch;

@@ -39,7 +39,8 @@ final class Migrations implements MigrationDialect {
             "V13__log_chain.sql",
             "V14__revoked_urls.sql",
             "V15__search_attributes.sql",
-            "V16__run_order_key.sql");
+            "V16__run_order_key.sql",
+            "V17__continued_from.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

@@ -10,6 +10,7 @@ import io.worldflow.WorldException;
 import io.worldflow.event.Event;
 import io.worldflow.event.MarkerRecorded;
 import io.worldflow.spi.Append;
+import io.worldflow.spi.NewRun;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldConfig;
 import io.worldflow.world.jdbc.Micros;
@@ -78,7 +79,8 @@ class OpeningTest extends LocalWorldTestSupport {
                         "V13__log_chain.sql",
                         "V14__revoked_urls.sql",
                         "V15__search_attributes.sql",
-                        "V16__run_order_key.sql");
+                        "V16__run_order_key.sql",
+                        "V17__continued_from.sql");
                 for (int version = 1; version <= scripts.size(); version++) {
                     assertThat(rs.next()).isTrue();
                     assertThat(rs.getInt(1)).isEqualTo(version);
@@ -186,6 +188,65 @@ class OpeningTest extends LocalWorldTestSupport {
         }
     }
 
+    @Test
+    void aChainWrittenBeforeVersion17IsKeptByRetentionWhileItsLastRunIsNot() throws Exception {
+        Path old = dir.resolve("v16.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + old);
+                Statement st = c.createStatement()) {
+            migrateUpTo(st, 16);
+            // id, status, the run it continues
+            String[][] runs = {
+                {"chain", "COMPLETED", null},
+                {"chain~2", "COMPLETED", "chain"},
+                {"chain~3", "WAITING", "chain~2"},
+                {"solo~2", "COMPLETED", null}
+            };
+            try (PreparedStatement run = c.prepareStatement("INSERT INTO runs (run_id, workflow, status, input_json,"
+                            + " created_at, updated_at, available_at, queue, priority, log_length)"
+                            + " VALUES (?, 'wf', ?, '1', 0, 5000000, 0, 'default', 0, 1)");
+                    PreparedStatement log = c.prepareStatement(
+                            "INSERT INTO event_log (run_id, seq, last_seq, events) VALUES (?, 0, 0, ?)")) {
+                for (String[] r : runs) {
+                    run.setString(1, r[0]);
+                    run.setString(2, r[1]);
+                    run.executeUpdate();
+                    NewRun started = new NewRun(
+                            r[0],
+                            "wf",
+                            new Payload("1", null),
+                            Instant.EPOCH,
+                            Instant.EPOCH,
+                            null,
+                            QUEUE,
+                            0,
+                            null,
+                            r[2],
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null);
+                    log.setString(1, r[0]);
+                    log.setString(2, codec.eventCodec().encodeAll(List.of(started.startedEvent())));
+                    log.executeUpdate();
+                }
+            }
+        }
+
+        World migrated = open(configFor(old));
+        try {
+            assertThat(migrated.eventLog().purgeFinished(Instant.ofEpochSecond(60), 100))
+                    .isEqualTo(1);
+            assertThat(migrated.runQueries().get("solo~2")).isEmpty();
+            for (String id : List.of("chain", "chain~2", "chain~3")) {
+                assertThat(migrated.runQueries().get(id)).as(id).isPresent();
+            }
+        } finally {
+            migrated.close();
+        }
+    }
+
     /** Makes an empty file the schema that version {@code last} left, as an older Worldflow did. */
     private static void migrateUpTo(Statement st, int last) throws Exception {
         st.execute("CREATE TABLE schema_version (version INTEGER NOT NULL PRIMARY KEY, description TEXT NOT NULL,"
@@ -238,13 +299,13 @@ class OpeningTest extends LocalWorldTestSupport {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dbFile());
                 Statement st = c.createStatement()) {
             st.execute(
-                    "INSERT INTO schema_version (version, description, applied_at) VALUES (17, 'V17__future.sql', 0)");
+                    "INSERT INTO schema_version (version, description, applied_at) VALUES (18, 'V18__future.sql', 0)");
         }
 
         assertThatThrownBy(() -> open(config()))
                 .isInstanceOf(SchemaVersionException.class)
                 .hasMessageContaining(dbFile().toString())
-                .hasMessageContaining("17");
+                .hasMessageContaining("18");
         // the failed open let go of the file: the next attempt fails the same way, not as "in use"
         assertThatThrownBy(() -> open(config())).isInstanceOf(SchemaVersionException.class);
         world = null;

@@ -38,7 +38,8 @@ final class Migrations implements MigrationDialect {
             "V14__log_chain.sql",
             "V15__revoked_urls.sql",
             "V16__search_attributes.sql",
-            "V17__run_order_key.sql");
+            "V17__run_order_key.sql",
+            "V18__continued_from.sql");
 
     private static final MigrationRunner RUNNER = new MigrationRunner(Migrations.class, SCRIPTS);
 

@@ -64,10 +64,10 @@ final class PgEventLog extends JdbcEventLog {
             WITH created AS (
                 INSERT INTO {runs} (run_id, workflow, status, input_json, input_type, created_at, updated_at,
                                     available_at, deadline, queue, priority, log_length, started, parent_run_id,
-                                    started_link, head, search_attributes, order_key)
+                                    continued_from, started_link, head, search_attributes, order_key)
                 SELECT :runId, :workflow, 'PENDING', :inputJson, CAST(:inputType AS text), :createdAt, :createdAt,
                        :availableAt, CAST(:deadline AS bigint), :queue, :priority, 1, :events, CAST(:parent AS text),
-                       :link, :link, CAST(:search AS text), CAST(:orderKey AS text)
+                       CAST(:continuedFrom AS text), :link, :link, CAST(:search AS text), CAST(:orderKey AS text)
                 WHERE NOT EXISTS (SELECT 1 FROM {runs} WHERE run_id = :runId)
                 RETURNING run_id),
             indexed AS (

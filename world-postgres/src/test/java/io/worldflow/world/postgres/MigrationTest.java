@@ -13,6 +13,7 @@ import io.worldflow.event.MarkerRecorded;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.Lease;
 import io.worldflow.spi.LeasedRuns;
+import io.worldflow.spi.NewRun;
 import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.World;
 import io.worldflow.spi.WorldConfig;
@@ -50,7 +51,8 @@ class MigrationTest extends PgTestSupport {
 
         open(config(schema));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
+        assertThat(versions(schema, "wf_"))
+                .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18);
         assertThat(tables(schema))
                 .containsExactlyInAnyOrder(
                         "wf_event_log",
@@ -73,7 +75,8 @@ class MigrationTest extends PgTestSupport {
 
         World second = open(config(schema));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
+        assertThat(versions(schema, "wf_"))
+                .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18);
         assertThat(second.eventLog().read("r1", 0)).hasSize(1);
     }
 
@@ -104,7 +107,8 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
+        assertThat(versions(schema, "wf_"))
+                .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18);
         assertThat(tables(schema)).contains("wf_event_log").doesNotContain("wf_events");
         assertThat(world.eventLog().read("r1", 0)).containsExactly(started, marker);
         assertThat(world.eventLog().read("r1", 1)).containsExactly(marker);
@@ -145,7 +149,8 @@ class MigrationTest extends PgTestSupport {
         World world = open(config);
         world.eventLog().create(newRun("new"));
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
+        assertThat(versions(schema, "wf_"))
+                .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18);
         assertThat(world.eventLog().read("old", 0)).containsExactly(started, marker);
         assertThat(world.eventLog().read("old", 1)).containsExactly(marker);
         assertThat(world.workerAccess().load(List.of("old")).get("old").events())
@@ -190,7 +195,8 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
+        assertThat(versions(schema, "wf_"))
+                .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18);
         RunQueries queries = world.runQueries();
         assertThat(ids(queries.list(RunQuery.all().withStatuses(RunStatus.COMPLETED))))
                 .containsExactly("done");
@@ -238,7 +244,8 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
+        assertThat(versions(schema, "wf_"))
+                .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18);
         // leasing changes no indexed column (nor one an index's predicate reads): its updates can be HOT
         assertThat(indexDefinitions(schema, "wf_tasks"))
                 .hasSize(3)
@@ -282,12 +289,74 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
+        assertThat(versions(schema, "wf_"))
+                .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18);
         assertThat(world.eventLog().purgeFinished(clock.instant(), 10)).isEqualTo(3);
         assertThat(ids(world.runQueries().list(RunQuery.all()))).containsExactly("busy");
         assertThat(world.eventLog().read("busy", 0)).hasSize(1);
         // an append changes status and updated_at; neither is indexed, so a run in flight is still updated HOT
         assertThat(indexedColumns(schema, "wf_runs")).contains("finished_at").doesNotContain("status", "updated_at");
+    }
+
+    @Test
+    void aChainWrittenBeforeVersion18IsKeptByRetentionWhileItsLastRunIsNot() throws Exception {
+        String schema = freshSchema();
+        WorldConfig config = config(schema);
+        // id, status, the run it continues; chain~2 keeps its first record in the log, as runs before version 6 did
+        String[][] runs = {
+            {"chain", "COMPLETED", null},
+            {"chain~2", "COMPLETED", "chain"},
+            {"chain~3", "WAITING", "chain~2"},
+            {"solo~2", "COMPLETED", null}
+        };
+        try (Connection c = TestPostgres.shared().connect();
+                Statement st = c.createStatement()) {
+            st.execute(printedUpTo(config, 17));
+            try (PreparedStatement run = c.prepareStatement("INSERT INTO " + schema + ".wf_runs (run_id, workflow,"
+                            + " status, input_json, created_at, updated_at, available_at, queue, priority, log_length,"
+                            + " started) VALUES (?, 'wf', ?, '1', 0, 0, 0, 'default', 0, 1, ?)");
+                    PreparedStatement log = c.prepareStatement("INSERT INTO " + schema
+                            + ".wf_event_log (run_id, seq, last_seq, events) VALUES (?, 0, 0, ?)")) {
+                for (String[] r : runs) {
+                    NewRun started = new NewRun(
+                            r[0],
+                            "wf",
+                            new Payload("1", null),
+                            Instant.EPOCH,
+                            Instant.EPOCH,
+                            null,
+                            "default",
+                            0,
+                            null,
+                            r[2],
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null);
+                    String record = codec.eventCodec().encodeAll(List.of(started.startedEvent()));
+                    boolean inLog = r[0].equals("chain~2");
+                    run.setString(1, r[0]);
+                    run.setString(2, r[1]);
+                    run.setString(3, inLog ? null : record);
+                    run.executeUpdate();
+                    if (inLog) {
+                        log.setString(1, r[0]);
+                        log.setString(2, record);
+                        log.executeUpdate();
+                    }
+                }
+            }
+        }
+
+        World world = open(config);
+
+        assertThat(versions(schema, "wf_"))
+                .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18);
+        assertThat(world.eventLog().purgeFinished(clock.instant(), 10)).isEqualTo(1);
+        assertThat(ids(world.runQueries().list(RunQuery.all())))
+                .containsExactlyInAnyOrder("chain", "chain~2", "chain~3");
     }
 
     private static List<String> indexDefinitions(String schema, String table) throws SQLException {
@@ -336,7 +405,7 @@ class MigrationTest extends PgTestSupport {
 
         assertThat(b.runQueries().get("r1")).isEmpty();
         assertThat(versions(schema, "other_"))
-                .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
+                .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18);
         assertThat(tables(schema)).contains("wf_runs", "other_runs");
     }
 
@@ -390,7 +459,8 @@ class MigrationTest extends PgTestSupport {
 
         World world = open(config);
 
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
+        assertThat(versions(schema, "wf_"))
+                .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18);
         StoredFixtures.assertTimelinesReadBack(
                 world, getClass().getResourceAsStream("/fixtures/postgres-timelines.json"));
     }
@@ -399,13 +469,13 @@ class MigrationTest extends PgTestSupport {
     void aSchemaOfANewerVersionIsRefusedClearly() {
         String schema = freshSchema();
         open(config(schema)).close();
-        TestPostgres.shared().execute("INSERT INTO " + schema + ".wf_schema_version VALUES (18, 'V18__future.sql', 0)");
+        TestPostgres.shared().execute("INSERT INTO " + schema + ".wf_schema_version VALUES (19, 'V19__future.sql', 0)");
 
         assertThatThrownBy(() -> open(config(schema)))
                 .isInstanceOf(SchemaVersionException.class)
                 .satisfies(e -> assertThat(((WorldException) e).isTransient()).isFalse())
-                .hasMessageContaining("schema version 18")
-                .hasMessageContaining("supports up to 17")
+                .hasMessageContaining("schema version 19")
+                .hasMessageContaining("supports up to 18")
                 .hasMessageContaining(schema + ".wf_");
     }
 
@@ -451,7 +521,8 @@ class MigrationTest extends PgTestSupport {
         }
 
         assertThat(worlds).hasSize(workers);
-        assertThat(versions(schema, "wf_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
+        assertThat(versions(schema, "wf_"))
+                .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18);
         worlds.getFirst().eventLog().create(newRun("r1"));
         assertThat(worlds.getLast().eventLog().read("r1", 0)).hasSize(1);
     }
@@ -482,7 +553,7 @@ class MigrationTest extends PgTestSupport {
         }
         for (int i = 0; i < workers; i++) {
             assertThat(versions(schema, "p" + i + "_"))
-                    .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
+                    .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18);
         }
     }
 
@@ -497,10 +568,12 @@ class MigrationTest extends PgTestSupport {
                 Statement st = c.createStatement()) {
             st.execute(sql);
         }
-        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
+        assertThat(versions(schema, "dba_"))
+                .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18);
         World world = open(config);
 
-        assertThat(versions(schema, "dba_")).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
+        assertThat(versions(schema, "dba_"))
+                .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18);
         assertThat(world.eventLog().create(newRun("r1")).created()).isTrue();
         assertThat(world.eventLog().read("r1", 0)).hasSize(1);
     }

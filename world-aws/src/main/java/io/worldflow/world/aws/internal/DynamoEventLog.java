@@ -283,6 +283,9 @@ final class DynamoEventLog implements EventLog {
             u.set(RunItem.UPDATED, n(micros(a.lastAt())));
         }
         projectOutcome(a, u);
+        if (a.carrySignalsTo() != null) {
+            u.set(RunItem.SUCCESSOR, s(a.carrySignalsTo()));
+        }
         if (search.changes()) {
             u.set(SearchIndex.ATTRIBUTES, SearchIndex.itemValue(search.after()));
         }

@@ -2,6 +2,8 @@ package io.worldflow.world.aws.internal;
 
 import io.worldflow.RunStatus;
 import io.worldflow.WorldException;
+import io.worldflow.event.Event;
+import io.worldflow.event.WorkflowContinuedAsNew;
 import io.worldflow.spi.EventLog;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -39,6 +41,12 @@ import static io.worldflow.world.aws.internal.Attrs.str;
  * </ol>
  * A purge that dies midway leaves its claim, which lapses after {@link #CLAIM_LAPSES}; the run still looks finished
  * and old, so a later purge claims it again and finishes the job.
+ *
+ * <p>A run that continued as new names its successor ({@link RunItem#SUCCESSOR}) and stays while that item is there,
+ * so a chain goes newest first: its last run, then, by the {@link RunItem#CONTINUED_FROM} each successor names, the
+ * run before it, back to the first, in the same call while the limit allows. A chain still running costs one more
+ * read per run of it that each call passes over. A run that ended before items named their successor is read by its
+ * log's last event instead, when it completed with no output, as a run that continued as new does.
  *
  * <p>Finished runs are found through {@code byStatus}, one partition per terminal status, oldest creation first, from
  * the runs created before the cutoff (a run finishes after it is created). The index does not hold {@code updatedAt},
@@ -84,10 +92,10 @@ final class DynamoPurge {
                 List<String> ids =
                         page.items().stream().map(item -> str(item, RunItem.ID)).toList();
                 for (Map<String, AttributeValue> item : store.runs(ids)) {
-                    if (deleted == limit) {
-                        break;
-                    }
-                    if (finishedBefore(item, before) && unclaimed(item) && delete(item, before)) {
+                    // a chain goes newest first: a successor deleted, the run it continued is next
+                    for (Map<String, AttributeValue> run = item;
+                            run != null && deleted < limit && purgeable(run, before) && delete(run, before);
+                            run = predecessor(run)) {
                         deleted++;
                     }
                 }
@@ -119,6 +127,41 @@ final class DynamoPurge {
     /** Whether the item, as read now (the index may lag), is of a run that finished before {@code before}. */
     private static boolean finishedBefore(Map<String, AttributeValue> item, long before) {
         return RunItem.status(item).isTerminal() && num(item, RunItem.UPDATED, Long.MAX_VALUE) < before;
+    }
+
+    /**
+     * Whether the item, as read now, is of a run that may go: finished before {@code before}, held by no purge, and
+     * not followed by a successor that is still there.
+     */
+    private boolean purgeable(Map<String, AttributeValue> item, long before) {
+        if (!finishedBefore(item, before) || !unclaimed(item)) {
+            return false;
+        }
+        String successor = successor(item);
+        return successor == null || store.run(successor) == null;
+    }
+
+    /**
+     * The run this one handed over to as it ended: named on its item, or, for a run that ended before items named it
+     * (completed with no output), by the last event of its log.
+     */
+    private String successor(Map<String, AttributeValue> item) {
+        String named = str(item, RunItem.SUCCESSOR);
+        if (named != null
+                || RunItem.status(item) != RunStatus.COMPLETED
+                || item.containsKey(RunItem.OUTPUT)
+                || item.containsKey(RunItem.OUTPUT_REF)) {
+            return named;
+        }
+        String runId = str(item, RunItem.ID);
+        List<Event> tail = store.events(runId, Math.max(0, num(item, RunItem.LENGTH, 1) - 1), false);
+        return !tail.isEmpty() && tail.getLast() instanceof WorkflowContinuedAsNew c ? c.successorRunId() : null;
+    }
+
+    /** The item of the run that the deleted run continued, read now, or null when it had none or it is gone. */
+    private Map<String, AttributeValue> predecessor(Map<String, AttributeValue> deleted) {
+        String continued = str(deleted, RunItem.CONTINUED_FROM);
+        return continued == null ? null : store.run(continued);
     }
 
     /** Whether no purge holds the run: no claim, or one that lapsed. */

@@ -85,6 +85,13 @@ final class RunItem {
      * sparse index of a parent's children.
      */
     static final String PARENT = "par";
+    /** The run this one continues ({@link NewRun#continuedFrom}), on a successor only; retention goes back by it. */
+    static final String CONTINUED_FROM = "cFrom";
+    /**
+     * The successor this run handed over to as it ended ({@link io.worldflow.spi.Append#carrySignalsTo}), on a run that
+     * continued as new only; retention keeps the run while that one is there.
+     */
+    static final String SUCCESSOR = "cTo";
     /** The run's ordering key within its queue ({@link NewRun#key}), when it has one; listed with its waiting turn. */
     static final String ORDER_KEY = "oKey";
     /**
@@ -139,6 +146,9 @@ final class RunItem {
         }
         if (run.parent() != null) {
             item.put(PARENT, s(run.parent()));
+        }
+        if (run.continuedFrom() != null) {
+            item.put(CONTINUED_FROM, s(run.continuedFrom()));
         }
         if (run.key() != null) {
             item.put(ORDER_KEY, s(run.key()));
