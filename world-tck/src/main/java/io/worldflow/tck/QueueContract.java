@@ -1,5 +1,6 @@
 package io.worldflow.tck;
 
+import io.worldflow.ConfigurationException;
 import io.worldflow.DuplicateRunException;
 import io.worldflow.QueueInfo;
 import io.worldflow.QueueSpec;
@@ -289,6 +290,17 @@ public abstract class QueueContract extends WorkflowContractSupport {
         wf.queues().define(QueueSpec.named(Q).withConcurrency(2));
 
         awaitStatus("run-2", RunStatus.WAITING);
+    }
+
+    @Test
+    void aDeclaredOnlySettingThatIsNeitherTrueNorFalseIsRefusedNamingIt() {
+        assertThatThrownBy(() -> Worldflow.builder()
+                        .world(world)
+                        .clock(clock)
+                        .property(Queues.DECLARED_ONLY, "maybe")
+                        .build())
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining(Queues.DECLARED_ONLY + " must be true or false, was 'maybe'");
     }
 
     @Test

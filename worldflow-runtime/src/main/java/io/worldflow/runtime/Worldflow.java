@@ -126,8 +126,7 @@ public final class Worldflow implements AutoCloseable {
         this.completions = new RunCompletions(world.runQueries());
         this.signalUrls = new SignalUrls(config, SIGNAL_URL, SIGNAL_SECRET, SIGNAL_PREVIOUS_SECRETS);
         this.audit = new Audit(world, ChainKey.fromConfig(config).orElse(null));
-        this.queueRunner =
-                new QueueRunner(world, clock, Boolean.parseBoolean(config.get(Queues.DECLARED_ONLY, "false")));
+        this.queueRunner = new QueueRunner(world, clock, config.getBoolean(Queues.DECLARED_ONLY, false));
         this.queues = new Queues(queueRunner, this::actor);
         this.starts = new RunStarts(world, codec, clock, queueRunner, () -> worker, telemetry);
         this.schedules = new Schedules(
@@ -800,7 +799,15 @@ public final class Worldflow implements AutoCloseable {
                     .orElse(base);
             World w = world != null ? world : WorldLoader.open(config, clock, c.eventCodec());
             Telemetry t = Telemetry.of(openTelemetry, meterRegistry, config.get("worldflow.world", "local"));
-            Worldflow wf = new Worldflow(w, config, c, clock, registry, actor, steps, t);
+            Worldflow wf;
+            try {
+                wf = new Worldflow(w, config, c, clock, registry, actor, steps, t);
+            } catch (RuntimeException e) {
+                if (world == null) {
+                    w.close(); // opened here for this engine, which a bad setting stopped
+                }
+                throw e;
+            }
             try {
                 declaredQueues.forEach(wf.queues()::define);
                 declared.forEach(wf.schedules()::ensure);

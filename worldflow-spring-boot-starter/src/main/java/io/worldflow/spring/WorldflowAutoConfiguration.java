@@ -76,6 +76,7 @@ public class WorldflowAutoConfiguration {
             ObjectProvider<OpenTelemetry> openTelemetry,
             ObjectProvider<DataSource> dataSource,
             ObjectProvider<WorldflowBuilderCustomizer> customizers) {
+        checkSwitches(environment);
         Map<String, String> properties = WorldflowProperties.of(environment);
         Worldflow.Builder builder = Worldflow.builder().properties(properties);
         // the starter's own keys, so that the builder does not warn of them as keys nothing reads
@@ -94,6 +95,22 @@ public class WorldflowAutoConfiguration {
         openTelemetry.ifUnique(builder::openTelemetry);
         customizers.orderedStream().forEach(c -> c.customize(builder));
         return builder.build();
+    }
+
+    /**
+     * The starter's switches are read by {@code @ConditionalOnProperty}, which takes anything but {@code true} as off:
+     * {@code worldflow.worker.enabled=yes} would stop the worker without a word. Any value but true or false stops
+     * the context instead, naming the key.
+     */
+    private static void checkSwitches(ConfigurableEnvironment environment) {
+        for (String key : List.of(WORKER_ENABLED, DASHBOARD_ENABLED, SIGNAL_ENDPOINT_ENABLED)) {
+            String value = environment.getProperty(key);
+            if (value != null
+                    && !value.strip().equalsIgnoreCase("true")
+                    && !value.strip().equalsIgnoreCase("false")) {
+                throw new ConfigurationException(key + " must be true or false, was '" + value + "'");
+            }
+        }
     }
 
     @Bean

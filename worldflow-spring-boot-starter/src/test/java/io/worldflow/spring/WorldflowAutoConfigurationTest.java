@@ -146,6 +146,22 @@ class WorldflowAutoConfigurationTest {
     }
 
     @Test
+    void aSwitchThatIsNeitherTrueNorFalseStopsTheContextRatherThanTurningSomethingOff() {
+        for (String key : List.of(
+                "worldflow.worker.enabled", "worldflow.dashboard.enabled", "worldflow.signal.endpoint.enabled")) {
+            runner().withPropertyValues(key + "=yes").run(context -> {
+                assertThat(context).hasFailed();
+                assertThat(configurationError(context.getStartupFailure()))
+                        .hasMessageContaining(key + " must be true or false, was 'yes'");
+            });
+        }
+        runner().withPropertyValues("worldflow.worker.enabled=FALSE").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context).doesNotHaveBean(WorkerLifecycle.class);
+        });
+    }
+
+    @Test
     void anUnknownWorldStopsTheContextWithWorldflowsMessage() {
         runner().withPropertyValues("worldflow.world=moon").run(context -> {
             assertThat(context).hasFailed();

@@ -1,5 +1,6 @@
 package io.worldflow.world.local;
 
+import io.worldflow.ConfigurationException;
 import io.worldflow.ErrorInfo;
 import io.worldflow.Payload;
 import io.worldflow.RunInfo;
@@ -9,6 +10,8 @@ import io.worldflow.SchemaVersionException;
 import io.worldflow.WorldException;
 import io.worldflow.event.Event;
 import io.worldflow.event.MarkerRecorded;
+import io.worldflow.runtime.Queues;
+import io.worldflow.runtime.Worldflow;
 import io.worldflow.spi.Append;
 import io.worldflow.spi.NewRun;
 import io.worldflow.spi.World;
@@ -245,6 +248,23 @@ class OpeningTest extends LocalWorldTestSupport {
         } finally {
             migrated.close();
         }
+    }
+
+    @Test
+    void anEngineStoppedByABadSettingLetsGoOfTheFileItOpened() {
+        Path file = dir.resolve("engine.db");
+        assertThatThrownBy(() -> Worldflow.builder()
+                        .property(LocalWorldProvider.PATH, file.toString())
+                        .property(Queues.DECLARED_ONLY, "maybe")
+                        .build())
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining(Queues.DECLARED_ONLY);
+
+        // opened again in this JVM: the failed build closed it
+        Worldflow.builder()
+                .property(LocalWorldProvider.PATH, file.toString())
+                .build()
+                .close();
     }
 
     /** Makes an empty file the schema that version {@code last} left, as an older Worldflow did. */
