@@ -16,11 +16,14 @@ import io.worldflow.Saga;
 import io.worldflow.SerializationException;
 import io.worldflow.StartOptions;
 import io.worldflow.StepFailedException;
+import io.worldflow.StepInterruptedException;
 import io.worldflow.StepOptions;
 import io.worldflow.UnknownWorkflowException;
 import io.worldflow.Workflow;
 import io.worldflow.WorkflowCanceledException;
 import io.worldflow.WorkflowFailedException;
+import io.worldflow.event.Event;
+import io.worldflow.event.StepCompleted;
 import io.worldflow.event.StepFailed;
 import io.worldflow.event.StepRetrying;
 import io.worldflow.event.StepScheduled;
@@ -29,6 +32,8 @@ import io.worldflow.event.WorkflowCancelRequested;
 import io.worldflow.event.WorkflowCanceled;
 import io.worldflow.event.WorkflowRetried;
 import io.worldflow.runtime.WorkerOptions;
+import io.worldflow.spi.Append;
+import io.worldflow.spi.NewRun;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -77,6 +82,71 @@ public abstract class WorkflowFailureContract extends WorkflowContractSupport {
         assertThat(info.error().type()).isEqualTo(IllegalArgumentException.class.getName());
         assertThat(info.error().stackTrace()).contains("IllegalArgumentException");
         assertThat(types(run.id())).last().isEqualTo("WorkflowFailed");
+    }
+
+    /** Ships, then charges at most once; an interrupted charge is reported, not run again. */
+    private final Workflow<String, String> payOnce = Workflow.define("tck.at-most-once", String.class, (ctx, in) -> {
+        String shipped = ctx.step("ship", () -> "shipped " + bump("ship"));
+        try {
+            return shipped + ", "
+                    + ctx.step(
+                            "charge", StepOptions.defaults().withAtMostOnce(true), () -> "charged " + bump("charge"));
+        } catch (StepFailedException e) {
+            return shipped + ", charge unknown: " + e.isCausedBy(StepInterruptedException.class) + " after attempt "
+                    + e.attempts();
+        }
+    });
+
+    @Test
+    void aStepWhoseWorkerDiedDuringItRunsAgainUnlessItRunsAtMostOnce() {
+        worldflow(payOnce);
+        wf.close();
+        world = open();
+        // as if each run's worker died while a step of it ran: started, never ended
+        Instant t0 = clock.instant();
+        for (String id : List.of("ship-died", "charge-died")) {
+            world.eventLog()
+                    .create(new NewRun(
+                            id,
+                            "tck.at-most-once",
+                            wf.codec().encode(id, "input"),
+                            t0,
+                            t0,
+                            null,
+                            StartOptions.DEFAULT_QUEUE,
+                            0));
+        }
+        List<Event> shipDied = List.of(
+                new StepScheduled("ship-died", 1, t0, "ship", "ship"), new StepStarted("ship-died", 2, t0, "ship", 1));
+        List<Event> chargeDied = List.of(
+                new StepScheduled("charge-died", 1, t0, "ship", "ship"),
+                new StepStarted("charge-died", 2, t0, "ship", 1),
+                new StepCompleted("charge-died", 3, t0, "ship", 1, wf.codec().encode("shipped before", "result")),
+                new StepScheduled("charge-died", 4, t0, "charge", "charge"),
+                new StepStarted("charge-died", 5, t0, "charge", 1));
+        assertThat(world.eventLog()
+                        .append(List.of(
+                                new Append("ship-died", 1, shipDied, RunStatus.RUNNING),
+                                new Append("charge-died", 1, chargeDied, RunStatus.RUNNING))))
+                .allSatisfy(r -> assertThat(r.appended()).isTrue());
+
+        worldflow(payOnce);
+
+        // an ordinary step runs again, the same attempt
+        assertThat(wf.handle("ship-died", String.class).result(WAIT)).isEqualTo("shipped 1, charged 1");
+        // an at-most-once step fails instead, its cause recorded as the interruption
+        assertThat(wf.handle("charge-died", String.class).result(WAIT))
+                .isEqualTo("shipped before, charge unknown: true after attempt 1");
+        assertThat(count("ship")).isEqualTo(1);
+        assertThat(count("charge")).isEqualTo(1);
+        assertThat(eventsOf("charge-died", StepFailed.class)).singleElement().satisfies(f -> {
+            assertThat(f.stepId()).isEqualTo("charge");
+            assertThat(f.error().type()).isEqualTo(StepInterruptedException.class.getName());
+            assertThat(f.error().message()).contains("'charge'").contains("not run again");
+        });
+        assertThat(eventsOf("ship-died", StepStarted.class))
+                .extracting(StepStarted::stepId, StepStarted::attempt)
+                .containsExactly(tuple("ship", 1), tuple("ship", 1), tuple("charge", 1));
     }
 
     @Test

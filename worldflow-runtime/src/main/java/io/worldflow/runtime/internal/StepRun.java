@@ -8,6 +8,7 @@ import io.worldflow.RetryPolicy;
 import io.worldflow.SerializationException;
 import io.worldflow.StepFailedException;
 import io.worldflow.StepFunction;
+import io.worldflow.StepInterruptedException;
 import io.worldflow.StepOptions;
 import io.worldflow.event.StepCompleted;
 import io.worldflow.event.StepFailed;
