@@ -60,7 +60,7 @@ public record DashboardSettings(
      * Every key of {@code worldflow.dashboard.}: these, and {@code worldflow.dashboard.enabled}, which the Spring Boot
      * starter reads to start a dashboard at all.
      */
-    static final List<String> KEYS =
+    public static final List<String> KEYS =
             List.of(HOST, PORT, TOKEN, PUBLIC_READS, MAX_BODY, TOKENS, WORLD_METERS, "worldflow.dashboard.enabled");
 
     /** The keys with dashes, so that their {@code WORLDFLOW_*} environment variables are found. */

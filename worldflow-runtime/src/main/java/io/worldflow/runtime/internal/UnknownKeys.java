@@ -29,7 +29,7 @@ public final class UnknownKeys {
     private static final Logger log = LoggerFactory.getLogger(UnknownKeys.class);
 
     /** The keys the runtime itself reads. */
-    static final Set<String> RUNTIME = runtimeKeys();
+    public static final Set<String> RUNTIME = runtimeKeys();
 
     /**
      * Namespaces (the part after {@code worldflow.}) whose keys other modules read and check (the dashboard's), or
