@@ -497,6 +497,26 @@ class BrowserTest {
     }
 
     @Test
+    void aRunTerminatedWhileItWaitedWaitsForNothingAndItsWaitIsCutOffWhereItEnded() throws IOException {
+        t.waitingRun("order-10");
+        t.wf.terminate("order-10", "stuck order");
+        t.awaitRun("order-10", r -> r.status() == RunStatus.CANCELED);
+
+        browser.get(t.dashboard.loginUrl().toString());
+        browser.get(t.dashboard.url() + "/run.html?id=order-10");
+        waiting().until(ExpectedConditions.textToBe(By.id("status"), "CANCELED"));
+        waiting()
+                .until(ExpectedConditions.presenceOfElementLocated(
+                        By.cssSelector("#timeline svg g[data-kind='signal'] rect.bar.signal.cut")));
+        assertThat(browser.findElements(By.cssSelector("#timeline svg rect.bar.open")))
+                .as("nothing of an ended run is in progress")
+                .isEmpty();
+        assertThat(text(By.id("waits"))).isEqualTo("nothing");
+        assertThat(browser.findElement(By.id("send-signal")).isEnabled()).isFalse();
+        screenshot("dashboard-terminated-run.png");
+    }
+
+    @Test
     void retryAFailedRunFromItsPage() throws IOException {
         t.failedRun("order-9");
         browser.get(t.dashboard.loginUrl().toString());

@@ -116,10 +116,12 @@ final class RunViews {
             cancel.put("actor", r.cancelRequest().actor());
         }
         m.put("cancelRequest", cancel);
-        m.put("steps", steps(events));
-        m.put("pendingTimers", pendingTimers(events));
-        m.put("signalWaits", signalWaits(events));
-        m.put("childWaits", childWaits(events));
+        // a run that has ended waits for nothing; what was in flight as it ended never finished
+        boolean ended = r.status().isTerminal();
+        m.put("steps", steps(events, ended));
+        m.put("pendingTimers", ended ? List.of() : pendingTimers(events));
+        m.put("signalWaits", ended ? List.of() : signalWaits(events));
+        m.put("childWaits", ended ? List.of() : childWaits(events));
         List<Map<String, Object>> signals = new ArrayList<>();
         for (PendingSignal s : pending) {
             Map<String, Object> sm = new LinkedHashMap<>();
@@ -182,8 +184,12 @@ final class RunViews {
         return m;
     }
 
-    /** Each step in the order first scheduled: its state and how many attempts started. */
-    private static List<Map<String, Object>> steps(List<Event> events) {
+    /**
+     * Each step in the order first scheduled: its state and how many attempts started. Of a run that has {@code ended},
+     * a step still scheduled, running or waiting to retry is {@code unfinished}: the run ended first (it was canceled,
+     * terminated, or failed on its deadline), and the step's attempt, if one ran, has no recorded outcome.
+     */
+    private static List<Map<String, Object>> steps(List<Event> events, boolean ended) {
         Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
         for (Event e : events) {
             switch (e) {
@@ -205,6 +211,13 @@ final class RunViews {
                 case WorkflowRetried w
                 when w.stepId() != null && byId.containsKey(w.stepId()) -> update(byId, w.stepId(), "scheduled");
                 default -> {}
+            }
+        }
+        if (ended) {
+            for (Map<String, Object> step : byId.values()) {
+                if (!"completed".equals(step.get("state")) && !"failed".equals(step.get("state"))) {
+                    step.put("state", "unfinished");
+                }
             }
         }
         return new ArrayList<>(byId.values());

@@ -20,8 +20,8 @@ const WFTimeline = (() => {
     return (ms / 86400000).toFixed(1) + ' d';
   }
 
-  /** Rows of bars from the events. */
-  function model(events, end) {
+  /** Rows of bars from the events; a bar still open when a finished run ended is cut there, not in progress. */
+  function model(events, end, finished) {
     const rows = new Map();
     const runMarks = [];
     const row = (id, kind, label) => {
@@ -71,7 +71,11 @@ const WFTimeline = (() => {
       }
     }
     for (const r of rows.values()) {
-      if (r.open) r.bars.push({ from: r.open.from, to: end, cls: r.open.cls + ' open', title: r.open.title + ' (in progress)' });
+      if (r.open) {
+        r.bars.push(finished
+          ? { from: r.open.from, to: end, cls: r.open.cls + ' cut', title: r.open.title + ' (unfinished: the run ended first)' }
+          : { from: r.open.from, to: end, cls: r.open.cls + ' open', title: r.open.title + ' (in progress)' });
+      }
     }
     return { rows: [...rows.values()], runMarks };
   }
@@ -82,7 +86,7 @@ const WFTimeline = (() => {
     const start = Date.parse(events[0].at);
     const last = Date.parse(events[events.length - 1].at);
     const end = Math.max(last, finished ? last : Date.now(), start + 1);
-    const { rows, runMarks } = model(events, end);
+    const { rows, runMarks } = model(events, end, finished);
     const width = Math.max(640, container.clientWidth || 900);
     const plot = width - LABEL - PAD;
     const x = t => LABEL + ((t - start) / (end - start)) * plot;

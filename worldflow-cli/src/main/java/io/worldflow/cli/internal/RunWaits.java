@@ -11,6 +11,11 @@ import io.worldflow.event.SignalRequested;
 import io.worldflow.event.SignalTimedOut;
 import io.worldflow.event.TimerFired;
 import io.worldflow.event.TimerScheduled;
+import io.worldflow.event.WorkflowCanceled;
+import io.worldflow.event.WorkflowCompleted;
+import io.worldflow.event.WorkflowContinuedAsNew;
+import io.worldflow.event.WorkflowFailed;
+import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
 
 import java.time.Instant;
@@ -21,7 +26,7 @@ import java.util.Map;
 
 /**
  * What a run's log says about where it stands beyond its status: the signals, timers and child runs it waits on (each
- * opened and not yet closed), the run that started it and the schedule that did. Read from the events, so that the
+ * opened and not yet closed, and none once the run has ended), the run that started it and the schedule that did. Read from the events, so that the
  * world and a dashboard give the same answer.
  *
  * @param waits        what it waits on, in the order it began to
@@ -60,6 +65,7 @@ public record RunWaits(List<Wait> waits, String parent, String schedule, Instant
         String parent = null;
         String schedule = null;
         Instant scheduledFor = null;
+        boolean ended = false;
         for (Event e : events) {
             switch (e) {
                 case WorkflowStarted s -> {
@@ -79,9 +85,15 @@ public record RunWaits(List<Wait> waits, String parent, String schedule, Instant
                 case ChildWorkflowCanceled c -> open.remove(c.childId());
                 // it lost a race, or its scope was canceled: it will not be waited on
                 case PrimitiveCanceled c -> open.remove(c.primitiveId());
+                // a run that has ended waits on nothing; retried, it waits again on what it had not heard of
+                case WorkflowCompleted c -> ended = true;
+                case WorkflowFailed f -> ended = true;
+                case WorkflowCanceled c -> ended = true;
+                case WorkflowContinuedAsNew c -> ended = true;
+                case WorkflowRetried r -> ended = false;
                 default -> {}
             }
         }
-        return new RunWaits(new ArrayList<>(open.values()), parent, schedule, scheduledFor);
+        return new RunWaits(ended ? List.of() : new ArrayList<>(open.values()), parent, schedule, scheduledFor);
     }
 }
