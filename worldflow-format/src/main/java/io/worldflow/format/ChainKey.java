@@ -19,11 +19,20 @@ public final class ChainKey {
     /** The key, as base64 of at least {@value #MIN_BYTES} random bytes ({@code openssl rand -base64 32}). */
     public static final String KEY = "worldflow.audit.key";
 
+    /**
+     * Whether a check with the key takes only keyed links (true, the default): a record without a link, or with a link
+     * anyone can make, is then a break. False lets records written before the key was configured pass as they did,
+     * which also lets someone without the key strip or remake the links of a whole run unseen.
+     */
+    public static final String REQUIRED = "worldflow.audit.key-required";
+
     /** The shortest key accepted: the MAC's own strength. */
     public static final int MIN_BYTES = 32;
 
     /** An initialized MAC to clone: a lookup and an initialization cost several times a record's MAC. */
     private final Mac prototype;
+
+    private final boolean required;
 
     private ChainKey(byte[] key) {
         try {
@@ -33,6 +42,25 @@ public final class ChainKey {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("every Java runtime has HmacSHA256", e);
         }
+        this.required = true;
+    }
+
+    private ChainKey(ChainKey key, boolean required) {
+        this.prototype = key.prototype;
+        this.required = required;
+    }
+
+    /**
+     * This key, for checks that let records without a keyed link pass as records written before the key was
+     * configured did (see {@value #REQUIRED}).
+     */
+    public ChainKey lenient() {
+        return new ChainKey(this, false);
+    }
+
+    /** Whether a check with this key takes keyed links only ({@value #REQUIRED}). */
+    public boolean required() {
+        return required;
     }
 
     /**
@@ -48,7 +76,7 @@ public final class ChainKey {
     }
 
     /**
-     * The key {@value #KEY} configures, or empty when it is not set.
+     * The key {@value #KEY} configures, or empty when it is not set; lenient when {@value #REQUIRED} is false.
      *
      * @throws ConfigurationException when it is not base64 of at least {@value #MIN_BYTES} bytes
      */
@@ -67,7 +95,8 @@ public final class ChainKey {
             throw new ConfigurationException(KEY + " is " + bytes.length + " bytes; it must be at least " + MIN_BYTES
                     + " random bytes, as base64");
         }
-        return Optional.of(new ChainKey(bytes));
+        ChainKey key = new ChainKey(bytes);
+        return Optional.of(config.getBoolean(REQUIRED, true) ? key : key.lenient());
     }
 
     /** The HMAC of the parts, in order. */

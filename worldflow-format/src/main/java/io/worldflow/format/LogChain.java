@@ -105,6 +105,13 @@ public final class LogChain {
         return link(runId, previous, seq, lastSeq, digest(record));
     }
 
+    /** Why a record that is not keyed breaks a chain whose key is required. */
+    private static String unkeyed(StoredRecord r, String what) {
+        return "the record of " + range(r.seq(), r.lastSeq()) + " " + what + ", and the chain's key is required of"
+                + " every record (" + ChainKey.REQUIRED + "): it was written before the key was configured, or its"
+                + " link was stripped or remade by someone without the key";
+    }
+
     /** A link as lower-case hex; null for null. */
     public static String hex(byte[] link) {
         return link == null ? null : HexFormat.of().formatHex(link);
@@ -122,13 +129,17 @@ public final class LogChain {
 
     /**
      * Checks the chain as {@link #verify(StoredLog)} does, the keyed links ({@link #KEYED_VERSION}) with {@code key}:
-     * without it, the first keyed link is reported as one that cannot be checked.
+     * without it, the first keyed link is reported as one that cannot be checked. With a key that is
+     * {@linkplain ChainKey#required() required} (the default), a record without a link or with an unkeyed one breaks
+     * the chain too: anyone can make those. With any key, an unkeyed link after a keyed one does.
      */
     public static ChainReport verify(StoredLog log, ChainKey key) {
         String runId = log.runId();
         byte[] previous = null;
         long expected = 0;
         long chainedFrom = -1;
+        boolean keyedOnly = key != null && key.required();
+        boolean keyedSeen = false;
         for (StoredRecord r : log.records()) {
             if (r.seq() != expected) {
                 return r.seq() > expected
@@ -153,6 +164,9 @@ public final class LogChain {
                         "the record at seq " + r.seq() + " ends before it begins (" + r.lastSeq() + ")");
             }
             if (r.link() == null) {
+                if (keyedOnly) {
+                    return broken(log, chainedFrom, r.seq(), unkeyed(r, "has no link"));
+                }
                 if (chainedFrom >= 0) {
                     return broken(
                             log,
@@ -176,6 +190,19 @@ public final class LogChain {
                         "the record of " + range(r.seq(), r.lastSeq())
                                 + " has a link of a version or length this release does not know");
             }
+            if (version == VERSION && keyedSeen) {
+                return broken(
+                        log,
+                        chainedFrom,
+                        r.seq(),
+                        "the record of " + range(r.seq(), r.lastSeq()) + " has an unkeyed link after keyed ones: it was"
+                                + " relinked by someone without the chain's key, or the key was taken out of the"
+                                + " configuration");
+            }
+            if (version == VERSION && keyedOnly) {
+                return broken(log, chainedFrom, r.seq(), unkeyed(r, "has an unkeyed link, which anyone can make"));
+            }
+            keyedSeen |= version == KEYED_VERSION;
             if (version == KEYED_VERSION && key == null) {
                 return broken(
                         log,

@@ -221,10 +221,51 @@ class LogChainTest {
             records.add(new StoredRecord(r.seq(), r.lastSeq(), r.text(), head));
         }
 
-        assertThat(LogChain.verify(new StoredLog(RUN, 7, head, records), KEY).intact())
+        // the key came in part-way: only a lenient check lets the records before it pass
+        assertThat(LogChain.verify(new StoredLog(RUN, 7, head, records), KEY.lenient())
+                        .intact())
                 .isTrue();
+        ChainReport required = LogChain.verify(new StoredLog(RUN, 7, head, records), KEY);
+        assertThat(required.brokenAt()).isZero();
+        assertThat(required.problem()).contains("unkeyed link", ChainKey.REQUIRED);
         assertThat(LogChain.verify(new StoredLog(RUN, 7, head, records)).brokenAt())
                 .isEqualTo(4);
+    }
+
+    @Test
+    void withTheKeyRequiredARunStrippedOfItsLinksOrRelinkedWithoutTheKeyIsFound() {
+        StoredLog log = keyed(KEY);
+        // every link stripped, the run made to look written before the chain existed
+        List<StoredRecord> stripped = log.records().stream()
+                .map(r -> new StoredRecord(r.seq(), r.lastSeq(), r.text().replace("4", "5"), null))
+                .toList();
+        StoredLog strippedLog = new StoredLog(RUN, 7, null, stripped);
+        assertThat(LogChain.verify(strippedLog, KEY).brokenAt()).isZero();
+        assertThat(LogChain.verify(strippedLog, KEY).problem()).contains("has no link", ChainKey.REQUIRED);
+        // every link remade as one anyone can make, over an edited record
+        List<StoredRecord> relinked = new ArrayList<>();
+        byte[] head = null;
+        for (StoredRecord r : log.records()) {
+            String text = r.seq() == 4 ? r.text().replace("4", "5") : r.text();
+            head = LogChain.link(RUN, head, r.seq(), r.lastSeq(), text);
+            relinked.add(new StoredRecord(r.seq(), r.lastSeq(), text, head));
+        }
+        StoredLog relinkedLog = new StoredLog(RUN, 7, head, relinked);
+        assertThat(LogChain.verify(relinkedLog, KEY).problem()).contains("unkeyed link", ChainKey.REQUIRED);
+        // a lenient check takes both as written before the key, which is what it gives up
+        assertThat(LogChain.verify(strippedLog, KEY.lenient()).intact()).isTrue();
+        assertThat(LogChain.verify(relinkedLog, KEY.lenient()).intact()).isTrue();
+        // but not an unkeyed link after keyed ones, even leniently
+        List<StoredRecord> tail = new ArrayList<>(log.records().subList(0, 2));
+        head = tail.getLast().link();
+        for (StoredRecord r : log.records().subList(2, 4)) {
+            String text = r.seq() == 4 ? r.text().replace("4", "5") : r.text();
+            head = LogChain.link(RUN, head, r.seq(), r.lastSeq(), text);
+            tail.add(new StoredRecord(r.seq(), r.lastSeq(), text, head));
+        }
+        ChainReport downgraded = LogChain.verify(new StoredLog(RUN, 7, head, tail), KEY.lenient());
+        assertThat(downgraded.brokenAt()).isEqualTo(4);
+        assertThat(downgraded.problem()).contains("unkeyed link after keyed ones");
     }
 
     @Test
@@ -239,6 +280,15 @@ class LogChainTest {
                 .isInstanceOf(io.worldflow.ConfigurationException.class)
                 .hasMessageContaining(ChainKey.KEY)
                 .hasMessageContaining("16 bytes");
+        assertThat(ChainKey.fromConfig(io.worldflow.spi.WorldConfig.of(java.util.Map.of(ChainKey.KEY, good)))
+                        .orElseThrow()
+                        .required())
+                .isTrue();
+        assertThat(ChainKey.fromConfig(io.worldflow.spi.WorldConfig.of(
+                                java.util.Map.of(ChainKey.KEY, good, ChainKey.REQUIRED, "false")))
+                        .orElseThrow()
+                        .required())
+                .isFalse();
         assertThatThrownBy(() -> ChainKey.fromConfig(
                         io.worldflow.spi.WorldConfig.of(java.util.Map.of(ChainKey.KEY, "not base64!"))))
                 .isInstanceOf(io.worldflow.ConfigurationException.class)

@@ -51,7 +51,8 @@ public final class UnknownKeys {
                 PayloadKeys.SCOPE,
                 Queues.DECLARED_ONLY,
                 RetentionOptions.KEEP_FOR,
-                ChainKey.KEY));
+                ChainKey.KEY,
+                ChainKey.REQUIRED));
         return Set.copyOf(keys);
     }
 
