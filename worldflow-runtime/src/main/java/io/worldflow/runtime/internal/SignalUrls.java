@@ -30,12 +30,25 @@ public final class SignalUrls {
     private final String previousKey;
     private volatile SignalTokens tokens;
 
-    /** @param previousKey where secrets that still verify are configured, separated by commas */
+    /**
+     * Checks what is configured now, so that a bad secret or root URL stops the start, naming its key, rather than the
+     * first signal URL asked for; nothing configured is fine until signal URLs are used.
+     *
+     * @param previousKey where secrets that still verify are configured, separated by commas
+     * @throws ConfigurationException when a configured secret is too short, previous secrets are set without a
+     *                                secret, or a configured root is not an http(s) URL
+     */
     public SignalUrls(WorldConfig config, String rootKey, String secretKey, String previousKey) {
         this.config = config;
         this.rootKey = rootKey;
         this.secretKey = secretKey;
         this.previousKey = previousKey;
+        if (config.get(secretKey).isPresent() || config.get(previousKey).isPresent()) {
+            tokens();
+        }
+        if (config.get(rootKey).isPresent()) {
+            configuredRoot();
+        }
     }
 
     /** The configured root URL. */

@@ -87,17 +87,31 @@ class SignalUrlsTest {
         assertThatThrownBy(() -> urls(Map.of()).configuredRoot())
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("worldflow.signal.url must be set");
-        assertThatThrownBy(
-                        () -> urls(Map.of("worldflow.signal.url", "ftp://host")).configuredRoot())
+        assertThatThrownBy(() -> urls(Map.of("worldflow.signal.url", "ftp://host")))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("http or https");
-        assertThatThrownBy(() ->
-                        urls(Map.of("worldflow.signal.url", "http://bad host")).configuredRoot())
+        assertThatThrownBy(() -> urls(Map.of("worldflow.signal.url", "http://bad host")))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("is not a URL");
         assertThatThrownBy(() -> urls(Map.of()).tokens())
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("worldflow.signal.secret");
+    }
+
+    @Test
+    void aBadSecretOrRootIsRefusedAsTheyAreConfiguredNotAtTheirFirstUse() {
+        assertThatThrownBy(() -> urls(Map.of("worldflow.signal.secret", "short")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("worldflow.signal.secret")
+                .hasMessageContaining("32");
+        assertThatThrownBy(() -> urls(Map.of("worldflow.signal.previous-secrets", SECRET)))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("worldflow.signal.secret");
+        assertThatThrownBy(() -> urls(Map.of("worldflow.signal.secret", SECRET, "worldflow.signal.url", "ftp://x")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("worldflow.signal.url");
+        // nothing configured is fine until signal URLs are asked for
+        urls(Map.of());
     }
 
     @Test
