@@ -109,7 +109,8 @@ public final class SearchAttributes {
         }
         if (value instanceof String s && s.length() > MAX_STRING_LENGTH) {
             throw new IllegalArgumentException("search attribute '" + name + "' is " + s.length()
-                    + " characters long; a value has at most " + MAX_STRING_LENGTH);
+                    + " chars long as Java counts them (String.length(): a character outside the Basic Multilingual"
+                    + " Plane, such as an emoji, counts twice); a value has at most " + MAX_STRING_LENGTH);
         }
         if (!values.containsKey(name) && values.size() >= MAX_ATTRIBUTES) {
             throw new IllegalArgumentException(

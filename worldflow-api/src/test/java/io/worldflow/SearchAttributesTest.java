@@ -130,7 +130,12 @@ class SearchAttributesTest {
                 .hasSize(SearchAttributes.MAX_STRING_LENGTH);
         assertThatThrownBy(() -> a.with(CUSTOMER, "x".repeat(SearchAttributes.MAX_STRING_LENGTH + 1)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("257 characters");
+                .hasMessageContaining("257 chars");
+        // Java's count: 200 emoji are 400 chars, and the message says how they were counted
+        assertThatThrownBy(() -> a.with(CUSTOMER, "\uD83D\uDE00".repeat(200)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("400 chars long as Java counts them")
+                .hasMessageContaining("emoji");
         SearchAttributes full = SearchAttributes.empty();
         for (int i = 0; i < SearchAttributes.MAX_ATTRIBUTES; i++) {
             full = full.with(SearchKey.forLong("n" + i), (long) i);

@@ -325,7 +325,7 @@ class BadInputTest {
                                         + "x".repeat(257) + "\"]}"),
                         400,
                         "bad_request",
-                        List.of("'searchAttributes'", "257 characters")),
+                        List.of("'searchAttributes'", "257 chars")),
                 new Case("oversized body", t -> post(t, "/api/runs", big), 413, "body_too_large"),
                 new Case(
                         "form instead of JSON",
@@ -389,7 +389,7 @@ class BadInputTest {
                         "/api/runs?attr=note:" + "x".repeat(257),
                         "'attr'",
                         "'note'",
-                        "257 characters",
+                        "257 chars",
                         "256"),
                 refused("too many attributes", "/api/runs?" + manyAttributes(33), "'attr'", "at most 32"),
                 refused(

@@ -126,6 +126,12 @@ class PayloadEncryptionTest {
                     .isNotInstanceOf(PayloadKeyException.class)
                     .hasMessageContaining("does not decrypt");
         }
+        // the id kept, its key changed: the likelier cause is named first
+        JsonCodec otherKeyUnderTheId = codec("k1:" + K1.replace(K1.charAt(0), K1.charAt(0) == 'A' ? 'B' : 'A'));
+        assertThatThrownBy(() -> otherKeyUnderTheId.decode(p, null, "input"))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("key 'k1'")
+                .hasMessageContaining("not the one it was encrypted with");
     }
 
     @Test

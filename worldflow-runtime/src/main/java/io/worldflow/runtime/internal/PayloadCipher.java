@@ -233,8 +233,9 @@ public final class PayloadCipher {
             }
         } catch (GeneralSecurityException | IllegalArgumentException | IndexOutOfBoundsException e) {
             throw new SerializationException(
-                    what + " is encrypted under key '" + id + "' but does not decrypt: it was altered, or its type"
-                            + " descriptor was",
+                    what + " is encrypted under key '" + id + "' but does not decrypt with it: the key configured"
+                            + " under that id is not the one it was encrypted with, or the payload or its type"
+                            + " descriptor was altered",
                     e);
         }
     }
