@@ -265,23 +265,8 @@ public abstract class RetentionContract extends WorldContractSupport {
 
     /** Ends the running run by handing over to {@code successor}, as continue-as-new does: one append. */
     private void continueAs(String runId, String successor) {
-        NewRun next = new NewRun(
-                successor,
-                WORKFLOW,
-                payload("next"),
-                now(),
-                now(),
-                null,
-                QUEUE,
-                0,
-                null,
-                runId,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null);
+        NewRun next =
+                new NewRun(successor, WORKFLOW, payload("next"), now(), now(), null, QUEUE, 0).withContinuedFrom(runId);
         long seq = length(runId);
         Append handOver = new Append(
                         runId,

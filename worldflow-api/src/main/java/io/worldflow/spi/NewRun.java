@@ -142,6 +142,29 @@ public record NewRun(
                 null);
     }
 
+    /** This run as the successor of {@code predecessor}, which continues as new into it ({@link #continuedFrom}). */
+    public NewRun withContinuedFrom(String predecessor) {
+        return new NewRun(
+                runId,
+                workflow,
+                input,
+                createdAt,
+                availableAt,
+                deadline,
+                queue,
+                priority,
+                parent,
+                predecessor,
+                schedule,
+                scheduledFor,
+                turnQueue,
+                key,
+                actor,
+                searchAttributes,
+                traceParent,
+                traceState);
+    }
+
     /** This run, with the search attributes {@code attributes}. */
     public NewRun withSearchAttributes(SearchAttributes attributes) {
         return new NewRun(

@@ -214,22 +214,8 @@ class OpeningTest extends LocalWorldTestSupport {
                     run.setString(2, r[1]);
                     run.executeUpdate();
                     NewRun started = new NewRun(
-                            r[0],
-                            "wf",
-                            new Payload("1", null),
-                            Instant.EPOCH,
-                            Instant.EPOCH,
-                            null,
-                            QUEUE,
-                            0,
-                            null,
-                            r[2],
-                            null,
-                            null,
-                            null,
-                            null,
-                            null,
-                            null);
+                                    r[0], "wf", new Payload("1", null), Instant.EPOCH, Instant.EPOCH, null, QUEUE, 0)
+                            .withContinuedFrom(r[2]);
                     log.setString(1, r[0]);
                     log.setString(2, codec.eventCodec().encodeAll(List.of(started.startedEvent())));
                     log.executeUpdate();

@@ -319,22 +319,15 @@ class MigrationTest extends PgTestSupport {
                             + ".wf_event_log (run_id, seq, last_seq, events) VALUES (?, 0, 0, ?)")) {
                 for (String[] r : runs) {
                     NewRun started = new NewRun(
-                            r[0],
-                            "wf",
-                            new Payload("1", null),
-                            Instant.EPOCH,
-                            Instant.EPOCH,
-                            null,
-                            "default",
-                            0,
-                            null,
-                            r[2],
-                            null,
-                            null,
-                            null,
-                            null,
-                            null,
-                            null);
+                                    r[0],
+                                    "wf",
+                                    new Payload("1", null),
+                                    Instant.EPOCH,
+                                    Instant.EPOCH,
+                                    null,
+                                    "default",
+                                    0)
+                            .withContinuedFrom(r[2]);
                     String record = codec.eventCodec().encodeAll(List.of(started.startedEvent()));
                     boolean inLog = r[0].equals("chain~2");
                     run.setString(1, r[0]);

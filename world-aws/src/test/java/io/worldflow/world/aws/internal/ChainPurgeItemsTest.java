@@ -41,22 +41,15 @@ class ChainPurgeItemsTest {
 
     private NewRun run(String runId, String continuedFrom) {
         return new NewRun(
-                runId,
-                "chain.v1",
-                json.encode(runId, "input"),
-                clock.instant(),
-                clock.instant(),
-                null,
-                "default",
-                0,
-                null,
-                continuedFrom,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null);
+                        runId,
+                        "chain.v1",
+                        json.encode(runId, "input"),
+                        clock.instant(),
+                        clock.instant(),
+                        null,
+                        "default",
+                        0)
+                .withContinuedFrom(continuedFrom);
     }
 
     /** Ends {@code runId} (log length 1) by handing over to {@code successor}, as continue-as-new does. */
