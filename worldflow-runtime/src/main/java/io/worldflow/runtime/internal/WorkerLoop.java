@@ -163,7 +163,12 @@ public final class WorkerLoop implements AutoCloseable {
     public void cancelRequested(String runId, boolean terminate) {
         RunExecution e = turns.inMemory(runId);
         if (e != null && terminate) {
-            e.terminateRequested();
+            // a turn that began with the termination already asked for is the one ending the run (the request made
+            // the run due, and this worker may have taken it before the caller got here): stopping it would only
+            // hand the end to yet another turn
+            if (!e.terminated()) {
+                e.terminateRequested();
+            }
         } else if (e != null) {
             e.cancelRequested();
         }
