@@ -2,6 +2,8 @@ package io.worldflow.examples;
 
 import io.worldflow.CatchUpPolicy;
 import io.worldflow.OverlapPolicy;
+import io.worldflow.RunInfo;
+import io.worldflow.RunQuery;
 import io.worldflow.ScheduleInfo;
 import io.worldflow.ScheduleSpec;
 import io.worldflow.Workflow;
@@ -60,9 +62,12 @@ final class ScheduleCrashMain {
                 Instant target = info.createdAt().plusSeconds(fires);
                 if (info.lastFireAt() != null && !info.lastFireAt().isBefore(target)) {
                     wf.schedules().pause("ticks");
-                    String lastRun = info.lastRunId();
-                    wf.handle(lastRun, String.class).result(Duration.ofSeconds(30));
-                    System.out.println("fired through " + info.lastFireAt());
+                    // a fire may have come between the look above and the pause: wait for every run there is now
+                    for (RunInfo run : wf.runs(RunQuery.all().withLimit(500)).runs()) {
+                        wf.handle(run.runId(), String.class).result(Duration.ofSeconds(30));
+                    }
+                    System.out.println(
+                            "fired through " + wf.schedules().describe("ticks").lastFireAt());
                     return;
                 }
                 Thread.sleep(50);
