@@ -33,6 +33,14 @@ public interface Workflow<I, O> {
     /** A copy with other options. */
     Workflow<I, O> withOptions(WorkflowOptions options);
 
+    /**
+     * A copy whose runs read the signal {@code name} as a {@code type} when it is sent, as
+     * {@link WorkflowOptions#withSignalType(String, Class)} declares.
+     */
+    default Workflow<I, O> withSignalType(String name, Class<?> type) {
+        return withOptions(options().withSignalType(name, type));
+    }
+
     static <I, O> Workflow<I, O> define(String name, Class<I> inputType, WorkflowFunction<I, O> body) {
         return new Definition<>(name, inputType, null, WorkflowOptions.defaults(), body);
     }

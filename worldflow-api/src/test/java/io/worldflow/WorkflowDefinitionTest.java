@@ -24,6 +24,38 @@ class WorkflowDefinitionTest {
     }
 
     @Test
+    void aSignalTypeIsDeclaredPerNameAndABadDeclarationIsRefusedNamingIt() {
+        Workflow<Order, Integer> wf = Workflow.define("w", Order.class, (ctx, o) -> 1)
+                .withSignalType("sku", Order.class)
+                .withSignalType("count", Integer.class)
+                .withSignalType("sku", String.class);
+
+        assertThat(wf.options().signalTypes()).isEqualTo(java.util.Map.of("sku", String.class, "count", Integer.class));
+        assertThat(wf.options().stepRetry()).isEqualTo(RetryPolicy.defaults());
+        assertThat(wf.options().withStepRetry(RetryPolicy.none()).signalTypes())
+                .as("kept when another option changes")
+                .containsKeys("sku", "count");
+        WorkflowOptions options = WorkflowOptions.defaults();
+        assertThatThrownBy(() -> options.withSignalType("", Order.class))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("was ''");
+        assertThatThrownBy(() -> options.withSignalType("@child", Order.class))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not starting with '@', was '@child'");
+        assertThatThrownBy(() -> options.withSignalType("x".repeat(101), Order.class))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> options.withSignalType("pay", null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("signal 'pay'");
+        assertThatThrownBy(() -> options.withSignalType("pay", int.class))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("signal 'pay' cannot be declared as int");
+        assertThatThrownBy(() -> new WorkflowOptions(RetryPolicy.defaults(), java.util.Map.of("", String.class)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(options.signalTypes()).isEmpty();
+    }
+
+    @Test
     void theOutputTypeIsOptional() {
         assertThat(Workflow.define("w", Order.class, (ctx, o) -> 1).outputType())
                 .isNull();

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.util.List;
@@ -114,6 +115,77 @@ class RolesTest {
                 .as("the saved history is the log as stored: the secret sealed")
                 .contains("wf:sec:v1:k1:")
                 .doesNotContain("4242-SECRET-CARD");
+    }
+
+    @Test
+    void aSignalSentAsJsonIsReadAsItsDeclaredTypeSoItsSecretIsMaskedAndABodyOfTheWrongShapeIsRefused() {
+        t.close();
+        String key = java.util.Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
+        t = new TestDashboard(
+                dir.resolve("typed"),
+                false,
+                Set.of(StartOptions.DEFAULT_QUEUE),
+                List.of(
+                        new DashboardToken("otto", Role.OPERATOR, OPERATOR),
+                        new DashboardToken("ada", Role.ADMIN, AUDITOR_ADMIN)),
+                null,
+                Map.of(
+                        io.worldflow.runtime.PayloadKeys.KEYS,
+                        "k1:" + key,
+                        io.worldflow.runtime.PayloadKeys.SCOPE,
+                        "secrets"));
+        for (String id : List.of("by-api", "by-url")) {
+            t.wf.start("card-update", id, StartOptions.id(id));
+            t.awaitRun(id, i -> i.status() == RunStatus.WAITING);
+        }
+        String url = t.wf.signalUrl(t.dashboard.url(), "by-url", "card", java.time.Duration.ofHours(1), false)
+                .toString();
+        String wrong = "{\"by\": [\"not\", \"a name\"], \"number\": \"4242-SECRET-CARD\"}";
+
+        TestDashboard.Reply refused = as(OPERATOR, "POST", "/api/runs/by-api/signals/card", wrong);
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.json().path("error").asText()).isEqualTo("bad_payload");
+        assertThat(refused.json().path("message").asText())
+                .contains("signal 'card' of workflow 'card-update' is declared as "
+                        + TestDashboard.CardUpdate.class.getName())
+                .contains("(at by)");
+        TestDashboard.Reply refusedByUrl = t.send(HttpRequest.newBuilder(URI.create(url))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(wrong)));
+        assertThat(refusedByUrl.status()).isEqualTo(400);
+        assertThat(refusedByUrl.json().path("error").asText()).isEqualTo("bad_payload");
+        for (String id : List.of("by-api", "by-url")) {
+            assertThat(t.wf.run(id).orElseThrow().status())
+                    .as("nothing stored, nothing woken")
+                    .isEqualTo(RunStatus.WAITING);
+        }
+
+        String good = "{\"by\": \"bank-webhook\", \"number\": \"4242-SECRET-CARD\"}";
+        assertThat(as(OPERATOR, "POST", "/api/runs/by-api/signals/card", good).status())
+                .isEqualTo(202);
+        assertThat(t.send(HttpRequest.newBuilder(URI.create(url))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(good)))
+                        .status())
+                .isEqualTo(202);
+        for (String id : List.of("by-api", "by-url")) {
+            t.awaitRun(id, i -> i.status() == RunStatus.COMPLETED);
+            assertThat(t.wf.handle(id, String.class).result(java.time.Duration.ofSeconds(10)))
+                    .isEqualTo(id + " has a new card from bank-webhook");
+            String events =
+                    as(OPERATOR, "GET", "/api/runs/" + id + "/events", null).body();
+            assertThat(events)
+                    .contains("bank-webhook", io.worldflow.Secret.MASK)
+                    .doesNotContain("4242-SECRET-CARD");
+            assertThat(as(AUDITOR_ADMIN, "GET", "/api/runs/" + id + "/events", null)
+                            .body())
+                    .contains("4242-SECRET-CARD");
+            assertThat(as(OPERATOR, "GET", "/api/runs/" + id + "/events?format=codec", null)
+                            .body())
+                    .as("stored sealed")
+                    .contains("wf:sec:v1:k1:")
+                    .doesNotContain("4242-SECRET-CARD");
+        }
     }
 
     @Test

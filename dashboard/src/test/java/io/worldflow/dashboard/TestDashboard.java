@@ -61,6 +61,9 @@ final class TestDashboard implements AutoCloseable {
     /** The result of {@code order}'s step and of the run. */
     record Receipt(String sku, BigDecimal total) {}
 
+    /** A new card for a customer, as a bank's webhook sends it: the number is a secret once read as this type. */
+    record CardUpdate(String by, io.worldflow.Secret<String> number) {}
+
     /** A response: status, body and headers. */
     record Reply(int status, String body, HttpResponse<String> raw) {
         JsonNode json() {
@@ -169,6 +172,11 @@ final class TestDashboard implements AutoCloseable {
             ctx.awaitSignal("approval", Map.class);
             return "shipped " + in;
         });
+        Workflow<String, String> cardUpdate = Workflow.define("card-update", String.class, (ctx, in) -> {
+                    CardUpdate card = ctx.awaitSignal("card", CardUpdate.class);
+                    return in + " has a new card from " + card.by();
+                })
+                .withSignalType("card", CardUpdate.class);
         Worldflow.Builder builder = Worldflow.builder();
         if (registry != null) {
             builder.meterRegistry(registry);
@@ -184,6 +192,7 @@ final class TestDashboard implements AutoCloseable {
                 .register(family)
                 .register(renewal)
                 .register(tagging)
+                .register(cardUpdate)
                 .build();
         wf.startWorker(WorkerOptions.fromConfig(wf.config()).withQueues(queues));
         dashboard = Dashboard.start(

@@ -26,15 +26,31 @@ public final class CardPayments {
         });
     }
 
-    public static Worldflow service(Workflow<Payment, String> charge, String dbPath, String keys) {
+    public static Worldflow service(Workflow<?, ?> workflow, String dbPath, String keys) {
         return Worldflow.builder()
                 .property("worldflow.local.path", dbPath)
                 .property(PayloadKeys.KEYS, keys) // id:base64 of 32 random bytes
                 .property(PayloadKeys.SCOPE, "secrets") // only Secrets are encrypted; "payloads" encrypts all
-                .register(charge)
+                .register(workflow)
                 .build();
     }
     // end::secret[]
+
+    // tag::secret-signal[]
+    /** A customer's new card, as the bank's webhook posts it: plain JSON, with the number in clear. */
+    public record CardUpdate(String customer, Secret<String> cardNumber) {}
+
+    public static Workflow<String, String> renewal(CardGateway gateway) {
+        return Workflow.define("payments.renew", String.class, (ctx, customer) -> {
+                    CardUpdate card = ctx.awaitSignal("card-updated", CardUpdate.class);
+                    return ctx.step(
+                            "charge", () -> gateway.charge(card.cardNumber().value(), 999));
+                })
+                // a body posted to the API or a signal URL is read as a CardUpdate before it is stored: the number
+                // is sealed, and a body that is not a CardUpdate is refused with a 400
+                .withSignalType("card-updated", CardUpdate.class);
+    }
+    // end::secret-signal[]
 
     /** The card processor: charges a card and returns a receipt. */
     public interface CardGateway {

@@ -4,6 +4,7 @@ import io.worldflow.PayloadKeyException;
 import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
 import io.worldflow.Secret;
+import io.worldflow.SerializationException;
 import io.worldflow.StartOptions;
 import io.worldflow.Workflow;
 import io.worldflow.runtime.PayloadKeys;
@@ -12,8 +13,11 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Payloads encrypted at rest: with {@value PayloadKeys#KEYS} set, no input, step result, signal or output is stored in
@@ -55,6 +59,17 @@ public abstract class EncryptionContract extends WorkflowContractSupport {
         return p.holder() + " paid with " + token.value().length() + " characters of token";
     });
 
+    /** A new card, sent by a bank's webhook as plain JSON: its number is a secret once read as this type. */
+    public record CardUpdate(String holder, Secret<String> card) {}
+
+    private final Workflow<String, String> renew = Workflow.define("tck.enc.renew", String.class, (ctx, holder) -> {
+                CardUpdate update = ctx.awaitSignal("card", CardUpdate.class);
+                String card = update.card().value();
+                return holder + " renewed with " + update.holder() + "'s card ending "
+                        + card.substring(card.length() - 4);
+            })
+            .withSignalType("card", CardUpdate.class);
+
     private Worldflow withKeys(String keys) {
         return withKeys(keys, "payloads");
     }
@@ -68,6 +83,7 @@ public abstract class EncryptionContract extends WorkflowContractSupport {
                 .register(charge)
                 .register(echo)
                 .register(pay)
+                .register(renew)
                 .build();
         wf.startWorker(workerOptions().withHoldRetry(Duration.ofMillis(200)));
         return wf;
@@ -130,5 +146,33 @@ public abstract class EncryptionContract extends WorkflowContractSupport {
         withKeys("k2:" + K2 + ",k1:" + K1);
         awaitStatus("enc-held", RunStatus.COMPLETED);
         assertThat(wf.handle("enc-held", String.class).result(WAIT)).endsWith("confirmed with " + PIN);
+    }
+
+    @Test
+    void aSignalSentAsJsonIsReadAsItsDeclaredTypeSoItsSecretsAreSealedAndABodyOfTheWrongShapeIsRefused()
+            throws Exception {
+        withKeys("k1:" + K1, "secrets");
+        wf.start(renew, "Cy", StartOptions.id("enc-renew"));
+        wf.start(renew, "Di", StartOptions.id("enc-renew-other"));
+        awaitStatus("enc-renew", RunStatus.WAITING);
+
+        // as the HTTP API, a signal URL and the CLI hand a body over: JSON read as maps, lists and strings
+        assertThatThrownBy(
+                        () -> wf.signal("enc-renew", "card", Map.of("holder", List.of("not", "a name"), "card", CARD)))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining(
+                        "signal 'card' of workflow 'tck.enc.renew' is declared as " + CardUpdate.class.getName())
+                .hasMessageContaining("run 'enc-renew'")
+                .hasMessageContaining("(at holder)");
+        // the refused body was not stored: the run takes the next one sent, which it could not do after a bad one
+        wf.signal("enc-renew", "card", Map.of("holder", "Cy-MARKER-HOLDER", "card", CARD));
+
+        assertThat(wf.handle("enc-renew", String.class).result(WAIT))
+                .isEqualTo("Cy renewed with Cy-MARKER-HOLDER's card ending 4242");
+        String stored = kit().storedText(storageId());
+        assertThat(stored).contains("Cy-MARKER-HOLDER", "wf:sec:v1:k1:").doesNotContain(CARD);
+        assertThat(wf.run("enc-renew-other").orElseThrow().status())
+                .as("another run of the workflow is not touched")
+                .isEqualTo(RunStatus.WAITING);
     }
 }

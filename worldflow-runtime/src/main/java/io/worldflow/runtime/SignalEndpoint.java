@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import io.worldflow.Actors;
 import io.worldflow.RunFinishedException;
 import io.worldflow.RunNotFoundException;
+import io.worldflow.SerializationException;
 import io.worldflow.runtime.internal.SignalTokens;
 
 import java.io.IOException;
@@ -20,8 +21,9 @@ import java.util.Optional;
  *
  * <p>Checks come in this order, and each failure changes nothing: the token (genuine, for this run and
  * name: else 403; expired or revoked: 410), the body (at most {@link #maxBodyBytes()}: else 413; JSON or empty: else
- * 400), the run (unknown: 404; finished: 409), and a single-use token's earlier use (409). Success is 202
- * with the signal's id.
+ * 400; of the type the run's workflow declares for the signal, where it declares one: else 400 {@code bad_payload}),
+ * the run (unknown: 404; finished: 409), and a single-use token's earlier use (409). Success is 202 with the signal's
+ * id.
  */
 public final class SignalEndpoint {
 
@@ -104,6 +106,9 @@ public final class SignalEndpoint {
             return error(404, "run_not_found", e.getMessage());
         } catch (RunFinishedException e) {
             return error(409, "run_finished", e.getMessage());
+        } catch (SerializationException e) {
+            // the body does not read as the type the workflow declares for this signal: nothing was stored
+            return error(400, "bad_payload", e.getMessage());
         }
         Map<String, Object> ok = new LinkedHashMap<>();
         ok.put("runId", runId);

@@ -21,6 +21,7 @@ import io.worldflow.format.ChainKey;
 import io.worldflow.runtime.internal.AdmissionLoop;
 import io.worldflow.runtime.internal.ClockScheduler;
 import io.worldflow.runtime.internal.Committer;
+import io.worldflow.runtime.internal.DeclaredSignals;
 import io.worldflow.runtime.internal.Engine;
 import io.worldflow.runtime.internal.Handle;
 import io.worldflow.runtime.internal.QueueRunner;
@@ -398,7 +399,9 @@ public final class Worldflow implements AutoCloseable {
      *
      * @throws RunNotFoundException                when the run does not exist
      * @throws io.worldflow.RunFinishedException   when the run has finished
-     * @throws io.worldflow.SerializationException when the payload cannot be serialized
+     * @throws io.worldflow.SerializationException when the payload cannot be serialized, or does not read as the
+     *                                             type the run's workflow declares for the signal
+     *                                             ({@link io.worldflow.WorkflowOptions#signalTypes()})
      */
     public void signal(String runId, String name, Object payload) {
         signal(runId, name, payload, null);
@@ -412,12 +415,14 @@ public final class Worldflow implements AutoCloseable {
      * @return true when the signal was stored, false when the key had been used
      * @throws RunNotFoundException              when the run does not exist
      * @throws io.worldflow.RunFinishedException when the run has finished
+     * @throws io.worldflow.SerializationException as {@link #signal(String, String, Object)}
      */
     public boolean signal(String runId, String name, Object payload, String key) {
         Objects.requireNonNull(runId, "runId");
         checkSignalName(name);
         ensureOpen();
-        Payload body = codec.encode(payload, "signal '" + name + "' for run '" + runId + "'");
+        Object typed = DeclaredSignals.read(registry, world, codec, runId, name, payload);
+        Payload body = codec.encode(typed, "signal '" + name + "' for run '" + runId + "'");
         String target = runId;
         while (true) {
             try {

@@ -2,11 +2,13 @@ package io.worldflow.runtime;
 
 import io.worldflow.UnknownWorkflowException;
 import io.worldflow.Workflow;
+import io.worldflow.annotation.SignalType;
 import io.worldflow.annotation.WorkflowMethod;
 import io.worldflow.runtime.internal.Registry;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -21,6 +23,8 @@ class RegistryTest {
     /** Package-private, as users often write it. */
     static class OrderWorkflows {
         @WorkflowMethod("order.fulfil.v1")
+        @SignalType(name = "address", type = Order.class)
+        @SignalType(name = "receipt", type = Receipt.class)
         public Receipt fulfil(Order order) {
             return new Receipt(order.id());
         }
@@ -138,6 +142,23 @@ class RegistryTest {
         assertThat(count.inputType()).isEqualTo(Integer.class);
         assertThat(count.outputType()).isEqualTo(Integer.class);
         assertThat(registry.require("order.notify.v1").outputType()).isEqualTo(Void.class);
+    }
+
+    @Test
+    void theSignalTypesAWorkflowMethodDeclaresAreItsWorkflowsAndNoOthers() {
+        registry.registerAnnotated(new OrderWorkflows());
+        registry.register(
+                Workflow.define("other", String.class, (ctx, in) -> in).withSignalType("note", String.class));
+
+        assertThat(registry.require("order.fulfil.v1").options().signalTypes())
+                .isEqualTo(Map.of("address", Order.class, "receipt", Receipt.class));
+        assertThat(registry.signalType("order.fulfil.v1", "receipt")).contains(Receipt.class);
+        assertThat(registry.signalType("order.count.v1", "receipt")).isEmpty();
+        assertThat(registry.signalType("order.fulfil.v1", "note")).isEmpty();
+        assertThat(registry.signalType("other", "note")).contains(String.class);
+        assertThat(registry.signalType("unknown", "note")).isEmpty();
+        assertThat(registry.declaresSignal("address")).isTrue();
+        assertThat(registry.declaresSignal("approval")).isFalse();
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.worldflow.runtime.internal;
 import io.worldflow.UnknownWorkflowException;
 import io.worldflow.Workflow;
 import io.worldflow.annotation.Scheduled;
+import io.worldflow.annotation.SignalType;
 import io.worldflow.annotation.WorkflowMethod;
 import io.worldflow.internal.StepProxies;
 
@@ -17,12 +18,15 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** The workflows this Worldflow instance knows, by name. */
 public final class Registry {
 
     private final Map<String, Workflow<?, ?>> byName = Collections.synchronizedMap(new TreeMap<>());
     private final List<DeclaredSchedule> scheduled = new ArrayList<>();
+    /** Every signal name some registered workflow declares a type of: most signals need no look at their run. */
+    private final Set<String> typedSignals = ConcurrentHashMap.newKeySet();
 
     /** A {@link Scheduled} annotation of a workflow method, with the workflow and its input type. */
     public record DeclaredSchedule(String workflow, Class<?> inputType, Scheduled annotation) {}
@@ -33,6 +37,20 @@ public final class Registry {
         if (previous != null && previous != workflow) {
             throw new IllegalArgumentException("a workflow named '" + workflow.name() + "' is already registered");
         }
+        typedSignals.addAll(workflow.options().signalTypes().keySet());
+    }
+
+    /** The type {@code workflow} declares its signal {@code name} carries, if it is registered here and declares one. */
+    public Optional<Class<?>> signalType(String workflow, String name) {
+        if (!typedSignals.contains(name)) {
+            return Optional.empty();
+        }
+        return find(workflow).map(w -> w.options().signalTypes().get(name));
+    }
+
+    /** Whether some workflow registered here declares the type of a signal named {@code name}. */
+    public boolean declaresSignal(String name) {
+        return typedSignals.contains(name);
     }
 
     /** Registers each {@link WorkflowMethod} of {@code target} as a workflow. */
@@ -65,7 +83,12 @@ public final class Registry {
     private static Workflow<?, ?> annotated(String name, Object target, Method m) {
         Class input = m.getParameterTypes()[0];
         Class output = m.getReturnType() == void.class ? Void.class : wrap(m.getReturnType());
-        return Workflow.define(name, wrap(input), output, (ctx, in) -> StepProxies.invoke(m, target, in));
+        Workflow<?, ?> workflow =
+                Workflow.define(name, wrap(input), output, (ctx, in) -> StepProxies.invoke(m, target, in));
+        for (SignalType signal : m.getAnnotationsByType(SignalType.class)) {
+            workflow = workflow.withSignalType(signal.name(), signal.type());
+        }
+        return workflow;
     }
 
     private static Class<?> wrap(Class<?> type) {

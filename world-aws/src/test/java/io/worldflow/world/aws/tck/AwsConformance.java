@@ -8,6 +8,7 @@ import io.worldflow.world.aws.internal.LogItemTamper;
 import org.junit.jupiter.api.AfterEach;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -61,15 +62,22 @@ abstract class AwsConformance extends WorldConformanceKit {
         }
     }
 
-    /** Every item of every table of the storage's prefix, as the SDK writes an item as text. */
+    /**
+     * Every item of every table of the storage's prefix, as the SDK writes an item as text, followed by the bytes of
+     * each binary attribute as text (the SDK writes them in hex, where no marker would ever be found).
+     */
     @Override
     protected String storedText(String storageId) {
         StringBuilder out = new StringBuilder();
         try (DynamoDbClient dynamo = dynamoClient()) {
             for (String table : ReusedTables.tables(dynamo, tables(storageId))) {
-                dynamo.scanPaginator(b -> b.tableName(table))
-                        .items()
-                        .forEach(item -> out.append(item).append('\n'));
+                dynamo.scanPaginator(b -> b.tableName(table)).items().forEach(item -> {
+                    out.append(item).append('\n');
+                    item.values().stream()
+                            .filter(v -> v.b() != null)
+                            .forEach(v -> out.append(new String(v.b().asByteArray(), StandardCharsets.ISO_8859_1))
+                                    .append('\n'));
+                });
             }
         }
         return out.toString();
