@@ -61,10 +61,26 @@ public final class Dashboard implements AutoCloseable {
             throw new io.worldflow.ConfigurationException(
                     "the dashboard cannot listen on " + settings.host() + ":"
                             + settings.port() + " (" + DashboardSettings.HOST + ", " + DashboardSettings.PORT + "): "
-                            + e.getMessage(),
+                            + why(e),
                     e);
         }
         return dashboard;
+    }
+
+    /**
+     * Why the server could not listen: the first cause the JDK gave (an address that does not resolve, one this
+     * machine does not have, a port taken), since the server's own message says the port is in use whatever happened.
+     */
+    private static String why(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return switch (root) {
+            case java.nio.channels.UnresolvedAddressException u -> "the host does not resolve to an address";
+            case java.net.BindException b -> b.getMessage() == null ? "it cannot bind there" : b.getMessage();
+            default -> root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        };
     }
 
     /** The port it listens on (the chosen one when configured as 0). */

@@ -1,12 +1,19 @@
 package io.worldflow.dashboard;
 
+import io.worldflow.ConfigurationException;
+import io.worldflow.runtime.Worldflow;
 import io.worldflow.spi.WorldConfig;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class DashboardSettingsTest {
 
@@ -26,5 +33,32 @@ class DashboardSettingsTest {
         assertThat(warned)
                 .containsExactly("WARN configuration key worldflow.dashboard.prot changes nothing: no key of"
                         + " worldflow.dashboard.* has that name; did you mean worldflow.dashboard.port?");
+    }
+
+    @Test
+    void aDashboardThatCannotListenSaysWhyNotThatThePortIsTaken(@TempDir Path dir) throws Exception {
+        try (Worldflow wf = Worldflow.builder()
+                        .property("worldflow.local.path", dir.resolve("d.db").toString())
+                        .build();
+                ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            assertThatThrownBy(() -> Dashboard.start(wf, settings("127.0.0.1", taken.getLocalPort())))
+                    .isInstanceOf(ConfigurationException.class)
+                    .hasMessageContaining("cannot listen on 127.0.0.1:" + taken.getLocalPort())
+                    .hasMessageContaining("in use");
+            // an address of a documentation network, which no machine has: not a port in use
+            assertThatThrownBy(() -> Dashboard.start(wf, settings("192.0.2.1", 0)))
+                    .isInstanceOf(ConfigurationException.class)
+                    .hasMessageContaining(
+                            "cannot listen on 192.0.2.1:0 (worldflow.dashboard.host, worldflow.dashboard.port)")
+                    .hasMessageNotContaining("in use");
+            try (Dashboard working = Dashboard.start(wf, settings("127.0.0.1", 0))) {
+                assertThat(working.port()).as("nothing was left half started").isPositive();
+            }
+        }
+    }
+
+    private static DashboardSettings settings(String host, int port) {
+        return new DashboardSettings(
+                host, port, "a-token-of-enough-length-0123456789", false, false, 64 * 1024, List.of(), false);
     }
 }

@@ -142,6 +142,46 @@ class MetricsTest {
     }
 
     @Test
+    void aWorkerStoppedAndStartedAgainIsTheOneTheActiveGaugeCounts() throws Exception {
+        MeterRegistry meters = new SimpleMeterRegistry();
+        java.util.concurrent.Semaphore release = new java.util.concurrent.Semaphore(0);
+        Workflow<String, String> held = Workflow.define(
+                "held",
+                String.class,
+                (ctx, in) -> ctx.step("hold", () -> {
+                    release.acquire();
+                    return in;
+                }));
+        try (Worldflow wf = Worldflow.builder()
+                .meterRegistry(meters)
+                .register(held)
+                .property("worldflow.local.path", tmp + "/restart.db")
+                .build()) {
+            wf.startWorker();
+            var first = wf.start(held, "first");
+            awaitGauge(meters, 1);
+            release.release();
+            assertThat(first.result(Duration.ofSeconds(20))).isEqualTo("first");
+            wf.stopWorker();
+            awaitGauge(meters, 0);
+
+            wf.startWorker();
+            var second = wf.start(held, "second");
+            awaitGauge(meters, 1);
+            release.release();
+            assertThat(second.result(Duration.ofSeconds(20))).isEqualTo("second");
+        }
+    }
+
+    private static void awaitGauge(MeterRegistry meters, double expected) throws InterruptedException {
+        long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (meters.get("worldflow.runs.active").gauge().value() != expected && System.nanoTime() < until) {
+            Thread.sleep(10);
+        }
+        assertThat(meters.get("worldflow.runs.active").gauge().value()).isEqualTo(expected);
+    }
+
+    @Test
     void aWorkersMetersReadZeroBeforeItsFirstRun() {
         MeterRegistry meters = new SimpleMeterRegistry();
         try (Worldflow wf = Worldflow.builder()

@@ -3,6 +3,7 @@ package io.worldflow.examples;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
@@ -12,6 +13,7 @@ import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.worldflow.RunStatus;
+import io.worldflow.StartOptions;
 import io.worldflow.Workflow;
 import io.worldflow.event.WorkflowStarted;
 import io.worldflow.examples.OrderFulfilment.Approval;
@@ -199,6 +201,26 @@ class TracingTest {
         SpanData waited = only(all, "child pack");
         assertThat(byId.get(waited.getParentSpanId()).getName()).isEqualTo("turn ship");
         assertThat(waited.getAttributes().asMap().toString()).contains("worldflow.child.status=COMPLETED");
+    }
+
+    @Test
+    void startingARunWhoseIdIsTakenSaysSoOnItsStartSpanWhichLastsUntilTheCreateIsDone() {
+        Workflow<String, String> pack =
+                Workflow.define("pack", String.class, (ctx, sku) -> ctx.step("box", () -> "boxed " + sku));
+        try (Worldflow wf = Worldflow.builder()
+                .openTelemetry(openTelemetry)
+                .register(pack)
+                .property("worldflow.local.path", tmp + "/twice.db")
+                .build()) {
+            wf.start(pack, "mug", StartOptions.id("pack-1"));
+            wf.start(pack, "mug", StartOptions.id("pack-1"));
+        }
+        List<SpanData> starts = named(spans.getFinishedSpanItems(), "start pack");
+        assertThat(starts).hasSize(2);
+        assertThat(starts)
+                .extracting(s -> s.getAttributes().get(AttributeKey.booleanKey("worldflow.run.created")))
+                .containsExactly(true, false);
+        assertThat(starts).allSatisfy(s -> assertThat(s.getEndEpochNanos()).isGreaterThan(s.getStartEpochNanos()));
     }
 
     private static SpanData only(List<SpanData> all, String name) {

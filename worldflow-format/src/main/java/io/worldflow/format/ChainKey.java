@@ -82,6 +82,8 @@ public final class ChainKey {
      */
     public static Optional<ChainKey> fromConfig(WorldConfig config) {
         Optional<String> text = config.get(KEY).map(String::strip).filter(v -> !v.isEmpty());
+        // read whether or not a key is set, so that a bad value is reported and not only once a key is added
+        boolean required = config.getBoolean(REQUIRED, true);
         if (text.isEmpty()) {
             return Optional.empty();
         }
@@ -96,7 +98,7 @@ public final class ChainKey {
                     + " random bytes, as base64");
         }
         ChainKey key = new ChainKey(bytes);
-        return Optional.of(config.getBoolean(REQUIRED, true) ? key : key.lenient());
+        return Optional.of(required ? key : key.lenient());
     }
 
     /** The HMAC of the parts, in order. */

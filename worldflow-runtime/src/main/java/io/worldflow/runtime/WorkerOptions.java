@@ -78,22 +78,40 @@ public record WorkerOptions(
         return fromConfig(WorldConfig.of(WorldflowConfig.DEFAULTS));
     }
 
+    /**
+     * The options the {@code worldflow.worker.*} keys give.
+     *
+     * @throws io.worldflow.ConfigurationException naming the key of a value that is malformed or out of its range
+     */
     public static WorkerOptions fromConfig(WorldConfig config) {
         Set<String> queues = new LinkedHashSet<>();
-        Arrays.stream(config.get(QUEUES, "default").split(","))
+        String named = config.get(QUEUES, "default");
+        Arrays.stream(named.split(","))
                 .map(String::strip)
                 .filter(s -> !s.isEmpty())
                 .forEach(queues::add);
+        if (queues.isEmpty()) {
+            throw new io.worldflow.ConfigurationException(
+                    QUEUES + " must name at least one queue, was '" + named + "'");
+        }
+        // each value checked here, against its key, so that an error names the key rather than the option's field
+        Duration tiny = Duration.ofMillis(1);
+        int concurrency = config.getInt(CONCURRENCY, 100, 1, 100_000);
+        Duration lease = config.getDuration(LEASE, Duration.ofSeconds(30), Duration.ofMillis(300), null);
+        Duration poll = config.getDuration(POLL_INTERVAL, Duration.ofSeconds(1), tiny, null);
+        Duration grace = config.getDuration(SHUTDOWN_GRACE, Duration.ofSeconds(10), Duration.ZERO, null);
+        Duration sticky = config.getDuration(STICKY_WAIT, Duration.ofMillis(200), Duration.ZERO, null);
+        Duration holdRetry = config.getDuration(HOLD_RETRY, Duration.ofSeconds(60), tiny, null);
         try {
             return new WorkerOptions(
                     defaultWorkerId(),
-                    config.getInt(CONCURRENCY, 100),
+                    concurrency,
                     queues,
-                    config.getDuration(LEASE, Duration.ofSeconds(30)),
-                    config.getDuration(POLL_INTERVAL, Duration.ofSeconds(1)),
-                    config.getDuration(SHUTDOWN_GRACE, Duration.ofSeconds(10)),
-                    config.getDuration(STICKY_WAIT, Duration.ofMillis(200)),
-                    config.getDuration(HOLD_RETRY, Duration.ofSeconds(60)),
+                    lease,
+                    poll,
+                    grace,
+                    sticky,
+                    holdRetry,
                     true,
                     RetentionOptions.fromConfig(config));
         } catch (IllegalArgumentException e) {

@@ -97,6 +97,7 @@ public final class Worldflow implements AutoCloseable {
     private Thread shutdownHook;
     private volatile boolean closed;
     private final SignalUrls signalUrls;
+    private final int signalMaxBody;
     private final Audit audit;
     /** Who this process's client calls are recorded as, and who a thread acts as for a while ({@link #actingAs}). */
     private final String actor;
@@ -126,6 +127,8 @@ public final class Worldflow implements AutoCloseable {
         this.registry = registry;
         this.completions = new RunCompletions(world.runQueries());
         this.signalUrls = new SignalUrls(config, SIGNAL_URL, SIGNAL_SECRET, SIGNAL_PREVIOUS_SECRETS);
+        // read now, so that a bad value stops the build rather than every signal later
+        this.signalMaxBody = config.getInt(SIGNAL_MAX_BODY, SignalEndpoint.DEFAULT_MAX_BODY_BYTES, 1, 16 << 20);
         this.audit = new Audit(world, ChainKey.fromConfig(config).orElse(null));
         this.queueRunner = new QueueRunner(world, clock, config.getBoolean(Queues.DECLARED_ONLY, false));
         this.queues = new Queues(queueRunner, this::actor);
@@ -503,11 +506,7 @@ public final class Worldflow implements AutoCloseable {
 
     /** The handler for signal URLs, for a web server to mount at {@link SignalEndpoint#PATH}. */
     public SignalEndpoint signalEndpoint() {
-        return new SignalEndpoint(
-                this,
-                signalUrls.tokens(),
-                clock,
-                config.getInt(SIGNAL_MAX_BODY, SignalEndpoint.DEFAULT_MAX_BODY_BYTES));
+        return new SignalEndpoint(this, signalUrls.tokens(), clock, signalMaxBody);
     }
 
     /**
@@ -609,6 +608,18 @@ public final class Worldflow implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops this process's worker gracefully, as {@link #close()} does, and leaves this Worldflow open: it still starts,
+     * signals and reads runs, and {@link #startWorker} may run a worker again. Does nothing when no worker runs.
+     */
+    public void stopWorker() {
+        synchronized (workerLock) {
+            if (!closed) {
+                stopWorkerLocked();
+            }
+        }
+    }
+
     /** Stops the worker gracefully (if one runs), then closes the world. Idempotent. */
     @Override
     public void close() {
@@ -617,30 +628,42 @@ public final class Worldflow implements AutoCloseable {
                 return;
             }
             closed = true;
-            if (retention != null) {
-                retention.close();
-            }
-            if (scheduleLoop != null) {
-                scheduleLoop.close();
-            }
-            if (admissionLoop != null) {
-                admissionLoop.close();
-            }
-            if (worker != null) {
-                worker.close();
-                committer.close();
-                scheduler.close();
-            }
-            if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(shutdownHook);
-                } catch (IllegalStateException ignored) {
-                    // the JVM is already shutting down
-                }
-            }
+            stopWorkerLocked();
             completions.close();
             world.close();
         }
+    }
+
+    private void stopWorkerLocked() {
+        if (retention != null) {
+            retention.close();
+            retention = null;
+        }
+        if (scheduleLoop != null) {
+            schedules.firedBy(null);
+            scheduleLoop.close();
+            scheduleLoop = null;
+        }
+        if (admissionLoop != null) {
+            admissionLoop.close();
+            admissionLoop = null;
+        }
+        if (worker != null) {
+            worker.close();
+            committer.close();
+            scheduler.close();
+            worker = null;
+            committer = null;
+            scheduler = null;
+        }
+        if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException ignored) {
+                // the JVM is already shutting down
+            }
+        }
+        shutdownHook = null;
     }
 
     /** Builds a {@link Worldflow}. */

@@ -64,8 +64,16 @@ public class WorldflowAutoConfiguration {
     /** Set to {@code false} to leave the signal endpoint unmounted although a signal secret is configured. */
     public static final String SIGNAL_ENDPOINT_ENABLED = "worldflow.signal.endpoint.enabled";
 
+    /** Set to {@code false} to leave the {@code worldflow} health indicator out of Actuator's health. */
+    public static final String HEALTH_ENABLED = "management.health.worldflow.enabled";
+
     private static final String POSTGRES = "postgres";
     private static final Logger LOG = LoggerFactory.getLogger(WorldflowAutoConfiguration.class);
+
+    /** Checks the switches first, whether or not the application defines its own {@link Worldflow}. */
+    public WorldflowAutoConfiguration(ConfigurableEnvironment environment) {
+        checkSwitches(environment);
+    }
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
@@ -76,7 +84,6 @@ public class WorldflowAutoConfiguration {
             ObjectProvider<OpenTelemetry> openTelemetry,
             ObjectProvider<DataSource> dataSource,
             ObjectProvider<WorldflowBuilderCustomizer> customizers) {
-        checkSwitches(environment);
         Map<String, String> properties = WorldflowProperties.of(environment);
         Worldflow.Builder builder = Worldflow.builder().properties(properties);
         // the starter's own keys, so that the builder does not warn of them as keys nothing reads
@@ -98,17 +105,19 @@ public class WorldflowAutoConfiguration {
     }
 
     /**
-     * The starter's switches are read by {@code @ConditionalOnProperty}, which takes anything but {@code true} as off:
-     * {@code worldflow.worker.enabled=yes} would stop the worker without a word. Any value but true or false stops
-     * the context instead, naming the key.
+     * The starter's switches are read by {@code @ConditionalOnProperty}, which takes anything but {@code true} (in any
+     * case, and with nothing around it) as off: {@code worldflow.worker.enabled=yes}, or {@code true} with a trailing
+     * space, would stop the worker without a word. Any other value stops the context instead, naming the key.
      */
     private static void checkSwitches(ConfigurableEnvironment environment) {
-        for (String key : List.of(WORKER_ENABLED, DASHBOARD_ENABLED, SIGNAL_ENDPOINT_ENABLED)) {
+        for (String key : List.of(WORKER_ENABLED, DASHBOARD_ENABLED, SIGNAL_ENDPOINT_ENABLED, HEALTH_ENABLED)) {
             String value = environment.getProperty(key);
-            if (value != null
-                    && !value.strip().equalsIgnoreCase("true")
-                    && !value.strip().equalsIgnoreCase("false")) {
-                throw new ConfigurationException(key + " must be true or false, was '" + value + "'");
+            if (value != null && !value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+                throw new ConfigurationException(key + " must be true or false, was '" + value + "'"
+                        + (value.strip().equalsIgnoreCase("true")
+                                        || value.strip().equalsIgnoreCase("false")
+                                ? " (spaces around it are part of the value)"
+                                : ""));
             }
         }
     }
@@ -131,7 +140,7 @@ public class WorldflowAutoConfiguration {
     /** Spring Boot 4's health API ({@code org.springframework.boot.health}). */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
-    @ConditionalOnProperty(name = "management.health.worldflow.enabled", havingValue = "true", matchIfMissing = true)
+    @ConditionalOnProperty(name = HEALTH_ENABLED, havingValue = "true", matchIfMissing = true)
     static class Boot4Health {
 
         @Bean
@@ -144,7 +153,7 @@ public class WorldflowAutoConfiguration {
     /** Spring Boot 3's health API ({@code org.springframework.boot.actuate.health}). */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
-    @ConditionalOnProperty(name = "management.health.worldflow.enabled", havingValue = "true", matchIfMissing = true)
+    @ConditionalOnProperty(name = HEALTH_ENABLED, havingValue = "true", matchIfMissing = true)
     static class Boot3Health {
 
         @Bean

@@ -48,7 +48,7 @@ class ConfigurationMetadataTest {
         return out;
     }
 
-    /** Every key the runtime, the worlds, the dashboard and the starter read. */
+    /** Every key the runtime, the worlds, the dashboard and the starter read, and the health indicator's switch. */
     private static Set<String> readKeys() {
         Set<String> keys = new TreeSet<>(UnknownKeys.RUNTIME);
         List<String> worlds = new java.util.ArrayList<>();
@@ -60,6 +60,7 @@ class ConfigurationMetadataTest {
         keys.addAll(DashboardSettings.KEYS);
         keys.add(WorldflowAutoConfiguration.WORKER_ENABLED);
         keys.add(WorldflowAutoConfiguration.SIGNAL_ENDPOINT_ENABLED);
+        keys.add(WorldflowAutoConfiguration.HEALTH_ENABLED);
         return keys;
     }
 

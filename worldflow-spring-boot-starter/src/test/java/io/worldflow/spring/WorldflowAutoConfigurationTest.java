@@ -29,6 +29,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -158,6 +159,79 @@ class WorldflowAutoConfigurationTest {
         runner().withPropertyValues("worldflow.worker.enabled=FALSE").run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context).doesNotHaveBean(WorkerLifecycle.class);
+        });
+    }
+
+    @Test
+    void aSwitchWithSpacesAroundItOrTheHealthSwitchOrOneBesideTheApplicationsOwnWorldflowIsCheckedToo() {
+        // as a properties file can hold it: Spring's own conditions would take "true " as off
+        runner().withInitializer(context -> context.getEnvironment()
+                        .getPropertySources()
+                        .addFirst(new MapPropertySource("file", java.util.Map.of("worldflow.worker.enabled", "true "))))
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(configurationError(context.getStartupFailure()))
+                            .hasMessageContaining("worldflow.worker.enabled must be true or false, was 'true '")
+                            .hasMessageContaining("spaces around it are part of the value");
+                });
+        runner().withPropertyValues("management.health.worldflow.enabled=yes").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(configurationError(context.getStartupFailure()))
+                    .hasMessageContaining("management.health.worldflow.enabled must be true or false, was 'yes'");
+        });
+        runner().withUserConfiguration(OwnWorldflowApp.class)
+                .withPropertyValues("worldflow.dashboard.enabled=on")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(configurationError(context.getStartupFailure()))
+                            .hasMessageContaining("worldflow.dashboard.enabled must be true or false, was 'on'");
+                });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnWorldflowApp {
+        @Bean(destroyMethod = "close")
+        Worldflow worldflow(org.springframework.core.env.Environment environment) {
+            return Worldflow.builder()
+                    .property("worldflow.local.path", environment.getProperty("worldflow.local.path"))
+                    .register(LENGTH)
+                    .build();
+        }
+    }
+
+    @Test
+    void aWorkerValueOutOfItsRangeStopsTheContextNamingItsKey() {
+        for (String[] bad : new String[][] {
+            {"worldflow.worker.concurrency=0", "worldflow.worker.concurrency must be 1..100000, was 0"},
+            {"worldflow.worker.lease=100ms", "worldflow.worker.lease must be at least 300ms, was 100ms"},
+            {"worldflow.worker.poll-interval=0s", "worldflow.worker.poll-interval must be at least 1ms, was 0s"},
+            {"worldflow.worker.hold-retry=0s", "worldflow.worker.hold-retry must be at least 1ms, was 0s"},
+            {"worldflow.worker.queues=,", "worldflow.worker.queues must name at least one queue, was ','"}
+        }) {
+            runner().withPropertyValues(bad[0]).run(context -> {
+                assertThat(context).hasFailed();
+                assertThat(configurationError(context.getStartupFailure())).hasMessageContaining(bad[1]);
+            });
+        }
+    }
+
+    @Test
+    void aContextStoppedAndStartedAgainRunsItsWorkerAgain() {
+        runner().withUserConfiguration(LambdaApp.class).run(context -> {
+            Worldflow wf = context.getBean(Worldflow.class);
+            assertThat(wf.start(LENGTH, "one").result(Duration.ofSeconds(20))).isEqualTo(3);
+
+            context.stop();
+            assertThat(context.getBean(WorkerLifecycle.class).isRunning()).isFalse();
+            var waiting = wf.start(LENGTH, "stopped", StartOptions.id("while-stopped"));
+            Thread.sleep(300);
+            assertThat(wf.run("while-stopped").orElseThrow().status())
+                    .as("no worker runs it while the context is stopped")
+                    .isEqualTo(RunStatus.PENDING);
+
+            context.start();
+            assertThat(waiting.result(Duration.ofSeconds(20))).isEqualTo(7);
+            assertThat(wf.start(LENGTH, "again").result(Duration.ofSeconds(20))).isEqualTo(5);
         });
     }
 

@@ -13,6 +13,7 @@ import io.worldflow.event.ChildWorkflowCanceled;
 import io.worldflow.event.ChildWorkflowCompleted;
 import io.worldflow.event.ChildWorkflowFailed;
 import io.worldflow.event.ChildWorkflowStarted;
+import io.worldflow.runtime.internal.telemetry.Telemetry;
 import io.worldflow.spi.CreateResult;
 import io.worldflow.spi.NewRun;
 import io.worldflow.spi.PendingSignal;
@@ -211,17 +212,24 @@ final class ChildCall<I, O> {
                         exec.runId)
                 .withSearchAttributes(options.searchAttributes());
         // the child's trace continues this turn's: the code that starts it runs with the turn's span current
-        run = exec.engine.telemetry.traced(run);
+        Telemetry.Start start = exec.engine.telemetry.traced(run);
+        run = start.run();
         if (options.id() == null) {
             exec.runLog.start(run);
+            start.created(true);
             exec.engine.telemetry.created(run);
             return true;
         }
         WorkerLoop worker = exec.engine.worker;
         // beside a worker that runs the child's workflow, its first turn is leased there in the same write
-        CreateResult created = worker != null
-                ? worker.create(run)
-                : exec.engine.world.eventLog().create(run);
+        CreateResult created = null;
+        try {
+            created = worker != null
+                    ? worker.create(run)
+                    : exec.engine.world.eventLog().create(run);
+        } finally {
+            start.created(created != null && created.created());
+        }
         if (created.created()) {
             exec.engine.telemetry.created(run);
             return false;

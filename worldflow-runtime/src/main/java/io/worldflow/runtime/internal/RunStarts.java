@@ -102,24 +102,38 @@ public final class RunStarts {
     /** Runs of many schedules' fires, created together, each waiting in its queue when the queue's limits say so. */
     public void scheduledAll(List<NewRun> runs) {
         List<NewRun> placed = new ArrayList<>(runs.size());
+        List<Telemetry.Start> starts = new ArrayList<>(runs.size());
         for (NewRun run : runs) {
-            placed.add(queues.place(telemetry.traced(run), null));
+            Telemetry.Start start = telemetry.traced(run);
+            starts.add(start);
+            placed.add(queues.place(start.run(), null));
         }
-        world.eventLog().createAll(placed);
+        try {
+            world.eventLog().createAll(placed);
+        } finally {
+            starts.forEach(s -> s.created(true));
+        }
         placed.forEach(telemetry::created);
         placed.stream().filter(NewRun::waits).findAny().ifPresent(queues::created);
     }
 
     private CreateResult create(NewRun run, String key) {
-        NewRun placed = queues.place(telemetry.traced(run), key);
-        WorkerLoop here = worker.get();
-        CreateResult created =
-                here != null ? here.create(placed) : world.eventLog().create(placed);
-        if (created.created()) {
-            queues.created(placed);
-            telemetry.created(placed);
+        Telemetry.Start start = telemetry.traced(run);
+        boolean made = false;
+        try {
+            NewRun placed = queues.place(start.run(), key);
+            WorkerLoop here = worker.get();
+            CreateResult created =
+                    here != null ? here.create(placed) : world.eventLog().create(placed);
+            made = created.created();
+            if (made) {
+                queues.created(placed);
+                telemetry.created(placed);
+            }
+            return created;
+        } finally {
+            start.created(made);
         }
-        return created;
     }
 
     /** The run that holds a deduplication id, when it is a run of the workflow asked for. */

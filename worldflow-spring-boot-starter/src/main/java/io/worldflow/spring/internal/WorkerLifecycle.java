@@ -6,9 +6,10 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Runs the worker while the application context runs. It starts before the web server and stops after it, so runs
- * that requests start are taken, and requests being answered at shutdown can still start runs. Stopping closes the
- * {@link Worldflow}: in-flight turns get the worker's shutdown grace ({@code worldflow.worker.shutdown-grace}) to finish
- * before they are handed back.
+ * that requests start are taken, and requests being answered at shutdown can still start runs. Stopping stops the
+ * worker only: in-flight turns get the worker's shutdown grace ({@code worldflow.worker.shutdown-grace}) to finish
+ * before they are handed back, and the {@link Worldflow} stays open until the context closes, so a context stopped and
+ * started again (as a checkpoint and restore does) runs a worker again.
  */
 public final class WorkerLifecycle implements SmartLifecycle {
 
@@ -34,7 +35,7 @@ public final class WorkerLifecycle implements SmartLifecycle {
     @Override
     public void stop() {
         running = false;
-        worldflow.close();
+        worldflow.stopWorker();
     }
 
     @Override

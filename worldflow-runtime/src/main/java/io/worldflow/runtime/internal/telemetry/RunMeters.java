@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -42,6 +43,7 @@ final class RunMeters {
     private final Map<String, Counter[]> leases = new ConcurrentHashMap<>();
     private final DistributionSummary batch;
     private final Timer commit;
+    private final AtomicReference<Supplier<Number>> activeTurns = new AtomicReference<>();
 
     RunMeters(MeterRegistry registry, String world) {
         this.registry = registry;
@@ -103,12 +105,18 @@ final class RunMeters {
         }
     }
 
+    /**
+     * Counts the turns of the worker started last: a registry keeps the first gauge of a name and tags, so the gauge
+     * reads whichever worker runs now, and a worker stopped and started again is counted.
+     */
     void activeTurns(Supplier<Number> count) {
-        Gauge.builder(RUNS_ACTIVE, count, s -> s.get().doubleValue())
-                .description("turns running in this process's worker")
-                .tags(worldTags)
-                .strongReference(true)
-                .register(registry);
+        if (activeTurns.getAndSet(count) == null) {
+            Gauge.builder(RUNS_ACTIVE, activeTurns, a -> a.get().get().doubleValue())
+                    .description("turns running in this process's worker")
+                    .tags(worldTags)
+                    .strongReference(true)
+                    .register(registry);
+        }
     }
 
     /** The meters of one workflow on one queue. */

@@ -40,6 +40,7 @@ final class RunTracing {
     static final AttributeKey<String> CHILD_WORKFLOW = AttributeKey.stringKey("worldflow.child.workflow");
     static final AttributeKey<String> CHILD_STATUS = AttributeKey.stringKey("worldflow.child.status");
     static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("worldflow.turn.outcome");
+    static final AttributeKey<Boolean> CREATED = AttributeKey.booleanKey("worldflow.run.created");
 
     private static final TextMapPropagator W3C = W3CTraceContextPropagator.getInstance();
     private static final String TRACEPARENT = "traceparent";
@@ -80,7 +81,8 @@ final class RunTracing {
         this.world = world;
     }
 
-    NewRun started(NewRun run) {
+    /** The start span of a run about to be created, open until {@link Telemetry.Start#created} says how it went. */
+    Telemetry.Start started(NewRun run) {
         Span span = tracer.spanBuilder("start " + run.workflow())
                 .setSpanKind(SpanKind.PRODUCER)
                 .setAttribute(RUN_ID, run.runId())
@@ -88,13 +90,14 @@ final class RunTracing {
                 .setAttribute(QUEUE, run.queue())
                 .setAttribute(WORLD, world)
                 .startSpan();
-        try {
-            Map<String, String> carrier = new HashMap<>(4);
-            W3C.inject(Context.current().with(span), carrier, Map::put);
-            return run.withTrace(carrier.get(TRACEPARENT), carrier.get(TRACESTATE));
-        } finally {
-            span.end();
-        }
+        Map<String, String> carrier = new HashMap<>(4);
+        W3C.inject(Context.current().with(span), carrier, Map::put);
+        return new Telemetry.Start(run.withTrace(carrier.get(TRACEPARENT), carrier.get(TRACESTATE)), span);
+    }
+
+    static void created(Span span, boolean created) {
+        span.setAttribute(CREATED, created);
+        span.end();
     }
 
     /** The span of a turn: a child of the run's start span when its log keeps one, else the root of its own trace. */

@@ -47,10 +47,22 @@ public final class Telemetry {
 
     /**
      * The run about to be created by the code running now, carrying the trace it belongs to: a start span, a child of
-     * the current span (or the root of a new trace), whose context the run's log keeps for its turns.
+     * the current span (or the root of a new trace), whose context the run's log keeps for its turns. The span lasts
+     * until {@link Start#created} says whether a run was created (not when its id was already taken).
      */
-    public NewRun traced(NewRun run) {
-        return tracing == null || run.traceParent() != null ? run : tracing.started(run);
+    public Start traced(NewRun run) {
+        return tracing == null || run.traceParent() != null ? new Start(run, null) : tracing.started(run);
+    }
+
+    /** A run about to be created, with its start span (null when there is none). */
+    public record Start(NewRun run, io.opentelemetry.api.trace.Span span) {
+
+        /** Ends the start span, saying whether the run was created or its id already taken. */
+        public void created(boolean created) {
+            if (span != null) {
+                RunTracing.created(span, created);
+            }
+        }
     }
 
     /** A run was created. */
