@@ -253,6 +253,26 @@ class OpeningTest extends LocalWorldTestSupport {
                 .close();
     }
 
+    @Test
+    void settingsReadOnlyLaterAreCheckedWhenTheEngineIsBuiltNamingTheirKey() {
+        Path file = dir.resolve("later.db");
+        String[][] bad = {
+            {Worldflow.SIGNAL_MAX_BODY, "-5", "worldflow.signal.max-body must be 1..16777216, was -5"},
+            {Worldflow.SIGNAL_MAX_BODY, "lots", "worldflow.signal.max-body"},
+            // read whether or not a chain key is set: not only once one is added
+            {io.worldflow.format.ChainKey.REQUIRED, "perhaps", "worldflow.audit.key-required"}
+        };
+        for (String[] b : bad) {
+            assertThatThrownBy(() -> Worldflow.builder()
+                            .property(LocalWorldProvider.PATH, file.toString())
+                            .property(b[0], b[1])
+                            .build())
+                    .as(b[0] + "=" + b[1])
+                    .isInstanceOf(ConfigurationException.class)
+                    .hasMessageContaining(b[2]);
+        }
+    }
+
     /** Makes an empty file the schema that version {@code last} left, as an older Worldflow did. */
     private static void migrateUpTo(Statement st, int last) throws Exception {
         st.execute("CREATE TABLE schema_version (version INTEGER NOT NULL PRIMARY KEY, description TEXT NOT NULL,"
