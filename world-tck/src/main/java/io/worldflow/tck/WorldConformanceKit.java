@@ -71,7 +71,12 @@ public abstract class WorldConformanceKit {
         /** The run's last record removed (the run's length and head kept); {@code seq} is that record's. */
         TRUNCATE_TAIL,
         /** The run's head set to the link of the record that begins at {@code seq}, an earlier one than its last. */
-        ROLL_BACK_HEAD
+        ROLL_BACK_HEAD,
+        /**
+         * Every record's link and the run's head removed, then one byte of the record that begins at {@code seq}
+         * changed: the log made to look as if written before the world kept links, and edited.
+         */
+        STRIP_LINKS
     }
 
     /**

@@ -27,6 +27,7 @@ public record LogRowTamper(Connection c, String runs, String log) {
             case "SWAP_WITH_NEXT" -> swapWithNext(runId, seq);
             case "TRUNCATE_TAIL" -> truncateTail(runId);
             case "ROLL_BACK_HEAD" -> rollBackHead(runId, seq);
+            case "STRIP_LINKS" -> stripLinks(runId, seq);
             default -> throw new IllegalArgumentException("no such edit: " + how);
         }
     }
@@ -92,6 +93,34 @@ public record LogRowTamper(Connection c, String runs, String log) {
                 runId,
                 seq,
                 runId);
+    }
+
+    /** Every row's link and the run's head removed, then one character of the row at {@code seq} changed. */
+    public void stripLinks(String runId, long seq) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE " + log + " SET link = NULL WHERE run_id = ?")) {
+            ps.setString(1, runId);
+            if (ps.executeUpdate() < 2) {
+                throw new IllegalStateException("run " + runId + " has fewer than two log rows");
+            }
+        }
+        // Postgres keeps the link of the run's first record in its row, beside the record itself
+        update(
+                "UPDATE " + runs + " SET head = NULL" + (hasColumn(runs, "started_link") ? ", started_link = NULL" : "")
+                        + " WHERE run_id = ?",
+                runId);
+        changeByte(runId, seq);
+    }
+
+    private boolean hasColumn(String table, String column) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT * FROM " + table + " WHERE 1 = 0");
+                ResultSet rs = ps.executeQuery()) {
+            for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                if (rs.getMetaData().getColumnName(i).equalsIgnoreCase(column)) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     private String one(String sql, Object... params) throws SQLException {

@@ -47,6 +47,16 @@ public final class LogItemTamper {
             case CHANGE_BYTE -> changeByte(record);
             case DELETE_RECORD, TRUNCATE_TAIL -> record.forEach(this::delete);
             case SWAP_WITH_NEXT -> swap(record, records.get(at + 1));
+            case STRIP_LINKS -> {
+                for (List<Map<String, AttributeValue>> r : records) {
+                    rewrite(r, text(r), null, first(r));
+                }
+                dynamo.updateItem(u -> u.tableName(tables.runs())
+                        .key(RunItem.key(runId))
+                        .updateExpression("REMOVE #h")
+                        .expressionAttributeNames(Map.of("#h", RunItem.HEAD)));
+                changeByte(records(runId).get(at));
+            }
             case ROLL_BACK_HEAD ->
                 dynamo.updateItem(u -> u.tableName(tables.runs())
                         .key(RunItem.key(runId))
