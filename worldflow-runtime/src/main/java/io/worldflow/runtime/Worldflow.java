@@ -18,19 +18,13 @@ import io.worldflow.WorldflowException;
 import io.worldflow.event.Event;
 import io.worldflow.event.WorkflowRetried;
 import io.worldflow.format.ChainKey;
-import io.worldflow.runtime.internal.AdmissionLoop;
-import io.worldflow.runtime.internal.ClockScheduler;
-import io.worldflow.runtime.internal.Committer;
 import io.worldflow.runtime.internal.DeclaredSignals;
-import io.worldflow.runtime.internal.Engine;
 import io.worldflow.runtime.internal.Handle;
 import io.worldflow.runtime.internal.QueueRunner;
 import io.worldflow.runtime.internal.Registry;
-import io.worldflow.runtime.internal.Retention;
 import io.worldflow.runtime.internal.RetryPlan;
 import io.worldflow.runtime.internal.RunCompletions;
 import io.worldflow.runtime.internal.RunStarts;
-import io.worldflow.runtime.internal.ScheduleLoop;
 import io.worldflow.runtime.internal.ScheduleRunner;
 import io.worldflow.runtime.internal.SignalUrls;
 import io.worldflow.runtime.internal.Successors;
@@ -84,17 +78,11 @@ public final class Worldflow implements AutoCloseable {
     private final Registry registry;
     private final RunCompletions completions;
     private final Object workerLock = new Object();
-    private volatile WorkerLoop worker;
-    private Committer committer;
-    private ClockScheduler scheduler;
-    private Retention retention;
-    private ScheduleLoop scheduleLoop;
-    private AdmissionLoop admissionLoop;
+    private final WorkerHost host;
     private final Schedules schedules;
     private final QueueRunner queueRunner;
     private final Queues queues;
     private final RunStarts starts;
-    private Thread shutdownHook;
     private volatile boolean closed;
     private final SignalUrls signalUrls;
     private final int signalMaxBody;
@@ -132,7 +120,7 @@ public final class Worldflow implements AutoCloseable {
         this.audit = new Audit(world, ChainKey.fromConfig(config).orElse(null));
         this.queueRunner = new QueueRunner(world, clock, config.getBoolean(Queues.DECLARED_ONLY, false));
         this.queues = new Queues(queueRunner, this::actor);
-        this.starts = new RunStarts(world, codec, clock, queueRunner, () -> worker, telemetry);
+        this.starts = new RunStarts(world, codec, clock, queueRunner, this::worker, telemetry);
         this.schedules = new Schedules(
                 new ScheduleRunner(
                         world.schedules(),
@@ -144,6 +132,12 @@ public final class Worldflow implements AutoCloseable {
                         this::cancelScheduled,
                         this::actor),
                 registry);
+        this.host =
+                new WorkerHost(world, codec, clock, registry, completions, queueRunner, schedules, steps, telemetry);
+    }
+
+    private WorkerLoop worker() {
+        return host == null ? null : host.worker();
     }
 
     public static Builder builder() {
@@ -188,47 +182,7 @@ public final class Worldflow implements AutoCloseable {
         Objects.requireNonNull(options, "options");
         synchronized (workerLock) {
             ensureOpen();
-            if (worker != null) {
-                throw new IllegalStateException("this Worldflow already runs a worker");
-            }
-            scheduler = new ClockScheduler(clock);
-            committer = new Committer(world.eventLog(), world.workerAccess().appendsInProcess(), telemetry);
-            Engine engine = new Engine(
-                    world,
-                    codec,
-                    clock,
-                    scheduler,
-                    committer,
-                    registry,
-                    completions,
-                    queueRunner,
-                    options.stickyWait(),
-                    options.holdRetry(),
-                    steps,
-                    null,
-                    telemetry);
-            worker = new WorkerLoop(
-                    engine,
-                    new WorkerLoop.Settings(
-                            options.workerId(),
-                            options.concurrency(),
-                            options.queues(),
-                            options.lease(),
-                            options.pollInterval(),
-                            options.shutdownGrace()));
-            scheduleLoop = new ScheduleLoop(schedules.runner(), scheduler);
-            schedules.firedBy(scheduleLoop);
-            scheduleLoop.poke();
-            admissionLoop = new AdmissionLoop(queueRunner, options.queues(), scheduler, world.taskQueue());
-            admissionLoop.poke();
-            if (options.retention().enabled()) {
-                retention = new Retention(world.eventLog(), scheduler, options.retention());
-                retention.start();
-            }
-            if (options.handleSigterm()) {
-                shutdownHook = new Thread(this::close, "worldflow-shutdown");
-                Runtime.getRuntime().addShutdownHook(shutdownHook);
-            }
+            host.start(options, this::close);
         }
     }
 
@@ -579,7 +533,7 @@ public final class Worldflow implements AutoCloseable {
         }
         ensureOpen();
         world.eventLog().requestCancel(runId, reason, terminate, actor());
-        WorkerLoop w = worker;
+        WorkerLoop w = host.worker();
         if (w != null) {
             w.cancelRequested(runId, terminate);
         }
@@ -615,7 +569,7 @@ public final class Worldflow implements AutoCloseable {
     public void stopWorker() {
         synchronized (workerLock) {
             if (!closed) {
-                stopWorkerLocked();
+                host.stop();
             }
         }
     }
@@ -628,42 +582,10 @@ public final class Worldflow implements AutoCloseable {
                 return;
             }
             closed = true;
-            stopWorkerLocked();
+            host.stop();
             completions.close();
             world.close();
         }
-    }
-
-    private void stopWorkerLocked() {
-        if (retention != null) {
-            retention.close();
-            retention = null;
-        }
-        if (scheduleLoop != null) {
-            schedules.firedBy(null);
-            scheduleLoop.close();
-            scheduleLoop = null;
-        }
-        if (admissionLoop != null) {
-            admissionLoop.close();
-            admissionLoop = null;
-        }
-        if (worker != null) {
-            worker.close();
-            committer.close();
-            scheduler.close();
-            worker = null;
-            committer = null;
-            scheduler = null;
-        }
-        if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException ignored) {
-                // the JVM is already shutting down
-            }
-        }
-        shutdownHook = null;
     }
 
     /** Builds a {@link Worldflow}. */
