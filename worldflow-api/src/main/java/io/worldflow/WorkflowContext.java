@@ -65,12 +65,12 @@ public interface WorkflowContext {
     void sleepUntil(String name, Instant until);
 
     /**
-     * Waits for the signal {@code name}; empty when {@code timeout} passes first. Signals sent before
-     * the wait are buffered and consumed in arrival order.
+     * Waits for the signal {@code name}; empty when {@code timeout} passes first, and also for a signal sent without a
+     * payload (null). Signals sent before the wait are buffered and consumed in arrival order.
      */
     <T> Optional<T> awaitSignal(String name, Class<T> type, Duration timeout);
 
-    /** Waits for the signal {@code name} with no time limit. */
+    /** Waits for the signal {@code name} with no time limit; null for a signal sent without a payload. */
     <T> T awaitSignal(String name, Class<T> type);
 
     /**
@@ -152,7 +152,8 @@ public interface WorkflowContext {
 
     /** {@link #race(String, List)} of the given futures. */
     default DurableFuture<?> race(String name, DurableFuture<?>... contenders) {
-        return race(name, List.of(contenders));
+        // not List.of, which throws a bare NullPointerException for a null contender: the race names it
+        return race(name, java.util.Arrays.asList(java.util.Objects.requireNonNull(contenders, "contenders")));
     }
 
     /**

@@ -159,6 +159,54 @@ public abstract class ContinueAsNewContract extends WorkflowContractSupport {
     }
 
     @Test
+    void aChainIsReadCanceledTerminatedAndRetriedByItsFirstIdInItsNewestRun() {
+        java.util.concurrent.atomic.AtomicBoolean fixed = new java.util.concurrent.atomic.AtomicBoolean();
+        Workflow<Integer, String> chain = Workflow.define("tck.can.byfirst", Integer.class, (ctx, round) -> {
+            if (round < 3) {
+                return ctx.continueAsNew(round + 1);
+            }
+            String go = ctx.awaitSignal("go", String.class);
+            return ctx.step("check", io.worldflow.StepOptions.retry(io.worldflow.RetryPolicy.none()), () -> {
+                if (!fixed.get()) {
+                    throw new IllegalStateException("not fixed yet");
+                }
+                return "done " + go;
+            });
+        });
+        worldflow(chain);
+        for (String id : List.of("can-by-cancel", "can-by-handle", "can-by-term", "can-by-retry")) {
+            wf.start(chain, 1, StartOptions.id(id));
+            awaitStatus(id + "~3", RunStatus.WAITING);
+        }
+
+        RunHandle<String> handle = wf.handle("can-by-cancel", String.class);
+        assertThat(handle.status()).as("the chain's newest run's").isEqualTo(RunStatus.WAITING);
+        assertThat(handle.info().runId()).isEqualTo("can-by-cancel~3");
+        assertThat(wf.run("can-by-cancel").orElseThrow().status())
+                .as("the first run itself")
+                .isEqualTo(RunStatus.COMPLETED);
+        wf.cancel("can-by-cancel", "by its first id");
+        awaitStatus("can-by-cancel~3", RunStatus.CANCELED);
+        assertThat(handle.status()).isEqualTo(RunStatus.CANCELED);
+
+        wf.handle("can-by-handle", String.class).cancel();
+        awaitStatus("can-by-handle~3", RunStatus.CANCELED);
+
+        wf.terminate("can-by-term", "by its first id");
+        awaitStatus("can-by-term~3", RunStatus.CANCELED);
+
+        wf.signal("can-by-retry", "go", "x");
+        awaitStatus("can-by-retry~3", RunStatus.FAILED);
+        fixed.set(true);
+        wf.retry("can-by-retry", "fixed");
+        assertThat(wf.handle("can-by-retry", String.class).result(WAIT)).isEqualTo("done x");
+        assertThatThrownBy(() -> wf.cancel("can-by-retry"))
+                .as("a chain that has ended")
+                .isInstanceOf(io.worldflow.RunFinishedException.class)
+                .hasMessageContaining("can-by-retry~3");
+    }
+
+    @Test
     void aChildThatContinuesAsNewReturnsItsLastResultToItsParent() {
         Workflow<String, Integer> parent = Workflow.define(
                 "tck.can.parent", String.class, (ctx, in) -> ctx.child("count", counter, new int[] {1, 0, 3}));

@@ -321,6 +321,11 @@ public abstract class RaceContract extends WorkflowContractSupport {
                 }
             }
             try {
+                ctx.race("bad", t, null);
+            } catch (IllegalArgumentException e) {
+                errors.add(e.getMessage());
+            }
+            try {
                 ctx.timer("negative", Duration.ofSeconds(-1));
             } catch (IllegalArgumentException e) {
                 errors.add(e.getMessage());
@@ -334,6 +339,7 @@ public abstract class RaceContract extends WorkflowContractSupport {
                 .contains("race 'bad' needs at least one future")
                 .contains("race 'bad' is given future 't' twice")
                 .contains("race 'bad' is given a future that is not of this run: gift")
+                .contains("race 'bad' is given a future that is not of this run: null")
                 .contains("timer duration must not be negative");
         assertThat(eventsOf("race-bad", RaceStarted.class)).isEmpty();
     }

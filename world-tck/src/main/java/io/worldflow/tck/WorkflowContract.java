@@ -34,6 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * End-to-end behaviour of workflows on the world under test: steps, replay, durable timers, signals,
@@ -641,6 +642,51 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
                 eventsOf(run.id(), SignalReceived.class).stream().findFirst();
         assertThat(rec).isPresent();
         assertThat(rec.get().payload().json()).contains("\"pen\"");
+    }
+
+    @Test
+    void aSignalSentWithoutAPayloadReadsAsNullAndADeclaredTypeRefusesIt() {
+        Workflow<String, String> w = Workflow.define("tck.signal-empty", String.class, (ctx, in) -> {
+            Item first = ctx.awaitSignal("ping", Item.class);
+            return "got " + (first == null ? "nothing" : first.name());
+        });
+        Workflow<String, String> typed = Workflow.define("tck.signal-empty-typed", String.class, (ctx, in) -> {
+                    Item item = ctx.awaitSignal("item", Item.class);
+                    return "got " + item.name();
+                })
+                .withSignalType("item", Item.class);
+        worldflow(w, typed);
+        RunHandle<String> run = wf.start(w, "x");
+        RunHandle<String> declared = wf.start(typed, "y");
+        awaitStatus(declared.id(), RunStatus.WAITING);
+
+        wf.signal(run.id(), "ping", null);
+        assertThat(run.result(WAIT)).isEqualTo("got nothing");
+        assertThatThrownBy(() -> wf.signal(declared.id(), "item", null))
+                .isInstanceOf(io.worldflow.SerializationException.class)
+                .hasMessageContaining("declared as " + Item.class.getName())
+                .hasMessageContaining("no payload");
+        wf.signal(declared.id(), "item", new Item("pen", 1));
+        assertThat(declared.result(WAIT)).isEqualTo("got pen");
+    }
+
+    @Test
+    void aRunAddressedByABlankOrOversizedIdIsAnArgumentErrorNotARunNotFound() {
+        worldflow();
+        String tooLong = "r".repeat(StartOptions.MAX_ID_LENGTH + 1);
+        for (String id : List.of(" ", "", tooLong)) {
+            List<org.assertj.core.api.ThrowableAssert.ThrowingCallable> calls = List.of(
+                    () -> wf.signal(id, "go", "x"),
+                    () -> wf.cancel(id),
+                    () -> wf.terminate(id, "no"),
+                    () -> wf.retry(id, "no"),
+                    () -> wf.handle(id, String.class));
+            for (var call : calls) {
+                assertThatThrownBy(call)
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("a run id is 1.." + StartOptions.MAX_ID_LENGTH + " characters");
+            }
+        }
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

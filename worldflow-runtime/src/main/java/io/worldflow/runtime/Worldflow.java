@@ -342,6 +342,7 @@ public final class Worldflow implements AutoCloseable {
 
     /** A handle on an existing run; its result is decoded as {@code resultType}. */
     public <O> RunHandle<O> handle(String runId, Class<O> resultType) {
+        checkRunId(runId);
         RunInfo info = run(runId).orElseThrow(() -> new RunNotFoundException(runId));
         return new Handle<>(world, codec, completions, runId, info.workflow(), resultType);
     }
@@ -375,27 +376,26 @@ public final class Worldflow implements AutoCloseable {
      * @throws io.worldflow.SerializationException as {@link #signal(String, String, Object)}
      */
     public boolean signal(String runId, String name, Object payload, String key) {
-        Objects.requireNonNull(runId, "runId");
+        checkRunId(runId);
         checkSignalName(name);
         ensureOpen();
         Object typed = DeclaredSignals.read(registry, world, codec, runId, name, payload);
         Payload body = codec.encode(typed, "signal '" + name + "' for run '" + runId + "'");
-        String target = runId;
-        while (true) {
-            try {
-                return !world.signals().send(target, name, body, key, actor()).duplicate();
-            } catch (io.worldflow.RunFinishedException e) {
-                // a run that continued as new hands what is sent to it on to its successor
-                String finished = target;
-                String successor = world.runQueries()
-                        .get(finished)
-                        .map(info -> Successors.of(world, info))
-                        .orElse(null);
-                if (successor == null) {
-                    throw e;
-                }
-                target = successor;
-            }
+        String who = actor();
+        // a run that continued as new hands what is sent to it on to its successor
+        return Successors.onNewest(
+                world,
+                runId,
+                id -> !world.signals().send(id, name, body, key, who).duplicate());
+    }
+
+    /** A run id as a run can have it: else an argument error, rather than a run that is not found. */
+    private static void checkRunId(String runId) {
+        Objects.requireNonNull(runId, "runId");
+        if (runId.isBlank() || runId.length() > StartOptions.MAX_ID_LENGTH) {
+            throw new IllegalArgumentException("a run id is 1.." + StartOptions.MAX_ID_LENGTH
+                    + " characters, not blank, was '" + (runId.length() > 50 ? runId.substring(0, 50) + "…" : runId)
+                    + "'");
         }
     }
 
@@ -433,7 +433,7 @@ public final class Worldflow implements AutoCloseable {
      */
     public URI signalUrl(URI root, String runId, String name, Duration ttl, boolean singleUse) {
         Objects.requireNonNull(root, "root");
-        Objects.requireNonNull(runId, "runId");
+        checkRunId(runId);
         checkSignalName(name);
         Objects.requireNonNull(ttl, "ttl");
         SignalUrls.checkTtl(ttl);
@@ -474,23 +474,25 @@ public final class Worldflow implements AutoCloseable {
      *                                         the workflow handled the failure and went on (see the message)
      */
     public void retry(String runId, String reason) {
-        Objects.requireNonNull(runId, "runId");
+        checkRunId(runId);
         if (reason != null && reason.length() > 1000) {
             throw new IllegalArgumentException("a retry reason is at most 1000 characters");
         }
         ensureOpen();
-        RunInfo info = run(runId).orElseThrow(() -> new RunNotFoundException(runId));
+        // a chain that continued as new is retried in its newest run, the one that failed
+        RunInfo info = Successors.newest(world, run(runId).orElseThrow(() -> new RunNotFoundException(runId)));
+        String failed = info.runId();
         if (info.status() != RunStatus.FAILED) {
-            throw io.worldflow.RunStateException.notFailed(runId, info.status());
+            throw io.worldflow.RunStateException.notFailed(failed, info.status());
         }
         Instant now = clock.instant();
         if (info.deadline() != null && !now.isBefore(info.deadline())) {
             throw new io.worldflow.RunStateException(
-                    "cannot retry run '" + runId + "': its deadline passed at " + info.deadline());
+                    "cannot retry run '" + failed + "': its deadline passed at " + info.deadline());
         }
-        List<Event> log = events(runId);
-        String stepId = RetryPlan.failedStep(runId, log);
-        world.eventLog().reopen(new WorkflowRetried(runId, log.size(), now, stepId, reason, actor()));
+        List<Event> log = events(failed);
+        String stepId = RetryPlan.failedStep(failed, log);
+        world.eventLog().reopen(new WorkflowRetried(failed, log.size(), now, stepId, reason, actor()));
     }
 
     /** Requests cancellation: the run ends CANCELED at its next primitive. */
@@ -500,7 +502,8 @@ public final class Worldflow implements AutoCloseable {
 
     /**
      * Requests cancellation with a reason, recorded in the run's {@code WorkflowCancelRequested} event. A run's
-     * cancellation is requested once: a later request keeps the first one's reason.
+     * cancellation is requested once: a later request keeps the first one's reason. A run that continued as new is
+     * canceled in the newest run of its chain, as {@link #terminate} and {@link #retry} act on it.
      *
      * @throws RunNotFoundException              when the run does not exist
      * @throws io.worldflow.RunFinishedException when it has finished
@@ -526,16 +529,20 @@ public final class Worldflow implements AutoCloseable {
     }
 
     private void requestCancel(String runId, String reason, boolean terminate) {
-        Objects.requireNonNull(runId, "runId");
+        checkRunId(runId);
         if (reason != null && reason.length() > 1000) {
             throw new IllegalArgumentException(
                     "a " + (terminate ? "termination" : "cancellation") + " reason is at most 1000 characters");
         }
         ensureOpen();
-        world.eventLog().requestCancel(runId, reason, terminate, actor());
+        String who = actor();
+        String target = Successors.onNewest(world, runId, id -> {
+            world.eventLog().requestCancel(id, reason, terminate, who);
+            return id;
+        });
         WorkerLoop w = host.worker();
         if (w != null) {
-            w.cancelRequested(runId, terminate);
+            w.cancelRequested(target, terminate);
         }
     }
 

@@ -27,7 +27,7 @@ public final class DeclaredSignals {
      */
     public static Object read(
             Registry registry, World world, JsonCodec codec, String runId, String name, Object payload) {
-        if (payload == null || !registry.declaresSignal(name)) {
+        if (!registry.declaresSignal(name)) {
             return payload;
         }
         Optional<RunInfo> run = world.runQueries().get(runId);
@@ -38,6 +38,12 @@ public final class DeclaredSignals {
         Class<?> type = registry.signalType(workflow, name).orElse(null);
         if (type == null || type.isInstance(payload)) {
             return payload;
+        }
+        if (payload == null) {
+            throw new SerializationException(
+                    "signal '" + name + "' of workflow '" + workflow + "' is declared as " + type.getName()
+                            + ", and what was sent for run '" + runId + "' has no payload",
+                    null);
         }
         try {
             return codec.payloadMapper().convertValue(payload, type);

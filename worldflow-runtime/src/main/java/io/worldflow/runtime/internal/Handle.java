@@ -56,7 +56,8 @@ public final class Handle<O> implements RunHandle<O> {
 
     @Override
     public RunInfo info() {
-        return world.runQueries().get(runId).orElseThrow(() -> new RunNotFoundException(runId));
+        return Successors.newest(
+                world, world.runQueries().get(runId).orElseThrow(() -> new RunNotFoundException(runId)));
     }
 
     /** The result of the run, or of its last successor when it continued as new. */
@@ -111,7 +112,10 @@ public final class Handle<O> implements RunHandle<O> {
 
     @Override
     public void cancel() {
-        world.eventLog().requestCancel(runId, "requested by client");
+        Successors.onNewest(world, runId, id -> {
+            world.eventLog().requestCancel(id, "requested by client");
+            return id;
+        });
     }
 
     @Override

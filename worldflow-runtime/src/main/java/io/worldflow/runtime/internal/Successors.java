@@ -1,5 +1,6 @@
 package io.worldflow.runtime.internal;
 
+import io.worldflow.RunFinishedException;
 import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
 import io.worldflow.StartOptions;
@@ -9,6 +10,8 @@ import io.worldflow.event.WorkflowContinuedAsNew;
 import io.worldflow.spi.World;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The runs of one logical workflow that continues as new: the first run keeps the id it was given, each successor is
@@ -33,6 +36,47 @@ public final class Successors {
                     + "', would be longer than " + StartOptions.MAX_ID_LENGTH + " characters");
         }
         return id;
+    }
+
+    /**
+     * {@code action} done to run {@code runId}, or, when that run has finished by continuing as new, to the run that
+     * continues it (and so on): what is sent or asked of a chain by any of its ids reaches its newest run.
+     *
+     * @throws RunFinishedException when the run (or the last of its chain) finished otherwise
+     */
+    public static <T> T onNewest(World world, String runId, Function<String, T> action) {
+        String target = runId;
+        while (true) {
+            try {
+                return action.apply(target);
+            } catch (RunFinishedException e) {
+                String finished = target;
+                String successor = world.runQueries()
+                        .get(finished)
+                        .map(info -> of(world, info))
+                        .orElse(null);
+                if (successor == null) {
+                    throw e;
+                }
+                target = successor;
+            }
+        }
+    }
+
+    /** The projection of {@code info}'s run, or of the newest run of its chain when it continued as new. */
+    public static RunInfo newest(World world, RunInfo info) {
+        RunInfo current = info;
+        while (true) {
+            String next = of(world, current);
+            if (next == null) {
+                return current;
+            }
+            Optional<RunInfo> successor = world.runQueries().get(next);
+            if (successor.isEmpty()) {
+                return current;
+            }
+            current = successor.get();
+        }
     }
 
     /**
