@@ -44,6 +44,16 @@ public record RunQuery(
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new IllegalArgumentException("limit must be 1.." + MAX_LIMIT + ", was " + limit);
         }
+        checkRange("created", createdAfter, createdBefore);
+        checkRange("updated", updatedAfter, updatedBefore);
+    }
+
+    /** A range that holds no instant is a mistake in the query, not a question whose answer is no run. */
+    private static void checkRange(String what, Instant after, Instant before) {
+        if (after != null && before != null && !after.isBefore(before)) {
+            throw new IllegalArgumentException(what + "After (" + after + ") must be before " + what + "Before ("
+                    + before + "): no instant is in" + " between");
+        }
     }
 
     /** A query of the filters it had before it could filter by search attributes, queue and update time. */

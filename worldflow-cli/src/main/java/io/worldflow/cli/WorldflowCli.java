@@ -77,6 +77,9 @@ public final class WorldflowCli {
         return cli.setOut(out)
                 .setErr(err)
                 .setCaseInsensitiveEnumValuesAllowed(true)
+                // a run id may begin with '-' (those generated before ids began with a letter): an argument that is
+                // no option of the command is its id, not an unknown option
+                .setUnmatchedOptionsArePositionalParams(true)
                 .setParameterExceptionHandler((e, args) -> {
                     // one line naming what was wrong and where the help is, not the whole usage
                     String command = e.getCommandLine().getCommandSpec().qualifiedName();

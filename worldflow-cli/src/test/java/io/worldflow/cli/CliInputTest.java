@@ -130,6 +130,44 @@ class CliInputTest {
     }
 
     @Test
+    void anEmptyFileOrAnotherApplicationsDatabaseIsRefusedAndLeftAsItWas() throws Exception {
+        Path empty = Files.createFile(tmp.resolve("empty.db"));
+        assertThat(refused(ExitCodes.UNAVAILABLE, "runs", "list", "-p", "worldflow.local.path=" + empty))
+                .startsWith("worldflow: no local world at " + empty + " (worldflow.local.path): the file is empty");
+        assertThat(Files.size(empty)).isZero();
+
+        Path other = tmp.resolve("crm.db");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + other);
+                java.sql.Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE customers (id INTEGER)");
+        }
+        byte[] before = Files.readAllBytes(other);
+        assertThat(refused(ExitCodes.UNAVAILABLE, "runs", "list", "-p", "worldflow.local.path=" + other))
+                .contains("is a SQLite database of something else (it has tables [customers]");
+        assertThat(Files.readAllBytes(other))
+                .as("not switched to write-ahead logging")
+                .isEqualTo(before);
+        try (var files = Files.list(tmp)) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("empty.db", "crm.db");
+        }
+    }
+
+    @Test
+    void aRunIdThatBeginsWithADashIsTakenAsTheRunsId() {
+        Path file = tmp.resolve("dash.db");
+        try (io.worldflow.runtime.Worldflow wf = io.worldflow.runtime.Worldflow.builder()
+                .property("worldflow.local.path", file.toString())
+                .build()) {
+            wf.submit("anything", "x", io.worldflow.StartOptions.id("-P7_Tht_2BTHTDNTV9DjJH"));
+        }
+        String out = ok("runs", "show", "-P7_Tht_2BTHTDNTV9DjJH", "-p", "worldflow.local.path=" + file)
+                .out();
+        assertThat(out).contains("-P7_Tht_2BTHTDNTV9DjJH", "anything");
+        assertThat(refused(ExitCodes.NOT_FOUND, "runs", "show", "-nope", "-p", "worldflow.local.path=" + file))
+                .contains("-nope");
+    }
+
+    @Test
     void serverOptionsGoBeforeOrAfterTheCommand() {
         String url = "http://127.0.0.1:" + ServerCliTest.closedPort();
         assertThat(refused(ExitCodes.UNAVAILABLE, "--server", url, "runs", "list"))
@@ -218,6 +256,23 @@ class CliInputTest {
         json.path("worlds").forEach(w -> names.add(w.path("name").asText()));
         assertThat(names).containsExactly("aws", "local", "postgres");
         assertThat(json.path("configured").asText()).isEqualTo("local");
+        assertThat(ok("worlds", "-p", "worldflow.world=local").out())
+                .contains("local  (configured: worldflow.world)\n");
+        io.worldflow.runtime.Worldflow.builder()
+                .property("worldflow.local.path", tmp.resolve("x.db").toString())
+                .build()
+                .close();
+        assertThat(refused(
+                        ExitCodes.USAGE,
+                        "runs",
+                        "list",
+                        "--created-after",
+                        "2026-12-01",
+                        "--created-before",
+                        "2026-11-01",
+                        "-p",
+                        "worldflow.local.path=" + tmp.resolve("x.db")))
+                .contains("createdAfter (2026-12-01T00:00:00Z) must be before createdBefore (2026-11-01T00:00:00Z)");
         CliResult mars = InProcessCli.run("worlds", "-p", "worldflow.world=mars");
         assertThat(mars.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(mars.errLines())

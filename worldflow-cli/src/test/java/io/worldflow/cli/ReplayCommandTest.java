@@ -90,8 +90,9 @@ class ReplayCommandTest {
         assertThat(r.get("noClass").err()).contains("no class com.acme.Nowhere");
         assertThat(r.get("noInput").exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.get("noInput").err()).contains("give --history FILE, --dir FOLDER or --run ID");
-        assertThat(r.get("noFile").exit()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(r.get("noFile").exit()).as("a missing file is bad input").isEqualTo(ExitCodes.USAGE);
         assertThat(r.get("noFile").errLines()).hasSize(1);
+        assertThat(r.get("noFile").err()).contains("no history file");
     }
 
     @Test

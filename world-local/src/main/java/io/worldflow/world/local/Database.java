@@ -18,6 +18,7 @@ import java.sql.SQLException;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -66,6 +67,7 @@ final class Database implements SqlDatabase, AutoCloseable {
      */
     static Database open(LocalSettings settings, InstantSource clock, DueNotifier notifier) {
         Path path = settings.path();
+        refuseForeign(path);
         createParent(path);
         FileOwnership ownership = FileOwnership.acquire(path, settings.lockFile());
         List<SqlSession> opened = new ArrayList<>();
@@ -237,6 +239,35 @@ final class Database implements SqlDatabase, AutoCloseable {
     private void ensureOpen() {
         if (closed) {
             throw new WorldException("local world on " + settings.path() + " is closed", false, null);
+        }
+    }
+
+    /**
+     * Refuses a file that holds another application's tables before anything touches it: opening it as a world would
+     * take its lock (a lock file beside it) and switch it to write-ahead logging, an edit of the file it refuses.
+     */
+    private static void refuseForeign(Path path) {
+        try {
+            if (!java.nio.file.Files.isRegularFile(path) || java.nio.file.Files.size(path) == 0) {
+                return;
+            }
+        } catch (java.io.IOException e) {
+            return; // open() says what is wrong with it
+        }
+        SQLiteConfig look = new SQLiteConfig();
+        look.setReadOnly(true);
+        Optional<String> foreign;
+        try (java.sql.Connection c = look.createConnection("jdbc:sqlite:" + path);
+                java.sql.Statement st = c.createStatement();
+                java.sql.ResultSet rs = st.executeQuery(
+                        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")) {
+            rs.next();
+            foreign = rs.getInt(1) > 0 ? Optional.empty() : new Migrations(path).foreignTables(c);
+        } catch (SQLException e) {
+            return; // not a SQLite file, or locked: open() says so
+        }
+        if (foreign.isPresent()) {
+            throw new WorldException(foreign.get(), false, null);
         }
     }
 

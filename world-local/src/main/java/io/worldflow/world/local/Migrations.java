@@ -46,7 +46,7 @@ final class Migrations implements MigrationDialect {
 
     private final Path database;
 
-    private Migrations(Path database) {
+    Migrations(Path database) {
         this.database = database;
     }
 

@@ -96,8 +96,9 @@ public record Connection(String server, String token, Map<String, String> proper
     }
 
     /**
-     * Refuses a local world whose file does not exist, so that a command run in the wrong folder says so rather than
-     * creating an empty world there; {@code hint} says how to name the file.
+     * Refuses a local world whose file does not exist, or is empty (SQLite takes an empty file for a new database), so
+     * that a command run in the wrong folder says so rather than creating a world there; {@code hint} says how to name
+     * the file.
      */
     static void requireLocalFile(WorldConfig config, String hint) {
         if ("local".equals(world(config))) {
@@ -105,6 +106,15 @@ public record Connection(String server, String token, Map<String, String> proper
             if (!Files.exists(file)) {
                 throw new CliException(
                         ExitCodes.UNAVAILABLE, "no local world at " + file + " (" + LOCAL_PATH + "): " + hint);
+            }
+            try {
+                if (Files.isRegularFile(file) && Files.size(file) == 0) {
+                    throw new CliException(
+                            ExitCodes.UNAVAILABLE,
+                            "no local world at " + file + " (" + LOCAL_PATH + "): the file is empty; " + hint);
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
             }
         }
     }

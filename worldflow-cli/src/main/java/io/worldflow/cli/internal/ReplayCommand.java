@@ -63,11 +63,12 @@ public final class ReplayCommand extends CliCommand {
         }
         for (Path h : histories) {
             if (!Files.isRegularFile(h)) {
-                throw new CliException(ExitCodes.NOT_FOUND, "no history file " + h);
+                // a file named on the command line that is not there is bad input; not found is for runs and schedules
+                throw new CliException(ExitCodes.USAGE, "no history file " + h);
             }
         }
         if (dir != null && !Files.isDirectory(dir)) {
-            throw new CliException(ExitCodes.NOT_FOUND, "no folder " + dir);
+            throw new CliException(ExitCodes.USAGE, "no folder " + dir);
         }
     }
 
@@ -125,7 +126,7 @@ public final class ReplayCommand extends CliCommand {
                     + ": " + r.detail());
         }
         out().println("replayed " + results.size() + (results.size() == 1 ? " history: " : " histories: ")
-                + (bad == 0 ? "the code matches every one" : bad + " do not replay"));
+                + (bad == 0 ? "the code matches every one" : bad + (bad == 1 ? " does not replay" : " do not replay")));
         out().flush();
     }
 

@@ -5,7 +5,9 @@ import java.security.SecureRandom;
 /**
  * The ids given to runs started without one: 22 characters, the first 8 the creation millisecond and the other
  * 14 random (84 bits), in an alphabet whose characters are in ASCII order ({@code -0-9A-Z_a-z}), so that ids
- * sort by creation time and are safe in URLs and file names.
+ * sort by creation time and are safe in URLs and file names. The first character's top bit is set, so that it is one
+ * of {@code V-Z_a-z} and never {@code -}: an id is never taken for an option on a command line, and every id made
+ * now sorts after those made when the first character was {@code -}.
  * <p>
  * Shorter than a UUID's 36 characters, an id costs every index entry that holds it 16 bytes less (a key of
  * 23 bytes fills 24, one of 37 fills 40); ordered by time, new runs land at the end of an index by run id
@@ -23,15 +25,19 @@ public final class RunIds {
 
     private RunIds() {}
 
+    /** The bit set in the first character, above the millisecond's 47 bits. */
+    private static final long FIRST_CHARACTER_BIT = 1L << 47;
+
     /**
-     * A new id for a run created at {@code epochMillis}, of which the low 48 bits are used (ids sort by time
-     * from 1970 to the year 10889).
+     * A new id for a run created at {@code epochMillis}, of which the low 47 bits are used (ids sort by time
+     * from 1970 to the year 6429).
      */
     public static String next(long epochMillis) {
         char[] id = new char[LENGTH];
+        long time = (epochMillis & (FIRST_CHARACTER_BIT - 1)) | FIRST_CHARACTER_BIT;
         for (int i = TIME_CHARS - 1; i >= 0; i--) {
-            id[i] = ALPHABET[(int) (epochMillis & 63)];
-            epochMillis >>>= 6;
+            id[i] = ALPHABET[(int) (time & 63)];
+            time >>>= 6;
         }
         byte[] random = new byte[11]; // 88 bits, 84 of them used
         RANDOM.nextBytes(random);

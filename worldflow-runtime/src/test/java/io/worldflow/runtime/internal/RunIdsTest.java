@@ -20,10 +20,19 @@ class RunIdsTest {
     }
 
     @Test
+    void noIdStartsWithADashSoNoCommandLineTakesItForAnOption() {
+        for (long ms : new long[] {0, Instant.parse("2026-11-22T10:00:00Z").toEpochMilli(), (1L << 47) - 1}) {
+            assertThat(RunIds.next(ms)).as("at " + ms).matches("[V-Z_a-z].{21}");
+        }
+        // ids made when the first character was '-' sort before every id made now
+        assertThat("-P7_Tht_2BTHTDNTV9DjJH").isLessThan(RunIds.next(0));
+    }
+
+    @Test
     void idsSortByTheirMillisecondInByteOrder() {
         long t = Instant.parse("2026-11-22T10:00:00Z").toEpochMilli();
         List<String> ids = new ArrayList<>();
-        for (long ms : new long[] {0, 1, 63, 64, 4095, t - 1, t, t + 1, t + 1000, (1L << 48) - 1}) {
+        for (long ms : new long[] {0, 1, 63, 64, 4095, t - 1, t, t + 1, t + 1000, (1L << 47) - 1}) {
             ids.add(RunIds.next(ms));
         }
 
