@@ -197,15 +197,7 @@ public abstract class LogChainContract extends WorkflowContractSupport {
         keyed = true;
         world.close();
         world = open();
-        wf = Worldflow.builder()
-                .world(world)
-                .clock(clock)
-                .property(ChainKey.KEY, KEY)
-                .register(order)
-                .register(square)
-                .register(charge)
-                .build();
-        wf.startWorker(workerOptions());
+        wf = keyedWorldflow();
         order("keyed-order");
         chargeFailingThenRetried("keyed-charge");
 
