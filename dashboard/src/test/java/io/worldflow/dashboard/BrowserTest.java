@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.worldflow.RunStatus;
 import io.worldflow.SearchAttributes;
 import io.worldflow.SearchKey;
+import io.worldflow.StartOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -194,6 +195,36 @@ class BrowserTest {
                         By.id("replay-result"), "This code replays all"));
         assertThat(browser.findElement(By.id("replay-result")).getText()).contains("ends the run as it ended");
         screenshot("dashboard-completed-run.png");
+    }
+
+    @Test
+    void aSignalWhoseTypeTheWorkflowDeclaresSaysSoAndAPayloadThatIsNotOneIsRefused() throws IOException {
+        t.wf.start("card-update", "cu-1", StartOptions.id("cu-1"));
+        t.awaitRun("cu-1", r -> r.status() == RunStatus.WAITING);
+        browser.get(t.dashboard.loginUrl().toString());
+        browser.get(t.dashboard.url() + "/run.html?id=cu-1");
+
+        String type = TestDashboard.CardUpdate.class.getName();
+        assertThat(text(By.cssSelector("#waits li[data-wait='signal'][data-name='card']")))
+                .contains("read as " + type);
+        waiting()
+                .until(ExpectedConditions.textToBePresentInElementLocated(
+                        By.id("signal-type"), "The workflow reads this signal as " + type));
+        browser.findElement(By.id("signal-payload")).sendKeys("{\"by\": [\"not\", \"a name\"]}");
+        browser.findElement(By.id("send-signal")).click();
+        waiting()
+                .until(ExpectedConditions.textToBePresentInElementLocated(
+                        By.id("action-result"), "is declared as " + type));
+        assertThat(text(By.id("action-result"))).contains("(at by)");
+        assertThat(t.wf.run("cu-1").orElseThrow().status()).isEqualTo(RunStatus.WAITING);
+        assertThat(t.wf.world().signals().pending("cu-1")).as("nothing stored").isEmpty();
+
+        // another name declares nothing: no hint
+        WebElement name = browser.findElement(By.id("signal-name"));
+        name.clear();
+        name.sendKeys("other");
+        assertThat(browser.findElement(By.id("signal-type")).isDisplayed()).isFalse();
+        screenshot("dashboard-declared-signal.png");
     }
 
     @Test

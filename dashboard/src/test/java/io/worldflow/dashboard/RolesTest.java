@@ -142,6 +142,13 @@ class RolesTest {
                 .toString();
         String wrong = "{\"by\": [\"not\", \"a name\"], \"number\": \"4242-SECRET-CARD\"}";
 
+        assertThat(as(OPERATOR, "GET", "/api/runs/by-api", null)
+                        .json()
+                        .path("signalTypes")
+                        .path("card")
+                        .asText())
+                .as("the run's view names the declared type")
+                .isEqualTo(TestDashboard.CardUpdate.class.getName());
         TestDashboard.Reply refused = as(OPERATOR, "POST", "/api/runs/by-api/signals/card", wrong);
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.json().path("error").asText()).isEqualTo("bad_payload");

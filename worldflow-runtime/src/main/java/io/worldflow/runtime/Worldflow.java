@@ -340,6 +340,11 @@ public final class Worldflow implements AutoCloseable {
         return registry.names();
     }
 
+    /** The workflow registered here under {@code name}, with its options (such as its declared signal types). */
+    public Optional<Workflow<?, ?>> workflow(String name) {
+        return registry.find(name).map(w -> w);
+    }
+
     /** A handle on an existing run; its result is decoded as {@code resultType}. */
     public <O> RunHandle<O> handle(String runId, Class<O> resultType) {
         checkRunId(runId);

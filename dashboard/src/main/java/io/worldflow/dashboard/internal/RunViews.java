@@ -76,6 +76,7 @@ final class RunViews {
             List<PendingSignal> pending,
             List<RevokedUrl> revoked,
             QueueInfo queue,
+            Map<String, String> signalTypes,
             JsonCodec codec,
             boolean secrets) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -121,6 +122,8 @@ final class RunViews {
         m.put("steps", steps(events, ended));
         m.put("pendingTimers", ended ? List.of() : pendingTimers(events));
         m.put("signalWaits", ended ? List.of() : signalWaits(events));
+        // the signals the workflow declares a type of, as this process registers it: empty when it does not
+        m.put("signalTypes", signalTypes);
         m.put("childWaits", ended ? List.of() : childWaits(events));
         List<Map<String, Object>> signals = new ArrayList<>();
         for (PendingSignal s : pending) {

@@ -91,6 +91,7 @@ final class RunsApi {
                         wf.world().signals().pending(runId),
                         wf.world().signals().revokedUrls(runId),
                         queue,
+                        signalTypes(info.workflow()),
                         wf.codec(),
                         Auth.seesSecrets(ctx)));
     }
@@ -215,6 +216,17 @@ final class RunsApi {
         JsonNode body = bodies.object(ctx);
         wf.retry(runId, reason(body));
         accepted(ctx, runId, "retrying");
+    }
+
+    /**
+     * The types the run's workflow declares for its signals, by name, when this process registers it: what a signal of
+     * that name sent here is read as, and refused when it is not one.
+     */
+    private Map<String, String> signalTypes(String workflow) {
+        Map<String, String> types = new java.util.TreeMap<>();
+        wf.workflow(workflow)
+                .ifPresent(w -> w.options().signalTypes().forEach((name, type) -> types.put(name, type.getName())));
+        return types;
     }
 
     /** The body is the signal's payload, any JSON value. */

@@ -7,6 +7,7 @@
   const result = document.getElementById('action-result');
   let events = [];
   let run = null;
+  let signalTypes = {}; // name -> the type the run's workflow declares for it, as this server registers it
 
   const json = v => JSON.stringify(v, null, 2);
   const ENDED = ['COMPLETED', 'FAILED', 'CANCELED'];
@@ -139,8 +140,11 @@
         + ': nothing goes on until a worker whose code matches the history starts'));
     }
     if (r.waitingInQueue) waits.push(queueWait(r.waitingInQueue, r.key));
+    const types = r.signalTypes || {};
+    signalTypes = types;
     r.signalWaits.forEach(w => waits.push(el('li', { 'data-wait': 'signal', 'data-name': w.name },
-      'signal ', el('strong', {}, w.name), w.timeoutAt ? ' until ' + time(w.timeoutAt) : '')));
+      'signal ', el('strong', {}, w.name), w.timeoutAt ? ' until ' + time(w.timeoutAt) : '',
+      types[w.name] ? ', read as ' + types[w.name] : '')));
     (r.childWaits || []).forEach(c => waits.push(el('li', { 'data-wait': 'child' }, 'child run ',
       runLink(c.childRunId, 'child'), ' (' + c.workflow + ')')));
     r.pendingTimers.forEach(t => waits.push(el('li', { 'data-wait': 'timer' }, 'timer ', el('strong', {}, t.name),
@@ -152,6 +156,7 @@
     document.getElementById('waits').replaceChildren(...(waits.length ? waits : [el('li', { class: 'muted' }, 'nothing')]));
     const nameInput = document.getElementById('signal-name');
     if (!nameInput.value && r.signalWaits.length) nameInput.value = r.signalWaits[0].name;
+    showSignalType();
     const steps = r.steps.map(s =>
       el('tr', { 'data-step': s.stepId }, el('td', {}, s.stepId), el('td', {}, s.state), el('td', {}, s.attempts),
         el('td', { class: 'detail' }, s.error || '')));
@@ -242,6 +247,15 @@
       line.textContent = 'The hash chain could not be checked: ' + e.message;
     }
   }
+
+  // the type the workflow declares for the signal named in the form: a body that does not read as it is refused
+  function showSignalType() {
+    const type = signalTypes[document.getElementById('signal-name').value.trim()];
+    const hint = document.getElementById('signal-type');
+    hint.textContent = type ? 'The workflow reads this signal as ' + type + ': a payload that is not one is refused.' : '';
+    hint.hidden = !type;
+  }
+  document.getElementById('signal-name').addEventListener('input', showSignalType);
 
   async function act(fn, done) {
     try {

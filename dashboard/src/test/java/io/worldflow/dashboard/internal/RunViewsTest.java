@@ -95,7 +95,7 @@ class RunViewsTest {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> detail(RunInfo info, List<Event> events) {
-        return RunViews.detail(info, events, List.of(), List.of(), null, new JsonCodec(), false);
+        return RunViews.detail(info, events, List.of(), List.of(), null, java.util.Map.of(), new JsonCodec(), false);
     }
 
     @SuppressWarnings("unchecked")
