@@ -48,9 +48,20 @@ public final class TimelineText {
         }
         StringBuilder out = new StringBuilder();
         long start = timeline.getFirst().at().toEpochMilli();
+        // columns as wide as this timeline needs (at least as a short run's), so that a long run or a long event type
+        // does not push its details out of line
+        int seqWidth = 3;
+        int timeWidth = 5;
+        int typeWidth = 22;
         for (Event e : timeline) {
-            out.append(String.format(
-                    "  %3d  +%5d ms  %-22s %s%n", e.seq(), e.at().toEpochMilli() - start, e.type(), detail(e)));
+            seqWidth = Math.max(seqWidth, Long.toString(e.seq()).length());
+            timeWidth = Math.max(
+                    timeWidth, Long.toString(e.at().toEpochMilli() - start).length());
+            typeWidth = Math.max(typeWidth, e.type().length());
+        }
+        String line = "  %" + seqWidth + "d  +%" + timeWidth + "d ms  %-" + typeWidth + "s %s%n";
+        for (Event e : timeline) {
+            out.append(String.format(line, e.seq(), e.at().toEpochMilli() - start, e.type(), detail(e)));
         }
         return out.toString();
     }

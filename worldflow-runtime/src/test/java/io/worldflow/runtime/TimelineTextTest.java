@@ -78,4 +78,19 @@ class TimelineTextTest {
                         "    1  +   42 ms  StepCompleted          charge -> 7");
         assertThat(TimelineText.render(List.of())).isEmpty();
     }
+
+    @Test
+    void aLongRunOrALongEventTypeKeepsEveryDetailInOneColumn() {
+        List<io.worldflow.event.Event> timeline = List.of(
+                new WorkflowStarted("r", 0, T0, "order.v1", ORDER, null, null, null, null, null, "cli:ada", null),
+                new StepCompleted("r", 1, T0.plusMillis(42), "charge", 1, new Payload("7", null)),
+                new WorkflowCancelRequested(
+                        "r", 2, T0.plusMillis(798_294), "customer left", T0.plusMillis(798_000), false, "cli:ada"));
+        List<String> lines = TimelineText.render(timeline).lines().toList();
+        assertThat(lines)
+                .containsExactly(
+                        "    0  +     0 ms  WorkflowStarted         order.v1 {\"id\":\"o-1\"}, by cli:ada",
+                        "    1  +    42 ms  StepCompleted           charge -> 7",
+                        "    2  +798294 ms  WorkflowCancelRequested " + TimelineText.detail(timeline.get(2)));
+    }
 }
