@@ -184,8 +184,8 @@ final class Async {
         if (won != null) {
             winner = all.get(won.winner());
         } else {
-            ctx.exec.awaitInMemory(ctx.cancel, () -> all.stream().anyMatch(Pending::settled));
-            ctx.exec.checkActive();
+            ctx.exec.threads.awaitInMemory(ctx.cancel, () -> all.stream().anyMatch(Pending::settled));
+            ctx.exec.threads.checkActive();
             winner = first(ctx, all);
             if (winner == null) {
                 if (ctx.cancel.isCanceled()) {
@@ -212,7 +212,7 @@ final class Async {
             return; // every one of none has ended: a list built from data may be empty
         }
         List<Pending<?>> all = own(ctx, "allOf", null, futures);
-        ctx.exec.awaitInMemory(ctx.cancel, () -> all.stream().allMatch(Pending::settled));
+        ctx.exec.threads.awaitInMemory(ctx.cancel, () -> all.stream().allMatch(Pending::settled));
         for (Pending<?> p : all) {
             p.get();
         }
@@ -243,7 +243,7 @@ final class Async {
 
     private static <T> Pending<T> fork(RunContext ctx, String id, RunContext forked, Function<RunContext, T> body) {
         Pending<T> p = new Pending<>(ctx.exec, id, forked.cancel);
-        ctx.exec.spawn(id, () -> {
+        ctx.exec.threads.spawn(id, () -> {
             forked.enter();
             try {
                 p.complete(body.apply(forked), forked.seenSeq());
@@ -275,7 +275,7 @@ final class Async {
     /** The first contender to have ended (null when none has, only canceled ones), read under the run's lock. */
     private static Pending<?> first(RunContext ctx, List<Pending<?>> all) {
         List<Pending<?>> best = new ArrayList<>(1);
-        ctx.exec.update(() -> {
+        ctx.exec.threads.update(() -> {
             Pending<?> min = null;
             for (Pending<?> p : all) {
                 if (p.rank() != Long.MAX_VALUE && (min == null || p.rank() < min.rank())) {

@@ -153,13 +153,13 @@ final class ChildCall<I, O> {
 
     /** Waits for the started child's end, holding no thread once the run's threads all wait, and records it. */
     O await(RunContext waiter, String childRunId) {
-        return exec.lookingForSignal(() -> look(waiter, childRunId));
+        return exec.threads.lookingForSignal(() -> look(waiter, childRunId));
     }
 
     private O look(RunContext waiter, String childRunId) {
         String signal = ChildRuns.signalName(childRunId);
         while (true) {
-            long generation = exec.pokeCount();
+            long generation = exec.threads.pokeCount();
             Optional<PendingSignal> end = exec.claimSignal(signal, generation);
             if (end.isPresent() && waiter.cancel.isCanceled()) {
                 exec.runLog.unclaimSignal(end.get());
@@ -170,7 +170,7 @@ final class ChildCall<I, O> {
                 exec.children.activity();
                 return ended(waiter, childRunId, end.get().payload());
             }
-            exec.awaitChild(generation, waiter.cancel);
+            exec.threads.awaitChild(generation, waiter.cancel);
             waiter.live();
         }
     }

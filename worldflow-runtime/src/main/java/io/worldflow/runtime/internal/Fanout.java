@@ -50,18 +50,18 @@ final class Fanout<T, R> {
         if (n == 0) {
             return List.of();
         }
-        exec.update(() -> {
+        exec.threads.update(() -> {
             while (started < limit) {
                 startNext();
             }
             return false;
         });
         // the branches are reached by any cancel of the parent and end (after their cleanup): wait for them even then
-        exec.awaitInMemory(CancelScope.NONE, () -> finished == n);
+        exec.threads.awaitInMemory(CancelScope.NONE, () -> finished == n);
         for (long branchSeen : seen) {
             parent.sawAlso(branchSeen);
         }
-        exec.checkActive();
+        exec.threads.checkActive();
         for (int i = 0; i < n; i++) {
             Throwable e = errors[i];
             if (e instanceof RuntimeException r) {
@@ -82,7 +82,7 @@ final class Fanout<T, R> {
     /** Called under the run's lock. */
     private void startNext() {
         int index = started++;
-        exec.spawn(parallelId + "/" + index, () -> runBranch(index));
+        exec.threads.spawn(parallelId + "/" + index, () -> runBranch(index));
     }
 
     private void runBranch(int index) {
@@ -99,7 +99,7 @@ final class Fanout<T, R> {
             errors[index] = e;
         } finally {
             seen[index] = ctx.seenSeq();
-            exec.update(() -> {
+            exec.threads.update(() -> {
                 finished++;
                 if (started < items.size()) {
                     startNext();

@@ -22,7 +22,7 @@ final class Markers {
         if (recorded != null) {
             return exec.engine.codec.decode(recorded.first(MarkerRecorded.class).value(), type, what);
         }
-        exec.checkActive();
+        exec.threads.checkActive();
         if (exec.engine.replay != null) {
             throw exec.engine.replay.live(exec, "computes " + kind + " '" + id + "'");
         }
@@ -54,7 +54,7 @@ final class Markers {
             throw new IllegalArgumentException(
                     "version range is empty: min " + minSupported + " > max " + maxSupported);
         }
-        exec.checkActive();
+        exec.threads.checkActive();
         String id = Ids.VERSION_PREFIX + changeId;
         History.Recorded recorded = exec.history.get(id);
         Integer v = recorded != null

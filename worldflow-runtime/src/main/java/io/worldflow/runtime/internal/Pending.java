@@ -95,7 +95,7 @@ final class Pending<T> implements DurableFuture<T> {
     }
 
     private void settle(T v, Throwable e, long seenSeq) {
-        exec.update(() -> {
+        exec.threads.update(() -> {
             if (canceled) {
                 return false; // it lost a race meanwhile: what it brings is not its outcome
             }
@@ -116,7 +116,7 @@ final class Pending<T> implements DurableFuture<T> {
      */
     boolean cancel(RunContext by, String reason) {
         boolean[] now = {false};
-        exec.update(() -> {
+        exec.threads.update(() -> {
             if (done || canceled) {
                 return false;
             }
@@ -142,17 +142,17 @@ final class Pending<T> implements DurableFuture<T> {
             throw new IllegalStateException("future '" + id + "' of run '" + exec.runId
                     + "' can be waited for only by the workflow code of that run");
         }
-        exec.awaitInMemory(caller.cancel, this::settled);
-        exec.checkActive();
+        exec.threads.awaitInMemory(caller.cancel, this::settled);
+        exec.threads.checkActive();
         if (scope.isCanceled()) {
             // the cancellation that ended the wait reaches this future too, which settles as it does: with the outcome
             // its code replays from the history, or with its own cancellation. The caller sees that, the same on every
             // replay, not whichever of the two threads got there first.
-            exec.awaitInMemory(CancelScope.NONE, this::settled);
-            exec.checkActive();
+            exec.threads.awaitInMemory(CancelScope.NONE, this::settled);
+            exec.threads.checkActive();
         }
         boolean[] state = new boolean[2];
-        exec.update(() -> {
+        exec.threads.update(() -> {
             state[0] = done;
             state[1] = canceled;
             return false;

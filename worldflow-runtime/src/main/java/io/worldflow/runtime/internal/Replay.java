@@ -103,7 +103,7 @@ final class Replay {
                 detail = why;
             }
         }
-        exec.abort("replay: " + why);
+        exec.threads.abort("replay: " + why);
         return new ExecutionStop(ExecutionStop.Reason.ABORTED);
     }
 

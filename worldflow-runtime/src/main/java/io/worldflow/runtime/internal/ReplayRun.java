@@ -65,14 +65,14 @@ public final class ReplayRun {
             exec.start();
             RunExecution.Outcome outcome;
             try {
-                outcome = exec.done().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+                outcome = exec.threads.done().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
             } catch (TimeoutException e) {
-                exec.abort("replay timed out");
-                exec.interrupt();
+                exec.threads.abort("replay timed out");
+                exec.threads.interrupt();
                 return new Found(null, "the code did not reach the end of the history within " + timeout);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                exec.abort("replay interrupted");
+                exec.threads.abort("replay interrupted");
                 return new Found(null, "interrupted");
             } catch (ExecutionException e) {
                 return new Found(null, "the replay failed: " + e.getCause());

@@ -114,7 +114,7 @@ final class RunContext implements WorkflowContext {
 
     /** The id of the next primitive of this scope, checked against the history (the determinism check). */
     String nextId(String name, History.Kind kind) {
-        exec.checkActive();
+        exec.threads.checkActive();
         Ids.checkName(kind.name().toLowerCase(Locale.ROOT), name);
         int occurrence = occurrences.merge(name, 1, Integer::sum);
         String id = Ids.child(scope, name, occurrence);
@@ -251,11 +251,11 @@ final class RunContext implements WorkflowContext {
     /** Waits durably until {@code at} (never returns before it). */
     void waitUntil(Instant at, boolean signal) {
         while (true) {
-            long generation = exec.pokeCount();
+            long generation = exec.threads.pokeCount();
             if (!exec.now().isBefore(at)) {
                 return;
             }
-            exec.awaitDurable(generation, at, signal, cancel);
+            exec.threads.awaitDurable(generation, at, signal, cancel);
             live();
         }
     }

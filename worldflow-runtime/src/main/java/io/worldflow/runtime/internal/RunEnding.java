@@ -38,7 +38,7 @@ final class RunEnding {
     }
 
     void returned(RunContext root, Object output) {
-        if (!exec.claimEnd() || endedOtherwise(root, "returned")) {
+        if (!exec.threads.claimEnd() || endedOtherwise(root, "returned")) {
             return;
         }
         Payload encoded;
@@ -56,7 +56,7 @@ final class RunEnding {
 
     /** The code continued as new with {@code input}: the run ends and its successor starts, in one write. */
     void continued(RunContext root, Object input) {
-        if (!exec.claimEnd() || endedOtherwise(root, "continued as new")) {
+        if (!exec.threads.claimEnd() || endedOtherwise(root, "continued as new")) {
             return;
         }
         NewRun next;
@@ -108,7 +108,7 @@ final class RunEnding {
     private boolean endedOtherwise(RunContext root, String how) {
         if (exec.canceling()) {
             endCanceled();
-        } else if (exec.deadlinePassed()) {
+        } else if (exec.threads.deadlinePassed()) {
             endFailed(new DeadlineExceededException(exec.runId, exec.info.deadline()));
         } else if (exec.nondeterminism() != null) {
             endHeld(exec.nondeterminism());
@@ -126,13 +126,13 @@ final class RunEnding {
      * no cleanup), its children closed as their policies say and its parent told.
      */
     void terminated() {
-        if (exec.claimEnd()) {
+        if (exec.threads.claimEnd()) {
             endCanceled();
         }
     }
 
     void failed(Throwable error) {
-        if (!exec.claimEnd()) {
+        if (!exec.threads.claimEnd()) {
             return;
         }
         if (exec.nondeterminism() != null) {
@@ -143,7 +143,7 @@ final class RunEnding {
             endHeld(keyMissing); // a worker with the key can go on with it
         } else if (exec.canceling()) {
             endCanceled();
-        } else if (exec.deadlinePassed()) {
+        } else if (exec.threads.deadlinePassed()) {
             endFailed(new DeadlineExceededException(exec.runId, exec.info.deadline()));
         } else {
             endFailed(error);
@@ -192,7 +192,7 @@ final class RunEnding {
             closeChildren();
             exec.endTurn(status, null);
             exec.telemetry.runEnded(status, continued);
-            exec.setOutcome(RunExecution.Outcome.FINISHED);
+            exec.threads.setOutcome(RunExecution.Outcome.FINISHED);
             exec.engine.completions.finished(exec.runId);
             exec.engine.queues.ended(exec.runId, exec.info.queue());
             WorkerLoop worker = exec.engine.worker;
@@ -201,10 +201,10 @@ final class RunEnding {
             }
             return true;
         } catch (ExecutionStop stop) {
-            exec.setOutcome(RunExecution.Outcome.ABORTED);
+            exec.threads.setOutcome(RunExecution.Outcome.ABORTED);
         } catch (RuntimeException e) {
             log.warn("run {}: could not record its end ({}); it will be resumed", exec.runId, e.toString());
-            exec.setOutcome(RunExecution.Outcome.ABORTED);
+            exec.threads.setOutcome(RunExecution.Outcome.ABORTED);
         }
         return false;
     }
@@ -232,7 +232,7 @@ final class RunEnding {
             parentToPoke = parent;
             return true;
         } catch (ExecutionStop stop) {
-            exec.setOutcome(RunExecution.Outcome.ABORTED);
+            exec.threads.setOutcome(RunExecution.Outcome.ABORTED);
             return false;
         } catch (RuntimeException e) {
             log.warn(
@@ -240,8 +240,8 @@ final class RunEnding {
                     exec.runId,
                     parent,
                     e.toString());
-            exec.abort("parent not told");
-            exec.setOutcome(RunExecution.Outcome.ABORTED);
+            exec.threads.abort("parent not told");
+            exec.threads.setOutcome(RunExecution.Outcome.ABORTED);
             return false;
         }
     }
@@ -260,7 +260,7 @@ final class RunEnding {
     private void endHeld(RuntimeException why) {
         if (exec.engine.replay != null) {
             exec.engine.replay.held(exec, why);
-            exec.setOutcome(RunExecution.Outcome.HELD);
+            exec.threads.setOutcome(RunExecution.Outcome.HELD);
             return;
         }
         log.warn("run {} is held: {}", exec.runId, why.getMessage());
@@ -269,10 +269,10 @@ final class RunEnding {
             exec.engine.world.taskQueue().complete(exec.lease(), exec.now().plus(exec.engine.holdRetry));
             // a held run is tried again now and then: counted once, when it is first held
             exec.telemetry.held(why.getMessage(), !exec.info.isHeld());
-            exec.setOutcome(RunExecution.Outcome.HELD);
+            exec.threads.setOutcome(RunExecution.Outcome.HELD);
         } catch (RuntimeException e) {
             log.warn("run {}: could not record the hold ({})", exec.runId, e.toString());
-            exec.setOutcome(RunExecution.Outcome.ABORTED);
+            exec.threads.setOutcome(RunExecution.Outcome.ABORTED);
         }
     }
 }

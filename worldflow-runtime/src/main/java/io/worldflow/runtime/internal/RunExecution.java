@@ -10,7 +10,6 @@ import io.worldflow.SerializationException;
 import io.worldflow.Workflow;
 import io.worldflow.event.Event;
 import io.worldflow.event.PrimitiveEvent;
-import io.worldflow.internal.CurrentContext;
 import io.worldflow.runtime.internal.telemetry.TurnTelemetry;
 import io.worldflow.spi.AppendResult;
 import io.worldflow.spi.Lease;
@@ -19,11 +18,9 @@ import io.worldflow.spi.SearchValues;
 import io.worldflow.spi.TurnEnd;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -31,13 +28,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.BooleanSupplier;
 import java.util.function.LongFunction;
-import java.util.function.Supplier;
 
 /**
  * One turn of one run in this worker: the workflow code runs on virtual threads (the main one and one
@@ -45,7 +36,8 @@ import java.util.function.Supplier;
  * executed, buffered as events and appended through the group committer. The run stays in memory
  * between steps (no replay per step). When every thread waits on something durable (a timer, a
  * signal, a retry's backoff) the turn ends: pending events and the next wake-up are committed in one
- * append, the threads unwind, and no thread is held until the next turn.
+ * append, the threads unwind, and no thread is held until the next turn ({@link TurnThreads} keeps the threads and
+ * their waits; this class, what the turn reads and writes).
  */
 final class RunExecution {
 
@@ -57,13 +49,6 @@ final class RunExecution {
         SUSPENDED,
         HELD,
         ABORTED
-    }
-
-    private enum Phase {
-        ACTIVE,
-        SUSPENDED,
-        ABORTED,
-        ENDED
     }
 
     final Engine engine;
@@ -84,25 +69,8 @@ final class RunExecution {
     /** The child runs this run has started and not heard the end of, for its own end. */
     final ChildRuns children;
 
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
-    private int running;
-    /** Whether this run has lent its slot to its children ({@link WorkerLoop#lend}); guarded by {@link #lock}. */
-    private boolean lending;
-
-    private int alive;
-    private final AtomicInteger signalWaits = new AtomicInteger();
-    private long pokes;
-    private final List<BlockedThread> waits = new ArrayList<>();
-    private final List<Thread> threads = new ArrayList<>();
-    private Phase phase = Phase.ACTIVE;
-    private Outcome outcome;
-    private final CompletableFuture<Outcome> done = new CompletableFuture<>();
-    /**
-     * The pokes this turn asked the scheduler for (a timer's end, a deadline), canceled when the turn ends: a run
-     * that suspends for a long sleep leaves nothing of itself in this process. Guarded by itself.
-     */
-    private final List<ClockScheduler.Scheduled> wakeUps = new ArrayList<>();
+    /** The turn's threads and their waits. */
+    final TurnThreads threads = new TurnThreads(this);
     /** The scope of the workflow code, which the run's cancellation cancels. */
     final CancelScope rootScope = CancelScope.root(this);
     /** Threads running a step's code: a cancel of the code that runs it interrupts them. */
@@ -110,7 +78,6 @@ final class RunExecution {
 
     private volatile boolean cancelRequested;
     private volatile boolean canceling;
-    private volatile boolean deadlinePassed;
     private volatile NonDeterministicWorkflowException nondeterminism;
     /** What the code continued as new with, once it has; the first call decides. */
     private volatile ContinueAsNew continuing;
@@ -140,10 +107,10 @@ final class RunExecution {
         // a run's lag is its first turn's: when later turns were due is not kept (a timer's lateness is measured apart)
         this.telemetry = engine.telemetry.turn(
                 runId, info.queue(), history.started(), history.size() == 1 ? info.availableAt() : null, startedAt);
-        done.whenComplete((o, e) -> cancelWakeUps());
         if (telemetry.on()) {
-            done.whenComplete(
-                    (o, e) -> telemetry.ended(o == null ? "aborted" : o.name().toLowerCase(Locale.ROOT)));
+            threads.done()
+                    .whenComplete((o, e) ->
+                            telemetry.ended(o == null ? "aborted" : o.name().toLowerCase(Locale.ROOT)));
         }
     }
 
@@ -164,40 +131,16 @@ final class RunExecution {
         return System.nanoTime() - leaseRenewedNanos < leaseFor.toNanos();
     }
 
-    CompletableFuture<Outcome> done() {
-        return done;
-    }
-
-    /** Whether the turn still runs: not suspended, ended or abandoned (its threads may be unwinding otherwise). */
-    boolean active() {
-        lock.lock();
-        try {
-            return phase == Phase.ACTIVE;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Whether the turn has ended normally (suspended or finished) and its threads are only unwinding. */
-    boolean endedCleanly() {
-        lock.lock();
-        try {
-            return (phase == Phase.SUSPENDED || phase == Phase.ENDED) && outcome != Outcome.ABORTED;
-        } finally {
-            lock.unlock();
-        }
-    }
-
     // ---------------------------------------------------------------- lifecycle
 
     /** Starts the workflow code on its main virtual thread. */
     void start() {
         if (terminated()) {
-            spawn("terminated", () -> new RunEnding(this).terminated());
+            threads.spawn("terminated", () -> new RunEnding(this).terminated());
             return;
         }
         RunContext root = new RunContext(this, "", -1, rootScope);
-        spawn("main", () -> runMain(root));
+        threads.spawn("main", () -> runMain(root));
     }
 
     /** Whether the run's termination was requested before this turn began: the turn ends it without its code. */
@@ -212,7 +155,7 @@ final class RunExecution {
      * the last of them hands the lease back.
      */
     void terminateRequested() {
-        abort("terminated");
+        threads.abort("terminated");
         steps.interruptAll();
     }
 
@@ -270,128 +213,7 @@ final class RunExecution {
         return continuing;
     }
 
-    void spawn(String name, Runnable body) {
-        lock.lock();
-        try {
-            if (phase != Phase.ACTIVE) {
-                return;
-            }
-            running++;
-            alive++;
-            Thread t = Thread.ofVirtual().name("wf-" + runId + "-" + name).unstarted(telemetry.current(() -> {
-                MDC.put("runId", runId);
-                MDC.put("workflow", workflow.name());
-                try {
-                    body.run();
-                } catch (ExecutionStop ignored) {
-                    // the turn ended early; nothing more to do on this thread
-                } catch (Throwable unexpected) {
-                    log.error("run {}: unexpected error on thread {}", runId, name, unexpected);
-                    abort("unexpected error: " + unexpected);
-                } finally {
-                    CurrentContext.swap(null);
-                    MDC.clear();
-                    exited();
-                }
-            }));
-            threads.add(t);
-            t.start();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void exited() {
-        Outcome ended = null;
-        lock.lock();
-        try {
-            running--;
-            alive--;
-            threads.remove(Thread.currentThread());
-            if (alive == 0) {
-                if (outcome == null) {
-                    outcome = phase == Phase.SUSPENDED ? Outcome.SUSPENDED : Outcome.ABORTED;
-                }
-                ended = outcome;
-            } else if (phase == Phase.ACTIVE && allBlocked()) {
-                suspendIfIdle();
-            }
-            // no wake-up: what a waiter waits for (a poke, its time, an in-memory condition) is not changed
-            // by a thread's exit, and the one check that is, whether every thread now waits, was just made
-        } finally {
-            lock.unlock();
-        }
-        if (ended != null) {
-            // outside the lock: the worker's callback takes the run's slot, whose holder may be waiting for
-            // this lock (a turn leased again while this one unwinds)
-            done.complete(ended);
-        }
-    }
-
-    /** Stops the turn without writing anything more (lease lost, fenced off, shutdown). */
-    void abort(String why) {
-        lock.lock();
-        try {
-            if (phase == Phase.ACTIVE) {
-                log.debug("run {}: turn aborted: {}", runId, why);
-                phase = Phase.ABORTED;
-                outcome = Outcome.ABORTED;
-            }
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Interrupts threads still running user code (last resort at shutdown). */
-    void interrupt() {
-        lock.lock();
-        try {
-            threads.forEach(Thread::interrupt);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Wakes waiting threads to re-check their condition (a signal may have arrived, time may have passed). */
-    void poke() {
-        lock.lock();
-        try {
-            pokes++;
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /**
-     * Whether a thread looks for a signal (from reading the poke count it waits on until it has its signal): a poke
-     * then reaches it even between its look and its wait. Lock-free, so push callbacks can ask it from any thread.
-     */
-    boolean hasSignalWaiters() {
-        return signalWaits.get() > 0;
-    }
-
-    /** Runs a wait for a signal ({@code look}), counted as a thread looking for one while it runs. */
-    <T> T lookingForSignal(Supplier<T> look) {
-        signalWaits.incrementAndGet();
-        try {
-            return look.get();
-        } finally {
-            signalWaits.decrementAndGet();
-        }
-    }
-
     // ---------------------------------------------------------------- checks used by primitives
-
-    /** Throws when the turn has ended (suspended or aborted): no primitive may run any more. */
-    void checkActive() {
-        Phase p = phase;
-        if (p != Phase.ACTIVE) {
-            throw new ExecutionStop(
-                    p == Phase.SUSPENDED ? ExecutionStop.Reason.SUSPENDED : ExecutionStop.Reason.ABORTED);
-        }
-    }
 
     /**
      * Before a primitive of code in {@code scope} does something new: the run's cancellation and the deadline are
@@ -400,10 +222,10 @@ final class RunExecution {
      * @param where the code about to do something new, or null for the run's end, which does nothing new
      */
     void beginLive(CancelScope scope, RunContext where) {
-        checkActive();
+        threads.checkActive();
         if (cancelRequested && !canceling) {
             canceling = true;
-            poke();
+            threads.poke();
             steps.interruptCanceled();
         }
         if (scope.isCanceled()) {
@@ -411,8 +233,7 @@ final class RunExecution {
         }
         Instant deadline = info.deadline();
         if (deadline != null && !engine.clock.instant().isBefore(deadline)) {
-            deadlinePassed = true;
-            poke();
+            threads.deadlineReached();
             throw new DeadlineExceededException(runId, deadline);
         }
         // a replay stops after the checks: what a cancellation or the deadline makes the code do is in the history
@@ -443,68 +264,6 @@ final class RunExecution {
         return engine.clock.instant();
     }
 
-    // ---------------------------------------------------------------- waiting
-
-    long pokeCount() {
-        lock.lock();
-        try {
-            return pokes;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /**
-     * Blocks until poked after {@code generation}, or until {@code wakeAt}: the caller re-checks its
-     * condition afterwards. The wait is capped at the run's deadline. May end the turn (suspension).
-     */
-    void awaitDurable(long generation, Instant wakeAt, boolean signal, CancelScope scope) {
-        Instant deadline = info.deadline();
-        Instant until = wakeAt;
-        if (deadline != null && (until == null || deadline.isBefore(until))) {
-            until = deadline;
-        }
-        if (until != null) {
-            pokeAt(until);
-        }
-        block(new BlockedThread(until, signal, generation, null, false, scope));
-    }
-
-    /** Blocks until poked after {@code generation}: a wait for a child's end, which its signal brings. */
-    void awaitChild(long generation, CancelScope scope) {
-        Instant deadline = info.deadline();
-        if (deadline != null) {
-            pokeAt(deadline);
-        }
-        block(new BlockedThread(deadline, true, generation, null, true, scope));
-    }
-
-    private void pokeAt(Instant at) {
-        ClockScheduler.Scheduled wakeUp = engine.scheduler.schedule(at, this::poke);
-        synchronized (wakeUps) {
-            wakeUps.removeIf(ClockScheduler.Scheduled::isDone);
-            wakeUps.add(wakeUp);
-            if (done.isDone()) {
-                // the turn ended while this was scheduled, after its wake-ups were canceled
-                cancelWakeUps();
-            }
-        }
-    }
-
-    private void cancelWakeUps() {
-        synchronized (wakeUps) {
-            wakeUps.forEach(ClockScheduler.Scheduled::cancel);
-            wakeUps.clear();
-        }
-    }
-
-    /**
-     * Blocks until {@code condition} holds or {@code scope} is canceled; the condition is read under the run's lock.
-     */
-    void awaitInMemory(CancelScope scope, BooleanSupplier condition) {
-        block(new BlockedThread(null, false, 0, condition, false, scope));
-    }
-
     /** The run's cancellation was requested: noticed now, its waits woken and its running steps interrupted. */
     void cancelRequested() {
         cancelRequested = true;
@@ -514,108 +273,8 @@ final class RunExecution {
 
     /** Wakes the waits of a scope just canceled, and interrupts its steps. */
     void canceled() {
-        poke();
+        threads.poke();
         steps.interruptCanceled();
-    }
-
-    /**
-     * Runs {@code change} under the run's lock; when it returns true (an in-memory condition may now hold),
-     * wakes the waiting threads to re-check theirs.
-     */
-    void update(BooleanSupplier change) {
-        lock.lock();
-        try {
-            if (change.getAsBoolean()) {
-                changed.signalAll();
-            }
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void block(BlockedThread w) {
-        lock.lock();
-        try {
-            running--;
-            waits.add(w);
-            try {
-                while (true) {
-                    checkActive();
-                    if (w.ready(pokes, engine.clock.instant()) || deadlinePassed) {
-                        return;
-                    }
-                    if (allBlocked()) {
-                        suspendIfIdle();
-                        checkActive();
-                    }
-                    changed.awaitUninterruptibly();
-                }
-            } finally {
-                waits.remove(w);
-                running++;
-                if (lending) {
-                    lending = false;
-                    engine.worker.reclaim();
-                }
-            }
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private boolean allBlocked() {
-        if (running > 0 || waits.isEmpty()) {
-            return false;
-        }
-        Instant now = engine.clock.instant();
-        for (BlockedThread w : waits) {
-            if (w.ready(pokes, now)) {
-                return false;
-            }
-        }
-        return !deadlinePassed;
-    }
-
-    /** Called with the lock held when every thread waits. Ends the turn unless the next wake-up is very near. */
-    private void suspendIfIdle() {
-        Instant wake = null;
-        boolean signal = false;
-        for (BlockedThread w : waits) {
-            signal |= w.signal();
-            if (w.wakeAt() != null && (wake == null || w.wakeAt().isBefore(wake))) {
-                wake = w.wakeAt();
-            }
-        }
-        Instant now = engine.clock.instant();
-        if (wake != null && Duration.between(now, wake).compareTo(engine.stickyWait) <= 0) {
-            return; // stay in memory: a poke is scheduled at the wake-up
-        }
-        long childNanos = children.busyNanos(engine.stickyWait);
-        if (childNanos > 0 && waits.stream().anyMatch(BlockedThread::child)) {
-            // stay in memory while children are busy, lending them this run's slot; look again once the while has
-            // passed
-            CompletableFuture.delayedExecutor(childNanos, TimeUnit.NANOSECONDS).execute(this::poke);
-            if (!lending && engine.worker != null) {
-                lending = true;
-                engine.worker.lend();
-            }
-            return;
-        }
-        phase = Phase.SUSPENDED;
-        outcome = Outcome.SUSPENDED;
-        RunStatus status = signal ? RunStatus.WAITING : RunStatus.SLEEPING;
-        try {
-            endTurn(status, wake);
-        } catch (ExecutionStop stop) {
-            outcome = Outcome.ABORTED;
-        } catch (RuntimeException e) {
-            log.warn(
-                    "run {}: could not record its suspension ({}); its lease will expire and it will resume",
-                    runId,
-                    e.toString());
-            outcome = Outcome.ABORTED;
-        }
-        changed.signalAll();
     }
 
     // ---------------------------------------------------------------- the log
@@ -670,7 +329,7 @@ final class RunExecution {
     }
 
     private void checkWritable() {
-        if (phase == Phase.ABORTED) {
+        if (threads.aborted()) {
             throw new ExecutionStop(ExecutionStop.Reason.ABORTED); // an abandoned turn never writes
         }
     }
@@ -685,13 +344,13 @@ final class RunExecution {
         try {
             result = future.join();
         } catch (CompletionException e) {
-            abort("append failed: " + e.getCause());
+            threads.abort("append failed: " + e.getCause());
             throw new ExecutionStop(ExecutionStop.Reason.ABORTED);
         }
         if (!result.appended()) {
             log.info(
                     "run {}: fenced off (log length {} on the world); another turn owns it", runId, result.logLength());
-            abort("fenced off");
+            threads.abort("fenced off");
             throw new ExecutionStop(ExecutionStop.Reason.ABORTED);
         }
         if (result.cancelRequested()) {
@@ -727,42 +386,12 @@ final class RunExecution {
         return canceling;
     }
 
-    boolean deadlinePassed() {
-        return deadlinePassed;
-    }
-
     NonDeterministicWorkflowException nondeterminism() {
         return nondeterminism;
-    }
-
-    /** Only the main thread ends a run, once, and only while the turn is active. */
-    boolean claimEnd() {
-        lock.lock();
-        try {
-            if (phase != Phase.ACTIVE) {
-                return false;
-            }
-            phase = Phase.ENDED;
-            // what the code started and did not wait for is dropped: its waits unwind, its steps are interrupted
-            changed.signalAll();
-            steps.interruptAll();
-            return true;
-        } finally {
-            lock.unlock();
-        }
     }
 
     /** Commits the buffered events with the run's new status and ends the turn (next turn at {@code wakeAt}). */
     void endTurn(RunStatus status, Instant wakeAt) {
         submit(status, new TurnEnd(lease, wakeAt));
-    }
-
-    void setOutcome(Outcome o) {
-        lock.lock();
-        try {
-            outcome = o;
-        } finally {
-            lock.unlock();
-        }
     }
 }

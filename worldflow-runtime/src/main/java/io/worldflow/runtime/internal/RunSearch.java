@@ -47,7 +47,7 @@ final class RunSearch {
             exec.search.apply(before);
             return;
         }
-        exec.checkActive();
+        exec.threads.checkActive();
         exec.search.check(set, removed);
         ctx.record(seq -> new SearchAttributesUpdated(exec.runId, seq, exec.now(), id, changes));
         exec.search.apply(changes);

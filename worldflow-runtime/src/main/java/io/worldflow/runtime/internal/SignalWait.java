@@ -42,14 +42,14 @@ final class SignalWait {
 
     /** Waits durably for a requested signal, or its timeout, and records which came. */
     static <T> Optional<T> receive(RunContext ctx, String id, String name, Class<T> type, Instant timeoutAt) {
-        return ctx.exec.lookingForSignal(() -> look(ctx, id, name, type, timeoutAt));
+        return ctx.exec.threads.lookingForSignal(() -> look(ctx, id, name, type, timeoutAt));
     }
 
     private static <T> Optional<T> look(RunContext ctx, String id, String name, Class<T> type, Instant timeoutAt) {
         RunExecution exec = ctx.exec;
         CancelScope cancel = ctx.cancel;
         while (true) {
-            long generation = exec.pokeCount();
+            long generation = exec.threads.pokeCount();
             Optional<PendingSignal> signal = exec.claimSignal(name, generation);
             if (signal.isPresent() && cancel.isCanceled()) {
                 exec.runLog.unclaimSignal(signal.get());
@@ -67,7 +67,7 @@ final class SignalWait {
                 waited(exec, id, name, true);
                 return Optional.empty();
             }
-            exec.awaitDurable(generation, timeoutAt, true, cancel);
+            exec.threads.awaitDurable(generation, timeoutAt, true, cancel);
             ctx.live();
         }
     }

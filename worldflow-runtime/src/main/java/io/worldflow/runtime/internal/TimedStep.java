@@ -94,7 +94,7 @@ final class TimedStep<T> {
         if (scope.isCanceled()) {
             return scope.exception(exec.runId);
         }
-        exec.checkActive();
+        exec.threads.checkActive();
         Instant now = exec.now();
         String what = "attempt " + attempt.attempt + " of step '" + id + "' of run '" + exec.runId + "'";
         if (attempt.limit != null && !now.isBefore(attempt.limit)) {

@@ -149,8 +149,8 @@ public final class WorkerLoop implements AutoCloseable {
      */
     void poke(String runId) {
         RunExecution e = turns.inMemory(runId);
-        if (e != null && e.hasSignalWaiters()) {
-            e.poke();
+        if (e != null && e.threads.hasSignalWaiters()) {
+            e.threads.poke();
         }
     }
 
@@ -179,7 +179,7 @@ public final class WorkerLoop implements AutoCloseable {
         pokeSignalWaiters = false;
         List<RunExecution> waiting = turns.signalWaiters();
         if (!waiting.isEmpty()) {
-            Thread.startVirtualThread(() -> waiting.forEach(RunExecution::poke));
+            Thread.startVirtualThread(() -> waiting.forEach(e -> e.threads.poke()));
         }
     }
 

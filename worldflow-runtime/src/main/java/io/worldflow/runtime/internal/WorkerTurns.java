@@ -122,7 +122,7 @@ final class WorkerTurns {
         List<RunExecution> waiting = new ArrayList<>();
         for (Slot slot : active.values()) {
             RunExecution e = slot.exec;
-            if (e != null && e.hasSignalWaiters()) {
+            if (e != null && e.threads.hasSignalWaiters()) {
                 waiting.add(e);
             }
         }
@@ -234,7 +234,7 @@ final class WorkerTurns {
             synchronized (existing) {
                 if (!existing.closed) {
                     RunExecution old = existing.exec;
-                    if (old == null || old.endedCleanly()) {
+                    if (old == null || old.threads.endedCleanly()) {
                         // the previous turn ended and only unwinds (or still loads): this one starts after it
                         if (existing.next != null) {
                             tasks.release(existing.next);
@@ -242,7 +242,7 @@ final class WorkerTurns {
                         existing.next = lease;
                         return null;
                     }
-                    if (old.active() && old.leaseHeldInRealTime(settings.lease())) {
+                    if (old.threads.active() && old.leaseHeldInRealTime(settings.lease())) {
                         // its lease lapsed by the clock alone, which jumped (a test moving time in the middle of a
                         // step): the turn is not stuck, and goes on under the new lease (one that stopped, a
                         // termination's, gave its lease back for the next turn, which starts afresh)
@@ -256,7 +256,7 @@ final class WorkerTurns {
                             "run {}: lease lapsed during a turn; abandoning it and resuming from the log",
                             lease.runId());
                     engine.telemetry.leaseRenewal(existing.queue, false);
-                    old.abort("lease lapsed");
+                    old.threads.abort("lease lapsed");
                     existing.closed = true;
                     if (!active.replace(lease.runId(), existing, fresh)) {
                         continue;
@@ -336,7 +336,7 @@ final class WorkerTurns {
                     : engine.world.eventLog().read(runId, 0);
             RunExecution exec = new RunExecution(engine, lease, info, workflow.get(), History.of(events));
             slot.exec = exec;
-            exec.done().whenComplete((outcome, error) -> {
+            exec.threads.done().whenComplete((outcome, error) -> {
                 if (outcome == RunExecution.Outcome.ABORTED) {
                     handBack(exec.lease());
                 }
@@ -408,12 +408,12 @@ final class WorkerTurns {
                 if (extended.isPresent()) {
                     exec.leaseExtended(extended.get());
                     engine.telemetry.leaseRenewal(slot.queue, true);
-                } else if (exec.endedCleanly()) {
+                } else if (exec.threads.endedCleanly()) {
                     log.debug("run {}: its turn ended while its lease was being extended", exec.runId);
                 } else {
                     log.warn("run {}: lease lost; stopping its turn", exec.runId);
                     engine.telemetry.leaseRenewal(slot.queue, false);
-                    exec.abort("lease lost");
+                    exec.threads.abort("lease lost");
                 }
             } catch (RuntimeException e) {
                 log.warn("run {}: heartbeat failed ({})", exec.runId, e.toString());
@@ -446,10 +446,10 @@ final class WorkerTurns {
                 continue;
             }
             log.info("run {}: handing back its turn at shutdown", exec.runId);
-            exec.abort("shutdown");
-            exec.interrupt();
+            exec.threads.abort("shutdown");
+            exec.threads.interrupt();
             try {
-                exec.done().get(2, TimeUnit.SECONDS);
+                exec.threads.done().get(2, TimeUnit.SECONDS);
             } catch (Exception ignored) {
                 // handed back regardless
             }
