@@ -10,10 +10,16 @@ import io.worldflow.event.SignalReceived;
 import io.worldflow.event.WorkflowContinuedAsNew;
 import io.worldflow.event.WorkflowStarted;
 import io.worldflow.runtime.Worldflow;
+import io.worldflow.spi.RunQueries;
+import io.worldflow.spi.World;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -204,6 +210,71 @@ public abstract class ContinueAsNewContract extends WorkflowContractSupport {
                 .as("a chain that has ended")
                 .isInstanceOf(io.worldflow.RunFinishedException.class)
                 .hasMessageContaining("can-by-retry~3");
+    }
+
+    @Test
+    void aLongChainIsReachedByItsFirstIdInAFewLookupsAndARunThatOnlyLooksLikeASuccessorIsPassedOver() {
+        Workflow<Integer, String> chain = Workflow.define("tck.can.long", Integer.class, (ctx, round) -> {
+            if (round < 40) {
+                return ctx.continueAsNew(round + 1);
+            }
+            return "done " + round + " " + ctx.awaitSignal("go", String.class);
+        });
+        worldflow(chain);
+        wf.start(chain, 1, StartOptions.id("can-long"));
+        awaitStatus("can-long~40", RunStatus.WAITING);
+
+        // a client over the same world that counts the runs it looks up
+        AtomicInteger lookups = new AtomicInteger();
+        try (Worldflow client = Worldflow.builder()
+                .world(countingLookups(world, lookups))
+                .clock(clock)
+                .register(chain)
+                .build()) {
+            assertThat(client.handle("can-long", String.class).info().runId()).isEqualTo("can-long~40");
+            assertThat(lookups.get())
+                    .as("lookups to find the 40th run from the first (one by one, it takes 40)")
+                    .isLessThanOrEqualTo(20);
+
+            // a run started with an id of the chain's form, past its end, is no run of it
+            wf.start(chain, 99, StartOptions.id("can-long~49"));
+            awaitStatus("can-long~49", RunStatus.WAITING);
+            assertThat(client.handle("can-long", String.class).info().runId()).isEqualTo("can-long~40");
+            client.signal("can-long", "go", "x");
+        }
+        assertThat(wf.handle("can-long", String.class).result(WAIT)).isEqualTo("done 40 x");
+        assertThat(wf.run("can-long~49").orElseThrow().status())
+                .as("the look-alike got nothing")
+                .isEqualTo(RunStatus.WAITING);
+        assertThat(eventsOf("can-long~49", SignalReceived.class)).isEmpty();
+    }
+
+    /** {@code world}, its run lookups counted; closing it leaves the world open. */
+    private static World countingLookups(World world, AtomicInteger lookups) {
+        RunQueries queries = world.runQueries();
+        RunQueries counted = (RunQueries) Proxy.newProxyInstance(
+                RunQueries.class.getClassLoader(), new Class<?>[] {RunQueries.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("get")) {
+                        lookups.incrementAndGet();
+                    }
+                    return invoke(method, queries, args);
+                });
+        return (World) Proxy.newProxyInstance(
+                World.class.getClassLoader(),
+                new Class<?>[] {World.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "runQueries" -> counted;
+                    case "close" -> null;
+                    default -> invoke(method, world, args);
+                });
+    }
+
+    private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
     }
 
     @Test

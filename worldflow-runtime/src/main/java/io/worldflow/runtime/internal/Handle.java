@@ -71,7 +71,9 @@ public final class Handle<O> implements RunHandle<O> {
             if (successor == null) {
                 return outcome(info);
             }
-            current = successor;
+            // on to the newest run of the chain, not through each run between
+            String newest = Successors.newest(world, info).runId();
+            current = newest.equals(current) ? successor : newest;
         }
     }
 

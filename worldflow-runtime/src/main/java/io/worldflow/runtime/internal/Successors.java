@@ -39,8 +39,8 @@ public final class Successors {
     }
 
     /**
-     * {@code action} done to run {@code runId}, or, when that run has finished by continuing as new, to the run that
-     * continues it (and so on): what is sent or asked of a chain by any of its ids reaches its newest run.
+     * {@code action} done to run {@code runId}, or, when that run has finished by continuing as new, to the newest run
+     * of its chain: what is sent or asked of a chain by any of its ids reaches its newest run.
      *
      * @throws RunFinishedException when the run (or the last of its chain) finished otherwise
      */
@@ -50,15 +50,13 @@ public final class Successors {
             try {
                 return action.apply(target);
             } catch (RunFinishedException e) {
-                String finished = target;
-                String successor = world.runQueries()
-                        .get(finished)
-                        .map(info -> of(world, info))
-                        .orElse(null);
-                if (successor == null) {
+                RunInfo finished = world.runQueries().get(target).orElse(null);
+                String newest =
+                        finished == null ? null : newest(world, finished).runId();
+                if (newest == null || newest.equals(target)) {
                     throw e;
                 }
-                target = successor;
+                target = newest; // it may have continued as new meanwhile: then the action refuses it and on we go
             }
         }
     }
@@ -66,6 +64,7 @@ public final class Successors {
     /** The projection of {@code info}'s run, or of the newest run of its chain when it continued as new. */
     public static RunInfo newest(World world, RunInfo info) {
         RunInfo current = info;
+        boolean leap = true;
         while (true) {
             String next = of(world, current);
             if (next == null) {
@@ -76,7 +75,71 @@ public final class Successors {
                 return current;
             }
             current = successor.get();
+            if (leap) {
+                RunInfo far = furthest(world, current);
+                if (far == null) {
+                    leap = false; // a run of a successor's id that is not one: from here, link by link
+                } else {
+                    current = far;
+                }
+            }
         }
+    }
+
+    /**
+     * The furthest run of the chain that {@code from} (a successor, {@code <first>~<n>}) is in, found by the ids alone:
+     * successors are created in order and a chain is deleted newest first, so the ids that exist from {@code n} on are
+     * {@code n} to some {@code m}, found by doubling the stride, then halving it, in about 2 log2(m - n) lookups rather
+     * than a read of every run's log. Null when the run found is not that chain's (a run started with such an id, which
+     * {@code '~'} in an id allows): the last event of its predecessor must name it.
+     */
+    private static RunInfo furthest(World world, RunInfo from) {
+        String id = from.runId();
+        int tilde = id.lastIndexOf('~');
+        String first = id.substring(0, tilde);
+        long low = Long.parseLong(id.substring(tilde + 1));
+        RunInfo found = from;
+        long stride = 1;
+        long high = -1;
+        while (high < 0) {
+            Optional<RunInfo> probe = sameChain(world, first, low + stride, from.workflow());
+            if (probe.isPresent()) {
+                found = probe.get();
+                low += stride;
+                stride *= 2;
+            } else {
+                high = low + stride;
+            }
+        }
+        while (high - low > 1) {
+            long mid = low + (high - low) / 2;
+            Optional<RunInfo> probe = sameChain(world, first, mid, from.workflow());
+            if (probe.isPresent()) {
+                found = probe.get();
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        if (found == from) {
+            return from;
+        }
+        // a successor's id is made from its chain's first id, so a run whose predecessor continued into it is of a
+        // chain
+        String predecessor = first + "~" + (low - 1);
+        boolean linked = world.runQueries()
+                .get(predecessor)
+                .map(info -> of(world, info))
+                .filter(found.runId()::equals)
+                .isPresent();
+        return linked ? found : null;
+    }
+
+    private static Optional<RunInfo> sameChain(World world, String first, long n, String workflow) {
+        if (n > Integer.MAX_VALUE) {
+            return Optional.empty();
+        }
+        return world.runQueries().get(first + "~" + n).filter(r -> r.workflow().equals(workflow));
     }
 
     /**
