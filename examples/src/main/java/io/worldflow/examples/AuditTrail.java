@@ -45,9 +45,15 @@ public final class AuditTrail {
     public static List<ChainReport> audit(Worldflow wf, Instant since, Path archive) throws IOException {
         RunQuery day = RunQuery.all().withCreated(since, null);
         List<ChainReport> broken = wf.audit().verifyAll(day);
-        RunPage finished = wf.runs(day.withStatuses(RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELED));
-        for (RunInfo run : finished.runs()) {
-            Files.writeString(archive.resolve(run.runId() + ".json"), wf.audit().exportLog(run.runId()));
+        RunQuery finished = day.withStatuses(RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELED);
+        for (RunPage page = wf.runs(finished); ; page = wf.runs(finished.withCursor(page.nextCursor()))) {
+            for (RunInfo run : page.runs()) { // a page at a time: a query gives at most its limit of runs
+                Files.writeString(
+                        archive.resolve(run.runId() + ".json"), wf.audit().exportLog(run.runId()));
+            }
+            if (!page.hasMore()) {
+                break;
+            }
         }
         return broken;
     }

@@ -2,6 +2,7 @@ package io.worldflow.examples;
 
 import io.worldflow.ChainReport;
 import io.worldflow.RunHandle;
+import io.worldflow.RunQuery;
 import io.worldflow.StartOptions;
 import io.worldflow.Workflow;
 import io.worldflow.runtime.Worldflow;
@@ -67,5 +68,30 @@ class AuditTrailTest {
         assertThat(AuditTrail.checkArchived(dir.resolve("next").resolve("r-2.json"))
                         .intact())
                 .isFalse();
+    }
+
+    @Test
+    void theNightlyAuditArchivesEveryFinishedRunNotOnlyTheFirstPage() throws Exception {
+        Workflow<Integer, Integer> tick =
+                Workflow.define("audit.tick", Integer.class, (ctx, n) -> ctx.step("n", () -> n));
+        Path archive = Files.createDirectory(dir.resolve("archive"));
+        Instant since = Instant.now().minusSeconds(60);
+        try (Worldflow wf = Worldflow.builder()
+                .property("worldflow.local.path", dir.resolve("ticks.db").toString())
+                .register(tick)
+                .build()) {
+            wf.startWorker();
+            List<RunHandle<Integer>> runs = new java.util.ArrayList<>();
+            for (int i = 0; i < RunQuery.all().limit() + 7; i++) {
+                runs.add(wf.start(tick, i, StartOptions.id("t-" + i)));
+            }
+            for (RunHandle<Integer> run : runs) {
+                run.result(Duration.ofSeconds(30));
+            }
+            assertThat(AuditTrail.audit(wf, since, archive)).isEmpty();
+        }
+        try (var files = Files.list(archive)) {
+            assertThat(files.count()).isEqualTo(RunQuery.all().limit() + 7);
+        }
     }
 }

@@ -127,7 +127,7 @@ public abstract class LogChainContract extends WorkflowContractSupport {
         worldflow(order, square);
         // a log stripped of its links is checked on its own (withAChainKeyALogStrippedOfItsLinks…)
         List<Tamper> edits = java.util.Arrays.stream(Tamper.values())
-                .filter(how -> how != Tamper.STRIP_LINKS)
+                .filter(how -> how != Tamper.STRIP_LINKS && !how.forgesState())
                 .toList();
         Map<Tamper, String> runs = new java.util.EnumMap<>(Tamper.class);
         for (Tamper how : edits) {
@@ -173,6 +173,73 @@ public abstract class LogChainContract extends WorkflowContractSupport {
             assertThat(report.problem()).isNotBlank();
         }
         assertThat(wf.audit().verify("chain-untouched").intact()).isTrue();
+        assertThat(wf.audit().verifyAll(io.worldflow.RunQuery.all()))
+                .extracting(ChainReport::runId)
+                .containsExactlyInAnyOrderElementsOf(runs.values());
+    }
+
+    @Test
+    void aRunsStoredStateEditedBesideItsIntactLogIsFoundAtTheEventThatSaysOtherwise() throws Exception {
+        worldflow(order, square);
+        List<Tamper> edits = java.util.Arrays.stream(Tamper.values())
+                .filter(Tamper::forgesState)
+                .toList();
+        Map<Tamper, String> runs = new java.util.EnumMap<>(Tamper.class);
+        for (Tamper how : edits) {
+            String id = "state-" + how.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            wf.start(
+                    order,
+                    id,
+                    StartOptions.id(id)
+                            .withSearchAttributes(io.worldflow.SearchAttributes.of(Map.of("customer", "c-42"))));
+            awaitStatus(id, RunStatus.WAITING);
+            wf.signal(id, "go", "yes");
+            awaitStatus(id, RunStatus.COMPLETED);
+            runs.put(how, id);
+        }
+        order("state-untouched");
+        long last = wf.run(runs.get(Tamper.FORGE_STATUS)).orElseThrow().logLength() - 1;
+        wf.close();
+        world.close();
+        for (Tamper how : edits) {
+            kit().tamper(storageId(), runs.get(how), how, -1);
+        }
+        world = open();
+        worldflow(order, square);
+
+        // what the edits did is what readers are served
+        assertThat(wf.run(runs.get(Tamper.FORGE_STATUS)).orElseThrow().status()).isEqualTo(RunStatus.FAILED);
+        assertThat(wf.run(runs.get(Tamper.FORGE_OUTPUT)).orElseThrow().output().json())
+                .isEqualTo("\"forged\"");
+        assertThat(wf.run(runs.get(Tamper.FORGE_INPUT)).orElseThrow().input().json())
+                .isEqualTo("\"forged\"");
+        assertThat(wf.run(runs.get(Tamper.FORGE_ATTRIBUTES))
+                        .orElseThrow()
+                        .searchAttributes()
+                        .asMap())
+                .isEqualTo(Map.of("customer", "forged"));
+
+        Map<Tamper, Long> expected = Map.of(
+                Tamper.FORGE_STATUS,
+                last,
+                Tamper.FORGE_OUTPUT,
+                last,
+                Tamper.FORGE_INPUT,
+                0L,
+                Tamper.FORGE_ATTRIBUTES,
+                0L);
+        Map<Tamper, String> says = Map.of(
+                Tamper.FORGE_STATUS, "stored as FAILED, but its log ends with WorkflowCompleted",
+                Tamper.FORGE_OUTPUT, "stored output",
+                Tamper.FORGE_INPUT, "stored input",
+                Tamper.FORGE_ATTRIBUTES, "stored search attributes");
+        for (Tamper how : edits) {
+            ChainReport report = wf.audit().verify(runs.get(how));
+            assertThat(report.intact()).as(how + " goes unnoticed").isFalse();
+            assertThat(report.brokenAt()).as(how + ": " + report.problem()).isEqualTo(expected.get(how));
+            assertThat(report.problem()).contains(says.get(how));
+        }
+        assertThat(wf.audit().verify("state-untouched").intact()).isTrue();
         assertThat(wf.audit().verifyAll(io.worldflow.RunQuery.all()))
                 .extracting(ChainReport::runId)
                 .containsExactlyInAnyOrderElementsOf(runs.values());

@@ -76,14 +76,31 @@ public abstract class WorldConformanceKit {
          * Every record's link and the run's head removed, then one byte of the record that begins at {@code seq}
          * changed: the log made to look as if written before the world kept links, and edited.
          */
-        STRIP_LINKS
+        STRIP_LINKS,
+        /** The run's stored status set to {@code FAILED} (a completed run), its log left as it is. */
+        FORGE_STATUS,
+        /** The run's stored output set to the JSON string {@code "forged"}, its log left as it is. */
+        FORGE_OUTPUT,
+        /** The run's stored input set to the JSON string {@code "forged"}, its log left as it is. */
+        FORGE_INPUT,
+        /**
+         * The run's stored search attributes, as readers are served them, set to one: {@code customer} =
+         * {@code "forged"}; its log left as it is.
+         */
+        FORGE_ATTRIBUTES;
+
+        /** Whether the edit is to the run's stored state beside its log, rather than to the log. */
+        public boolean forgesState() {
+            return name().startsWith("FORGE_");
+        }
     }
 
     /**
      * Edits the stored log of {@code runId} in {@code storageId} directly in the database (its rows, its items), as
      * someone with access to the database could, while no world is open on it. {@code seq} is the first seq of a
      * record of the run that is neither its first nor its last (nor the last but one, for {@link Tamper#SWAP_WITH_NEXT}),
-     * except for {@link Tamper#TRUNCATE_TAIL}, where it is the last record's.
+     * except for {@link Tamper#TRUNCATE_TAIL}, where it is the last record's; an edit that {@link Tamper#forgesState}
+     * ignores it.
      */
     protected abstract void tamper(String storageId, String runId, Tamper how, long seq) throws Exception;
 

@@ -7,6 +7,8 @@ import io.worldflow.RunPage;
 import io.worldflow.RunQuery;
 import io.worldflow.format.ChainKey;
 import io.worldflow.format.LogChain;
+import io.worldflow.runtime.internal.StoredState;
+import io.worldflow.spi.StoredLog;
 import io.worldflow.spi.World;
 
 import java.util.ArrayList;
@@ -20,6 +22,9 @@ import java.util.Objects;
  */
 public final class Audit {
 
+    /** Reads of a busy run's log and state, to find the two at the same length, before its state is left unchecked. */
+    private static final int STATE_READS = 5;
+
     private final World world;
     /** The key of the logs' hash chains, or null when they are not keyed. */
     private final ChainKey chainKey;
@@ -30,13 +35,35 @@ public final class Audit {
     }
 
     /**
-     * Checks the run's log as stored: whether every record and the run's head are as they were written, and if not,
-     * the first seq where they are not.
+     * Checks the run's log as stored: whether every record and the run's head are as they were written, and then
+     * whether the run's stored state, which every reader is served (its workflow, status, input, output, error and
+     * search attributes), is the one its log says; if not, the first seq where they depart.
      *
      * @throws RunNotFoundException when the run does not exist
      */
     public ChainReport verify(String runId) {
-        return LogChain.verify(world.eventLog().storedLog(Objects.requireNonNull(runId, "runId")), chainKey);
+        Objects.requireNonNull(runId, "runId");
+        for (int attempt = 1; ; attempt++) {
+            StoredLog log = world.eventLog().storedLog(runId);
+            ChainReport chain = LogChain.verify(log, chainKey);
+            if (!chain.intact()) {
+                return chain;
+            }
+            RunInfo info = world.runQueries().get(runId).orElseThrow(() -> new RunNotFoundException(runId));
+            if (info.logLength() != log.logLength() && attempt < STATE_READS) {
+                continue; // the run went on between the two reads: read both again
+            }
+            StoredState.Mismatch mismatch = info.logLength() == log.logLength() ? StoredState.check(log, info) : null;
+            return mismatch == null
+                    ? chain
+                    : new ChainReport(
+                            runId,
+                            chain.logLength(),
+                            chain.chainedFrom(),
+                            chain.head(),
+                            mismatch.seq(),
+                            mismatch.problem());
+        }
     }
 
     /**

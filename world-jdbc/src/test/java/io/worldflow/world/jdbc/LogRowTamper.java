@@ -28,6 +28,10 @@ public record LogRowTamper(Connection c, String runs, String log) {
             case "TRUNCATE_TAIL" -> truncateTail(runId);
             case "ROLL_BACK_HEAD" -> rollBackHead(runId, seq);
             case "STRIP_LINKS" -> stripLinks(runId, seq);
+            case "FORGE_STATUS" -> update("UPDATE " + runs + " SET status = 'FAILED' WHERE run_id = ?", runId);
+            case "FORGE_OUTPUT" -> update("UPDATE " + runs + " SET output_json = '\"forged\"' WHERE run_id = ?", runId);
+            case "FORGE_INPUT" -> update("UPDATE " + runs + " SET input_json = '\"forged\"' WHERE run_id = ?", runId);
+            case "FORGE_ATTRIBUTES" -> forgeAttributes(runId);
             default -> throw new IllegalArgumentException("no such edit: " + how);
         }
     }
@@ -109,6 +113,13 @@ public record LogRowTamper(Connection c, String runs, String log) {
                         + " WHERE run_id = ?",
                 runId);
         changeByte(runId, seq);
+    }
+
+    /** The run's attributes, as its row keeps them and as searches find them, set to {@code customer=forged}. */
+    public void forgeAttributes(String runId) throws SQLException {
+        update("UPDATE " + runs + " SET search_attributes = '{\"customer\":\"s:forged\"}' WHERE run_id = ?", runId);
+        String attributes = log.replace("event_log", "run_attributes");
+        update("UPDATE " + attributes + " SET value = 's:forged' WHERE run_id = ? AND name = 'customer'", runId);
     }
 
     private boolean hasColumn(String table, String column) throws SQLException {

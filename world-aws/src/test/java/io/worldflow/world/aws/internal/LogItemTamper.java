@@ -32,6 +32,10 @@ public final class LogItemTamper {
 
     /** Makes the edit {@code how} to the record of {@code runId} that begins at {@code seq}. */
     public void tamper(String runId, Tamper how, long seq) {
+        if (how.forgesState()) {
+            forgeState(runId, how);
+            return;
+        }
         List<List<Map<String, AttributeValue>>> records = records(runId);
         int at = -1;
         for (int i = 0; i < records.size(); i++) {
@@ -65,6 +69,32 @@ public final class LogItemTamper {
                         .expressionAttributeValues(
                                 Map.of(":h", record.getFirst().get(EventPages.LINK))));
         }
+    }
+
+    /** One attribute of the run's item set behind the world's back; the log's items left as they are. */
+    private void forgeState(String runId, Tamper how) {
+        Map<String, AttributeValue> run = dynamo.getItem(
+                        g -> g.tableName(tables.runs()).key(RunItem.key(runId)).consistentRead(true))
+                .item();
+        Map.Entry<String, AttributeValue> set = switch (how) {
+            case FORGE_STATUS -> {
+                // the stored status may carry a shard after the name: the name alone is changed
+                String status = run.get(RunItem.STATUS).s();
+                yield Map.entry(
+                        RunItem.STATUS,
+                        s("FAILED" + status.substring(Shards.plain(status).length())));
+            }
+            case FORGE_OUTPUT -> Map.entry(RunItem.OUTPUT, s("\"forged\""));
+            case FORGE_INPUT -> Map.entry(RunItem.INPUT, s("\"forged\""));
+            case FORGE_ATTRIBUTES ->
+                Map.entry(SearchIndex.ATTRIBUTES, SearchIndex.itemValue(Map.of("customer", "s:forged")));
+            default -> throw new IllegalArgumentException("not an edit of the run's state: " + how);
+        };
+        dynamo.updateItem(u -> u.tableName(tables.runs())
+                .key(RunItem.key(runId))
+                .updateExpression("SET #a = :v")
+                .expressionAttributeNames(Map.of("#a", set.getKey()))
+                .expressionAttributeValues(Map.of(":v", set.getValue())));
     }
 
     /** The run's records in seq order, each as its items in part order. */
