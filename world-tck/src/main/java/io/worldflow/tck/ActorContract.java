@@ -209,6 +209,16 @@ public abstract class ActorContract extends WorkflowContractSupport {
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("actor");
         }
+        assertThatThrownBy(() -> wf.actingAs("eve\n    9  +    0 ms  WorkflowCompleted \"forged\", by auditor"))
+                .as("a line break would let an actor pass for lines of a timeline shown as text")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must not hold control characters")
+                .hasMessageContaining("U+000A at 3");
+        assertThatThrownBy(() -> wf.actingAs("z".repeat(10_000)))
+                .as("a refused actor is not echoed whole")
+                .hasMessageContaining("(10000 characters)")
+                .message()
+                .hasSizeLessThan(200);
         assertThat(wf.actor()).isEqualTo("billing-service");
         assertThatThrownBy(() -> Worldflow.builder().actor(" "))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -71,6 +71,10 @@ public final class TimelineText {
      * who caused it when something outside the run did (a start, a signal, a cancellation, a retry).
      */
     public static String detail(Event e) {
+        return oneLine(text(e));
+    }
+
+    private static String text(Event e) {
         return switch (e) {
             case WorkflowStarted s ->
                 by(
@@ -85,7 +89,7 @@ public final class TimelineText {
                 by(
                         (c.terminate() ? "terminate" : "")
                                 + (c.terminate() && c.reason() != null ? ": " : "")
-                                + (c.reason() == null ? "" : c.reason()),
+                                + (c.reason() == null ? "" : quoted(c.reason())),
                         c.actor());
             case WorkflowCanceled c -> "";
             case WorkflowContinuedAsNew c ->
@@ -93,7 +97,7 @@ public final class TimelineText {
             case WorkflowRetried r ->
                 by(
                         (r.stepId() == null ? "from the last step" : "from step " + r.stepId())
-                                + (r.reason() == null ? "" : " (" + r.reason() + ")"),
+                                + (r.reason() == null ? "" : " " + quoted(r.reason())),
                         r.actor());
             case StepScheduled s -> s.stepId();
             case StepStarted s -> s.stepId() + " attempt " + s.attempt();
@@ -123,8 +127,44 @@ public final class TimelineText {
         };
     }
 
-    /** {@code text}, then who caused the event ({@link io.worldflow.Actors}) when that is known. */
+    /**
+     * {@code text}, then who caused the event ({@link io.worldflow.Actors}) when that is known: quoted when it holds
+     * more than a name's characters, so that no actor reads as another's.
+     */
     private static String by(String text, String actor) {
-        return actor == null ? text : text + (text.isEmpty() ? "" : ", ") + "by " + actor;
+        if (actor == null) {
+            return text;
+        }
+        return text + (text.isEmpty() ? "" : ", ") + "by " + (actor.matches("[\\w.:@/+#-]+") ? actor : quoted(actor));
+    }
+
+    /** Free text a caller gave (a reason), in double quotes with quotes and backslashes escaped. */
+    private static String quoted(String text) {
+        return '"' + text.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+    }
+
+    /**
+     * The line with its control characters escaped as in Java source (a line break as backslash and n): an error's
+     * message, a reason or a name can never start a line of its own and pass for another event.
+     */
+    static String oneLine(String line) {
+        StringBuilder out = null;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (Character.isISOControl(c)) {
+                if (out == null) {
+                    out = new StringBuilder(line.length() + 8).append(line, 0, i);
+                }
+                switch (c) {
+                    case '\n' -> out.append("\\n");
+                    case '\r' -> out.append("\\r");
+                    case '\t' -> out.append("\\t");
+                    default -> out.append(String.format("\\u%04x", (int) c));
+                }
+            } else if (out != null) {
+                out.append(c);
+            }
+        }
+        return out == null ? line : out.toString();
     }
 }

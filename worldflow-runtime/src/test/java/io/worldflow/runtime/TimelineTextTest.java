@@ -46,14 +46,39 @@ class TimelineTextTest {
         assertThat(TimelineText.detail(signal)).isEqualTo("approval true, by signal-url:tok1");
 
         assertThat(TimelineText.detail(new WorkflowCancelRequested("r", 4, T0, "customer asked", T0, false, "cli:ada")))
-                .isEqualTo("customer asked, by cli:ada");
+                .isEqualTo("\"customer asked\", by cli:ada");
         assertThat(TimelineText.detail(new WorkflowCancelRequested("r", 4, T0, null, T0, true, "dashboard:ops")))
                 .isEqualTo("terminate, by dashboard:ops");
         assertThat(TimelineText.detail(new WorkflowCancelRequested("r", 4, T0, "stuck", T0, true, null)))
-                .isEqualTo("terminate: stuck");
+                .isEqualTo("terminate: \"stuck\"");
 
         assertThat(TimelineText.detail(new WorkflowRetried("r", 5, T0, "charge", "fixed the key", "cli:ada")))
-                .isEqualTo("from step charge (fixed the key), by cli:ada");
+                .isEqualTo("from step charge \"fixed the key\", by cli:ada");
+    }
+
+    @Test
+    void textACallerGaveCannotPassForAnotherLineOrAnotherActor() {
+        String forgedLine = "fraud suspected\n    9  +    1 ms  WorkflowCompleted       \"approved\", by cfo";
+        String detail =
+                TimelineText.detail(new WorkflowCancelRequested("r", 7, T0, forgedLine, T0, false, "dashboard:otto"));
+        assertThat(detail)
+                .doesNotContain("\n")
+                .isEqualTo("\"fraud suspected\\n    9  +    1 ms  WorkflowCompleted       \\\"approved\\\", by cfo\","
+                        + " by dashboard:otto");
+        assertThat(TimelineText.detail(
+                        new WorkflowCancelRequested("r", 7, T0, "duplicate, by manager:alice", T0, false, "ops")))
+                .isEqualTo("\"duplicate, by manager:alice\", by ops");
+        // an actor stored before actors were checked for them, or with more than a name's characters
+        assertThat(TimelineText.detail(new WorkflowCancelRequested("r", 7, T0, null, T0, false, "eve\n 9 + 0 ms")))
+                .isEqualTo("by \"eve\\n 9 + 0 ms\"");
+        assertThat(TimelineText.detail(new WorkflowCancelRequested("r", 7, T0, null, T0, false, "x, by cfo")))
+                .isEqualTo("by \"x, by cfo\"");
+        // an error's message that spans lines stays on its event's
+        assertThat(TimelineText.render(
+                                List.of(new WorkflowCancelRequested("r", 0, T0, "a\r\nb\u001bc", T0, false, null)))
+                        .lines()
+                        .count())
+                .isEqualTo(1);
     }
 
     @Test
