@@ -634,6 +634,12 @@ class ApiTest {
                 .json()
                 .path("url")
                 .asText();
+        // issued alike, for someone else: a URL of its own, which the revocation below leaves working
+        String twin = t.post("/api/runs/w-1/signal-urls", "{\"name\":\"approval\"}")
+                .json()
+                .path("url")
+                .asText();
+        assertThat(twin).isNotEqualTo(url);
         String other = t.post("/api/runs/w-2/signal-urls", "{\"name\":\"approval\"}")
                 .json()
                 .path("url")
@@ -670,6 +676,11 @@ class ApiTest {
         assertThat(t.send(HttpRequest.newBuilder(URI.create(kept)).POST(HttpRequest.BodyPublishers.ofString("1")))
                         .status())
                 .as("the run's other URL")
+                .isEqualTo(202);
+        assertThat(t.send(HttpRequest.newBuilder(URI.create(twin))
+                                .POST(HttpRequest.BodyPublishers.ofString("{\"by\":\"twin\"}")))
+                        .status())
+                .as("a URL issued alike")
                 .isEqualTo(202);
         assertThat(t.send(HttpRequest.newBuilder(URI.create(other))
                                 .POST(HttpRequest.BodyPublishers.ofString("{\"by\":\"other\"}")))

@@ -5,6 +5,7 @@ import io.worldflow.ConfigurationException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -14,9 +15,11 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Signal tokens: {@code <expiry epoch seconds>.<o|m>.<HMAC-SHA256>} where the MAC (base64url) covers the
- * run id, the signal name, the expiry and whether the token is single use ({@code o}) or may be used many
- * times ({@code m}). Checked in constant time. The current secret signs; previous ones still verify, so that a
+ * Signal tokens: {@code <expiry epoch seconds>.<o|m>.<nonce>.<HMAC-SHA256>} where the MAC (base64url) covers the
+ * run id, the signal name, the expiry, whether the token is single use ({@code o}) or may be used many times
+ * ({@code m}), and a random nonce drawn for each token, so that two URLs issued alike (the same run, name, expiry and
+ * use) are two URLs: each used, revoked and named in the run's log on its own. Tokens issued without a nonce
+ * ({@code <expiry>.<o|m>.<MAC>}) still verify. Checked in constant time. The current secret signs; previous ones still verify, so that a
  * secret can be rotated without breaking the URLs already given out: add the new one, keep the old one among the
  * previous until its URLs have expired, then drop it.
  */
@@ -25,6 +28,12 @@ public final class SignalTokens {
     /** The shortest secret accepted: 32 bytes, the MAC's own strength. */
     public static final int MIN_SECRET_BYTES = 32;
 
+    /** Random bytes in each token: 72 bits, so that no two tokens issued alike are the same. */
+    private static final int NONCE_BYTES = 9;
+
+    private static final Base64.Encoder BASE64 = Base64.getUrlEncoder().withoutPadding();
+
+    private final SecureRandom random = new SecureRandom();
     private final SecretKeySpec key;
     /** Every key that verifies: the current one first, then the previous ones. */
     private final List<SecretKeySpec> verifying;
@@ -55,10 +64,12 @@ public final class SignalTokens {
         this.verifying = List.copyOf(keys);
     }
 
-    /** A token valid until {@code expiresAt}, for one run and signal name. */
+    /** A token valid until {@code expiresAt}, for one run and signal name, unlike any other issued. */
     public String issue(String runId, String name, Instant expiresAt, boolean singleUse) {
-        String head = expiresAt.getEpochSecond() + "." + (singleUse ? "o" : "m");
-        return head + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(mac(key, runId, name, head));
+        byte[] nonce = new byte[NONCE_BYTES];
+        random.nextBytes(nonce);
+        String head = expiresAt.getEpochSecond() + "." + (singleUse ? "o" : "m") + "." + BASE64.encodeToString(nonce);
+        return head + "." + BASE64.encodeToString(mac(key, runId, name, head));
     }
 
     /** What a token grants. */
@@ -87,24 +98,30 @@ public final class SignalTokens {
             return Optional.empty();
         }
         String[] parts = token.split("\\.", -1);
-        if (parts.length != 3 || !(parts[1].equals("o") || parts[1].equals("m")) || !parts[0].matches("\\d{1,12}")) {
+        // three parts: a token issued before tokens had a nonce
+        if ((parts.length != 3 && parts.length != 4)
+                || !(parts[1].equals("o") || parts[1].equals("m"))
+                || !parts[0].matches("\\d{1,12}")
+                || (parts.length == 4 && !parts[2].matches("[A-Za-z0-9_-]{1,32}"))) {
             return Optional.empty();
         }
+        String macText = parts[parts.length - 1];
         byte[] given;
         try {
-            given = Base64.getUrlDecoder().decode(parts[2]);
+            given = Base64.getUrlDecoder().decode(macText);
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
+        String head = token.substring(0, token.length() - macText.length() - 1);
         // every key is tried, whichever matches, so that the time taken says nothing of which one did
         boolean genuine = false;
         for (SecretKeySpec k : verifying) {
-            genuine |= MessageDigest.isEqual(mac(k, runId, name, parts[0] + "." + parts[1]), given);
+            genuine |= MessageDigest.isEqual(mac(k, runId, name, head), given);
         }
         if (!genuine) {
             return Optional.empty();
         }
-        return Optional.of(new Grant(Instant.ofEpochSecond(Long.parseLong(parts[0])), parts[1].equals("o"), parts[2]));
+        return Optional.of(new Grant(Instant.ofEpochSecond(Long.parseLong(parts[0])), parts[1].equals("o"), macText));
     }
 
     private static byte[] mac(SecretKeySpec key, String runId, String name, String head) {

@@ -37,12 +37,18 @@ class SignalTokensTest {
 
         assertThat(tokens.verify("order-2", "approval", token)).isEmpty();
         assertThat(tokens.verify("order-1", "address", token)).isEmpty();
-        assertThat(tokens.verify(
-                        "order-1", "approval", (Long.parseLong(parts[0]) + 3600) + "." + parts[1] + "." + parts[2]))
+        String rest = token.substring(parts[0].length() + 3);
+        assertThat(tokens.verify("order-1", "approval", (Long.parseLong(parts[0]) + 3600) + ".m." + rest))
                 .as("a later expiry")
                 .isEmpty();
-        assertThat(tokens.verify("order-1", "approval", parts[0] + ".o." + parts[2]))
+        assertThat(tokens.verify("order-1", "approval", parts[0] + ".o." + rest))
                 .as("made single use")
+                .isEmpty();
+        assertThat(tokens.verify("order-1", "approval", parts[0] + ".m." + parts[3]))
+                .as("its nonce left out")
+                .isEmpty();
+        assertThat(tokens.verify("order-1", "approval", parts[0] + ".m.AAAAAAAAAAAA." + parts[3]))
+                .as("another nonce")
                 .isEmpty();
         assertThat(tokens.verify("order-1", "approval", token.substring(0, token.length() - 2) + "AA"))
                 .isEmpty();
@@ -55,6 +61,35 @@ class SignalTokensTest {
                     .as("token %s", bad)
                     .isEmpty();
         }
+    }
+
+    @Test
+    void tokensIssuedAlikeAreDistinctAndEachVerifiesWithItsOwnId() {
+        String first = tokens.issue("order-1", "approval", EXPIRY, true);
+        String second = tokens.issue("order-1", "approval", EXPIRY, true);
+
+        assertThat(first).isNotEqualTo(second);
+        String firstId =
+                tokens.verify("order-1", "approval", first).orElseThrow().id();
+        String secondId =
+                tokens.verify("order-1", "approval", second).orElseThrow().id();
+        assertThat(firstId).isNotEqualTo(secondId);
+    }
+
+    @Test
+    void aTokenIssuedBeforeTokensHadANonceStillVerifies() {
+        // issued for order-1's approval, expiring at EXPIRY, by the form without a nonce
+        String many = "1795348800.m.QgkbFB-GD5g-XXq8xMsJDxqs37INcS0OmWE4OcfS4Xw";
+        String once = "1795348800.o.MkAbJUe3CeAGEELYAraDBgKibdzX7lvSFgFGligWA5o";
+
+        assertThat(tokens.verify("order-1", "approval", many)).hasValueSatisfying(g -> {
+            assertThat(g.expiresAt()).isEqualTo(EXPIRY);
+            assertThat(g.singleUse()).isFalse();
+            assertThat(g.id()).isEqualTo("QgkbFB-GD5g-");
+        });
+        assertThat(tokens.verify("order-1", "approval", once))
+                .hasValueSatisfying(g -> assertThat(g.singleUse()).isTrue());
+        assertThat(tokens.verify("order-2", "approval", many)).isEmpty();
     }
 
     @Test
