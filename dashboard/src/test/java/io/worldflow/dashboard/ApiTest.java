@@ -690,6 +690,26 @@ class ApiTest {
     }
 
     @Test
+    void aSignalUrlForARunThatContinuedAsNewReachesTheNewestRunOfItsChain() {
+        t.wf.start("relay", 1, StartOptions.id("relay-1"));
+        t.awaitRun("relay-1~2", r -> r.status() == RunStatus.WAITING);
+
+        TestDashboard.Reply made = t.post("/api/runs/relay-1/signal-urls", "{\"name\":\"go\"}");
+        assertThat(made.status()).as(made.body()).isEqualTo(201);
+        String url = made.json().path("url").asText();
+        assertThat(t.send(HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.ofString("\"now\"")))
+                        .status())
+                .isEqualTo(202);
+        assertThat(t.awaitRun("relay-1~2", r -> r.status() == RunStatus.COMPLETED)
+                        .output()
+                        .json())
+                .isEqualTo("\"go now\"");
+        assertThat(t.post("/api/runs/relay-1/signal-urls", "{\"name\":\"go\"}").status())
+                .as("the chain has ended")
+                .isEqualTo(409);
+    }
+
+    @Test
     void liveUpdatesStreamNewEventsOfARun() throws Exception {
         t.waitingRun("w-1");
         HttpRequest request = HttpRequest.newBuilder(t.uri("/api/runs/w-1/live"))

@@ -161,6 +161,12 @@ class RolesTest {
                 .POST(HttpRequest.BodyPublishers.ofString(wrong)));
         assertThat(refusedByUrl.status()).isEqualTo(400);
         assertThat(refusedByUrl.json().path("error").asText()).isEqualTo("bad_payload");
+        // no body at all, an empty object, a field left out: none reads as the declared type
+        for (String body : new String[] {null, "{}", "{\"by\": \"bank-webhook\"}"}) {
+            TestDashboard.Reply empty = as(OPERATOR, "POST", "/api/runs/by-api/signals/card", body);
+            assertThat(empty.status()).as("body %s: %s", body, empty.body()).isEqualTo(400);
+            assertThat(empty.json().path("error").asText()).isEqualTo("bad_payload");
+        }
         for (String id : List.of("by-api", "by-url")) {
             assertThat(t.wf.run(id).orElseThrow().status())
                     .as("nothing stored, nothing woken")
@@ -310,6 +316,34 @@ class RolesTest {
         assertThat(t.wf.schedules().describe("yearly").paused()).isFalse();
         assertThat(t.wf.queues().describe("ledger").orElseThrow().spec().concurrency())
                 .isEqualTo(2);
+    }
+
+    @Test
+    void everyActionDoneIsLoggedWithItsCallerAndAnIssuedSignalUrlWithItsTokenIdAndWhoAskedForIt() {
+        t.waitingRun("w-1");
+        try (LogCapture routes = new LogCapture("io.worldflow.dashboard.internal.Routes");
+                LogCapture urls = new LogCapture("io.worldflow.runtime.internal.SignalUrls")) {
+            assertThat(as(OPERATOR, "POST", "/api/runs/w-1/signal-urls", "{\"name\":\"approval\"}")
+                            .status())
+                    .isEqualTo(201);
+            String url = as(OPERATOR, "POST", "/api/runs/w-1/signal-urls", "{\"name\":\"approval\"}")
+                    .json()
+                    .path("url")
+                    .asText();
+            assertThat(as(OPERATOR, "POST", "/api/runs/w-1/cancel", "{}").status())
+                    .isEqualTo(202);
+            assertThat(as(VIEWER, "POST", "/api/runs/w-1/retry", "{}").status()).isEqualTo(403);
+
+            assertThat(routes.lines)
+                    .anyMatch(l -> l.startsWith("INFO POST /api/runs/w-1/cancel by 'otto' (operator, from "))
+                    .anyMatch(l -> l.startsWith("INFO POST /api/runs/w-1/signal-urls by 'otto' (operator"))
+                    .noneMatch(l -> l.contains("/retry"));
+            String mac = url.substring(url.lastIndexOf('.') + 1);
+            assertThat(urls.lines)
+                    .hasSize(2)
+                    .anyMatch(l -> l.startsWith("INFO signal URL " + mac.substring(0, 12)
+                            + " issued for signal 'approval' of run w-1 to dashboard:otto, until "));
+        }
     }
 
     @Test

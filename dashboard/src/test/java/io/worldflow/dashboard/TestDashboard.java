@@ -166,6 +166,10 @@ final class TestDashboard implements AutoCloseable {
             DurableFuture<Void> expiry = ctx.timer("expiry", Duration.ofHours(1));
             return ctx.race("paid-or-expired", paid, expiry) == paid ? ctx.continueAsNew(round + 1) : "expired";
         });
+        Workflow<Integer, String> relay = Workflow.define(
+                "relay",
+                Integer.class,
+                (ctx, round) -> round < 2 ? ctx.continueAsNew(round + 1) : "go " + ctx.awaitSignal("go", String.class));
         Workflow<String, String> tagging = Workflow.define("tagging", String.class, (ctx, in) -> {
             ctx.upsertSearchAttributes(SearchAttributes.of(STAGE, "packed"));
             ctx.removeSearchAttributes("vip");
@@ -191,6 +195,7 @@ final class TestDashboard implements AutoCloseable {
                 .register(order)
                 .register(family)
                 .register(renewal)
+                .register(relay)
                 .register(tagging)
                 .register(cardUpdate)
                 .build();

@@ -164,7 +164,15 @@ public abstract class EncryptionContract extends WorkflowContractSupport {
                         "signal 'card' of workflow 'tck.enc.renew' is declared as " + CardUpdate.class.getName())
                 .hasMessageContaining("run 'enc-renew'")
                 .hasMessageContaining("(at holder)");
-        // the refused body was not stored: the run takes the next one sent, which it could not do after a bad one
+        // a field left out, or every one, would reach the code as a null: refused too
+        assertThatThrownBy(() -> wf.signal("enc-renew", "card", Map.of("holder", "Cy")))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("does not read as one")
+                .hasMessageContaining("'card'");
+        assertThatThrownBy(() -> wf.signal("enc-renew", "card", Map.of()))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("does not read as one");
+        // the refused bodies were not stored: the run takes the next one sent, which it could not do after a bad one
         wf.signal("enc-renew", "card", Map.of("holder", "Cy-MARKER-HOLDER", "card", CARD));
 
         assertThat(wf.handle("enc-renew", String.class).result(WAIT))

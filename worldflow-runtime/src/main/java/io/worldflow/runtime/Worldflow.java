@@ -444,10 +444,12 @@ public final class Worldflow implements AutoCloseable {
         SignalUrls.checkTtl(ttl);
         signalUrls.tokens(); // a missing secret is reported before anything is read
         RunInfo info = run(runId).orElseThrow(() -> new RunNotFoundException(runId));
-        if (info.isTerminal()) {
-            throw new io.worldflow.RunFinishedException(runId, info.status(), "make a signal URL");
+        // a run that continued as new takes signals for the newest run of its chain
+        RunInfo newest = Successors.newest(world, info);
+        if (newest.isTerminal()) {
+            throw new io.worldflow.RunFinishedException(newest.runId(), newest.status(), "make a signal URL");
         }
-        return signalUrls.make(root, runId, name, clock.instant().plus(ttl), singleUse);
+        return signalUrls.make(root, runId, name, clock.instant().plus(ttl), singleUse, actor());
     }
 
     /**

@@ -70,18 +70,22 @@ final class Bodies {
      * an empty body reads as an empty object.
      */
     JsonNode json(Context ctx) {
+        JsonNode node = jsonOrNull(ctx);
+        return node == null ? Json.mapper().createObjectNode() : node;
+    }
+
+    /** The JSON body, or null when it is empty; as {@link #json}, it must be sent as {@code application/json}. */
+    JsonNode jsonOrNull(Context ctx) {
         String type = ctx.contentType();
         if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
             throw new ApiException(
                     415,
                     "unsupported_media_type",
-                    "send the request body as application/json, not " + (type == null ? "no content type" : type));
+                    "send the request as application/json, even with no body (a cross-site form cannot), not "
+                            + (type == null ? "without a content type" : type));
         }
         byte[] bytes = read(ctx);
-        if (isBlank(bytes)) {
-            return Json.mapper().createObjectNode();
-        }
-        return Json.parse(bytes);
+        return isBlank(bytes) ? null : Json.parse(bytes);
     }
 
     /** A JSON object body. */

@@ -99,7 +99,7 @@ public final class Routes implements AutoCloseable {
         r.post("/api/runs/{runId}/terminate", asCaller(runs::terminate));
         r.post("/api/runs/{runId}/retry", asCaller(runs::retry));
         r.post("/api/runs/{runId}/signals/{name}", asCaller(runs::signal));
-        r.post("/api/runs/{runId}/signal-urls", runs::signalUrl);
+        r.post("/api/runs/{runId}/signal-urls", asCaller(runs::signalUrl));
         r.post("/api/runs/{runId}/signal-urls/revoke", asCaller(runs::revokeSignalUrl));
 
         r.get("/api/schedules", schedules::list);
@@ -125,13 +125,19 @@ public final class Routes implements AutoCloseable {
 
     /**
      * The action, recorded as the request's caller's ({@link Actors#dashboard}): in a run's log, a schedule's or a
-     * queue's.
+     * queue's; and logged once done, with who asked, as every refusal is.
      */
     private Handler asCaller(Handler action) {
         return ctx -> {
             Caller caller = ctx.attribute(Auth.CALLER);
-            try (var as = wf.actingAs(Actors.dashboard(caller == null ? Caller.ANONYMOUS.name() : caller.name()))) {
+            Caller who = caller == null ? Caller.ANONYMOUS : caller;
+            try (var as = wf.actingAs(Actors.dashboard(who.name()))) {
                 action.handle(ctx);
+            }
+            if (ctx.status().getCode() < 400) {
+                LOG.info(ctx.method().name() + " " + ctx.path() + " by '" + who.name() + "' ("
+                        + who.role().label() + ", from " + ctx.ip() + "): "
+                        + ctx.status().getCode());
             }
         };
     }

@@ -233,8 +233,9 @@ final class RunsApi {
     void signal(Context ctx) {
         String runId = runId(ctx);
         String name = ctx.pathParam("name");
-        JsonNode payload = bodies.json(ctx);
-        wf.signal(runId, name, Json.mapper().convertValue(payload, Object.class));
+        // no body is no payload, as on a signal URL: a signal whose type is declared refuses it
+        JsonNode payload = bodies.jsonOrNull(ctx);
+        wf.signal(runId, name, payload == null ? null : Json.mapper().convertValue(payload, Object.class));
         accepted(ctx, runId, "signal '" + name + "' delivered");
     }
 

@@ -1,11 +1,15 @@
 package io.worldflow.runtime.internal;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.worldflow.RunInfo;
 import io.worldflow.SerializationException;
 import io.worldflow.runtime.JsonCodec;
 import io.worldflow.spi.World;
 
+import java.io.IOException;
 import java.util.Optional;
 
 /**
@@ -46,9 +50,16 @@ public final class DeclaredSignals {
                     null);
         }
         try {
-            return codec.payloadMapper().convertValue(payload, type);
-        } catch (IllegalArgumentException e) {
-            String why = e.getCause() instanceof JsonMappingException m
+            // every component of a record (or constructor parameter) must be sent, if only as null: a field left out
+            // is a sender's mistake that would otherwise reach the workflow as a null or a zero
+            ObjectMapper mapper = codec.payloadMapper();
+            JsonNode tree = mapper.valueToTree(payload);
+            return mapper.readerFor(type)
+                    .with(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
+                    .readValue(tree);
+        } catch (IllegalArgumentException | IOException e) {
+            Throwable cause = e instanceof JsonMappingException ? e : e.getCause();
+            String why = cause instanceof JsonMappingException m
                     ? m.getOriginalMessage() + (m.getPath().isEmpty() ? "" : " (at " + path(m) + ")")
                     : e.getMessage();
             throw new SerializationException(

@@ -72,6 +72,12 @@ public final class SignalTokens {
         return head + "." + BASE64.encodeToString(mac(key, runId, name, head));
     }
 
+    /** The id of a token this class issued ({@link Grant#id}), read without checking it. */
+    public static String id(String token) {
+        String mac = token.substring(token.lastIndexOf('.') + 1);
+        return mac.substring(0, Math.min(12, mac.length()));
+    }
+
     /** What a token grants. */
     public record Grant(Instant expiresAt, boolean singleUse, String mac) {
 

@@ -3,6 +3,8 @@ package io.worldflow.runtime.internal;
 import io.worldflow.ConfigurationException;
 import io.worldflow.spi.Signals;
 import io.worldflow.spi.WorldConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.net.URI;
 import java.net.URLDecoder;
@@ -20,6 +22,8 @@ import java.util.Objects;
  * process that never signs needs no secret).
  */
 public final class SignalUrls {
+
+    private static final Logger log = LoggerFactory.getLogger(SignalUrls.class);
 
     /** The longest time a signal URL may live. */
     public static final Duration MAX_TTL = Duration.ofDays(366);
@@ -79,13 +83,25 @@ public final class SignalUrls {
         }
     }
 
-    /** A URL under {@code root} that delivers signal {@code name} to the run until {@code expiresAt}. */
-    public URI make(URI root, String runId, String name, Instant expiresAt, boolean singleUse) {
+    /**
+     * A URL under {@code root} that delivers signal {@code name} to the run until {@code expiresAt}, logged with its
+     * token's id and {@code issuedTo}, the actor who asked for it.
+     */
+    public URI make(URI root, String runId, String name, Instant expiresAt, boolean singleUse, String issuedTo) {
         String base = root.toString();
         if (base.endsWith("/")) {
             base = base.substring(0, base.length() - 1);
         }
         String token = tokens().issue(runId, name, expiresAt, singleUse);
+        // who was given which URL: the run's log names a URL only by its token's id when it is used
+        log.info(
+                "signal URL {} issued for signal '{}' of run {} to {}, until {}{}",
+                SignalTokens.id(token),
+                name,
+                runId,
+                issuedTo,
+                expiresAt,
+                singleUse ? ", single use" : "");
         return URI.create(base + "/signals/" + pathSegment(runId) + "/" + pathSegment(name) + "?token=" + token);
     }
 

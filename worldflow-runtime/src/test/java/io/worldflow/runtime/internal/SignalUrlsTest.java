@@ -29,7 +29,8 @@ class SignalUrlsTest {
         SignalUrls urls = urls(Map.of("worldflow.signal.secret", SECRET));
         Instant expires = Instant.parse("2026-11-22T12:00:00Z");
 
-        URI url = urls.make(URI.create("https://example.test/hooks/"), "order 7/é", "approve?", expires, true);
+        URI url =
+                urls.make(URI.create("https://example.test/hooks/"), "order 7/é", "approve?", expires, true, "ops:ana");
 
         assertThat(url.getRawPath()).isEqualTo("/hooks/signals/order%207%2F%C3%A9/approve%3F");
         String token = url.getRawQuery().substring("token=".length());
