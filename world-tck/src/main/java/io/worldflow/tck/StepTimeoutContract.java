@@ -194,6 +194,53 @@ public abstract class StepTimeoutContract extends WorkflowContractSupport {
     }
 
     @Test
+    void aStepWithALimitReachesItsRunThroughWorkflowContextAsAStepWithoutOneDoes() {
+        // Workflow.context() is how code that is handed no ctx (an annotated workflow's steps) reaches the run
+        Workflow<String, String> keyed = Workflow.define("tck.timeout.context", String.class, (ctx, in) -> {
+            String plain = ctx.step("plain", () -> Workflow.context().idempotencyKey());
+            String timed = ctx.step("timed", StepOptions.defaults().withTimeout(Duration.ofSeconds(30)), () -> {
+                Workflow.context().heartbeat("still here");
+                return Workflow.context().idempotencyKey() + " "
+                        + Workflow.context().stepTimeLeft().isPresent();
+            });
+            // an annotated step interface's limits, as StepOptions gives them
+            String annotated = Workflow.steps(Billing.class, new RealBilling()).charge(in);
+            return plain + " / " + timed + " / " + annotated;
+        });
+        worldflow(keyed);
+        assertThat(wf.start(keyed, "x", StartOptions.id("ctx-plain")).result(WAIT))
+                .isEqualTo("ctx-plain:plain:1 / ctx-plain:timed:1 true / ctx-plain:charge:1 true");
+        // a deadline puts every step under a limit
+        assertThat(wf.start(keyed, "x", StartOptions.id("ctx-deadline").withTimeout(Duration.ofDays(30)))
+                        .result(WAIT))
+                .isEqualTo("ctx-deadline:plain:1 / ctx-deadline:timed:1 true / ctx-deadline:charge:1 true");
+        assertThatThrownBy(() -> Workflow.steps(BadLimit.class, x -> x))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("timeout");
+    }
+
+    /** Steps of the annotation style, under a time limit and a heartbeat timeout. */
+    public interface Billing {
+        @io.worldflow.annotation.Step(timeoutMillis = 30_000, heartbeatTimeoutMillis = 10_000)
+        String charge(String customer);
+    }
+
+    static final class RealBilling implements Billing {
+        @Override
+        public String charge(String customer) {
+            Workflow.context().heartbeat("charging " + customer);
+            return Workflow.context().idempotencyKey() + " "
+                    + Workflow.context().stepTimeLeft().isPresent();
+        }
+    }
+
+    /** A step whose time limit cannot be. */
+    public interface BadLimit {
+        @io.worldflow.annotation.Step(timeoutMillis = -5)
+        String run(String in);
+    }
+
+    @Test
     void aStepReadsTheTimeItHasLeftAndOutsideAStepThatIsAClearError() {
         Workflow<String, String> reader = Workflow.define("tck.timeout.reader", String.class, (ctx, in) -> {
             String left = ctx.step(

@@ -23,4 +23,16 @@ public @interface Step {
 
     /** Make the start durable before executing, and never run it twice. */
     boolean atMostOnce() default false;
+
+    /**
+     * Each attempt's time limit in milliseconds ({@link io.worldflow.StepOptions#withTimeout}); 0, the default, for
+     * none.
+     */
+    long timeoutMillis() default 0;
+
+    /**
+     * The longest time in milliseconds between two heartbeats of an attempt
+     * ({@link io.worldflow.StepOptions#withHeartbeatTimeout}); 0, the default, for none.
+     */
+    long heartbeatTimeoutMillis() default 0;
 }

@@ -18,6 +18,11 @@ public final class CurrentContext {
         return ctx;
     }
 
+    /** The context of the run executing on the current thread, or null when there is none. */
+    public static WorkflowContext peek() {
+        return CURRENT.get();
+    }
+
     public static WorkflowContext swap(WorkflowContext ctx) {
         WorkflowContext previous = CURRENT.get();
         if (ctx == null) {

@@ -52,7 +52,13 @@ public final class StepProxies {
             callable.put(m, m);
             Step step = m.getAnnotation(Step.class);
             if (step != null) {
-                steps.put(m, new StepOptions(policy(step.retry()), step.atMostOnce()));
+                steps.put(
+                        m,
+                        new StepOptions(
+                                policy(step.retry()),
+                                step.atMostOnce(),
+                                millis(step.timeoutMillis()),
+                                millis(step.heartbeatTimeoutMillis())));
                 names.put(m, step.name().isEmpty() ? m.getName() : step.name());
             }
         }
@@ -74,6 +80,11 @@ public final class StepProxies {
         };
         return stepInterface.cast(
                 Proxy.newProxyInstance(stepInterface.getClassLoader(), new Class<?>[] {stepInterface}, handler));
+    }
+
+    /** A time limit of an annotation: none for 0 (a negative one is refused by {@link StepOptions}). */
+    private static Duration millis(long value) {
+        return value == 0 ? null : Duration.ofMillis(value);
     }
 
     static RetryPolicy policy(Retry retry) {

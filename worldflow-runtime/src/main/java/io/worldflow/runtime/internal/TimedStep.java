@@ -2,6 +2,8 @@ package io.worldflow.runtime.internal;
 
 import io.worldflow.StepFunction;
 import io.worldflow.StepTimeoutException;
+import io.worldflow.WorkflowContext;
+import io.worldflow.internal.CurrentContext;
 import org.slf4j.MDC;
 
 import java.time.Duration;
@@ -48,7 +50,11 @@ final class TimedStep<T> {
         CompletableFuture<T> result = new CompletableFuture<>();
         String runId = exec.runId;
         String workflow = exec.workflow.name();
+        // the step's code runs on a thread of its own, so that it can be left behind; Workflow.context() in it must
+        // still reach the run, as it does in a step without a limit
+        WorkflowContext caller = CurrentContext.peek();
         Thread thread = Thread.ofVirtual().name("wf-" + runId + "-" + id).start(() -> {
+            CurrentContext.swap(caller);
             StepAttempt.CURRENT.set(attempt);
             MDC.put("runId", runId);
             MDC.put("workflow", workflow);
@@ -61,6 +67,7 @@ final class TimedStep<T> {
             } finally {
                 exec.steps.leave();
                 StepAttempt.CURRENT.remove();
+                CurrentContext.swap(null);
                 MDC.clear();
             }
         });
