@@ -185,11 +185,12 @@ public final class ServerBackend implements Backend {
 
     @Override
     public void deleteSchedule(String id) {
-        // the dashboard's API leaves schedules to the code that declares them: it neither creates nor deletes them
+        // the dashboard's API neither creates nor deletes schedules; removing a declaration from the code deletes
+        // nothing either, so the world itself is the one place to delete one
         throw new CliException(
                 ExitCodes.USAGE,
-                "a dashboard does not delete schedules; delete '" + id
-                        + "' in the world itself (without --server) or remove it from the application's code");
+                "a dashboard does not delete schedules; delete '" + id + "' in the world itself (without --server;"
+                        + " removing its declaration from the code does not stop it)");
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.worldflow.runtime.internal;
 
 import io.worldflow.CatchUpPolicy;
 import io.worldflow.OverlapPolicy;
+import io.worldflow.ScheduleSpec;
 import io.worldflow.runtime.internal.ScheduleBody.Action;
 
 import java.time.Duration;
@@ -59,8 +60,16 @@ final class FireDecision {
             due.addAll(times.between(next, horizon, MAX_FIRES - 1));
             Instant last = due.getLast();
             boolean more = due.size() == MAX_FIRES;
+            Instant waiting = null;
             for (Instant f : chosen(b, due, now)) {
+                if (inTurn(b.spec()) && s.previousRuns()) {
+                    waiting = f; // it and those after it start in turn, as the runs before them end
+                    break;
+                }
                 s.fire(f);
+            }
+            if (waiting != null) {
+                return new Outcome(s.body(waiting), wake(s.body(waiting), now));
             }
             next = more ? times.after(last) : times.after(horizon.isAfter(last) ? horizon : last);
             if (more) {
@@ -98,29 +107,60 @@ final class FireDecision {
             return null;
         }
         Instant ahead = b.nextFireAt() == null ? null : b.nextFireAt().minus(LEAD);
+        if (ahead != null && ahead.isBefore(now) && inTurn(b.spec())) {
+            // a fire time past already waits for the run before it to end ({@link #inTurn}): look again soon
+            return now.plus(BUFFER_CHECK);
+        }
         return b.buffered() != null ? earliest(ahead, now.plus(BUFFER_CHECK)) : ahead;
     }
 
-    /** The due fire times that start runs: those on time, and of the missed ones what the catch-up policy says. */
+    /**
+     * Whether the schedule's fire times start their runs in turn rather than side by side: with catch-up {@code ALL}
+     * every fire time within the catch-up window gets its run, and an overlap policy that runs one at a time
+     * ({@code SKIP}, {@code BUFFER_ONE}) then makes each wait for the run before it to end instead of dropping it.
+     */
+    static boolean inTurn(ScheduleSpec spec) {
+        return spec.catchUp() == CatchUpPolicy.ALL
+                && (spec.overlap() == OverlapPolicy.SKIP || spec.overlap() == OverlapPolicy.BUFFER_ONE);
+    }
+
+    /**
+     * The due fire times that start runs. Only the newest of them can be on time (past by less than
+     * {@link #MISFIRE_THRESHOLD}): when several are due at once, the worker was away for longer than the schedule's
+     * period, and the earlier ones were missed. Of the missed ones within the catch-up window the policy decides:
+     * {@code LATEST} starts only the newest fire time (on time or not), {@code ALL} each one, oldest first, {@code NONE}
+     * none but the one on time. Under {@code CANCEL_PREVIOUS} or {@code TERMINATE_PREVIOUS} only the newest starts,
+     * since each would cancel the one before it at once.
+     */
     private static List<Instant> chosen(ScheduleBody b, List<Instant> due, Instant now) {
         Instant missedBefore = now.minus(MISFIRE_THRESHOLD);
         Instant tooOld = now.minus(b.spec().catchUpWindow());
+        Instant newest = due.getLast();
+        Instant onTime = newest.isBefore(missedBefore) ? null : newest;
         List<Instant> missed = new ArrayList<>();
-        List<Instant> onTime = new ArrayList<>();
         for (Instant f : due) {
-            if (!f.isBefore(missedBefore)) {
-                onTime.add(f);
-            } else if (!f.isBefore(tooOld)) {
+            if (f != onTime && !f.isBefore(tooOld)) {
                 missed.add(f);
             }
         }
         List<Instant> out = new ArrayList<>();
-        if (b.spec().catchUp() == CatchUpPolicy.ALL) {
-            out.addAll(missed);
-        } else if (b.spec().catchUp() == CatchUpPolicy.LATEST && !missed.isEmpty()) {
-            out.add(missed.getLast());
+        switch (b.spec().catchUp()) {
+            case ALL -> out.addAll(missed);
+            case LATEST -> {
+                if (onTime == null && !missed.isEmpty()) {
+                    out.add(missed.getLast());
+                }
+            }
+            case NONE -> {}
         }
-        out.addAll(onTime);
+        if (onTime != null) {
+            out.add(onTime);
+        }
+        OverlapPolicy overlap = b.spec().overlap();
+        if (out.size() > 1
+                && (overlap == OverlapPolicy.CANCEL_PREVIOUS || overlap == OverlapPolicy.TERMINATE_PREVIOUS)) {
+            return List.of(out.getLast());
+        }
         return out;
     }
 

@@ -107,8 +107,17 @@ class FireDecisionTest {
         ScheduleSpec latest = minutely().withOverlap(OverlapPolicy.ALLOW_ALL);
         assertThat(decide(latest, body(latest), now, Set.of()).body().pending())
                 .extracting(Action::fireAt)
-                .as("the latest missed one, then the one on time")
-                .containsExactly(T0.plus(Duration.ofMinutes(59)), T0.plus(Duration.ofMinutes(60)));
+                .as("the latest one alone, here the one on time")
+                .containsExactly(T0.plus(Duration.ofMinutes(60)));
+        ScheduleSpec hourly = ScheduleSpec.cron("s", "0 0 * * * ?", "wf", null);
+        ScheduleBody hours = ScheduleBody.of(hourly, Payload.NULL, T0)
+                .with(false, T0.plus(Duration.ofHours(1)), null, null, null, List.of());
+        assertThat(decide(hourly, hours, T0.plus(Duration.ofMinutes(210)), Set.of())
+                        .body()
+                        .pending())
+                .extracting(Action::fireAt)
+                .as("the latest one alone, missed too")
+                .containsExactly(T0.plus(Duration.ofHours(3)));
 
         ScheduleSpec none =
                 minutely().withOverlap(OverlapPolicy.ALLOW_ALL).withCatchUp(CatchUpPolicy.NONE, Duration.ofDays(1));
@@ -175,6 +184,62 @@ class FireDecisionTest {
                 .extracting(Action::kind, Action::fireAt)
                 .containsExactly(tuple(Kind.START, T0.plusSeconds(60)));
         assertThat(o.body().buffered()).isNull();
+    }
+
+    @Test
+    void fireTimesPastByLessThanAMinuteButMissedAllTheSameAreCaughtUpByThePolicyNotAllStarted() {
+        // every 5 s, a worker away for 50 s: ten fire times due, each less than a minute past
+        ScheduleSpec every5 = ScheduleSpec.every("s", Duration.ofSeconds(5), "wf", null);
+        ScheduleBody b =
+                ScheduleBody.of(every5, Payload.NULL, T0).with(false, T0.plusSeconds(5), null, null, null, List.of());
+        Instant now = T0.plusSeconds(52);
+
+        assertThat(decide(every5, b, now, Set.of()).body().pending())
+                .as("LATEST, the default: the latest one alone")
+                .extracting(Action::fireAt)
+                .containsExactly(T0.plusSeconds(50));
+        ScheduleSpec cancel =
+                every5.withOverlap(OverlapPolicy.CANCEL_PREVIOUS).withCatchUp(CatchUpPolicy.ALL, Duration.ofHours(1));
+        assertThat(decide(
+                                cancel,
+                                ScheduleBody.of(cancel, Payload.NULL, T0)
+                                        .with(false, T0.plusSeconds(5), T0, "s@" + T0, null, List.of()),
+                                now,
+                                Set.of("s@" + T0))
+                        .body()
+                        .pending())
+                .as("each would cancel the one before it at once: the previous run canceled, the newest started")
+                .extracting(Action::kind, Action::fireAt)
+                .containsExactly(tuple(Kind.CANCEL, T0.plusSeconds(50)), tuple(Kind.START, T0.plusSeconds(50)));
+    }
+
+    @Test
+    void withCatchUpAllAndNoOverlapEveryMissedFireTimeStartsInTurnAsTheRunBeforeItEnds() {
+        ScheduleSpec spec = minutely().withCatchUp(CatchUpPolicy.ALL, Duration.ofHours(1)); // SKIP, the default
+        Instant now = T0.plus(Duration.ofMinutes(3)).plusSeconds(30); // 10:01, 10:02 and 10:03 due
+
+        FireDecision.Outcome first = decide(spec, body(spec), now, Set.of());
+        assertThat(first.body().pending()).extracting(Action::fireAt).containsExactly(T0.plusSeconds(60));
+        assertThat(first.body().nextFireAt()).as("the next one waits its turn").isEqualTo(T0.plusSeconds(120));
+        ScheduleBody started = first.body().withPending(List.of());
+        assertThat(FireDecision.wake(started, now))
+                .as("looks again soon")
+                .isEqualTo(now.plus(FireDecision.BUFFER_CHECK));
+
+        String running = "s@2026-06-01T10:01:00Z";
+        FireDecision.Outcome still = decide(spec, started, now.plusSeconds(1), Set.of(running));
+        assertThat(still.body().pending()).as("the run before it goes on").isEmpty();
+        assertThat(still.body().nextFireAt()).isEqualTo(T0.plusSeconds(120));
+        assertThat(still.wakeAt()).isEqualTo(now.plusSeconds(1).plus(FireDecision.BUFFER_CHECK));
+
+        FireDecision.Outcome second = decide(spec, started, now.plusSeconds(2), Set.of());
+        assertThat(second.body().pending()).extracting(Action::fireAt).containsExactly(T0.plusSeconds(120));
+        FireDecision.Outcome third = decide(spec, second.body().withPending(List.of()), now.plusSeconds(3), Set.of());
+        assertThat(third.body().pending())
+                .as("the one on time too, in its turn")
+                .extracting(Action::fireAt)
+                .containsExactly(T0.plusSeconds(180));
+        assertThat(third.body().nextFireAt()).isEqualTo(T0.plusSeconds(240));
     }
 
     @Test
