@@ -81,6 +81,11 @@ public record ScheduleSpec(
         if (jitter == null || jitter.isNegative()) {
             throw new IllegalArgumentException("schedule '" + id + "': jitter must be zero or more, was " + jitter);
         }
+        if (every != null && jitter.compareTo(every) >= 0) {
+            // a run delayed past the next fire time would overlap it, and the overlap policy would drop fire times
+            throw new IllegalArgumentException(
+                    "schedule '" + id + "': jitter must be less than the interval (" + every + "), was " + jitter);
+        }
         Objects.requireNonNull(overlap, "overlap");
         Objects.requireNonNull(catchUp, "catchUp");
         if (catchUpWindow == null || catchUpWindow.isNegative() || catchUpWindow.isZero()) {

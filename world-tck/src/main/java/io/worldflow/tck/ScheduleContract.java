@@ -283,6 +283,15 @@ public abstract class ScheduleContract extends WorkflowContractSupport {
         assertThatThrownBy(() -> ScheduleSpec.every("bad", Duration.ofMillis(10), report, "x"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("every");
+        assertThatThrownBy(() -> wf.schedules().create(ScheduleSpec.cron("bad", "0 0 0 30 2 ?", report, "x")))
+                .as("the 30th of February")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("would never fire");
+        assertThatThrownBy(() -> ScheduleSpec.every("bad", Duration.ofSeconds(2), report, "x")
+                        .withJitter(Duration.ofSeconds(30)))
+                .as("a run delayed past the next fire time")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("jitter must be less than the interval");
         assertThat(wf.schedules().list()).isEmpty();
 
         wf.schedules().create(ScheduleSpec.cron("taken", "0 0 2 * * ?", report, "x"));

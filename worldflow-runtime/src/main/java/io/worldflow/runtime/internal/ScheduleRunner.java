@@ -94,6 +94,9 @@ public final class ScheduleRunner {
         ScheduleBody body = ScheduleBody.of(spec, input, now);
         FireTimes times = new FireTimes(spec, now);
         Instant first = times.after(now);
+        if (first == null) {
+            checkFiresAtAll(spec, times);
+        }
         body = body.with(false, first, null, null, null, List.of()).changedBy(actor.get());
         StoredSchedule stored = new StoredSchedule(spec.id(), body.encode(), first, 1, now);
         if (!store.create(stored)) {
@@ -110,9 +113,26 @@ public final class ScheduleRunner {
         Payload input = codec.encode(spec.input(), "input of schedule '" + spec.id() + "'");
         return change(spec.id(), (b, now) -> {
             ScheduleBody next = b.withSpec(spec, input);
-            Instant first = new FireTimes(spec, b.createdAt()).after(now);
+            FireTimes times = new FireTimes(spec, b.createdAt());
+            Instant first = times.after(now);
+            if (first == null) {
+                checkFiresAtAll(spec, times);
+            }
             return next.with(b.paused(), first, b.lastFireAt(), b.lastRunId(), b.buffered(), b.pending());
         });
+    }
+
+    /**
+     * Refuses a cron expression that names no time at all (the 30th of February): stored, it would wait for ever
+     * without a word. One that has only ended (its end, or a year, past) is taken: it is a schedule that is over.
+     */
+    private static void checkFiresAtAll(ScheduleSpec spec, FireTimes times) {
+        if (spec.cron() != null
+                && times.after(spec.startAt() != null ? spec.startAt() : Instant.EPOCH) == null
+                && spec.endAt() == null) {
+            throw new IllegalArgumentException("schedule '" + spec.id() + "': cron expression '" + spec.cron()
+                    + "' names no time that exists, so it would never fire");
+        }
     }
 
     /** Stores {@code spec} as a new schedule or, when one of its id exists, as that schedule's new spec. */
