@@ -140,7 +140,9 @@ public final class WorldConfig {
             };
         } catch (NumberFormatException | DateTimeParseException | ArithmeticException e) {
             throw new ConfigurationException(
-                    key + " must be a duration such as 500ms, 30s, 5m or PT30S, was '" + text + "'", e);
+                    key + " must be a duration in ms, s, m, h or d (500ms, 30s, 90d) or ISO-8601 (PT30S), was '" + text
+                            + "'",
+                    e);
         }
     }
 

@@ -118,14 +118,18 @@ class WorldConfigTest {
                 "PTxS",
                 "P",
                 "99999999999999999999s",
-                "9999999999999999d"
+                "9999999999999999d",
+                "1y",
+                "P1Y"
             })
     void garbageDurationsFailNamingTheKeyAndTheValue(String text) {
         assertThatThrownBy(() -> with(KEY, text).getDuration(KEY, Duration.ZERO))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining(KEY)
                 .hasMessageContaining("'" + text + "'")
-                .hasMessageContaining("duration");
+                .hasMessageContaining("duration")
+                .as("the units it takes, days the longest")
+                .hasMessageContaining("ms, s, m, h or d");
     }
 
     // ---------------------------------------------------------------- numbers and booleans

@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /**
  * Held runs of the workflows a starting worker registers, made due at once. A worker that starts is most often a
@@ -23,9 +24,10 @@ final class HeldRuns {
 
     /**
      * Makes every held run of {@code workflows} due now; returns how many. One look over the held runs, which the
-     * worlds index apart because they are few. Best effort: a failure is logged.
+     * worlds index apart because they are few. Best effort: a failure is logged, quietly when the worker has stopped
+     * meanwhile ({@code stopped}), which closes the world under the look.
      */
-    static int retry(World world, Set<String> workflows, Instant now) {
+    static int retry(World world, Set<String> workflows, Instant now, BooleanSupplier stopped) {
         int retried = 0;
         try {
             RunQuery query = RunQuery.all().withHeld(true).withLimit(RunQuery.MAX_LIMIT);
@@ -43,7 +45,11 @@ final class HeldRuns {
                 page = world.runQueries().list(query.withCursor(page.nextCursor()));
             }
         } catch (RuntimeException e) {
-            log.warn("could not look for held runs ({}); they resume at their hold-retry time", e.toString());
+            if (stopped.getAsBoolean()) {
+                log.debug("the look for held runs ended with the worker ({})", e.toString());
+            } else {
+                log.warn("could not look for held runs ({}); they resume at their hold-retry time", e.toString());
+            }
         }
         if (retried > 0) {
             log.info(

@@ -56,7 +56,11 @@ public final class ScheduleLoop implements AutoCloseable {
             } while (!looks.closed() && earliest != null && !earliest.isAfter(now) && ++rounds < 3);
             return earliest == null ? now.plus(POLL) : later(earliest, now.plus(MIN_GAP));
         } catch (RuntimeException e) {
-            log.warn("looking at due schedules failed ({}); looking again in {}", e.toString(), AFTER_FAILURE);
+            if (looks.closed()) {
+                log.debug("a look at due schedules ended with the worker ({})", e.toString());
+            } else {
+                log.warn("looking at due schedules failed ({}); looking again in {}", e.toString(), AFTER_FAILURE);
+            }
             return clock.instant().plus(AFTER_FAILURE);
         }
     }

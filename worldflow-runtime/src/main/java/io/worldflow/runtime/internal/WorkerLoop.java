@@ -207,7 +207,8 @@ public final class WorkerLoop implements AutoCloseable {
         // beside the loop, which leases meanwhile: a new deploy's own work does not wait for the look
         Thread.ofVirtual()
                 .name("wf-held-runs")
-                .start(() -> HeldRuns.retry(engine.world, engine.registry.names(), engine.clock.instant()));
+                .start(() ->
+                        HeldRuns.retry(engine.world, engine.registry.names(), engine.clock.instant(), () -> stopping));
         long failures = 0;
         while (!stopping) {
             if (pokeSignalWaiters) {
