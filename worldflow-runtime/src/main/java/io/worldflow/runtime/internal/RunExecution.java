@@ -167,6 +167,8 @@ final class RunExecution {
             try {
                 input = engine.codec.decode(
                         history.started().input(), workflow.inputType(), "input of run '" + runId + "'");
+            } catch (PayloadKeyException e) {
+                throw e; // held as it is, naming the key: the code did not change, a key is missing
             } catch (SerializationException e) {
                 throw new HeldException(
                         "the run's input can no longer be read as "
