@@ -231,8 +231,9 @@ public final class LogChain {
                     log,
                     chainedFrom,
                     expected,
-                    "the log ends at seq " + (expected - 1) + " but the run's length is " + log.logLength()
-                            + ": events " + range(expected, log.logLength() - 1) + " are missing");
+                    (expected == 0 ? "the log holds no record" : "the log ends at seq " + (expected - 1))
+                            + " but the run's length is " + log.logLength() + ": events "
+                            + range(expected, log.logLength() - 1) + " are missing");
         }
         if (expected > log.logLength()) {
             return broken(

@@ -127,6 +127,11 @@ class LogChainTest {
         assertThat(rolledBack.problem()).contains("head does not match");
 
         assertThat(LogChain.verify(with(log, log.records(), 7, null)).problem()).contains("no head");
+
+        ChainReport emptied = LogChain.verify(with(log, List.of(), 7, log.head()));
+        assertThat(emptied.brokenAt()).isEqualTo(0);
+        assertThat(emptied.problem())
+                .isEqualTo("the log holds no record but the run's length is 7: events seq 0..6 are missing");
     }
 
     @Test
