@@ -98,16 +98,24 @@ public interface WorkflowContext {
     <I, O> O child(String name, Workflow<I, O> workflow, I input);
 
     /**
-     * Polls an outside state until it is ready: runs {@code check} as a step (named {@code name}, with the
-     * workflow's retry policy) until it returns a value other than null, and returns that value. Between checks the
-     * run sleeps durably (timers named {@code name + "-pause"}), holding no thread: first {@code firstPause}, then
-     * twice as long each time, up to {@code maxPause}. Each check and pause is recorded, so a replay runs no check
-     * again.
+     * Polls an outside state until it is ready: runs {@code check} as a step (named {@code name}, with the step
+     * retry policy of the workflow's options, three attempts unless they set one) until it returns a value other than
+     * null, and returns that value. Between checks the run sleeps durably (timers named {@code name + "-pause"}),
+     * holding no thread: first {@code firstPause}, then twice as long each time, up to {@code maxPause}. Each check
+     * and pause is recorded, so a replay runs no check again. A check whose attempts all fail fails the wait: give a
+     * check of a service that may be down for a while its own retry policy with the form that takes
+     * {@link StepOptions}.
      *
      * @throws IllegalArgumentException when a pause is not positive or {@code maxPause} is shorter than
      *                                  {@code firstPause}
      */
-    <T> T awaitCondition(String name, Duration firstPause, Duration maxPause, StepFunction<T> check);
+    default <T> T awaitCondition(String name, Duration firstPause, Duration maxPause, StepFunction<T> check) {
+        return awaitCondition(name, firstPause, maxPause, StepOptions.defaults(), check);
+    }
+
+    /** As {@link #awaitCondition(String, Duration, Duration, StepFunction)}, each check run with {@code options}. */
+    <T> T awaitCondition(
+            String name, Duration firstPause, Duration maxPause, StepOptions options, StepFunction<T> check);
 
     // ---------------------------------------------------------------- async forms, races and scopes
 

@@ -255,6 +255,31 @@ public abstract class WorkflowContract extends WorkflowContractSupport {
     }
 
     @Test
+    void aConditionsCheckTakesItsOwnRetryPolicySoAServiceDownForAWhileDoesNotEndTheWait() {
+        Workflow<String, String> w = Workflow.define("tck.condition-retried", String.class, (ctx, in) -> {
+            StepOptions patient = StepOptions.retry(RetryPolicy.fixed(6, Duration.ofMillis(1)));
+            return ctx.awaitCondition("ready", Duration.ofSeconds(1), Duration.ofSeconds(1), patient, () -> {
+                int call = bump("flaky");
+                if (call <= 4) {
+                    throw new java.io.IOException("HTTP 503 (call " + call + ")");
+                }
+                return "ready at call " + call;
+            });
+        });
+        worldflow(w);
+
+        RunHandle<String> run = wf.start(w, "x");
+        // each retry waits its backoff on the run's clock: moved on until the five calls are made
+        long end = System.nanoTime() + WAIT.toNanos();
+        while (count("flaky") < 5 && System.nanoTime() < end) {
+            clock.advance(Duration.ofMillis(1));
+            pause(10);
+        }
+        assertThat(run.result(WAIT)).isEqualTo("ready at call 5");
+        assertThat(count("flaky")).isEqualTo(5);
+    }
+
+    @Test
     void aConditionWithPausesThatMakeNoSenseIsRefused() {
         Workflow<String, String> w = Workflow.define("tck.condition-bad", String.class, (ctx, in) -> {
             try {

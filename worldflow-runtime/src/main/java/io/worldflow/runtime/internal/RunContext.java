@@ -317,7 +317,9 @@ final class RunContext implements WorkflowContext {
     // ---------------------------------------------------------------- polling
 
     @Override
-    public <T> T awaitCondition(String name, Duration firstPause, Duration maxPause, StepFunction<T> check) {
+    public <T> T awaitCondition(
+            String name, Duration firstPause, Duration maxPause, StepOptions options, StepFunction<T> check) {
+        Objects.requireNonNull(options, "options");
         Objects.requireNonNull(firstPause, "firstPause");
         Objects.requireNonNull(maxPause, "maxPause");
         Objects.requireNonNull(check, "check");
@@ -332,7 +334,7 @@ final class RunContext implements WorkflowContext {
         }
         Duration pause = firstPause;
         while (true) {
-            T value = step(name, check);
+            T value = step(name, options, check);
             if (value != null) {
                 return value;
             }
