@@ -5,7 +5,8 @@ package io.worldflow;
  * {@code SignalReceived}, {@code WorkflowCancelRequested} and {@code WorkflowRetried}): the application's identity for
  * its own client calls (set with {@code Worldflow.builder().actor(…)}, or for some calls with
  * {@code wf.actingAs(…)}), {@code dashboard:<caller>} for the dashboard and HTTP API, {@code signal-url:<token id>}
- * for a signed signal URL, and {@code schedule:<id>} for a run a schedule started.
+ * for a signed signal URL, and {@code schedule:<id>} for a run a schedule started at one of its fire times (a run
+ * someone triggered or backfilled records who did).
  */
 public final class Actors {
 

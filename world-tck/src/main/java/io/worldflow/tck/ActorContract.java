@@ -118,15 +118,21 @@ public abstract class ActorContract extends WorkflowContractSupport {
     }
 
     @Test
-    void aRunAScheduleStartedRecordsTheSchedule() {
+    void aRunSomeoneTriggersRecordsWhoAndTheSchedule() {
         billing();
         wf.schedules().create(ScheduleSpec.cron("tck-actor-yearly", "0 0 0 1 1 ? 2099", approval, "tick"));
 
-        String runId = wf.schedules().trigger("tck-actor-yearly").orElseThrow();
+        String runId;
+        try (var as = wf.actingAs("ops:erin")) {
+            runId = wf.schedules().trigger("tck-actor-yearly").orElseThrow();
+        }
 
         awaitStatus(runId, RunStatus.WAITING);
-        assertThat(eventsOf(runId, WorkflowStarted.class).getFirst().actor())
-                .isEqualTo(Actors.schedule("tck-actor-yearly"));
+        WorkflowStarted started = eventsOf(runId, WorkflowStarted.class).getFirst();
+        assertThat(started.actor())
+                .as("a fire of its own records the schedule (aSchedulesLastChange…)")
+                .isEqualTo("ops:erin");
+        assertThat(started.schedule()).isEqualTo("tck-actor-yearly");
     }
 
     @Test
@@ -155,6 +161,19 @@ public abstract class ActorContract extends WorkflowContractSupport {
         String fired = wf.schedules().describe("tck-actor-hourly").lastRunId();
         assertThat(eventsOf(fired, WorkflowStarted.class).getFirst().actor())
                 .isEqualTo(Actors.schedule("tck-actor-hourly"));
+
+        // a run someone backfills is theirs, as a triggered one is (aRunAScheduleStarted…)
+        java.time.Instant nextFire =
+                java.time.Instant.parse(fired.substring(fired.indexOf('@') + 1)).plus(Duration.ofHours(1));
+        java.util.List<String> backfilled;
+        try (var as = wf.actingAs("ops:finn")) {
+            backfilled = wf.schedules().backfill("tck-actor-hourly", nextFire, nextFire);
+        }
+        assertThat(backfilled).hasSize(1);
+        assertThat(eventsOf(backfilled.getFirst(), WorkflowStarted.class)
+                        .getFirst()
+                        .actor())
+                .isEqualTo("ops:finn");
     }
 
     @Test

@@ -79,7 +79,8 @@ final class FireTimes {
 
     private Instant intervalAfter(Instant t) {
         if (t.isBefore(anchor)) {
-            return anchor;
+            // a start given is a fire time; without one the first is an interval after the schedule was created
+            return spec.startAt() != null ? anchor : anchor.plus(spec.every());
         }
         Duration every = spec.every();
         long periods = Duration.between(anchor, t).dividedBy(every) + 1;

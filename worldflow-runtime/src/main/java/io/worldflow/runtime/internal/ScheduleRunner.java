@@ -410,7 +410,11 @@ public final class ScheduleRunner {
                         null,
                         id,
                         a.fireAt())
-                .withActor(Actors.schedule(id))
+                // a fire time of the schedule's own is the schedule's doing; a trigger or a backfill, whoever asked
+                .withActor(
+                        a.kind() == Action.Kind.START_NOW && b.changedBy() != null
+                                ? b.changedBy()
+                                : Actors.schedule(id))
                 .withSearchAttributes(b.spec().searchAttributes());
     }
 
