@@ -54,7 +54,10 @@ class RolesTest {
                         new DashboardToken("vera", Role.VIEWER, VIEWER),
                         new DashboardToken("otto", Role.OPERATOR, OPERATOR),
                         new DashboardToken("ada", Role.ADMIN, AUDITOR_ADMIN)),
-                Authenticator.trustedHeader("X-Forwarded-User", name -> name.equals("carol") ? Role.OPERATOR : null));
+                Authenticator.trustedHeader(
+                        "X-Forwarded-User",
+                        // "otto" is also a token's name: a proxy user of that name must not pass for the token
+                        name -> name.equals("carol") || name.equals("otto") ? Role.OPERATOR : null));
         t.wf.schedules().create(ScheduleSpec.cron("yearly", "0 0 0 1 1 ? 2099", "approval", "from yearly"));
         t.wf.queues().define(QueueSpec.named("ledger").withConcurrency(2));
     }
@@ -441,6 +444,15 @@ class RolesTest {
                 .as("a name the application does not let in")
                 .isEqualTo(401);
         assertThat(carolAsViewer.status()).as("the token decides").isEqualTo(403);
+        TestDashboard.Reply ottoByProxy = t.send(HttpRequest.newBuilder(t.uri("/api/runs/w-2/cancel"))
+                .header("X-Forwarded-User", "otto")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{}")));
+        assertThat(ottoByProxy.status())
+                .as("an identity that is a token's name")
+                .isEqualTo(401);
+        assertThat(ottoByProxy.json().path("message").asText()).contains("'otto'", "name of a dashboard token");
+        assertThat(logged).anyMatch(l -> l.contains("an identity that is a token's name"));
         assertThat(t.wf.run("w-2").orElseThrow().cancelRequest()).isNull();
         assertThat(as(null, "GET", "/api/session", null)
                         .json()

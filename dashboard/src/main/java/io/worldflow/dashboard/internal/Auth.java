@@ -60,7 +60,7 @@ final class Auth {
         try {
             caller = identify(ctx);
         } catch (ApiException e) {
-            refused(ctx, "a wrong token", needed);
+            refused(ctx, presented(ctx) != null ? "a wrong token" : "an identity that is a token's name", needed);
             throw e;
         }
         if (caller.isEmpty()) {
@@ -103,7 +103,21 @@ final class Auth {
             }
             return Optional.of(c);
         }
-        return authenticator == null ? Optional.empty() : authenticator.authenticate(ctx::header);
+        if (authenticator == null) {
+            return Optional.empty();
+        }
+        Optional<Caller> caller = authenticator.authenticate(ctx::header);
+        if (caller.isPresent()
+                && known.stream()
+                        .anyMatch(k -> k.caller().name().equals(caller.get().name()))) {
+            // recorded as dashboard:<name> in runs' logs, it would pass for the token's holder: refused, never guessed
+            throw new ApiException(
+                    401,
+                    "unauthorized",
+                    "the identity '" + caller.get().name() + "' the application's authenticator gave is the name of a"
+                            + " dashboard token; give the person another name");
+        }
+        return caller;
     }
 
     /** The caller whose token this is, or null. */
