@@ -693,6 +693,13 @@ class ApiTest {
     void aSignalUrlForARunThatContinuedAsNewReachesTheNewestRunOfItsChain() {
         t.wf.start("relay", 1, StartOptions.id("relay-1"));
         t.awaitRun("relay-1~2", r -> r.status() == RunStatus.WAITING);
+        JsonNode first = t.get("/api/runs/relay-1").json();
+        assertThat(first.path("status").asText()).isEqualTo("COMPLETED");
+        assertThat(first.path("continuedAs").asText()).isEqualTo("relay-1~2");
+        assertThat(first.path("newestOfChain").path("runId").asText()).isEqualTo("relay-1~2");
+        assertThat(first.path("newestOfChain").path("status").asText()).isEqualTo("WAITING");
+        assertThat(t.get("/api/runs/relay-1~2").json().path("continuedFrom").asText())
+                .isEqualTo("relay-1");
 
         TestDashboard.Reply made = t.post("/api/runs/relay-1/signal-urls", "{\"name\":\"go\"}");
         assertThat(made.status()).as(made.body()).isEqualTo(201);

@@ -20,6 +20,7 @@ import io.worldflow.event.StepScheduled;
 import io.worldflow.event.StepStarted;
 import io.worldflow.event.TimerFired;
 import io.worldflow.event.TimerScheduled;
+import io.worldflow.event.WorkflowContinuedAsNew;
 import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
 import io.worldflow.runtime.JsonCodec;
@@ -96,6 +97,13 @@ final class RunViews {
         m.put("searchAttributeTypes", SearchViews.types(r.searchAttributes()));
         // a run a schedule started names it and the fire time in its first event; null for any other run
         WorkflowStarted started = !events.isEmpty() && events.getFirst() instanceof WorkflowStarted w ? w : null;
+        // a run of a continue-as-new chain names its neighbours; the one it continued as, the chain's newest run
+        m.put("continuedFrom", started == null ? null : started.continuedFrom());
+        m.put(
+                "continuedAs",
+                events.isEmpty() || !(events.getLast() instanceof WorkflowContinuedAsNew c)
+                        ? null
+                        : c.successorRunId());
         m.put("schedule", started == null ? null : started.schedule());
         m.put("scheduledFor", started == null ? null : started.scheduledFor());
         // the trace its spans belong to, for finding the run in a tracing tool; null when it was started untraced

@@ -82,18 +82,24 @@ final class RunsApi {
         QueueInfo queue = info.status() == RunStatus.PENDING
                 ? wf.queues().describe(info.queue()).orElse(null)
                 : null;
-        json(
-                ctx,
-                200,
-                RunViews.detail(
-                        info,
-                        events,
-                        wf.world().signals().pending(runId),
-                        wf.world().signals().revokedUrls(runId),
-                        queue,
-                        signalTypes(info.workflow()),
-                        wf.codec(),
-                        Auth.seesSecrets(ctx)));
+        Map<String, Object> view = RunViews.detail(
+                info,
+                events,
+                wf.world().signals().pending(runId),
+                wf.world().signals().revokedUrls(runId),
+                queue,
+                signalTypes(info.workflow()),
+                wf.codec(),
+                Auth.seesSecrets(ctx));
+        if (view.get("continuedAs") != null) {
+            // the run ended by handing over: where its chain stands now is what a reader of it wants to know
+            RunInfo newest = wf.handle(runId).info();
+            Map<String, Object> chain = new LinkedHashMap<>();
+            chain.put("runId", newest.runId());
+            chain.put("status", newest.status().name());
+            view.put("newestOfChain", chain);
+        }
+        json(ctx, 200, view);
     }
 
     /**

@@ -33,8 +33,16 @@ import java.util.Map;
  * @param parent       the run that started it as a child, or null
  * @param schedule     the schedule that started it, or null
  * @param scheduledFor that schedule's fire time, or null
+ * @param continuedFrom the run of its continue-as-new chain it continues, or null
+ * @param continuedAs   the run it continued as (it ended so), or null
  */
-public record RunWaits(List<Wait> waits, String parent, String schedule, Instant scheduledFor) {
+public record RunWaits(
+        List<Wait> waits,
+        String parent,
+        String schedule,
+        Instant scheduledFor,
+        String continuedFrom,
+        String continuedAs) {
 
     /**
      * One thing waited on.
@@ -65,6 +73,8 @@ public record RunWaits(List<Wait> waits, String parent, String schedule, Instant
         String parent = null;
         String schedule = null;
         Instant scheduledFor = null;
+        String continuedFrom = null;
+        String continuedAs = null;
         boolean ended = false;
         for (Event e : events) {
             switch (e) {
@@ -72,6 +82,7 @@ public record RunWaits(List<Wait> waits, String parent, String schedule, Instant
                     parent = s.parent();
                     schedule = s.schedule();
                     scheduledFor = s.scheduledFor();
+                    continuedFrom = s.continuedFrom();
                 }
                 case SignalRequested s -> open.put(s.waitId(), new Wait("signal", s.name(), s.timeoutAt(), null));
                 case SignalReceived s -> open.remove(s.waitId());
@@ -89,11 +100,20 @@ public record RunWaits(List<Wait> waits, String parent, String schedule, Instant
                 case WorkflowCompleted c -> ended = true;
                 case WorkflowFailed f -> ended = true;
                 case WorkflowCanceled c -> ended = true;
-                case WorkflowContinuedAsNew c -> ended = true;
+                case WorkflowContinuedAsNew c -> {
+                    ended = true;
+                    continuedAs = c.successorRunId();
+                }
                 case WorkflowRetried r -> ended = false;
                 default -> {}
             }
         }
-        return new RunWaits(ended ? List.of() : new ArrayList<>(open.values()), parent, schedule, scheduledFor);
+        return new RunWaits(
+                ended ? List.of() : new ArrayList<>(open.values()),
+                parent,
+                schedule,
+                scheduledFor,
+                continuedFrom,
+                continuedAs);
     }
 }

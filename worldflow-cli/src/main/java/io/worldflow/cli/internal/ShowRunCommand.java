@@ -33,6 +33,8 @@ final class ShowRunCommand extends BackendCommand {
             out.put("parent", waits.parent());
             out.put("schedule", waits.schedule());
             out.put("scheduledFor", waits.scheduledFor());
+            out.put("continuedFrom", waits.continuedFrom());
+            out.put("continuedAs", waits.continuedAs());
             JsonOutput.print(out(), out);
             return ExitCodes.OK;
         }
@@ -57,6 +59,12 @@ final class ShowRunCommand extends BackendCommand {
                             + (cancel.reason() == null ? "" : ": " + cancel.reason()));
         }
         lines.put("parent", waits.parent());
+        lines.put("continues", waits.continuedFrom());
+        if (waits.continuedAs() != null) {
+            // COMPLETED with no output reads as done: it handed over, and its chain goes on there
+            lines.put(
+                    "continued as", waits.continuedAs() + " (signals and cancels by this id reach its chain's newest)");
+        }
         if (waits.schedule() != null) {
             lines.put("schedule", waits.schedule() + " (fire time " + Table.cell(waits.scheduledFor()) + ")");
         }

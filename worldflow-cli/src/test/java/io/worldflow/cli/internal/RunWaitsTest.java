@@ -7,6 +7,7 @@ import io.worldflow.event.SignalRequested;
 import io.worldflow.event.TimerScheduled;
 import io.worldflow.event.WorkflowCancelRequested;
 import io.worldflow.event.WorkflowCanceled;
+import io.worldflow.event.WorkflowContinuedAsNew;
 import io.worldflow.event.WorkflowFailed;
 import io.worldflow.event.WorkflowRetried;
 import io.worldflow.event.WorkflowStarted;
@@ -55,5 +56,19 @@ class RunWaitsTest {
         assertThat(RunWaits.of(failed).waits())
                 .extracting(RunWaits.Wait::name)
                 .containsExactly("nap", "approval", "again");
+    }
+
+    @Test
+    void aRunOfAChainNamesTheRunItContinuesAndTheOneItContinuedAs() {
+        List<Event> events = new ArrayList<>();
+        events.add(new WorkflowStarted(
+                "sub~2", 0, T0, "wf", new Payload("2", null), null, null, "sub", null, null, null, null, null, null));
+        events.add(new WorkflowContinuedAsNew("sub~2", 1, T0, "sub~3", new Payload("3", null)));
+
+        RunWaits waits = RunWaits.of(events);
+        assertThat(waits.continuedFrom()).isEqualTo("sub");
+        assertThat(waits.continuedAs()).isEqualTo("sub~3");
+        assertThat(waits.waits()).isEmpty();
+        assertThat(RunWaits.of(waiting()).continuedAs()).isNull();
     }
 }
