@@ -69,7 +69,8 @@ final class FireDecision {
                 s.fire(f);
             }
             if (waiting != null) {
-                return new Outcome(s.body(waiting), wake(s.body(waiting), now));
+                ScheduleBody inTurn = s.body(waiting);
+                return new Outcome(inTurn, wake(inTurn, now));
             }
             next = more ? times.after(last) : times.after(horizon.isAfter(last) ? horizon : last);
             if (more) {

@@ -67,13 +67,17 @@ public final class Handle<O> implements RunHandle<O> {
         String current = runId;
         while (true) {
             RunInfo info = result(current, end, timeout);
-            String successor = Successors.of(world, info);
+            // on to the newest run of the chain, not through each run between
+            RunInfo newest = Successors.newest(world, info);
+            if (!newest.runId().equals(current)) {
+                current = newest.runId();
+                continue;
+            }
+            String successor = Successors.of(world, info); // a successor named, but gone: waiting for it says so
             if (successor == null) {
                 return outcome(info);
             }
-            // on to the newest run of the chain, not through each run between
-            String newest = Successors.newest(world, info).runId();
-            current = newest.equals(current) ? successor : newest;
+            current = successor;
         }
     }
 

@@ -92,11 +92,7 @@ public final class ScheduleRunner {
         Instant now = clock.instant();
         Payload input = codec.encode(spec.input(), "input of schedule '" + spec.id() + "'");
         ScheduleBody body = ScheduleBody.of(spec, input, now);
-        FireTimes times = new FireTimes(spec, now);
-        Instant first = times.after(now);
-        if (first == null) {
-            checkFiresAtAll(spec, times);
-        }
+        Instant first = firstFireAfter(spec, new FireTimes(spec, now), now);
         body = body.with(false, first, null, null, null, List.of()).changedBy(actor.get());
         StoredSchedule stored = new StoredSchedule(spec.id(), body.encode(), first, 1, now);
         if (!store.create(stored)) {
@@ -113,26 +109,26 @@ public final class ScheduleRunner {
         Payload input = codec.encode(spec.input(), "input of schedule '" + spec.id() + "'");
         return change(spec.id(), (b, now) -> {
             ScheduleBody next = b.withSpec(spec, input);
-            FireTimes times = new FireTimes(spec, b.createdAt());
-            Instant first = times.after(now);
-            if (first == null) {
-                checkFiresAtAll(spec, times);
-            }
+            Instant first = firstFireAfter(spec, new FireTimes(spec, b.createdAt()), now);
             return next.with(b.paused(), first, b.lastFireAt(), b.lastRunId(), b.buffered(), b.pending());
         });
     }
 
     /**
-     * Refuses a cron expression that names no time at all (the 30th of February): stored, it would wait for ever
-     * without a word. One that has only ended (its end, or a year, past) is taken: it is a schedule that is over.
+     * The schedule's first fire time after {@code now}, or null when it has none; a cron expression that names no time
+     * at all (the 30th of February) is refused: stored, it would wait for ever without a word. One that has only ended
+     * (its end, or a year, past) is taken: it is a schedule that is over.
      */
-    private static void checkFiresAtAll(ScheduleSpec spec, FireTimes times) {
-        if (spec.cron() != null
-                && times.after(spec.startAt() != null ? spec.startAt() : Instant.EPOCH) == null
-                && spec.endAt() == null) {
+    private static Instant firstFireAfter(ScheduleSpec spec, FireTimes times, Instant now) {
+        Instant first = times.after(now);
+        if (first == null
+                && spec.cron() != null
+                && spec.endAt() == null
+                && times.after(spec.startAt() != null ? spec.startAt() : Instant.EPOCH) == null) {
             throw new IllegalArgumentException("schedule '" + spec.id() + "': cron expression '" + spec.cron()
                     + "' names no time that exists, so it would never fire");
         }
+        return first;
     }
 
     /** Stores {@code spec} as a new schedule or, when one of its id exists, as that schedule's new spec. */
