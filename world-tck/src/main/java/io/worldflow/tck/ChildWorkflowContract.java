@@ -21,13 +21,23 @@ import io.worldflow.event.ChildWorkflowStarted;
 import io.worldflow.event.WorkflowStarted;
 import io.worldflow.runtime.WorkerOptions;
 import io.worldflow.runtime.Worldflow;
+import io.worldflow.spi.Append;
+import io.worldflow.spi.EventLog;
+import io.worldflow.spi.LeasedAppends;
 import io.worldflow.spi.NewRun;
+import io.worldflow.spi.WorkerAccess;
+import io.worldflow.spi.World;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -148,6 +158,92 @@ public abstract class ChildWorkflowContract extends WorkflowContractSupport {
         } else {
             assertThat(watch.leasedAsStarted()).isEmpty();
             assertThat(watch.leasedByAsking()).containsAll(kids);
+        }
+    }
+
+    /**
+     * Children that branches start side by side are created together, by the one append the parent makes when its
+     * branches all wait for them, not one append for the first and another for the rest: on every world that append
+     * creates all of them in its transaction, and each child is created once.
+     */
+    @Test
+    void childrenThatBranchesStartSideBySideAreCreatedByOneAppend() {
+        Workflow<Integer, Integer> parent =
+                Workflow.define("tck.child.side", Integer.class, Integer.class, (ctx, n) -> {
+                    List<Integer> items = new ArrayList<>();
+                    for (int i = 1; i <= n; i++) {
+                        items.add(i);
+                    }
+                    return ctx.parallel("kids", items, (branch, i) -> branch.child("kid", square, i)).stream()
+                            .mapToInt(Integer::intValue)
+                            .sum();
+                });
+        List<List<String>> startsOfParent = new CopyOnWriteArrayList<>();
+        wf = Worldflow.builder()
+                .world(watchingStarts(world, "side-1", startsOfParent))
+                .clock(clock)
+                .register(parent)
+                .register(square)
+                .build();
+        wf.startWorker(workerOptions());
+
+        assertThat(wf.start(parent, 8, StartOptions.id("side-1")).result(WAIT)).isEqualTo(204);
+        assertThat(startsOfParent).as("the parent's appends that create runs").hasSize(1);
+        assertThat(startsOfParent.getFirst())
+                .containsExactlyInAnyOrder(
+                        "side-1/kids/0/kid",
+                        "side-1/kids/1/kid",
+                        "side-1/kids/2/kid",
+                        "side-1/kids/3/kid",
+                        "side-1/kids/4/kid",
+                        "side-1/kids/5/kid",
+                        "side-1/kids/6/kid",
+                        "side-1/kids/7/kid");
+        assertThat(eventsOf("side-1", ChildWorkflowStarted.class)).hasSize(8);
+    }
+
+    /**
+     * {@code world}, noting the runs that each append of run {@code runId} creates, whether the append goes through its
+     * event log or, leasing them, through its worker access; closing it leaves the world open.
+     */
+    private static World watchingStarts(World world, String runId, List<List<String>> starts) {
+        Consumer<List<Append>> watch = appends -> appends.stream()
+                .filter(a -> a.runId().equals(runId) && !a.starts().isEmpty())
+                .forEach(a -> starts.add(a.starts().stream().map(NewRun::runId).toList()));
+        EventLog log = world.eventLog();
+        EventLog watchedLog = (EventLog) Proxy.newProxyInstance(
+                EventLog.class.getClassLoader(), new Class<?>[] {EventLog.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("append")) {
+                        @SuppressWarnings("unchecked")
+                        List<Append> appends = (List<Append>) args[0];
+                        watch.accept(appends);
+                    }
+                    return invoke(method, log, args);
+                });
+        WorkerAccess watchedAccess = new ForwardingWorkerAccess(world.workerAccess()) {
+            @Override
+            public LeasedAppends appendLeasingStarts(
+                    List<Append> appends, Set<String> startsToLease, String workerId, Duration leaseFor) {
+                watch.accept(appends);
+                return super.appendLeasingStarts(appends, startsToLease, workerId, leaseFor);
+            }
+        };
+        return (World) Proxy.newProxyInstance(
+                World.class.getClassLoader(),
+                new Class<?>[] {World.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "eventLog" -> watchedLog;
+                    case "workerAccess" -> watchedAccess;
+                    case "close" -> null;
+                    default -> invoke(method, world, args);
+                });
+    }
+
+    private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
         }
     }
 

@@ -83,11 +83,12 @@ final class ChildCall<I, O> {
             exec.children.activity();
             ctx.record(seq -> new ChildWorkflowStarted(
                     exec.runId, seq, exec.now(), id, name, childRunId, workflow.name(), policy.name()));
-            if (withRecord) {
-                // the child is created by the append that records its start: made now, as children started side
-                // by side are gathered into a few appends by the group commit
-                exec.flush();
+            if (withRecord && exec.engine.replay != null) {
+                exec.flush(); // where a replay would write, it stops
             }
+            // otherwise the child is created by the append that records its start, made when the turn's threads next
+            // all wait (TurnThreads) if nothing else makes it sooner: the children that branches start side by side
+            // are created together, by one append
         }
         return new Begun(childRunId, false);
     }

@@ -204,6 +204,16 @@ final class RunLog {
         }
     }
 
+    /** Whether the next append creates runs: children started that do not exist until it is made. */
+    boolean startsPending() {
+        lock.lock();
+        try {
+            return !starts.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** A signal to another run that the next append stores, in its transaction. */
     void send(OutgoingSignal signal) {
         lock.lock();

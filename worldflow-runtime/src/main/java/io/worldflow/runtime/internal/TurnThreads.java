@@ -140,7 +140,9 @@ final class TurnThreads {
                     outcome = phase == Phase.SUSPENDED ? RunExecution.Outcome.SUSPENDED : RunExecution.Outcome.ABORTED;
                 }
                 ended = outcome;
-            } else if (phase == Phase.ACTIVE && allBlocked()) {
+            } else if (phase == Phase.ACTIVE
+                    && allBlocked()
+                    && (!createStartedChildren() || phase == Phase.ACTIVE && allBlocked())) {
                 suspendIfIdle();
             }
             // no wake-up: what a waiter waits for (a poke, its time, an in-memory condition) is not changed
@@ -332,6 +334,9 @@ final class TurnThreads {
                         return;
                     }
                     if (allBlocked()) {
+                        if (createStartedChildren()) {
+                            continue;
+                        }
                         suspendIfIdle();
                         checkActive();
                     }
@@ -361,6 +366,28 @@ final class TurnThreads {
             }
         }
         return !deadlinePassed;
+    }
+
+    /**
+     * Called with the lock held when every thread waits: creates the children this turn started and has not yet
+     * written, by an append made with the lock let go, as a turn that stays in memory for its children would otherwise
+     * wait for children that do not exist. Branches that start children side by side have them created together.
+     *
+     * @return whether it wrote (the lock was let go meanwhile: the waits must be looked at again)
+     */
+    private boolean createStartedChildren() {
+        if (exec.engine.replay != null || !exec.runLog.startsPending()) {
+            return false;
+        }
+        lock.unlock();
+        try {
+            exec.flush();
+        } catch (ExecutionStop stop) {
+            // the turn is aborted: its threads see that and unwind
+        } finally {
+            lock.lock();
+        }
+        return true;
     }
 
     /** Called with the lock held when every thread waits. Ends the turn unless the next wake-up is very near. */
