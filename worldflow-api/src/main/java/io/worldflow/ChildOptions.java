@@ -31,8 +31,8 @@ public record ChildOptions(
         if (id != null) {
             new StartOptions(id, null, null, null, null, 0, null); // the same rules as a run started by a client
         }
-        if (queue != null && queue.isBlank()) {
-            throw new IllegalArgumentException("queue must not be blank");
+        if (queue != null) {
+            QueueSpec.checkName("queue", queue);
         }
         if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
             throw new IllegalArgumentException("timeout must be positive, was " + timeout);

@@ -73,15 +73,54 @@ public record QueueSpec(String name, int concurrency, int workerConcurrency, int
     }
 
     /**
-     * Checks a queue's name: 1 to {@value #MAX_NAME_LENGTH} characters, not blank, without control characters.
+     * Checks a queue's name: 1 to {@value #MAX_NAME_LENGTH} characters, each an ASCII letter or digit or one of
+     * {@code - _ . :}. A name travels in URLs, configuration lists, metric tags and the names of other systems' queues,
+     * where a space, a comma or a slash would mean something else.
      *
      * @param what the name's role, for the message
      */
     public static void checkName(String what, String name) {
         Objects.requireNonNull(name, what);
-        if (name.isBlank() || name.length() > MAX_NAME_LENGTH || name.chars().anyMatch(Character::isISOControl)) {
-            throw new IllegalArgumentException(what + " must be 1.." + MAX_NAME_LENGTH
-                    + " characters, not blank, without control characters, was '" + name.strip() + "'");
+        if (name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException(what + " must be 1.." + MAX_NAME_LENGTH + " characters, was "
+                    + name.length() + " characters" + (name.isEmpty() ? "" : ": '" + shortened(name) + "'"));
         }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean allowed = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '-'
+                    || c == '_'
+                    || c == '.'
+                    || c == ':';
+            if (!allowed) {
+                throw new IllegalArgumentException(what + " '" + shortened(name) + "' has " + describe(c) + " at index "
+                        + i + "; a queue name holds ASCII letters, digits and - _ . : only");
+            }
+        }
+    }
+
+    private static String shortened(String name) {
+        String shown = name.length() > 40 ? name.substring(0, 40) + "…" : name;
+        StringBuilder b = new StringBuilder();
+        shown.chars().forEach(c -> {
+            if (Character.isISOControl(c)) {
+                b.append(String.format("\\u%04x", c));
+            } else {
+                b.append((char) c);
+            }
+        });
+        return b.toString();
+    }
+
+    private static String describe(char c) {
+        if (c == ' ') {
+            return "a space";
+        }
+        if (Character.isISOControl(c) || Character.isWhitespace(c)) {
+            return String.format("the character U+%04X", (int) c);
+        }
+        return "'" + c + "'";
     }
 }

@@ -59,19 +59,54 @@ class QueueSpecTest {
     }
 
     @Test
-    void aQueueNameMustBeShortPrintableAndNotBlank() {
+    void aQueueNameMustBeShortAndHoldOnlyLettersDigitsAndAFewMarks() {
+        assertThat(QueueSpec.named("eu-west_1.payments:v2").name()).isEqualTo("eu-west_1.payments:v2");
+        assertThatThrownBy(() -> QueueSpec.named(""))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("queue name must be 1..100 characters, was 0");
         assertThatThrownBy(() -> QueueSpec.named(" "))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("queue name");
+                .hasMessageContaining("a space at index 0");
+        assertThatThrownBy(() -> QueueSpec.named("bad name"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("queue name 'bad name' has a space at index 3; a queue name holds ASCII letters, digits"
+                        + " and - _ . : only");
+        assertThatThrownBy(() -> QueueSpec.named("bad!"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has '!' at index 3");
+        assertThatThrownBy(() -> QueueSpec.named("a/b"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has '/' at index 1");
+        assertThatThrownBy(() -> QueueSpec.named("a,b"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has ',' at index 1");
         assertThatThrownBy(() -> QueueSpec.named("a\u001fb"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("control characters");
+                .hasMessageContaining("'a\\u001fb' has the character U+001F at index 1");
         assertThatThrownBy(() -> QueueSpec.named("x".repeat(101)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("1..100");
         assertThatThrownBy(() -> StartOptions.queue("a\nb"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("queue");
+                .hasMessageContaining("queue 'a\\u000ab' has the character U+000A at index 1");
+        assertThatThrownBy(() -> ChildOptions.defaults().withQueue("my queue"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("queue 'my queue' has a space at index 2");
+    }
+
+    @Test
+    void aRateLimitFasterThanAStartAMicrosecondIsRefused() {
+        QueueSpec q = QueueSpec.named("payments");
+
+        assertThat(q.withRateLimit(1_000_000, Duration.ofSeconds(1)).rateLimit().interval())
+                .isEqualTo(Duration.ofNanos(1_000));
+        assertThatThrownBy(() -> q.withRateLimit(1_000_000, Duration.ofMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a rate limit of 1000000 starts per PT0.001S would start one every 1ns; the interval"
+                        + " between starts must be at least 1µs (1,000,000 starts per second)");
+        assertThatThrownBy(() -> q.withRateLimit(2_000_000, Duration.ofMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("every 0ns");
     }
 
     @Test

@@ -503,6 +503,16 @@ class ApiTest {
     }
 
     @Test
+    void aStartOnAQueueWhoseNameHoldsASpaceIsRefusedAndCreatesNothing() {
+        TestDashboard.Reply refused = t.post(
+                "/api/runs", "{\"workflow\":\"approval\",\"input\":\"q\",\"id\":\"bad-q\",\"queue\":\"bad name\"}");
+
+        assertThat(refused.status()).as(refused.body()).isEqualTo(400);
+        assertThat(refused.json().path("message").asText()).contains("queue 'bad name' has a space at index 3");
+        assertThat(t.wf.run("bad-q")).isEmpty();
+    }
+
+    @Test
     void aRunStartedWithSearchAttributesIsFoundByThem() {
         TestDashboard.Reply created = t.post(
                 "/api/runs",

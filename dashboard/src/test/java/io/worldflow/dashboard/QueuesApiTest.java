@@ -176,7 +176,7 @@ class QueuesApiTest {
         assertThat(unknown.error()).isEqualTo("queue_not_found");
         assertThat(unknown.json().path("message").asText()).isEqualTo("queue 'ghost' does not exist");
 
-        for (String bad : List.of("x".repeat(101), "led%01ger", "%20")) {
+        for (String bad : List.of("x".repeat(101), "led%01ger", "%20", "bad%20name", "bad%21")) {
             for (TestDashboard.Reply refused :
                     List.of(t.get("/api/queues/" + bad), t.put("/api/queues/" + bad, "{\"concurrency\": 2}"))) {
                 assertThat(refused.status()).as(bad + ": " + refused.body()).isEqualTo(400);

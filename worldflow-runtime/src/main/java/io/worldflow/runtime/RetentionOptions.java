@@ -28,6 +28,9 @@ public record RetentionOptions(Duration keepFor, Duration interval, int batch) {
     public static final int MAX_BATCH = 10_000;
 
     private static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(1);
+    /** The shortest interval: each look is a query of the world by every worker. */
+    public static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
+
     private static final int DEFAULT_BATCH = 500;
 
     public RetentionOptions {
@@ -36,8 +39,9 @@ public record RetentionOptions(Duration keepFor, Duration interval, int batch) {
                     "keepFor must be positive (or null to keep runs for ever), was " + keepFor);
         }
         Objects.requireNonNull(interval, "interval");
-        if (interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException("interval must be positive, was " + interval);
+        if (interval.compareTo(MIN_INTERVAL) < 0) {
+            throw new IllegalArgumentException("interval must be at least 1s (each look for runs to delete is a query"
+                    + " of the world by every worker), was " + interval);
         }
         if (batch < 1 || batch > MAX_BATCH) {
             throw new IllegalArgumentException("batch must be 1.." + MAX_BATCH + ", was " + batch);
@@ -67,7 +71,7 @@ public record RetentionOptions(Duration keepFor, Duration interval, int batch) {
         }
         return new RetentionOptions(
                 keepFor,
-                config.getDuration(INTERVAL, DEFAULT_INTERVAL, Duration.ofMillis(1), null),
+                config.getDuration(INTERVAL, DEFAULT_INTERVAL, MIN_INTERVAL, null),
                 config.getInt(BATCH, DEFAULT_BATCH, 1, MAX_BATCH));
     }
 

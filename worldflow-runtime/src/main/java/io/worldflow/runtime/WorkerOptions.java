@@ -1,5 +1,6 @@
 package io.worldflow.runtime;
 
+import io.worldflow.QueueSpec;
 import io.worldflow.spi.WorldConfig;
 
 import java.lang.management.ManagementFactory;
@@ -55,6 +56,7 @@ public record WorkerOptions(
         if (queues.isEmpty()) {
             throw new IllegalArgumentException("a worker needs at least one queue");
         }
+        queues.forEach(q -> QueueSpec.checkName("worker queue", q));
         positive("lease", lease);
         positive("pollInterval", pollInterval);
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");

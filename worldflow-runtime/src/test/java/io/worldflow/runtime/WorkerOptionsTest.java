@@ -100,6 +100,13 @@ class WorkerOptionsTest {
                 .hasMessageContaining("keepFor");
         assertThatThrownBy(() -> r.withBatch(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> r.withInterval(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> r.withInterval(Duration.ofMillis(999)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("interval must be at least 1s")
+                .hasMessageContaining("PT0.999S");
+        assertThatThrownBy(() -> WorkerOptions.fromConfig(config(RetentionOptions.INTERVAL, "1ms")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining(RetentionOptions.INTERVAL);
         assertThatThrownBy(() -> WorkerOptions.defaults().withRetention(null)).isInstanceOf(NullPointerException.class);
     }
 
@@ -198,6 +205,9 @@ class WorkerOptionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("100001");
         assertThatThrownBy(() -> o.withQueues(Set.of())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> o.withQueues(Set.of("bulk mail")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("worker queue 'bulk mail' has a space at index 4");
         assertThatThrownBy(() -> o.withLease(Duration.ofMillis(299))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> o.withPollInterval(Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class);

@@ -83,11 +83,10 @@ final class QueuesApi {
 
     static String queueName(Context ctx) {
         String name = ctx.pathParam("name");
-        if (name.isBlank()
-                || name.length() > QueueSpec.MAX_NAME_LENGTH
-                || name.chars().anyMatch(Character::isISOControl)) {
-            throw ApiException.badRequest("a queue name is 1.." + QueueSpec.MAX_NAME_LENGTH
-                    + " characters, not blank, without control characters");
+        try {
+            QueueSpec.checkName("queue name", name);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
         }
         return name;
     }
