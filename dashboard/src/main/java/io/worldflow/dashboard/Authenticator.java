@@ -22,14 +22,18 @@ public interface Authenticator {
     /**
      * Takes the caller's name from {@code headerName} and gives it the role {@code roles} chooses for that name (null:
      * not let in). Only for a dashboard reached through a proxy that authenticates users and sets that header itself,
-     * removing any a client sent: whoever reaches the dashboard directly could set it.
+     * removing any a client sent: whoever reaches the dashboard directly could set it. A name that cannot be a
+     * caller's (too long, control characters) is refused with a 401 that says why, not taken as no credentials.
      */
     static Authenticator trustedHeader(String headerName, Function<String, Role> roles) {
         Objects.requireNonNull(headerName, "headerName");
         Objects.requireNonNull(roles, "roles");
         return header -> Optional.ofNullable(header.apply(headerName))
                 .map(String::strip)
-                .filter(name -> !name.isEmpty() && name.length() <= Caller.MAX_NAME_LENGTH)
-                .flatMap(name -> Optional.ofNullable(roles.apply(name)).map(role -> new Caller(name, role)));
+                .filter(name -> !name.isEmpty())
+                .flatMap(name -> {
+                    Caller.checkName(name); // before the roles: a name that can be no one's is said to be so
+                    return Optional.ofNullable(roles.apply(name)).map(role -> new Caller(name, role));
+                });
     }
 }

@@ -15,11 +15,23 @@ public record Caller(String name, Role role) {
     public static final int MAX_NAME_LENGTH = 150;
 
     public Caller {
-        Objects.requireNonNull(name, "name");
         Objects.requireNonNull(role, "role");
+        checkName(name);
+    }
+
+    /** Refuses a name a caller may not have: blank, longer than {@value #MAX_NAME_LENGTH}, or with control characters. */
+    static void checkName(String name) {
+        Objects.requireNonNull(name, "name");
         if (name.isBlank() || name.length() > MAX_NAME_LENGTH) {
-            throw new IllegalArgumentException(
-                    "a caller's name must be 1.." + MAX_NAME_LENGTH + " characters, not blank");
+            throw new IllegalArgumentException("a caller's name must be 1.." + MAX_NAME_LENGTH
+                    + " characters, not blank, was " + name.length() + " characters");
+        }
+        for (int i = 0; i < name.length(); i++) {
+            if (Character.isISOControl(name.charAt(i))) {
+                throw new IllegalArgumentException(String.format(
+                        "a caller's name may not hold control characters, has U+%04X at index %d",
+                        (int) name.charAt(i), i));
+            }
         }
     }
 }

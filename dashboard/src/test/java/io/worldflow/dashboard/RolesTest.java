@@ -452,7 +452,15 @@ class RolesTest {
                 .as("an identity that is a token's name")
                 .isEqualTo(401);
         assertThat(ottoByProxy.json().path("message").asText()).contains("'otto'", "name of a dashboard token");
-        assertThat(logged).anyMatch(l -> l.contains("an identity that is a token's name"));
+        assertThat(logged).anyMatch(l -> l.contains("an identity refused") && l.contains("'otto'"));
+        TestDashboard.Reply longName = t.send(HttpRequest.newBuilder(t.uri("/api/runs/w-2/cancel"))
+                .header("X-Forwarded-User", "c".repeat(Caller.MAX_NAME_LENGTH + 1))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{}")));
+        assertThat(longName.status()).as("a name longer than a caller's may be").isEqualTo(401);
+        assertThat(longName.json().path("message").asText())
+                .contains("identity that is refused", "must be 1..150 characters", "was 151 characters");
+        assertThat(logged).anyMatch(l -> l.contains("an identity refused") && l.contains("was 151 characters"));
         assertThat(t.wf.run("w-2").orElseThrow().cancelRequest()).isNull();
         assertThat(as(null, "GET", "/api/session", null)
                         .json()

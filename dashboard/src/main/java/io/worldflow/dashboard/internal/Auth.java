@@ -60,7 +60,10 @@ final class Auth {
         try {
             caller = identify(ctx);
         } catch (ApiException e) {
-            refused(ctx, presented(ctx) != null ? "a wrong token" : "an identity that is a token's name", needed);
+            refused(
+                    ctx,
+                    presented(ctx) != null ? "a wrong token" : "an identity refused (" + e.getMessage() + ")",
+                    needed);
             throw e;
         }
         if (caller.isEmpty()) {
@@ -106,7 +109,16 @@ final class Auth {
         if (authenticator == null) {
             return Optional.empty();
         }
-        Optional<Caller> caller = authenticator.authenticate(ctx::header);
+        Optional<Caller> caller;
+        try {
+            caller = authenticator.authenticate(ctx::header);
+        } catch (IllegalArgumentException e) {
+            // a name that cannot be a caller's: said, rather than taken as no credentials at all
+            throw new ApiException(
+                    401,
+                    "unauthorized",
+                    "the application's authenticator gave an identity that is refused: " + e.getMessage());
+        }
         if (caller.isPresent()
                 && known.stream()
                         .anyMatch(k -> k.caller().name().equals(caller.get().name()))) {
