@@ -128,6 +128,7 @@ abstract class CliScenarioTest {
         c.put("scheduleJson", cli("schedules", "show", "hourly", "--json"));
         c.put("resume", cli("schedules", "resume", "hourly"));
         c.put("trigger", cli("schedules", "trigger", "hourly"));
+        c.put("showAfterTrigger", cli("schedules", "show", "hourly"));
         c.put("signalUrl", cli("signal-url", "approval-2", "approval", "--ttl", "PT1H"));
         c.put("signal", cli("signal", "approval-1", "approval", "--json", "{\"by\":\"ops\"}"));
         c.put("cancel", cli("cancel", "approval-2", "--reason", "not needed"));
@@ -283,6 +284,11 @@ abstract class CliScenarioTest {
         String runId = started.substring("started run ".length());
         TestWorkflows.awaitStatus(wf, runId, RunStatus.COMPLETED);
         assertThat(wf.schedules().describe("hourly").paused()).isFalse();
+        String fired = runId.substring("hourly@".length());
+        assertThat(ok("showAfterTrigger").out())
+                .as("the fire time as exactly as the run id names it")
+                .contains("last fire  " + fired + "\n")
+                .contains("last run   " + runId + "\n");
     }
 
     @Test

@@ -139,8 +139,8 @@ public final class SchedulesCommand extends CommandGroup {
         out.printf("%-10s %s%n", "workflow", s.workflow());
         out.printf("%-10s %s (%s), overlap %s%n", "when", when(s), s.zone(), s.overlap());
         out.printf("%-10s %s%n", "paused", s.paused() ? "yes" : "no");
-        out.printf("%-10s %s%n", "next", Table.cell(s.upcoming().isEmpty() ? s.nextFireAt() : s.upcoming()));
-        out.printf("%-10s %s%n", "last fire", Table.cell(s.lastFireAt()));
+        out.printf("%-10s %s%n", "next", Table.exact(s.upcoming().isEmpty() ? s.nextFireAt() : s.upcoming()));
+        out.printf("%-10s %s%n", "last fire", Table.exact(s.lastFireAt()));
         out.printf("%-10s %s%n", "last run", Table.cell(s.lastRunId()));
         out.printf("%-10s %s%n", "changed by", Table.cell(s.changedBy()));
         out.flush();

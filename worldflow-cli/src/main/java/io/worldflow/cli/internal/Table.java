@@ -58,6 +58,16 @@ final class Table {
         out.println(b.toString().stripTrailing());
     }
 
+    /** A value as {@link #cell} gives it, but instants exactly: a fire time names the run it starts. */
+    static String exact(Object value) {
+        return switch (value) {
+            case null -> "-";
+            case Instant t -> t.toString();
+            case List<?> l when !l.isEmpty() -> l.stream().map(Table::exact).collect(Collectors.joining(", "));
+            default -> cell(value);
+        };
+    }
+
     /** A value as a cell: instants to the second, nothing as {@code -}, attributes as {@code name=value} pairs. */
     static String cell(Object value) {
         return switch (value) {

@@ -6,6 +6,7 @@ import org.quartz.CronExpression;
 import java.text.ParseException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
@@ -22,12 +23,14 @@ final class FireTimes {
     private final Instant anchor;
 
     /**
-     * @param createdAt where an interval without a start counts from
+     * @param createdAt where an interval without a start counts from (its whole second)
      * @throws IllegalArgumentException when the cron expression is not one Quartz reads, naming it and why
      */
     FireTimes(ScheduleSpec spec, Instant createdAt) {
         this.spec = spec;
-        this.anchor = spec.startAt() != null ? spec.startAt() : createdAt;
+        // without a start, from the whole second it was created in: fire times name the runs they start
+        // (<schedule>@<fire time>), and whole seconds, as a cron's are, read better than nanoseconds
+        this.anchor = spec.startAt() != null ? spec.startAt() : createdAt.truncatedTo(ChronoUnit.SECONDS);
         this.cron = spec.cron() == null ? null : parse(spec);
     }
 

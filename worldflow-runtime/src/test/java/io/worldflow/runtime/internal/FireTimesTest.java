@@ -99,6 +99,29 @@ class FireTimesTest {
     }
 
     @Test
+    void anIntervalWithoutAStartCountsFromTheWholeSecondItWasCreatedIn() {
+        Instant created = Instant.parse("2026-11-29T06:10:39.016517816Z");
+        FireTimes times = new FireTimes(ScheduleSpec.every("every5", Duration.ofSeconds(5), "wf", null), created);
+
+        assertThat(times.after(created))
+                .as("whole seconds, as the run ids they name")
+                .isEqualTo(Instant.parse("2026-11-29T06:10:44Z"));
+        assertThat(times.between(created, Instant.parse("2026-11-29T06:10:59.5Z"), 10))
+                .isEqualTo(at(
+                        "2026-11-29T06:10:44Z",
+                        "2026-11-29T06:10:49Z",
+                        "2026-11-29T06:10:54Z",
+                        "2026-11-29T06:10:59Z"));
+        FireTimes fromStart = new FireTimes(
+                ScheduleSpec.every("every5", Duration.ofSeconds(5), "wf", null)
+                        .startingAt(Instant.parse("2026-11-29T07:00:00.25Z")),
+                created);
+        assertThat(fromStart.after(created))
+                .as("a start given is kept to the nanosecond")
+                .isEqualTo(Instant.parse("2026-11-29T07:00:00.25Z"));
+    }
+
+    @Test
     void anExpressionQuartzDoesNotReadIsRefusedNamingIt() {
         assertThatThrownBy(() -> new FireTimes(cron("0 0 25 * * ?", "UTC"), CREATED))
                 .isInstanceOf(IllegalArgumentException.class)
