@@ -3,7 +3,10 @@ package io.worldflow.dashboard;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.worldflow.CatchUpPolicy;
+import io.worldflow.ErrorInfo;
+import io.worldflow.NonDeterministicWorkflowException;
 import io.worldflow.OverlapPolicy;
+import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
 import io.worldflow.ScheduleInfo;
 import io.worldflow.ScheduleSpec;
@@ -201,6 +204,49 @@ class SchedulesApiTest {
         JsonNode byHand = t.get("/api/runs/by-hand").json();
         assertThat(byHand.path("schedule").isNull()).isTrue();
         assertThat(byHand.path("scheduledFor").isNull()).isTrue();
+    }
+
+    @Test
+    void aScheduleShowsItsLastRunsStatusAndWhyItIsHeldSinceAHeldRunStopsItUnderSkip() {
+        approvals("nightly");
+        assertThat(t.get("/api/schedules/nightly").json().path("lastRunStatus").isNull())
+                .as("no run yet")
+                .isTrue();
+        String runId = t.post("/api/schedules/nightly/trigger", "{}")
+                .json()
+                .path("startedRunId")
+                .asText();
+        t.awaitRun(runId, i -> i.status() == RunStatus.WAITING);
+        JsonNode waiting = t.get("/api/schedules/nightly").json();
+        assertThat(waiting.path("lastRunStatus").asText()).isEqualTo("WAITING");
+        assertThat(waiting.path("lastRunHeld").isNull()).isTrue();
+
+        t.wf.world()
+                .eventLog()
+                .hold(
+                        runId,
+                        ErrorInfo.of(new NonDeterministicWorkflowException(runId, "the code now asks for a timer")));
+        t.awaitRun(runId, RunInfo::isHeld);
+
+        JsonNode held = t.get("/api/schedules/nightly").json();
+        assertThat(held.path("lastRunId").asText()).isEqualTo(runId);
+        assertThat(held.path("lastRunStatus").asText())
+                .as("a held run keeps its status")
+                .isEqualTo("WAITING");
+        assertThat(held.path("lastRunHeld").asText()).contains("the code now asks for a timer");
+        assertThat(t.get("/api/schedules")
+                        .json()
+                        .path("schedules")
+                        .get(0)
+                        .path("lastRunHeld")
+                        .asText())
+                .contains("the code now asks for a timer");
+        // and it stops the schedule: under SKIP a trigger starts nothing while the held run has not finished
+        assertThat(t.post("/api/schedules/nightly/trigger", "{}")
+                        .json()
+                        .path("startedRunId")
+                        .isNull())
+                .isTrue();
     }
 
     @Test

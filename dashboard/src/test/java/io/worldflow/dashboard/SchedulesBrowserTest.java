@@ -1,5 +1,8 @@
 package io.worldflow.dashboard;
 
+import io.worldflow.ErrorInfo;
+import io.worldflow.NonDeterministicWorkflowException;
+import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
 import io.worldflow.ScheduleSpec;
 import io.worldflow.StartOptions;
@@ -99,6 +102,7 @@ class SchedulesBrowserTest {
         assertThat(pages.text(By.cssSelector("#schedules tr[data-schedule-id='nightly'] a[data-rel='last-run']")))
                 .isEqualTo(runId);
         t.awaitRun(runId, r -> r.status() == RunStatus.WAITING);
+        pages.waiting().until(d -> pages.text(row("nightly")).contains("WAITING"));
         pages.screenshot("dashboard-schedules.png");
 
         // the run page names the schedule and the fire time, and links back to the schedule
@@ -122,6 +126,18 @@ class SchedulesBrowserTest {
         browser.get(t.dashboard.url() + "/run.html?id=by-hand");
         pages.waiting().until(ExpectedConditions.textToBe(By.id("status"), "WAITING"));
         assertThat(browser.findElement(By.id("scheduled")).isDisplayed()).isFalse();
+
+        // a held last run is marked with why: under SKIP it stops its schedule until the hold ends
+        t.wf.world()
+                .eventLog()
+                .hold(
+                        runId,
+                        ErrorInfo.of(new NonDeterministicWorkflowException(runId, "the code now asks for a timer")));
+        t.awaitRun(runId, RunInfo::isHeld);
+        browser.get(t.dashboard.url() + "/schedules.html");
+        pages.waiting().until(d -> pages.text(row("nightly")).contains("HELD"));
+        assertThat(pages.text(By.cssSelector("#schedules tr[data-schedule-id='nightly'] [data-held]")))
+                .contains("held: ", "the code now asks for a timer");
     }
 
     @Test

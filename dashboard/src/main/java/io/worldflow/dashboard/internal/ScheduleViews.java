@@ -1,6 +1,7 @@
 package io.worldflow.dashboard.internal;
 
 import io.worldflow.Payload;
+import io.worldflow.RunInfo;
 import io.worldflow.ScheduleInfo;
 import io.worldflow.ScheduleSpec;
 import io.worldflow.runtime.JsonCodec;
@@ -15,10 +16,11 @@ final class ScheduleViews {
     private ScheduleViews() {}
 
     /**
-     * A schedule: what it starts and when, whether it is paused, its next fire times, its last run. Durations are
+     * A schedule: what it starts and when, whether it is paused, its next fire times, its last run ({@code lastRun}:
+     * that run as it stands, null when it is gone or there is none), with its status and why it is held. Durations are
      * ISO-8601 text ({@code PT30S}) and the zone its id, as a person reads and types them.
      */
-    static Map<String, Object> view(ScheduleInfo s, JsonCodec codec, boolean secrets) {
+    static Map<String, Object> view(ScheduleInfo s, RunInfo lastRun, JsonCodec codec, boolean secrets) {
         ScheduleSpec spec = s.spec();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", spec.id());
@@ -41,6 +43,12 @@ final class ScheduleViews {
         m.put("upcoming", s.upcoming());
         m.put("lastFireAt", s.lastFireAt());
         m.put("lastRunId", s.lastRunId());
+        m.put("lastRunStatus", lastRun == null ? null : lastRun.status().name());
+        m.put(
+                "lastRunHeld",
+                lastRun == null || lastRun.held() == null
+                        ? null
+                        : lastRun.held().message());
         m.put("buffered", s.buffered());
         m.put("createdAt", s.createdAt());
         m.put("updatedAt", s.updatedAt());

@@ -1,6 +1,7 @@
 package io.worldflow.dashboard.internal;
 
 import io.javalin.http.Context;
+import io.worldflow.RunInfo;
 import io.worldflow.ScheduleInfo;
 import io.worldflow.ScheduleSpec;
 import io.worldflow.runtime.Schedules;
@@ -49,8 +50,7 @@ final class SchedulesApi {
         List<ScheduleInfo> found = schedules().list(after, limit + 1);
         List<ScheduleInfo> page = found.size() > limit ? found.subList(0, limit) : found;
         List<Map<String, Object>> out = new ArrayList<>(page.size());
-        boolean secrets = Auth.seesSecrets(ctx);
-        page.forEach(s -> out.add(ScheduleViews.view(s, wf.codec(), secrets)));
+        page.forEach(s -> out.add(view(s, ctx)));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("schedules", out);
         body.put("nextAfter", found.size() > limit ? page.getLast().id() : null);
@@ -58,8 +58,7 @@ final class SchedulesApi {
     }
 
     void get(Context ctx) {
-        RunsApi.json(
-                ctx, 200, ScheduleViews.view(schedules().describe(scheduleId(ctx)), wf.codec(), Auth.seesSecrets(ctx)));
+        RunsApi.json(ctx, 200, view(schedules().describe(scheduleId(ctx)), ctx));
     }
 
     // ---------------------------------------------------------------- actions
@@ -67,13 +66,13 @@ final class SchedulesApi {
     void pause(Context ctx) {
         String id = scheduleId(ctx);
         bodies.object(ctx);
-        RunsApi.json(ctx, 200, ScheduleViews.view(schedules().pause(id), wf.codec(), Auth.seesSecrets(ctx)));
+        RunsApi.json(ctx, 200, view(schedules().pause(id), ctx));
     }
 
     void resume(Context ctx) {
         String id = scheduleId(ctx);
         bodies.object(ctx);
-        RunsApi.json(ctx, 200, ScheduleViews.view(schedules().resume(id), wf.codec(), Auth.seesSecrets(ctx)));
+        RunsApi.json(ctx, 200, view(schedules().resume(id), ctx));
     }
 
     /**
@@ -84,9 +83,18 @@ final class SchedulesApi {
         String id = scheduleId(ctx);
         bodies.object(ctx);
         String started = schedules().trigger(id).orElse(null);
-        Map<String, Object> out = ScheduleViews.view(schedules().describe(id), wf.codec(), Auth.seesSecrets(ctx));
+        Map<String, Object> out = view(schedules().describe(id), ctx);
         out.put("startedRunId", started);
         RunsApi.json(ctx, 200, out);
+    }
+
+    /**
+     * A schedule as the API shows it, with its last run's status and hold: a held run keeps its status, so under a
+     * policy that waits for the previous run it stops the schedule until the hold ends, which its page should say.
+     */
+    private Map<String, Object> view(ScheduleInfo s, Context ctx) {
+        RunInfo last = s.lastRunId() == null ? null : wf.run(s.lastRunId()).orElse(null);
+        return ScheduleViews.view(s, last, wf.codec(), Auth.seesSecrets(ctx));
     }
 
     // ---------------------------------------------------------------- parsing

@@ -1,6 +1,6 @@
 'use strict';
 (() => {
-  const { api, el, time, showError, live } = WF;
+  const { api, el, time, statusBadge, heldBadge, showError, live } = WF;
   const tbody = document.querySelector('#schedules tbody');
   const more = document.getElementById('more');
   const error = document.getElementById('error');
@@ -42,7 +42,11 @@
       el('td', { class: 'detail', title: policies(s) }, when(s)),
       el('td', { title: (s.upcoming || []).map(time).join('\n') || null, 'data-next': s.nextFireAt || '' },
         s.nextFireAt ? time(s.nextFireAt) : '—'),
-      el('td', {}, last, s.buffered ? el('div', { class: 'muted' }, 'waiting: ' + time(s.buffered)) : null),
+      el('td', { 'data-last-run-status': s.lastRunStatus || '' }, last,
+        s.lastRunStatus ? ' ' : null, s.lastRunStatus ? statusBadge(s.lastRunStatus) : null,
+        s.lastRunHeld ? ' ' : null, s.lastRunHeld ? heldBadge(s.lastRunHeld) : null,
+        s.lastRunHeld ? el('div', { class: 'muted', 'data-held': '' }, 'held: ' + s.lastRunHeld) : null,
+        s.buffered ? el('div', { class: 'muted' }, 'waiting: ' + time(s.buffered)) : null),
       el('td', { title: s.changedBy ? 'last changed by ' + s.changedBy + ' at ' + time(s.updatedAt) : null,
         'data-changed-by': s.changedBy || '' }, state),
       el('td', { class: 'buttons' }, button(s, 'pause', 'Pause', s.paused), ' ',

@@ -6,6 +6,7 @@ import io.worldflow.QueueSpec;
 import io.worldflow.RunNotFoundException;
 import io.worldflow.RunPage;
 import io.worldflow.RunQuery;
+import io.worldflow.ScheduleInfo;
 import io.worldflow.cli.ExitCodes;
 import io.worldflow.event.Event;
 import io.worldflow.runtime.JsonCodec;
@@ -108,24 +109,30 @@ public final class DirectBackend implements Backend {
         return wf.audit().verify(runId);
     }
 
+    /** A schedule with its last run as it stands: a held one stops a schedule that waits for it. */
+    private ScheduleView view(ScheduleInfo s) {
+        return ScheduleView.of(
+                s, s.lastRunId() == null ? null : wf.run(s.lastRunId()).orElse(null));
+    }
+
     @Override
     public List<ScheduleView> schedules() {
-        return wf.schedules().list().stream().map(ScheduleView::of).toList();
+        return wf.schedules().list().stream().map(this::view).toList();
     }
 
     @Override
     public ScheduleView schedule(String id) {
-        return ScheduleView.of(wf.schedules().describe(id));
+        return view(wf.schedules().describe(id));
     }
 
     @Override
     public ScheduleView pause(String id) {
-        return ScheduleView.of(wf.schedules().pause(id));
+        return view(wf.schedules().pause(id));
     }
 
     @Override
     public ScheduleView resume(String id) {
-        return ScheduleView.of(wf.schedules().resume(id));
+        return view(wf.schedules().resume(id));
     }
 
     @Override

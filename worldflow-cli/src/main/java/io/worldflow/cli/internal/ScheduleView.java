@@ -1,5 +1,6 @@
 package io.worldflow.cli.internal;
 
+import io.worldflow.RunInfo;
 import io.worldflow.ScheduleInfo;
 import io.worldflow.ScheduleSpec;
 
@@ -11,6 +12,8 @@ import java.util.List;
  *
  * @param cron  its Quartz cron expression, or null for an interval
  * @param every its interval as ISO-8601 ({@code PT15M}), or null for a cron expression
+ * @param lastRunStatus the status of the run its last fire time started, or null when there is none or it is gone
+ * @param lastRunHeld   why that run is held, or null: held, it stops a schedule that waits for its previous run
  */
 public record ScheduleView(
         String id,
@@ -24,13 +27,16 @@ public record ScheduleView(
         List<Instant> upcoming,
         Instant lastFireAt,
         String lastRunId,
+        String lastRunStatus,
+        String lastRunHeld,
         String changedBy) {
 
     public ScheduleView {
         upcoming = upcoming == null ? List.of() : List.copyOf(upcoming);
     }
 
-    static ScheduleView of(ScheduleInfo s) {
+    /** {@code s}, with {@code lastRun}: the run its last fire time started, as it stands (null: none, or gone). */
+    static ScheduleView of(ScheduleInfo s, RunInfo lastRun) {
         ScheduleSpec spec = s.spec();
         return new ScheduleView(
                 spec.id(),
@@ -44,6 +50,10 @@ public record ScheduleView(
                 s.upcoming(),
                 s.lastFireAt(),
                 s.lastRunId(),
+                lastRun == null ? null : lastRun.status().name(),
+                lastRun == null || lastRun.held() == null
+                        ? null
+                        : lastRun.held().message(),
                 s.changedBy());
     }
 }

@@ -129,6 +129,15 @@ public final class SchedulesCommand extends CommandGroup {
         return s.cron() != null ? "cron " + s.cron() : "every " + s.every();
     }
 
+    /** The last run's status, and its hold, which stops a schedule that waits for it. */
+    private static String lastRunState(ScheduleView s) {
+        if (s.lastRunStatus() == null) {
+            return "";
+        }
+        return " (" + s.lastRunStatus() + (s.lastRunHeld() == null ? "" : ", held: " + Table.cell(s.lastRunHeld()))
+                + ")";
+    }
+
     private static void print(CliCommand command, ScheduleView s, boolean json) {
         if (json) {
             JsonOutput.print(command.out(), s);
@@ -141,7 +150,7 @@ public final class SchedulesCommand extends CommandGroup {
         out.printf("%-10s %s%n", "paused", s.paused() ? "yes" : "no");
         out.printf("%-10s %s%n", "next", Table.exact(s.upcoming().isEmpty() ? s.nextFireAt() : s.upcoming()));
         out.printf("%-10s %s%n", "last fire", Table.exact(s.lastFireAt()));
-        out.printf("%-10s %s%n", "last run", Table.cell(s.lastRunId()));
+        out.printf("%-10s %s%s%n", "last run", Table.cell(s.lastRunId()), lastRunState(s));
         out.printf("%-10s %s%n", "changed by", Table.cell(s.changedBy()));
         out.flush();
     }

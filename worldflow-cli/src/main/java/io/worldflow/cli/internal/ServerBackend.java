@@ -283,6 +283,8 @@ public final class ServerBackend implements Backend {
                 upcoming,
                 ServerQueries.instant(s.path("lastFireAt")),
                 ServerQueries.text(s.path("lastRunId")),
+                ServerQueries.text(s.path("lastRunStatus")),
+                ServerQueries.text(s.path("lastRunHeld")),
                 ServerQueries.text(s.path("changedBy")));
     }
 }
