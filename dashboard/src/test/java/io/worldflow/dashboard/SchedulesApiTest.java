@@ -3,10 +3,7 @@ package io.worldflow.dashboard;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.worldflow.CatchUpPolicy;
-import io.worldflow.ErrorInfo;
-import io.worldflow.NonDeterministicWorkflowException;
 import io.worldflow.OverlapPolicy;
-import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
 import io.worldflow.ScheduleInfo;
 import io.worldflow.ScheduleSpec;
@@ -221,12 +218,7 @@ class SchedulesApiTest {
         assertThat(waiting.path("lastRunStatus").asText()).isEqualTo("WAITING");
         assertThat(waiting.path("lastRunHeld").isNull()).isTrue();
 
-        t.wf.world()
-                .eventLog()
-                .hold(
-                        runId,
-                        ErrorInfo.of(new NonDeterministicWorkflowException(runId, "the code now asks for a timer")));
-        t.awaitRun(runId, RunInfo::isHeld);
+        t.hold(runId, "the code now asks for a timer");
 
         JsonNode held = t.get("/api/schedules/nightly").json();
         assertThat(held.path("lastRunId").asText()).isEqualTo(runId);

@@ -1,8 +1,5 @@
 package io.worldflow.dashboard;
 
-import io.worldflow.ErrorInfo;
-import io.worldflow.NonDeterministicWorkflowException;
-import io.worldflow.RunInfo;
 import io.worldflow.RunStatus;
 import io.worldflow.ScheduleSpec;
 import io.worldflow.StartOptions;
@@ -128,12 +125,7 @@ class SchedulesBrowserTest {
         assertThat(browser.findElement(By.id("scheduled")).isDisplayed()).isFalse();
 
         // a held last run is marked with why: under SKIP it stops its schedule until the hold ends
-        t.wf.world()
-                .eventLog()
-                .hold(
-                        runId,
-                        ErrorInfo.of(new NonDeterministicWorkflowException(runId, "the code now asks for a timer")));
-        t.awaitRun(runId, RunInfo::isHeld);
+        t.hold(runId, "the code now asks for a timer");
         browser.get(t.dashboard.url() + "/schedules.html");
         pages.waiting().until(d -> pages.text(row("nightly")).contains("HELD"));
         assertThat(pages.text(By.cssSelector("#schedules tr[data-schedule-id='nightly'] [data-held]")))

@@ -270,12 +270,12 @@ final class TestDashboard implements AutoCloseable {
      */
     String heldRun(String id) {
         waitingRun(id);
-        wf.world()
-                .eventLog()
-                .hold(
-                        id,
-                        ErrorInfo.of(new NonDeterministicWorkflowException(
-                                id, "at 'prepare' the log holds a step, the code now asks for a timer")));
+        return hold(id, "at 'prepare' the log holds a step, the code now asks for a timer");
+    }
+
+    /** Holds run {@code id}, waiting for a signal, as a worker does when its code no longer matches its history. */
+    String hold(String id, String why) {
+        wf.world().eventLog().hold(id, ErrorInfo.of(new NonDeterministicWorkflowException(id, why)));
         awaitRun(id, RunInfo::isHeld);
         return id;
     }

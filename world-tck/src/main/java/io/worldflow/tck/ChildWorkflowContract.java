@@ -29,12 +29,10 @@ import io.worldflow.spi.WorkerAccess;
 import io.worldflow.spi.World;
 import org.junit.jupiter.api.Test;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -210,16 +208,13 @@ public abstract class ChildWorkflowContract extends WorkflowContractSupport {
         Consumer<List<Append>> watch = appends -> appends.stream()
                 .filter(a -> a.runId().equals(runId) && !a.starts().isEmpty())
                 .forEach(a -> starts.add(a.starts().stream().map(NewRun::runId).toList()));
-        EventLog log = world.eventLog();
-        EventLog watchedLog = (EventLog) Proxy.newProxyInstance(
-                EventLog.class.getClassLoader(), new Class<?>[] {EventLog.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("append")) {
-                        @SuppressWarnings("unchecked")
-                        List<Append> appends = (List<Append>) args[0];
-                        watch.accept(appends);
-                    }
-                    return invoke(method, log, args);
-                });
+        EventLog watchedLog = WorldParts.watched(EventLog.class, world.eventLog(), (method, args) -> {
+            if (method.getName().equals("append")) {
+                @SuppressWarnings("unchecked")
+                List<Append> appends = (List<Append>) args[0];
+                watch.accept(appends);
+            }
+        });
         WorkerAccess watchedAccess = new ForwardingWorkerAccess(world.workerAccess()) {
             @Override
             public LeasedAppends appendLeasingStarts(
@@ -228,23 +223,7 @@ public abstract class ChildWorkflowContract extends WorkflowContractSupport {
                 return super.appendLeasingStarts(appends, startsToLease, workerId, leaseFor);
             }
         };
-        return (World) Proxy.newProxyInstance(
-                World.class.getClassLoader(),
-                new Class<?>[] {World.class},
-                (proxy, method, args) -> switch (method.getName()) {
-                    case "eventLog" -> watchedLog;
-                    case "workerAccess" -> watchedAccess;
-                    case "close" -> null;
-                    default -> invoke(method, world, args);
-                });
-    }
-
-    private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
+        return WorldParts.with(world, Map.of("eventLog", watchedLog, "workerAccess", watchedAccess));
     }
 
     /**

@@ -14,11 +14,9 @@ import io.worldflow.spi.RunQueries;
 import io.worldflow.spi.World;
 import org.junit.jupiter.api.Test;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -251,30 +249,12 @@ public abstract class ContinueAsNewContract extends WorkflowContractSupport {
 
     /** {@code world}, its run lookups counted; closing it leaves the world open. */
     private static World countingLookups(World world, AtomicInteger lookups) {
-        RunQueries queries = world.runQueries();
-        RunQueries counted = (RunQueries) Proxy.newProxyInstance(
-                RunQueries.class.getClassLoader(), new Class<?>[] {RunQueries.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("get")) {
-                        lookups.incrementAndGet();
-                    }
-                    return invoke(method, queries, args);
-                });
-        return (World) Proxy.newProxyInstance(
-                World.class.getClassLoader(),
-                new Class<?>[] {World.class},
-                (proxy, method, args) -> switch (method.getName()) {
-                    case "runQueries" -> counted;
-                    case "close" -> null;
-                    default -> invoke(method, world, args);
-                });
-    }
-
-    private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
+        RunQueries counted = WorldParts.watched(RunQueries.class, world.runQueries(), (method, args) -> {
+            if (method.getName().equals("get")) {
+                lookups.incrementAndGet();
+            }
+        });
+        return WorldParts.with(world, Map.of("runQueries", counted));
     }
 
     @Test
