@@ -402,9 +402,10 @@ class BadInputTest {
                         "/api/counts?attr=customer:42&attr=customer:long:42",
                         "'customer' again"),
                 refused("bad attribute on live runs", "/api/live/runs?attr=vip:boolean:maybe", "not a boolean"),
-                refused("blank queue", "/api/runs?queue=%20%20", "'queue'", "not blank"),
+                refused("blank queue", "/api/runs?queue=%20%20", "'queue'", "a space at index 0"),
                 refused("queue too long", "/api/counts?queue=" + "q".repeat(101), "'queue'", "1..100"),
-                refused("queue with a control character", "/api/runs?queue=a%01b", "'queue'", "control"),
+                refused("queue with a control character", "/api/runs?queue=a%01b", "'queue'", "U+0001 at index 1"),
+                refused("queue with a space", "/api/runs?queue=bulk%20mail", "'queue'", "a space at index 4"),
                 refused("bad updatedAfter", "/api/runs?updatedAfter=yesterday", "'updatedAfter'", "'yesterday'"),
                 refused(
                         "hostile updatedBefore on counts",
