@@ -53,10 +53,15 @@ public final class VerifyCommand extends BackendCommand {
     protected int run(Backend backend) {
         List<ChainReport> reports = new ArrayList<>();
         long checked = 0;
+        // an intact chain that does not begin at the log's first event leaves the records before it unchecked: written
+        // before there was a chain, or its links stripped, which an unkeyed chain cannot tell apart
+        long notFromStart = 0;
         if (!all) {
             for (String runId : runIds) {
-                reports.add(backend.verify(runId));
+                ChainReport report = backend.verify(runId);
+                reports.add(report);
                 checked++;
+                notFromStart += report.intact() && report.chainedFrom() > 0 ? 1 : 0;
             }
         } else {
             RunQuery query = filters.query(PAGE, null);
@@ -67,6 +72,7 @@ public final class VerifyCommand extends BackendCommand {
                         try {
                             ChainReport report = backend.verify(run.runId());
                             checked++;
+                            notFromStart += report.intact() && report.chainedFrom() > 0 ? 1 : 0;
                             // over many runs, the broken ones are the news
                             if (!report.intact()) {
                                 reports.add(report);
@@ -87,13 +93,19 @@ public final class VerifyCommand extends BackendCommand {
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("checked", checked);
             out.put("broken", broken);
+            out.put("notChainedFromStart", notFromStart);
             out.put("reports", reports.stream().map(VerifyCommand::view).toList());
             JsonOutput.print(out(), out);
         } else {
             reports.forEach(r -> out().println(line(r)));
             if (all || checked > 1) {
                 out().println("checked " + checked + (checked == 1 ? " run: " : " runs: ")
-                        + (broken == 0 ? "every chain holds" : broken + " broken"));
+                        + (broken == 0 ? "every chain holds" : broken + " broken")
+                        + (notFromStart == 0
+                                ? ""
+                                : "; " + notFromStart + (notFromStart == 1 ? " run's chain does" : " runs' chains do")
+                                        + " not begin at its first event, so the records before it are not"
+                                        + " covered (written before the chain, or their links removed)"));
             }
             out().flush();
         }
