@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 
 /**
  * A worker with a schedule that fires every second, in a JVM of its own so that a test can kill it with SIGKILL
@@ -59,7 +60,8 @@ final class ScheduleCrashMain {
             long end = System.nanoTime() + Duration.ofSeconds(120).toNanos();
             while (System.nanoTime() < end) {
                 ScheduleInfo info = wf.schedules().describe("ticks");
-                Instant target = info.createdAt().plusSeconds(fires);
+                Instant target =
+                        info.createdAt().truncatedTo(ChronoUnit.SECONDS).plusSeconds(fires);
                 if (info.lastFireAt() != null && !info.lastFireAt().isBefore(target)) {
                     wf.schedules().pause("ticks");
                     // a fire may have come between the look above and the pause: wait for every run there is now

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -60,7 +61,9 @@ class ScheduleCrashTest {
                 .build()) {
             ScheduleInfo info = wf.schedules().describe("ticks");
             List<String> expected = new ArrayList<>();
-            for (Instant t = info.createdAt().plusSeconds(1); !t.isAfter(info.lastFireAt()); t = t.plusSeconds(1)) {
+            // an interval counts from the whole second its schedule was created in
+            Instant firstFire = info.createdAt().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+            for (Instant t = firstFire; !t.isAfter(info.lastFireAt()); t = t.plusSeconds(1)) {
                 expected.add("ticks@" + t);
             }
             List<RunInfo> runs = wf.runs(RunQuery.all().withLimit(500)).runs();
