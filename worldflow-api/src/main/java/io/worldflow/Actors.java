@@ -42,25 +42,15 @@ public final class Actors {
     public static String check(String actor) {
         if (actor == null || actor.isBlank() || actor.length() > MAX_LENGTH) {
             throw new IllegalArgumentException(
-                    "an actor must be 1.." + MAX_LENGTH + " characters and not blank, was " + shown(actor));
+                    "an actor must be 1.." + MAX_LENGTH + " characters and not blank, was " + Quoted.of(actor));
         }
         for (int i = 0; i < actor.length(); i++) {
             if (Character.isISOControl(actor.charAt(i))) {
                 throw new IllegalArgumentException(String.format(
                         "an actor must not hold control characters, was %s with U+%04X at %d",
-                        shown(actor), (int) actor.charAt(i), i));
+                        Quoted.of(actor), (int) actor.charAt(i), i));
             }
         }
         return actor;
-    }
-
-    /** A refused actor as an error message quotes it: its start, and its length when that is cut. */
-    private static String shown(String actor) {
-        if (actor == null) {
-            return "null";
-        }
-        return actor.length() <= 40
-                ? "'" + actor + "'"
-                : "'" + actor.substring(0, 40) + "…' (" + actor.length() + " characters)";
     }
 }

@@ -83,7 +83,7 @@ public record QueueSpec(String name, int concurrency, int workerConcurrency, int
         Objects.requireNonNull(name, what);
         if (name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
             throw new IllegalArgumentException(what + " must be 1.." + MAX_NAME_LENGTH + " characters, was "
-                    + name.length() + " characters" + (name.isEmpty() ? "" : ": '" + shortened(name) + "'"));
+                    + (name.isEmpty() ? "0 characters" : Quoted.of(name)));
         }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
@@ -95,23 +95,10 @@ public record QueueSpec(String name, int concurrency, int workerConcurrency, int
                     || c == '.'
                     || c == ':';
             if (!allowed) {
-                throw new IllegalArgumentException(what + " '" + shortened(name) + "' has " + describe(c) + " at index "
+                throw new IllegalArgumentException(what + " " + Quoted.of(name) + " has " + describe(c) + " at index "
                         + i + "; a queue name holds ASCII letters, digits and - _ . : only");
             }
         }
-    }
-
-    private static String shortened(String name) {
-        String shown = name.length() > 40 ? name.substring(0, 40) + "…" : name;
-        StringBuilder b = new StringBuilder();
-        shown.chars().forEach(c -> {
-            if (Character.isISOControl(c)) {
-                b.append(String.format("\\u%04x", c));
-            } else {
-                b.append((char) c);
-            }
-        });
-        return b.toString();
     }
 
     private static String describe(char c) {

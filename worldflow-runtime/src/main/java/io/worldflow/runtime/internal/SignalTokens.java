@@ -74,7 +74,11 @@ public final class SignalTokens {
 
     /** The id of a token this class issued ({@link Grant#id}), read without checking it. */
     public static String id(String token) {
-        String mac = token.substring(token.lastIndexOf('.') + 1);
+        return idOf(token.substring(token.lastIndexOf('.') + 1));
+    }
+
+    /** A token's id from its MAC: the first 12 characters (72 bits). */
+    private static String idOf(String mac) {
         return mac.substring(0, Math.min(12, mac.length()));
     }
 
@@ -86,7 +90,7 @@ public final class SignalTokens {
          * without letting anyone use it (that needs the whole MAC).
          */
         public String id() {
-            return mac.substring(0, Math.min(12, mac.length()));
+            return idOf(mac);
         }
 
         /** Whether it has expired at {@code now}. */

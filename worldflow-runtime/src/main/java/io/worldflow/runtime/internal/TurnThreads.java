@@ -140,10 +140,12 @@ final class TurnThreads {
                     outcome = phase == Phase.SUSPENDED ? RunExecution.Outcome.SUSPENDED : RunExecution.Outcome.ABORTED;
                 }
                 ended = outcome;
-            } else if (phase == Phase.ACTIVE
-                    && allBlocked()
-                    && (!createStartedChildren() || phase == Phase.ACTIVE && allBlocked())) {
-                suspendIfIdle();
+            } else if (phase == Phase.ACTIVE && allBlocked()) {
+                // children written meanwhile, with the lock let go: whether every thread still waits is looked at again
+                boolean wrote = createStartedChildren();
+                if (!wrote || (phase == Phase.ACTIVE && allBlocked())) {
+                    suspendIfIdle();
+                }
             }
             // no wake-up: what a waiter waits for (a poke, its time, an in-memory condition) is not changed
             // by a thread's exit, and the one check that is, whether every thread now waits, was just made
