@@ -19,6 +19,7 @@ import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescri
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
 import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -93,6 +95,45 @@ class WaitingTurnsTest {
             List<Lease> leased = tasks.lease("worker-a", Set.of(PAY), 10, LEASE);
 
             assertThat(leased).extracting(Lease::runId).containsExactly("order-3");
+        }
+    }
+
+    @Test
+    void aTurnWaitingToBeAdmittedWakesNoWorkerAndOneMovedToItsQueueDoes() throws Exception {
+        try (AwsWorlds worlds = new AwsWorlds()) {
+            Wakes wakes = new Wakes();
+            World world = worlds.openSharded(1, wakes);
+            try {
+                Instant t = worlds.clock.instant();
+                world.eventLog().create(waiting("order-1", null, 0, t, t));
+                world.eventLog().create(waiting("order-2", null, 0, t, t));
+                world.signals().send("order-2", "go", new Payload("1", null));
+                world.taskQueue().move(List.of("order-1"), WAIT, PAY, t);
+
+                long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                while (!wakes.queues.contains(PAY) && System.nanoTime() < until) {
+                    Thread.sleep(20);
+                }
+                Thread.sleep(200); // wake-ups are sent in the background: any other would have been by now
+                assertThat(wakes.queues)
+                        .as("the SQS queues woken: the admitted run's, not the one no worker leases from")
+                        .containsExactly(PAY);
+            } finally {
+                world.close();
+            }
+        }
+    }
+
+    /** The Worldflow queue of each wake-up sent to SQS. */
+    private static final class Wakes implements ExecutionInterceptor {
+
+        final List<String> queues = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+            if (context.request() instanceof SendMessageRequest send) {
+                queues.add(send.messageAttributes().get("queue").stringValue());
+            }
         }
     }
 

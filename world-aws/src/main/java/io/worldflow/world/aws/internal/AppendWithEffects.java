@@ -343,7 +343,7 @@ final class AppendWithEffects {
         addSignals(t.runId, t.carried, sent, plan, false);
         long dueAt = due;
         if (lease == null) {
-            plan.afterCommit(() -> store.turnDue(run.turnQueue(), run.runId(), dueAt));
+            plan.afterCommit(() -> store.turnDue(run.turnQueue(), run.queue(), run.runId(), dueAt));
         } else {
             // begun by the appending worker: nobody else is told of the turn
             Lease granted = lease;
@@ -411,7 +411,7 @@ final class AppendWithEffects {
         plan.afterCommit(() -> store.held.forget(t.runId)); // its turn may be held here: read it at its next append
         addSignals(t.runId, base + t.carried, sent, plan, true);
         if (next != turn && !next.isLeased()) {
-            plan.afterCommit(() -> store.turnDue(next.queue(), t.runId, next.available()));
+            plan.afterCommit(() -> store.turnDue(next.queue(), next.runQueue(), t.runId, next.available()));
         }
         plan.carry(t);
     }

@@ -130,7 +130,7 @@ final class DynamoEventLog implements EventLog {
                         () -> store.dynamo.transactWriteItems(b -> b.transactItems(writes)));
                 RunInfo info = run.createdInfo(t -> Attrs.instant(micros(t)));
                 if (token == null) {
-                    store.turnDue(run.turnQueue(), run.runId(), micros(run.availableAt()));
+                    store.turnDue(run.turnQueue(), run.queue(), run.runId(), micros(run.availableAt()));
                     return new CreateResult(info, true);
                 }
                 store.held.leased(item, false);
@@ -309,7 +309,7 @@ final class DynamoEventLog implements EventLog {
     /** After an append committed: its run's next turn announced, the signals it consumed cleaned up. */
     void committed(Append a, TurnState turn, TurnState next) {
         if (next.hasTurn() && !next.isLeased() && !Objects.equals(next.available(), turn.available())) {
-            store.turnDue(next.queue(), a.runId(), next.available());
+            store.turnDue(next.queue(), next.runQueue(), a.runId(), next.available());
         }
         if (!a.consumedSignals().isEmpty()) {
             cleanup.consumed(a.runId(), a.consumedSignals());
@@ -416,7 +416,7 @@ final class DynamoEventLog implements EventLog {
             }
             store.held.forget(runId); // its turn moved: a turn of it held here is read at its next append
             if (!next.isLeased()) {
-                store.turnDue(next.queue(), runId, next.available());
+                store.turnDue(next.queue(), next.runQueue(), runId, next.available());
             }
             return;
         }
@@ -477,7 +477,7 @@ final class DynamoEventLog implements EventLog {
                 Store.backoff(attempt);
                 continue; // the next read says whether another retry won
             }
-            store.turnDue(next.queue(), runId, next.available());
+            store.turnDue(next.queue(), next.runQueue(), runId, next.available());
             return;
         }
     }

@@ -149,7 +149,7 @@ final class DynamoSignals implements Signals {
                 store.held.forget(runId); // its turn moved: a turn of it held here is read at its next append
             }
             if (wake && !next.isLeased()) {
-                store.turnDue(next.queue(), runId, next.available());
+                store.turnDue(next.queue(), next.runQueue(), runId, next.available());
             }
             return new SignalSent(id, false);
         }

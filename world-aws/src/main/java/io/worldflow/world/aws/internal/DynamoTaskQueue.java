@@ -209,7 +209,7 @@ final class DynamoTaskQueue implements TaskQueue {
                     : turn.complete(wakeAt == null ? null : micros(wakeAt));
         });
         if (done != null && done.hasTurn()) {
-            store.turnDue(done.queue(), lease.runId(), done.available());
+            store.turnDue(done.queue(), done.runQueue(), lease.runId(), done.available());
         }
     }
 
@@ -221,7 +221,7 @@ final class DynamoTaskQueue implements TaskQueue {
                 "releasing the turn of run " + lease.runId(),
                 (item, turn) -> lease.token().equals(turn.token()) ? turn.release(now) : null);
         if (done != null) {
-            store.turnDue(done.queue(), lease.runId(), done.available());
+            store.turnDue(done.queue(), done.runQueue(), lease.runId(), done.available());
         }
     }
 
@@ -235,7 +235,7 @@ final class DynamoTaskQueue implements TaskQueue {
             return turn.request(str(item, RunItem.QUEUE), atMicros);
         });
         if (done != null && !done.isLeased()) {
-            store.turnDue(done.queue(), runId, done.available());
+            store.turnDue(done.queue(), done.runQueue(), runId, done.available());
         }
     }
 
@@ -307,7 +307,7 @@ final class DynamoTaskQueue implements TaskQueue {
                             (item, turn) -> movable(turn, from) ? turn.move(to, atMicros) : null);
                     if (done != null) {
                         moved.add(runId);
-                        store.turnDue(to, runId, atMicros);
+                        store.turnDue(to, null, runId, atMicros);
                     }
                 },
                 "moving turns from queue " + from + " to " + to);
@@ -338,7 +338,7 @@ final class DynamoTaskQueue implements TaskQueue {
                     if (!lease) {
                         if (mutate(runId, what, (item, turn) -> movable(turn, from) ? turn.move(to, atMicros) : null)
                                 != null) {
-                            store.turnDue(to, runId, atMicros);
+                            store.turnDue(to, null, runId, atMicros);
                         }
                         return;
                     }

@@ -283,10 +283,16 @@ final class Store {
                 null);
     }
 
-    /** Tells local listeners and (through SQS) other processes that the run's turn is due at {@code at}. */
-    void turnDue(String queue, String runId, long atMicros) {
+    /**
+     * Tells local listeners and (through SQS) other processes that the run's turn is due at {@code at}. A turn in a
+     * queue other than its run's own ({@code runQueue}; null when not known) waits there to be admitted: no worker
+     * leases from that queue, so no wake-up is sent to it (nor an SQS queue made for it).
+     */
+    void turnDue(String queue, String runQueue, String runId, long atMicros) {
         Instant at = Attrs.instant(atMicros);
         notifier.due(at);
-        wakes.send(queue, runId, at);
+        if (runQueue == null || runQueue.equals(queue)) {
+            wakes.send(queue, runId, at);
+        }
     }
 }
