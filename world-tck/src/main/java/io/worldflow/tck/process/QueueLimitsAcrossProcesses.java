@@ -152,11 +152,11 @@ public final class QueueLimitsAcrossProcesses {
         }
     }
 
-    private static String runId(String prefix, int i) {
+    static String runId(String prefix, int i) {
         return prefix + "-" + String.format("%03d", i);
     }
 
-    private static List<Span> spans(Worldflow client, String prefix, int n) {
+    static List<Span> spans(Worldflow client, String prefix, int n) {
         List<Span> spans = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             String runId = runId(prefix, i);
@@ -194,7 +194,7 @@ public final class QueueLimitsAcrossProcesses {
         return most;
     }
 
-    private static void awaitCompleted(Worldflow client, String prefix, int n) throws InterruptedException {
+    static void awaitCompleted(Worldflow client, String prefix, int n) throws InterruptedException {
         long end = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         for (int i = 0; i < n; i++) {
             String runId = runId(prefix, i);
@@ -208,6 +208,11 @@ public final class QueueLimitsAcrossProcesses {
     }
 
     private static Process startWorker(String name, WorldConfig config, Path dir) throws IOException {
+        return startWorker(name, config, dir, List.of());
+    }
+
+    /** A {@link QueueWorkerMain} process serving both queues, with {@code flags} added to its command line. */
+    static Process startWorker(String name, WorldConfig config, Path dir, List<String> flags) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> cmd = new ArrayList<>(List.of(
@@ -215,6 +220,7 @@ public final class QueueLimitsAcrossProcesses {
                 "-Dworker.name=" + name,
                 "-Dworldflow.worker.queues=default," + CONCURRENT + "," + METERED,
                 "-Dworldflow.worker.shutdown-grace=2s"));
+        cmd.addAll(flags);
         config.asMap().forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         cmd.addAll(List.of("-cp", cp, QueueWorkerMain.class.getName()));
         return new ProcessBuilder(cmd)

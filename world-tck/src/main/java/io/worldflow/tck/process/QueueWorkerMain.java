@@ -21,11 +21,27 @@ public final class QueueWorkerMain {
     static final Workflow<String, String> QUICK =
             Workflow.define("tck.process.quick", String.class, (ctx, in) -> ctx.step("begin", () -> in));
 
+    /**
+     * One step that takes a second, as a call to a slow service does: a worker killed while running such runs leaves
+     * their first turns leased and unrecorded ({@link RateLimitAfterKill}).
+     */
+    static final Workflow<String, String> SLOW = Workflow.define(
+            "tck.process.slow",
+            String.class,
+            (ctx, in) -> ctx.step("call", () -> {
+                Thread.sleep(1_000);
+                return in;
+            }));
+
     private QueueWorkerMain() {}
 
     public static void main(String[] args) throws InterruptedException {
-        try (Worldflow wf =
-                Worldflow.builder().fromConfig().register(HELD).register(QUICK).build()) {
+        try (Worldflow wf = Worldflow.builder()
+                .fromConfig()
+                .register(HELD)
+                .register(QUICK)
+                .register(SLOW)
+                .build()) {
             wf.startWorker();
             System.out.println("worker " + System.getProperty("worker.name") + " ready");
             Thread.currentThread().join(); // until SIGTERM: the worker's shutdown hook stops it

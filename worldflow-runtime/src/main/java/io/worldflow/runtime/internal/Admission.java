@@ -95,7 +95,7 @@ final class Admission {
     }
 
     /** When the next start under the rate limit is due: its stored time, or no earlier than {@link #SLACK} ago. */
-    private static Instant rateBase(QueueBody body, Instant now) {
+    static Instant rateBase(QueueBody body, Instant now) {
         Instant earliest = now.minus(SLACK);
         return body.nextStart() == null || body.nextStart().isBefore(earliest) ? earliest : body.nextStart();
     }

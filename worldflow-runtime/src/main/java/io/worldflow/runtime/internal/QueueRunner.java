@@ -2,6 +2,7 @@ package io.worldflow.runtime.internal;
 
 import io.worldflow.QueueInfo;
 import io.worldflow.QueueSpec;
+import io.worldflow.RateLimit;
 import io.worldflow.RunInfo;
 import io.worldflow.WorldflowException;
 import io.worldflow.spi.NewRun;
@@ -347,6 +348,64 @@ public final class QueueRunner {
         }
         log.debug("queue {}: admission lost {} races in a row; trying again later", name, ATTEMPTS);
         return null;
+    }
+
+    /**
+     * When a run admitted to a rate-limited queue may begin, when its first turn is delivered again before it began (the
+     * worker that held it died, or handed it back): at its own start when that is still to come; when its start has
+     * passed, at the rate limit's next one, which it takes in place of the start it missed. Begun at once instead, it
+     * would start beside the runs admitted since, and a worker killed while holding runs admitted ahead would release
+     * them all at once when their leases lapse.
+     *
+     * @return when it may begin, or null for at once (no rate limit, no place held for it, or a start that is now)
+     */
+    Instant redeliveredStart(String queue, String runId) {
+        if (known(queue).map(b -> b.spec().rateLimit() == null).orElse(true)) {
+            return null;
+        }
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            Optional<StoredQueue> stored = world.queues().get(queue);
+            if (stored.isEmpty()) {
+                return null;
+            }
+            QueueBody body = decode(stored.get());
+            RateLimit rate = body.spec().rateLimit();
+            int at = placeOf(body, runId);
+            if (rate == null || at < 0) {
+                return null;
+            }
+            Instant now = clock.instant();
+            QueueBody.Place place = body.admitted().get(at);
+            if (!place.at().isBefore(now.minus(Admission.SLACK))) {
+                return place.at().isAfter(now) ? place.at() : null;
+            }
+            Instant base = Admission.rateBase(body, now);
+            Instant start = base.isAfter(now) ? base : now;
+            List<QueueBody.Place> places = new ArrayList<>(body.admitted());
+            places.set(at, new QueueBody.Place(runId, place.key(), start));
+            QueueBody next = body.with(places, base.plus(rate.interval()));
+            if (world.queues().replace(stored.get().next(next.encode(), now))) {
+                remember(queue, next);
+                log.info(
+                        "run {} of queue {} was delivered again after its start {} passed: it starts at {}",
+                        runId,
+                        queue,
+                        place.at(),
+                        start);
+                return start.isAfter(now) ? start : null;
+            }
+        }
+        log.debug("queue {}: a new start for run {} lost {} races in a row; it begins now", queue, runId, ATTEMPTS);
+        return null;
+    }
+
+    private static int placeOf(QueueBody body, String runId) {
+        for (int i = 0; i < body.admitted().size(); i++) {
+            if (body.admitted().get(i).run().equals(runId)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** How many waiting runs a round reads to admit up to {@code room}. */

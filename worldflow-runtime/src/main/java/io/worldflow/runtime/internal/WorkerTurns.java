@@ -334,6 +334,10 @@ final class WorkerTurns {
             List<Event> events = preloaded != null
                     ? preloaded.events()
                     : engine.world.eventLog().read(runId, 0);
+            if (notBefore == null && lease.deliveries() > 1 && events.size() == 1) {
+                // a first turn delivered again: under a rate limit, a start it missed is not made up beside others'
+                notBefore = engine.queues.redeliveredStart(info.queue(), runId);
+            }
             RunExecution exec = new RunExecution(engine, lease, info, workflow.get(), History.of(events));
             slot.exec = exec;
             exec.threads.done().whenComplete((outcome, error) -> {

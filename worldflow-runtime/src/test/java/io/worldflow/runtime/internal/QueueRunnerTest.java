@@ -77,6 +77,67 @@ class QueueRunnerTest {
     }
 
     @Test
+    void aRunDeliveredAgainAfterItsStartPassedTakesTheLimitsNextStartInstead() {
+        Instant missed = NOW.minusSeconds(3);
+        Instant nextStart = NOW.plusMillis(400);
+        store(QueueBody.of(ONE_A_SECOND)
+                .with(
+                        List.of(new QueueBody.Place("a", null, missed), new QueueBody.Place("b", "k", missed)),
+                        nextStart));
+
+        Instant start = runner.redeliveredStart(Q, "b");
+
+        assertThat(start).as("the limit's next start, not at once").isEqualTo(nextStart);
+        assertThat(stored().admitted())
+                .as("the run keeps its place, at its new start; the others are untouched")
+                .containsExactly(new QueueBody.Place("a", null, missed), new QueueBody.Place("b", "k", nextStart));
+        assertThat(stored().nextStart())
+                .as("the start it takes is taken from the schedule")
+                .isEqualTo(nextStart.plusSeconds(1));
+    }
+
+    @Test
+    void aRunDeliveredAgainWhenTheLimitFellBehindBeginsNowAndTheScheduleGoesOnFromNow() {
+        Instant missed = NOW.minusSeconds(30);
+        store(QueueBody.of(ONE_A_SECOND).with(List.of(new QueueBody.Place("a", null, missed)), missed.plusSeconds(1)));
+
+        assertThat(runner.redeliveredStart(Q, "a")).as("at once").isNull();
+        assertThat(stored().admitted()).containsExactly(new QueueBody.Place("a", null, NOW));
+        assertThat(stored().nextStart())
+                .as("one interval after the slack a late start may catch up, not the starts missed meanwhile")
+                .isEqualTo(NOW.minus(Admission.SLACK).plusSeconds(1));
+    }
+
+    @Test
+    void aRunDeliveredAgainBeforeItsStartKeepsItAndChangesNothing() {
+        Instant ahead = NOW.plusMillis(300);
+        QueueBody body =
+                QueueBody.of(ONE_A_SECOND).with(List.of(new QueueBody.Place("a", null, ahead)), ahead.plusSeconds(1));
+        store(body);
+
+        assertThat(runner.redeliveredStart(Q, "a")).isEqualTo(ahead);
+        assertThat(stored()).isEqualTo(body);
+    }
+
+    @Test
+    void aRunDeliveredAgainBeginsAtOnceWithoutARateLimitOrAPlace() {
+        Instant missed = NOW.minusSeconds(3);
+        QueueBody unlimited = QueueBody.of(QueueSpec.named(Q).withConcurrency(2))
+                .with(List.of(new QueueBody.Place("a", null, missed)), null);
+        store(unlimited);
+        assertThat(runner.redeliveredStart(Q, "a")).as("no rate limit").isNull();
+        assertThat(stored()).isEqualTo(unlimited);
+
+        QueueBody other = QueueBody.of(ONE_A_SECOND).with(List.of(), NOW.plusSeconds(1));
+        queues.clear();
+        QueueRunner fresh = new QueueRunner(world(), InstantSource.fixed(NOW), false);
+        store(other);
+        assertThat(fresh.redeliveredStart(Q, "a")).as("no place held for it").isNull();
+        assertThat(stored()).isEqualTo(other);
+        assertThat(fresh.redeliveredStart("unknown", "a")).as("no such queue").isNull();
+    }
+
+    @Test
     void admittedRunsReachTheirQueueThroughTheMoverOfTheProcess() {
         store(QueueBody.of(QueueSpec.named(Q).withConcurrency(2)));
         waiting.add(new WaitingTurn("a", null, 0, NOW.minusSeconds(1)));
