@@ -193,15 +193,17 @@ public final class Committer implements AutoCloseable {
             }
             return;
         }
+        long took = System.nanoTime() - began;
         if (reserved != null) {
             reserved.begin(); // before the appending runs go on: the runs they started are under way sooner
         }
-        telemetry.committed(list.size(), System.nanoTime() - began);
         commits++;
         appends += list.size();
         for (int i = 0; i < batch.size(); i++) {
             batch.get(i).result.complete(results.get(i));
         }
+        // measured after the runs waiting for the commit go on: recording it is not on their way
+        telemetry.committed(list.size(), took);
     }
 
     private static List<NewRun> starts(List<Append> appends) {
