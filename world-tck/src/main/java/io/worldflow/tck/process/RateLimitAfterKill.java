@@ -23,10 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * admitted ahead of their starts, and runs in their first step, which takes a second): the worker that takes them up
  * begins each at a new start of the limit's schedule, instead of all at once beside the runs admitted since. One
  * worker process streams the queue's runs and is killed; a second one, started after the kill, finishes them (where
- * leases lapse, it is still doing so when the first one's lapse). Each run the second worker
- * says it gave a new start began no earlier than that start, no two such runs share one, and, from the runs' recorded
- * starts, no second and no quarter of a second holds more than the limit allows (with the allowances of
- * {@link QueueLimitsAcrossProcesses}).
+ * leases lapse, it is still doing so when the first one's lapse). Each run the second worker says it gave a new start
+ * began no earlier than that start, no two such runs share one, and, from the runs' recorded starts, no second and no
+ * quarter of a second holds more than the limit allows (with the allowances of {@link QueueLimitsAcrossProcesses}).
  */
 public final class RateLimitAfterKill {
 
@@ -123,8 +122,7 @@ public final class RateLimitAfterKill {
                     .as("runs the killed worker held, given new starts by the second one")
                     .isNotEmpty();
             // each new start is one of the limit's: no two closer than its interval, less the 25 ms by which a limit
-            // that
-            // fell behind catches up
+            // that fell behind catches up
             List<Instant> given = newStarts.stream().sorted().toList();
             Duration interval = Duration.ofSeconds(1).dividedBy(rate).minusMillis(25);
             for (int i = 1; i < given.size(); i++) {

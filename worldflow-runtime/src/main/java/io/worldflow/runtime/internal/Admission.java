@@ -95,9 +95,47 @@ final class Admission {
     }
 
     /** When the next start under the rate limit is due: its stored time, or no earlier than {@link #SLACK} ago. */
-    static Instant rateBase(QueueBody body, Instant now) {
+    private static Instant rateBase(QueueBody body, Instant now) {
         Instant earliest = now.minus(SLACK);
         return body.nextStart() == null || body.nextStart().isBefore(earliest) ? earliest : body.nextStart();
+    }
+
+    /**
+     * When a run admitted to the queue may begin, its first turn delivered again before it began.
+     *
+     * @param start when it may begin (at once when not after now), or null for at once without a place under a rate
+     *              limit
+     * @param missed the start it missed, when it takes a new one
+     * @param next  the state to store, or null when it is unchanged
+     */
+    record Restart(Instant start, Instant missed, QueueBody next) {
+
+        static final Restart AT_ONCE = new Restart(null, null, null);
+    }
+
+    /**
+     * A run's start when its first turn is delivered again before it began: its own start when that is still to come
+     * (or only {@link #SLACK} past); when it has passed, the rate limit's next start, taken from the schedule as an
+     * admission takes one, in place of the start it missed.
+     */
+    static Restart restart(QueueBody body, String runId, Instant now) {
+        RateLimit rate = body.spec().rateLimit();
+        List<QueueBody.Place> places = body.admitted();
+        for (int i = 0; rate != null && i < places.size(); i++) {
+            QueueBody.Place place = places.get(i);
+            if (!place.run().equals(runId)) {
+                continue;
+            }
+            if (!place.at().isBefore(now.minus(SLACK))) {
+                return new Restart(place.at(), null, null);
+            }
+            Instant base = rateBase(body, now);
+            Instant start = base.isAfter(now) ? base : now;
+            List<QueueBody.Place> moved = new ArrayList<>(places);
+            moved.set(i, new QueueBody.Place(runId, place.key(), start));
+            return new Restart(start, place.at(), body.with(moved, base.plus(rate.interval())));
+        }
+        return Restart.AT_ONCE;
     }
 
     /**

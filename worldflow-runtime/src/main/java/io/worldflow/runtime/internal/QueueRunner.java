@@ -2,7 +2,6 @@ package io.worldflow.runtime.internal;
 
 import io.worldflow.QueueInfo;
 import io.worldflow.QueueSpec;
-import io.worldflow.RateLimit;
 import io.worldflow.RunInfo;
 import io.worldflow.WorldflowException;
 import io.worldflow.spi.NewRun;
@@ -368,44 +367,29 @@ public final class QueueRunner {
             if (stored.isEmpty()) {
                 return null;
             }
-            QueueBody body = decode(stored.get());
-            RateLimit rate = body.spec().rateLimit();
-            int at = placeOf(body, runId);
-            if (rate == null || at < 0) {
-                return null;
-            }
             Instant now = clock.instant();
-            QueueBody.Place place = body.admitted().get(at);
-            if (!place.at().isBefore(now.minus(Admission.SLACK))) {
-                return place.at().isAfter(now) ? place.at() : null;
+            Admission.Restart r = Admission.restart(decode(stored.get()), runId, now);
+            if (r.next() == null) {
+                return later(r.start(), now);
             }
-            Instant base = Admission.rateBase(body, now);
-            Instant start = base.isAfter(now) ? base : now;
-            List<QueueBody.Place> places = new ArrayList<>(body.admitted());
-            places.set(at, new QueueBody.Place(runId, place.key(), start));
-            QueueBody next = body.with(places, base.plus(rate.interval()));
-            if (world.queues().replace(stored.get().next(next.encode(), now))) {
-                remember(queue, next);
+            if (world.queues().replace(stored.get().next(r.next().encode(), now))) {
+                remember(queue, r.next());
                 log.info(
                         "run {} of queue {} was delivered again after its start {} passed: it starts at {}",
                         runId,
                         queue,
-                        place.at(),
-                        start);
-                return start.isAfter(now) ? start : null;
+                        r.missed(),
+                        r.start());
+                return later(r.start(), now);
             }
         }
         log.debug("queue {}: a new start for run {} lost {} races in a row; it begins now", queue, runId, ATTEMPTS);
         return null;
     }
 
-    private static int placeOf(QueueBody body, String runId) {
-        for (int i = 0; i < body.admitted().size(); i++) {
-            if (body.admitted().get(i).run().equals(runId)) {
-                return i;
-            }
-        }
-        return -1;
+    /** {@code start} when it is still to come, else null (at once). */
+    private static Instant later(Instant start, Instant now) {
+        return start != null && start.isAfter(now) ? start : null;
     }
 
     /** How many waiting runs a round reads to admit up to {@code room}. */

@@ -307,7 +307,7 @@ final class DynamoTaskQueue implements TaskQueue {
                             (item, turn) -> movable(turn, from) ? turn.move(to, atMicros) : null);
                     if (done != null) {
                         moved.add(runId);
-                        store.turnDue(to, null, runId, atMicros);
+                        store.turnDue(to, done.runQueue(), runId, atMicros);
                     }
                 },
                 "moving turns from queue " + from + " to " + to);
@@ -336,9 +336,10 @@ final class DynamoTaskQueue implements TaskQueue {
                     boolean lease = due && toLease.contains(runId);
                     String what = "moving the turn of run " + runId + " to queue " + to;
                     if (!lease) {
-                        if (mutate(runId, what, (item, turn) -> movable(turn, from) ? turn.move(to, atMicros) : null)
-                                != null) {
-                            store.turnDue(to, null, runId, atMicros);
+                        TurnState done = mutate(
+                                runId, what, (item, turn) -> movable(turn, from) ? turn.move(to, atMicros) : null);
+                        if (done != null) {
+                            store.turnDue(to, done.runQueue(), runId, atMicros);
                         }
                         return;
                     }
