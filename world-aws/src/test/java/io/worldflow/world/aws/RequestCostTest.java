@@ -11,6 +11,7 @@ import io.worldflow.world.aws.internal.AwsWorld;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
@@ -58,6 +59,14 @@ class RequestCostTest {
 
         final DoubleAdder readUnits = new DoubleAdder();
         volatile Thread waiter;
+        /**
+         * The run's DynamoDB requests sent and not yet answered. A call is counted when it is sent and its units when it is
+         * answered, so a worker's request still in flight when the client has seen the result would be counted on one
+         * side of {@link #clear} and not the other: {@link #clear} and {@link #report} wait for them first.
+         */
+        final AtomicInteger inFlight = new AtomicInteger();
+
+        private static final ExecutionAttribute<Boolean> COUNTED = new ExecutionAttribute<>("worldflow.counted");
 
         /** Asks DynamoDB to report the capacity each request consumed, its indexes' included. */
         @Override
@@ -83,9 +92,24 @@ class RequestCostTest {
 
         @Override
         public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
-            if (Thread.currentThread() == waiter) {
+            if (!Boolean.TRUE.equals(attributes.getAttribute(COUNTED))) {
                 return;
             }
+            try {
+                count(context);
+            } finally {
+                inFlight.decrementAndGet();
+            }
+        }
+
+        @Override
+        public void onExecutionFailure(Context.FailedExecution context, ExecutionAttributes attributes) {
+            if (Boolean.TRUE.equals(attributes.getAttribute(COUNTED))) {
+                inFlight.decrementAndGet();
+            }
+        }
+
+        private void count(Context.AfterExecution context) {
             switch (context.response()) {
                 case TransactWriteItemsResponse r -> r.consumedCapacity().forEach(c -> writeUnits.add(units(c)));
                 case UpdateItemResponse r -> writeUnits.add(units(r.consumedCapacity()));
@@ -110,9 +134,24 @@ class RequestCostTest {
             (client ? waiting : calls)
                     .computeIfAbsent(op, k -> new AtomicInteger())
                     .incrementAndGet();
+            // DynamoDB's answers carry the units; an SQS receive may wait for messages for seconds
+            if (!client && op.startsWith("DynamoDb.")) {
+                attributes.putAttribute(COUNTED, true);
+                inFlight.incrementAndGet();
+            }
+        }
+
+        /** Waits until every DynamoDB request counted has been answered. */
+        void settle() {
+            long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (inFlight.get() > 0) {
+                assertThat(System.nanoTime()).as("requests still in flight").isLessThan(end);
+                LockSupport.parkNanos(Duration.ofMillis(1).toNanos());
+            }
         }
 
         void clear() {
+            settle();
             calls.clear();
             waiting.clear();
             writeUnits.reset();
@@ -178,6 +217,7 @@ class RequestCostTest {
         }
 
         void report(String what) {
+            settle();
             System.out.printf(
                     "requests of %s: %s; the client's while waiting: %s; %.1f write and %.1f read units, $%.2f of"
                             + " DynamoDB per million runs%n",
